@@ -4,6 +4,7 @@
 //!
 //! Fixtures: `tests/fixtures/openseed`, else `$DREAMWATCH_FIXTURES`, else
 //! `../shared/fixtures/openseed`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,6 @@
 //! The memory model on real OpenSeed creatures (../shared/fixtures/openseed), written by
 //! OpenSeed's own dreamer code. Every figure below was checked by reading the files.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::PathBuf;
 

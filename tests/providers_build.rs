@@ -1,4 +1,5 @@
 //! `build_provider`: flags, environment and defaults, with a fake environment.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use dreamwatch::cli::ProviderKind;
 use dreamwatch::llm::{ProviderOptions, build_provider_with};

@@ -1,5 +1,6 @@
 //! SIGKILL the headless runner at random moments, many times: every file still parses and
 //! the creature goes on where it was (dreams never lost, conversation only grows).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::Path;
 use std::process::{Command, Stdio};

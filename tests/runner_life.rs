@@ -1,4 +1,5 @@
 //! Whole lives on the rehearsal brain and a virtual clock, read back with the memory model.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::Path;
 use std::sync::Arc;
