@@ -243,3 +243,24 @@ fn observatory_bad_path_exits_2_before_taking_the_terminal() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/definitely/not/here"));
     assert!(out.stdout.is_empty(), "nothing drawn");
 }
+
+#[test]
+fn creatures_are_listed_in_natural_order() {
+    let garden = tempfile::tempdir().unwrap();
+    for name in ["c10", "c2", "c1"] {
+        std::fs::create_dir_all(garden.path().join(name).join(".self")).unwrap();
+    }
+    let out = bin()
+        .args(["inspect", "--json"])
+        .arg(garden.path())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["creatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["c1", "c2", "c10"]);
+}
