@@ -11,7 +11,7 @@ pub struct NaturalPath(pub PathBuf);
 
 impl Ord for NaturalPath {
     fn cmp(&self, other: &Self) -> Ordering {
-        alphanumeric_sort::compare_path(&self.0, &other.0).then_with(|| self.0.cmp(&other.0))
+        natural_cmp(&self.0, &other.0)
     }
 }
 
@@ -21,9 +21,14 @@ impl PartialOrd for NaturalPath {
     }
 }
 
+/// Natural order; paths equal as numbers (`c2`, `c02`) fall back to byte order.
+fn natural_cmp(a: &Path, b: &Path) -> Ordering {
+    alphanumeric_sort::compare_path(a, b).then_with(|| a.cmp(b))
+}
+
 /// Sorts paths in natural order.
 pub fn sort_naturally(paths: &mut [PathBuf]) {
-    paths.sort_by(|a, b| NaturalPath(a.clone()).cmp(&NaturalPath(b.clone())));
+    paths.sort_by(|a, b| natural_cmp(a, b));
 }
 
 /// A map from creature paths to `V`, iterated in natural order.
