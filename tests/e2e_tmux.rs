@@ -1,5 +1,6 @@
 //! End to end: the real binary in a tmux pane of fixed size, driven with send-keys and
-//! read with capture-pane. Each test skips (saying why) when tmux is not installed. Waits
+//! read with capture-pane. Each test skips (saying why) when tmux is not installed, except
+//! under `CI=true`, where a missing tmux fails the test: CI must run them. Waits
 //! poll the pane against a deadline, never a fixed sleep, for slow CI machines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
@@ -26,9 +27,18 @@ fn tmux_available() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
+        assert!(
+            !under_ci(),
+            "tmux is not installed, and under CI=true the end-to-end tests must run"
+        );
         eprintln!("skipping: tmux is not installed");
     }
     found
+}
+
+/// `CI` set to anything but `false` or `0`, as CI services do.
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 impl Pane {

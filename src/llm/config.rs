@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-use super::retry::RetryPolicy;
+use super::retry::{RetryClock, RetryPolicy};
 use super::secret::ApiKey;
 
 /// How long one try may take.
@@ -30,6 +30,8 @@ impl Default for Timeouts {
 pub struct ProviderOptions {
     pub timeouts: Timeouts,
     pub retry: RetryPolicy,
+    /// How retries wait (the real clock outside tests).
+    pub retry_clock: RetryClock,
     /// Ask for a streamed answer (server-sent events). The answer is still returned whole;
     /// streaming keeps long generations alive through proxies and is what the APIs
     /// recommend for large `max_tokens`. A server that answers with plain JSON anyway is
@@ -42,6 +44,7 @@ impl Default for ProviderOptions {
         Self {
             timeouts: Timeouts::default(),
             retry: RetryPolicy::default(),
+            retry_clock: RetryClock::Real,
             stream: true,
         }
     }

@@ -92,10 +92,15 @@ impl Api {
         body: &Value,
         parse: fn(&[u8]) -> Result<Response, Fault>,
     ) -> Result<Response, LlmError> {
-        retry::run(&self.options.retry, label, || {
-            self.http
-                .attempt(exchange::<A>(&self.http, &self.url, body, parse))
-        })
+        retry::run(
+            &self.options.retry,
+            &self.options.retry_clock,
+            label,
+            || {
+                self.http
+                    .attempt(exchange::<A>(&self.http, &self.url, body, parse))
+            },
+        )
         .await
     }
 }

@@ -32,7 +32,7 @@ mod secret;
 mod sse;
 
 pub use config::{Endpoint, ProviderOptions, Timeouts};
-pub use retry::RetryPolicy;
+pub use retry::{RetryClock, RetryPolicy};
 pub use secret::ApiKey;
 
 /// A tool the model may call, with its JSON schema.

@@ -5,6 +5,7 @@
 use std::collections::hash_map::RandomState;
 use std::future::Future;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -66,6 +67,53 @@ fn unit_random() -> f64 {
     bits as f64 / (1u64 << 53) as f64
 }
 
+/// How a retry waits out its backoff: on the real clock, or (for tests of the schedule)
+/// by writing the wait down and going on at once, so no test waits or times anything.
+#[derive(Clone, Default)]
+pub enum RetryClock {
+    #[default]
+    Real,
+    Recorded(Arc<Mutex<Vec<Duration>>>),
+}
+
+impl RetryClock {
+    /// A clock that records every wait it is asked for, and the record to read them from.
+    pub fn recorder() -> (Self, Arc<Mutex<Vec<Duration>>>) {
+        let waits = Arc::new(Mutex::new(Vec::new()));
+        (Self::Recorded(Arc::clone(&waits)), waits)
+    }
+
+    async fn wait(&self, wait: Duration) {
+        match self {
+            Self::Real => tokio::time::sleep(wait).await,
+            Self::Recorded(waits) => waits
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(wait),
+        }
+    }
+}
+
+impl std::fmt::Debug for RetryClock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Real => "Real",
+            Self::Recorded(_) => "Recorded",
+        })
+    }
+}
+
+/// Clocks are equal when they wait the same way.
+impl PartialEq for RetryClock {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Real, Self::Real) => true,
+            (Self::Recorded(a), Self::Recorded(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
 /// One failed try: the error, and the wait the server asked for, if it did.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Fault {
@@ -86,6 +134,7 @@ impl From<LlmError> for Fault {
 /// `policy.max_tries` tries are spent; returns the last error then.
 pub(crate) async fn run<F, Fut>(
     policy: &RetryPolicy,
+    clock: &RetryClock,
     label: &str,
     mut attempt: F,
 ) -> Result<Response, LlmError>
@@ -117,7 +166,7 @@ where
             error = %fault.error,
             "LLM request failed, retrying"
         );
-        tokio::time::sleep(wait).await;
+        clock.wait(wait).await;
     }
 }
 

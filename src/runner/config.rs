@@ -1,4 +1,5 @@
-//! The runner's constants (DESIGN.md section 3), all configurable.
+//! The runner's settings, all configurable: the cycle constants ([`Cycle`], DESIGN.md
+//! section 3) and the runner's own limits.
 //!
 //! Defaults are the seed's values. A `[runner]` table in the config file overrides them
 //! field by field; `profile = "openseed"` (or `--profile openseed`) starts from today's
@@ -7,38 +8,37 @@
 use std::path::{Path, PathBuf};
 
 use chrono::TimeDelta;
-use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    /// The seed's constants (DESIGN.md section 3).
-    #[default]
-    Seed,
-    /// OpenSeed since February 2026: deep sleep every 5th dream, without the pause.
-    Openseed,
+pub use crate::memory::cycle::{Cycle, Profile};
+
+/// `--profile` until the command line maps its own enum onto [`Profile`] (the memory
+/// layer knows no clap).
+impl clap::ValueEnum for Profile {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Profile::Seed, Profile::Openseed]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let (name, help) = match self {
+            Profile::Seed => ("seed", "The seed's constants (DESIGN.md section 3)"),
+            Profile::Openseed => (
+                "openseed",
+                "OpenSeed since February 2026: deep sleep every 5th dream, without the pause",
+            ),
+        };
+        Some(clap::builder::PossibleValue::new(name).help(help))
+    }
 }
 
+/// `deny_unknown_fields` does not work through `flatten`: [`RunnerConfig::from_table`]
+/// refuses unknown keys itself.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct RunnerConfig {
-    /// Tool calls since the last dream before a system message says to wrap up.
-    pub fatigue_warning: u64,
-    /// Tool calls before consolidation is forced.
-    pub fatigue_limit: u64,
-    /// A sleep consolidates only if the last dream is at least this old (seconds).
-    pub min_dream_interval_s: f64,
-    /// Sleeps shorter than this are plain pauses (seconds).
-    pub quick_nap_threshold_s: f64,
-    /// Every Nth dream is a deep sleep.
-    pub deep_sleep_every: u64,
-    /// Pause of a deep sleep and after a forced consolidation (seconds).
-    pub deep_sleep_pause_s: f64,
-    /// Messages kept in context after a trim.
-    pub keep_recent_messages: usize,
-    /// Emergency trim threshold, in characters of context.
-    pub max_context_chars: usize,
+    /// The cycle constants; their keys sit in the `[runner]` table itself.
+    #[serde(flatten)]
+    pub cycle: Cycle,
     /// `set_sleep` is clamped to this range (seconds).
     pub min_sleep_s: f64,
     pub max_sleep_s: f64,
@@ -64,14 +64,7 @@ pub struct RunnerConfig {
 impl Default for RunnerConfig {
     fn default() -> Self {
         Self {
-            fatigue_warning: 60,
-            fatigue_limit: 80,
-            min_dream_interval_s: 600.0,
-            quick_nap_threshold_s: 30.0,
-            deep_sleep_every: 10,
-            deep_sleep_pause_s: 300.0,
-            keep_recent_messages: 20,
-            max_context_chars: 100_000,
+            cycle: Cycle::default(),
             min_sleep_s: 2.0,
             max_sleep_s: 300.0,
             grn_max_age_h: 48.0,
@@ -88,13 +81,9 @@ impl Default for RunnerConfig {
 
 impl RunnerConfig {
     pub fn profile(profile: Profile) -> Self {
-        match profile {
-            Profile::Seed => Self::default(),
-            Profile::Openseed => Self {
-                deep_sleep_every: 5,
-                deep_sleep_pause_s: 0.0,
-                ..Self::default()
-            },
+        Self {
+            cycle: Cycle::profile(profile),
+            ..Self::default()
         }
     }
 
@@ -110,9 +99,17 @@ impl RunnerConfig {
         let base = Self::profile(cli_profile.or(file_profile).unwrap_or_default());
         let mut merged = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
         for (k, v) in table {
-            if k != "profile" {
-                merged.insert(k.clone(), v.clone());
+            if k == "profile" {
+                continue;
             }
+            if !merged.contains_key(k) {
+                let known: Vec<&str> = merged.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "[runner]: unknown field `{k}`, expected one of {}",
+                    known.join(", ")
+                ));
+            }
+            merged.insert(k.clone(), v.clone());
         }
         let cfg: Self = toml::Value::Table(merged)
             .try_into()
@@ -154,6 +151,7 @@ impl RunnerConfig {
 
     /// Checks the values make a creature that can live.
     pub fn validate(&self) -> Result<(), String> {
+        self.cycle.validate().map_err(|e| e.to_string())?;
         let positive = [
             ("min_sleep_s", self.min_sleep_s),
             ("bash_timeout_s", self.bash_timeout_s),
@@ -165,9 +163,6 @@ impl RunnerConfig {
             }
         }
         let non_negative = [
-            ("min_dream_interval_s", self.min_dream_interval_s),
-            ("quick_nap_threshold_s", self.quick_nap_threshold_s),
-            ("deep_sleep_pause_s", self.deep_sleep_pause_s),
             ("grn_max_age_h", self.grn_max_age_h),
             ("max_sleep_s", self.max_sleep_s),
             ("retry_max_s", self.retry_max_s),
@@ -179,12 +174,6 @@ impl RunnerConfig {
         }
         if self.max_sleep_s < self.min_sleep_s {
             return Err("[runner] max_sleep_s must be at least min_sleep_s".into());
-        }
-        if self.fatigue_limit == 0 || self.deep_sleep_every == 0 {
-            return Err("[runner] fatigue_limit and deep_sleep_every must be at least 1".into());
-        }
-        if self.keep_recent_messages < 2 {
-            return Err("[runner] keep_recent_messages must be at least 2".into());
         }
         if !(self.speed.is_finite() && self.speed > 0.0) {
             return Err("--speed must be a positive number".into());
@@ -201,10 +190,6 @@ impl RunnerConfig {
     /// Creature seconds for a wall-clock span, the inverse of [`Self::wall`].
     pub fn creature_secs(&self, wall: TimeDelta) -> f64 {
         wall.num_milliseconds() as f64 / 1000.0 * self.speed
-    }
-
-    pub fn is_deep(&self, dream_number: u64) -> bool {
-        dream_number > 0 && dream_number.is_multiple_of(self.deep_sleep_every)
     }
 }
 
@@ -230,7 +215,7 @@ mod tests {
 
     #[test]
     fn defaults_are_the_seeds_values() {
-        let c = RunnerConfig::default();
+        let c = RunnerConfig::default().cycle;
         assert_eq!((c.fatigue_warning, c.fatigue_limit), (60, 80));
         assert_eq!(c.min_dream_interval_s, 600.0);
         assert_eq!(c.quick_nap_threshold_s, 30.0);
@@ -238,12 +223,12 @@ mod tests {
         assert_eq!(c.deep_sleep_pause_s, 300.0);
         assert_eq!(c.keep_recent_messages, 20);
         assert_eq!(c.max_context_chars, 100_000);
-        assert!(c.validate().is_ok());
+        assert!(RunnerConfig::default().validate().is_ok());
     }
 
     #[test]
     fn openseed_profile() {
-        let c = RunnerConfig::profile(Profile::Openseed);
+        let c = RunnerConfig::profile(Profile::Openseed).cycle;
         assert_eq!((c.deep_sleep_every, c.deep_sleep_pause_s), (5, 0.0));
         assert!(c.is_deep(5) && !c.is_deep(4));
     }
@@ -255,16 +240,16 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(c.fatigue_limit, 40);
-        assert_eq!(c.min_dream_interval_s, 60.0);
-        assert_eq!(c.fatigue_warning, 60);
+        assert_eq!(c.cycle.fatigue_limit, 40);
+        assert_eq!(c.cycle.min_dream_interval_s, 60.0);
+        assert_eq!(c.cycle.fatigue_warning, 60);
         let c =
             RunnerConfig::from_table(&table("profile = \"openseed\"\nfatigue_limit = 90"), None)
                 .unwrap();
-        assert_eq!((c.deep_sleep_every, c.fatigue_limit), (5, 90));
+        assert_eq!((c.cycle.deep_sleep_every, c.cycle.fatigue_limit), (5, 90));
         let c = RunnerConfig::from_table(&table("profile = \"openseed\""), Some(Profile::Seed))
             .unwrap();
-        assert_eq!(c.deep_sleep_every, 10);
+        assert_eq!(c.cycle.deep_sleep_every, 10);
     }
 
     #[test]
@@ -282,7 +267,10 @@ mod tests {
         let p = dir.path().join("config.toml");
         std::fs::write(&p, "theme = \"dark\"\n[runner]\ndeep_sleep_every = 3\n").unwrap();
         assert_eq!(
-            RunnerConfig::load(Some(&p), None).unwrap().deep_sleep_every,
+            RunnerConfig::load(Some(&p), None)
+                .unwrap()
+                .cycle
+                .deep_sleep_every,
             3
         );
         assert!(RunnerConfig::load(Some(&dir.path().join("missing.toml")), None).is_err());
@@ -296,6 +284,7 @@ mod tests {
         };
         assert_eq!(c.wall(600.0), TimeDelta::seconds(10));
         assert_eq!(c.creature_secs(TimeDelta::seconds(10)), 600.0);
-        assert!(c.is_deep(10) && c.is_deep(20) && !c.is_deep(9) && !c.is_deep(0));
+        assert!(c.cycle.is_deep(10) && c.cycle.is_deep(20));
+        assert!(!c.cycle.is_deep(9) && !c.cycle.is_deep(0));
     }
 }

@@ -31,11 +31,11 @@ pub fn system(purpose: &str, cfg: &RunnerConfig) -> String {
          wake. They cannot read your replies: act on what they say.\n\n\
          Act, then check results. Think out loud briefly in your text: it keeps you continuous. \
          If an approach fails a few times, try a fundamentally different one.",
-        nap = cfg.quick_nap_threshold_s,
-        interval = cfg.min_dream_interval_s / 60.0,
-        deep = cfg.deep_sleep_every,
-        warning = cfg.fatigue_warning,
-        limit = cfg.fatigue_limit,
+        nap = cfg.cycle.quick_nap_threshold_s,
+        interval = cfg.cycle.min_dream_interval_s / 60.0,
+        deep = cfg.cycle.deep_sleep_every,
+        warning = cfg.cycle.fatigue_warning,
+        limit = cfg.cycle.fatigue_limit,
     )
 }
 

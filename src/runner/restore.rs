@@ -184,7 +184,7 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
     r.activity = Activity::from_events(&events);
 
     // The conversation's last lines: enough for KEEP_RECENT_MESSAGES messages.
-    let want = cfg.keep_recent_messages.saturating_mul(4).max(100);
+    let want = cfg.cycle.keep_recent_messages.saturating_mul(4).max(100);
     let mut n = 0;
     match read_back(&paths.conversation(), MAX_TAIL_BYTES, |_| {
         n += 1;

@@ -48,8 +48,8 @@ pub fn specs(cfg: &RunnerConfig) -> Vec<ToolSpec> {
                  continue this conversation when you wake.",
                 cfg.min_sleep_s,
                 cfg.max_sleep_s,
-                cfg.quick_nap_threshold_s,
-                cfg.min_dream_interval_s / 60.0
+                cfg.cycle.quick_nap_threshold_s,
+                cfg.cycle.min_dream_interval_s / 60.0
             ),
             input_schema: json!({
                 "type": "object",

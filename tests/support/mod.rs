@@ -1,15 +1,15 @@
 //! A scripted HTTP/1.1 server on 127.0.0.1 for the provider tests, written by hand on a
 //! tokio `TcpListener`: each connection gets the next scripted reply (whole, streamed
 //! as chunked server-sent events cut into small pieces, or never), and every request is
-//! kept for the test to check (path, headers, JSON body, arrival time).
+//! kept for the test to check (path, headers, JSON body).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dreamwatch::llm::{
-    ContentBlock, LlmError, Message, ProviderOptions, Request, Response, RetryPolicy, StopReason,
-    Timeouts,
+    ContentBlock, LlmError, Message, ProviderOptions, Request, Response, RetryClock, RetryPolicy,
+    StopReason, Timeouts,
 };
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -23,9 +23,23 @@ pub fn assert_no_key(text: &str) {
     assert!(!text.contains(KEY), "the API key leaked into: {text}");
 }
 
-/// Fast options: three tries, millisecond backoff, one second per try (tests of a
-/// stalled server shorten it).
+/// Fast options: three tries, backoffs recorded instead of waited (see
+/// [`options_recording_waits`]), one second per try (tests of a stalled server shorten it).
 pub fn options(stream: bool) -> ProviderOptions {
+    options_recording_waits(stream).0
+}
+
+/// [`options`], and the backoffs the provider asked to wait, in order.
+pub fn options_recording_waits(stream: bool) -> (ProviderOptions, Arc<Mutex<Vec<Duration>>>) {
+    let (retry_clock, waits) = RetryClock::recorder();
+    let options = ProviderOptions {
+        retry_clock,
+        ..options_waiting(stream)
+    };
+    (options, waits)
+}
+
+fn options_waiting(stream: bool) -> ProviderOptions {
     ProviderOptions {
         timeouts: Timeouts {
             connect: Duration::from_secs(1),
@@ -36,6 +50,7 @@ pub fn options(stream: bool) -> ProviderOptions {
             base: Duration::from_millis(10),
             max: Duration::from_secs(2),
         },
+        retry_clock: RetryClock::Real,
         stream,
     }
 }
@@ -124,7 +139,6 @@ pub struct Seen {
     /// Header names in lower case.
     pub headers: HashMap<String, String>,
     pub body: Value,
-    pub at: Instant,
 }
 
 #[derive(Default)]
@@ -244,6 +258,5 @@ async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
         path,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
-        at: Instant::now(),
     })
 }

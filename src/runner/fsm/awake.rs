@@ -39,7 +39,11 @@ impl Fsm {
         self.fatigue = r.activity.total;
         self.activity = r.activity;
         self.inbox.offset = r.inbox_offset;
-        self.ctx = Context::rebuild(r.conversation, self.cfg.keep_recent_messages, r.whole_log);
+        self.ctx = Context::rebuild(
+            r.conversation,
+            self.cfg.cycle.keep_recent_messages,
+            r.whole_log,
+        );
         self.event(
             now,
             "creature.boot",
@@ -62,7 +66,7 @@ impl Fsm {
                 out,
             );
         }
-        let nap = self.cfg.quick_nap_threshold_s;
+        let nap = self.cfg.cycle.quick_nap_threshold_s;
         if let Some(secs) = r
             .interrupted_sleep_s
             .filter(|s| *s >= nap && self.fatigue > 0)
@@ -146,11 +150,11 @@ impl Fsm {
         if let Some(force) = self.force.take() {
             return self.forced_sleep(now, force, out);
         }
-        if self.fatigue >= self.cfg.fatigue_limit {
+        if self.fatigue >= self.cfg.cycle.fatigue_limit {
             return self.forced_sleep(now, Force::Fatigue, out);
         }
         self.flush_notes(now, out);
-        if self.fatigue >= self.cfg.fatigue_warning && !self.warned {
+        if self.fatigue >= self.cfg.cycle.fatigue_warning && !self.warned {
             self.warned = true;
             self.say_user(now, wake::FATIGUE_WARNING.into(), out);
             self.memory(
@@ -163,9 +167,10 @@ impl Fsm {
         if self.ctx.last_role() != Some(Role::User) {
             self.say_user(now, wake::CONTINUE.into(), out);
         }
-        let dropped = self
-            .ctx
-            .emergency_trim(self.cfg.keep_recent_messages, self.cfg.max_context_chars);
+        let dropped = self.ctx.emergency_trim(
+            self.cfg.cycle.keep_recent_messages,
+            self.cfg.cycle.max_context_chars,
+        );
         if dropped > 0 {
             self.memory(
                 now,
@@ -254,10 +259,10 @@ impl Fsm {
     fn turn_failed(&mut self, now: DateTime<Utc>, e: LlmError, out: &mut Vec<Effect>) {
         self.retries += 1;
         if matches!(e, LlmError::ContextTooLong(_) | LlmError::Rejected { .. }) {
-            let keep = (self.cfg.keep_recent_messages / 2).max(2);
+            let keep = (self.cfg.cycle.keep_recent_messages / 2).max(2);
             let dropped = self
                 .ctx
-                .emergency_trim(keep, self.cfg.max_context_chars / 2);
+                .emergency_trim(keep, self.cfg.cycle.max_context_chars / 2);
             self.memory(
                 now,
                 "observation",

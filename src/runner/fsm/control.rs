@@ -74,7 +74,7 @@ impl Fsm {
                     now,
                     "creature.sleep",
                     json!({
-                        "seconds": self.cfg.deep_sleep_pause_s,
+                        "seconds": self.cfg.cycle.deep_sleep_pause_s,
                         "text": "forced consolidation (operator)",
                         "actions": 0,
                     }),

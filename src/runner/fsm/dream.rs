@@ -20,7 +20,7 @@ impl Fsm {
     /// `set_sleep` was called: a nap, a plain pause, or a consolidating sleep.
     pub(super) fn begin_sleep(&mut self, now: DateTime<Utc>, secs: f64, out: &mut Vec<Effect>) {
         self.checkpoint(now, secs, None, out);
-        if secs < self.cfg.quick_nap_threshold_s {
+        if secs < self.cfg.cycle.quick_nap_threshold_s {
             self.rest(now, Rest::Nap, secs, now, false, out);
         } else if self.dream_due(now) {
             self.start_dream(now, DreamKind::Requested(secs), now, out);
@@ -31,7 +31,7 @@ impl Fsm {
 
     /// Whether the last dream is at least MIN_DREAM_INTERVAL old (or there was none).
     fn dream_due(&self, now: DateTime<Utc>) -> bool {
-        let interval = self.cfg.wall(self.cfg.min_dream_interval_s);
+        let interval = self.cfg.wall(self.cfg.cycle.min_dream_interval_s);
         self.last_dream_at.is_none_or(|t| now - t >= interval)
     }
 
@@ -49,7 +49,7 @@ impl Fsm {
             ),
         };
         self.say_user(now, note, out);
-        self.checkpoint(now, self.cfg.deep_sleep_pause_s, Some(why), out);
+        self.checkpoint(now, self.cfg.cycle.deep_sleep_pause_s, Some(why), out);
         self.start_dream(now, DreamKind::Forced, now, out);
     }
 
@@ -63,7 +63,7 @@ impl Fsm {
         self.state = State::Dreaming(Dreaming {
             kind,
             started,
-            deep: self.cfg.is_deep(self.dreams + 1),
+            deep: self.cfg.cycle.is_deep(self.dreams + 1),
             step: Step::Consolidate,
             req: None,
             pending: None,
@@ -307,7 +307,7 @@ impl Fsm {
         self.view.recent_dreams.drain(..excess);
         self.view.since_deep.push(dream.clone());
         self.view.last_dream = Some(dream);
-        let dropped = self.ctx.trim(self.cfg.keep_recent_messages);
+        let dropped = self.ctx.trim(self.cfg.cycle.keep_recent_messages);
         if dropped > 0 {
             self.memory(
                 now,
@@ -377,8 +377,8 @@ impl Fsm {
         }
         let deep = d.deep && dreamt;
         let pause = match d.kind {
-            DreamKind::Forced => self.cfg.deep_sleep_pause_s,
-            DreamKind::Requested(s) if deep => s.max(self.cfg.deep_sleep_pause_s),
+            DreamKind::Forced => self.cfg.cycle.deep_sleep_pause_s,
+            DreamKind::Requested(s) if deep => s.max(self.cfg.cycle.deep_sleep_pause_s),
             DreamKind::Requested(s) => s,
         };
         let kind = if deep { Rest::Deep } else { Rest::Sleep };

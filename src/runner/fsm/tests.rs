@@ -9,7 +9,7 @@ use super::events::{Event, Gathered, InboxRead, Restored};
 use super::*;
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
-use crate::runner::config::Profile;
+use crate::memory::cycle::{Cycle, Profile};
 use crate::runner::control::ControlCommand;
 use crate::runner::tools::ToolOutcome;
 
@@ -618,7 +618,10 @@ fn context_is_trimmed_after_a_dream() {
 #[test]
 fn emergency_trim_keeps_requests_under_the_limit() {
     let cfg = RunnerConfig {
-        max_context_chars: 20_000,
+        cycle: Cycle {
+            max_context_chars: 20_000,
+            ..Cycle::default()
+        },
         ..RunnerConfig::default()
     };
     let mut h = H::start(cfg, fresh());

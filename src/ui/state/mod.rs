@@ -5,7 +5,7 @@ pub mod creature;
 pub mod recall;
 pub mod search;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -13,6 +13,7 @@ use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
 use crate::memory::creature::Creature;
+use crate::memory::creature_map::CreatureMap;
 use crate::memory::summary::CycleConstants;
 use crate::runner::control::HostStatus;
 use crate::ui::doc::DocLine;
@@ -48,7 +49,7 @@ pub struct Settings {
 
 pub struct App {
     pub garden: LiveGarden,
-    pub creatures: BTreeMap<PathBuf, CreatureUi>,
+    pub creatures: CreatureMap<CreatureUi>,
     pub selected: Option<PathBuf>,
     pub pane: Pane,
     pub view: MainView,
@@ -81,7 +82,7 @@ impl App {
     ) -> Self {
         let mut app = Self {
             garden,
-            creatures: BTreeMap::new(),
+            creatures: CreatureMap::new(),
             selected: None,
             pane: Pane::Main,
             view: MainView::Observations,
