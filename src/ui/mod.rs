@@ -18,6 +18,7 @@ use crate::runner::control::HostedCreature;
 pub mod config;
 pub mod doc;
 pub mod draw;
+pub mod focus;
 pub mod headless;
 pub mod input;
 pub mod layout;

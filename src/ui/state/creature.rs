@@ -16,7 +16,7 @@ use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Control {
+pub enum RunnerLink {
     /// Hosted by this observatory: commands go over the in-process channel.
     Hosted,
     /// A dreamwatch runner in another process with a live control socket.
@@ -40,7 +40,7 @@ pub struct CreatureUi {
     pub summary: Summary,
     /// Born (BIRTH.json), else the first time seen in any record.
     pub born: Option<DateTime<Utc>>,
-    pub control: Control,
+    pub link: RunnerLink,
     /// The hosting runner's last word, for hosted creatures.
     pub host: Option<HostStatus>,
 
@@ -75,7 +75,7 @@ impl CreatureUi {
             model: None,
             summary: c.summary(now, k),
             born: None,
-            control: Control::None,
+            link: RunnerLink::None,
             host: None,
             obs_items: Vec::new(),
             obs_seen: 0,
@@ -216,13 +216,13 @@ impl CreatureUi {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
         }
-        if self.control != Control::Hosted {
+        if self.link != RunnerLink::Hosted {
             let listening = c.runner().is_some_and(|r| r.is_alive())
                 && crate::runner::socket::socket_path(c.root()).exists();
-            self.control = if listening {
-                Control::Socket
+            self.link = if listening {
+                RunnerLink::Socket
             } else {
-                Control::None
+                RunnerLink::None
             };
         }
     }
