@@ -1,7 +1,7 @@
 //! The observatory without a terminal, on a [`TestBackend`]: screenshots, snapshot tests
 //! and benchmarks drive it with keys and read the screen.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
@@ -15,8 +15,8 @@ use super::draw::draw;
 use super::input::keys::KeyChord;
 use super::state::{App, Settings};
 use super::update::Effect;
+use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
-use crate::memory::summary::CycleConstants;
 use crate::search::spawn_search;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::search;
@@ -34,7 +34,7 @@ impl Settings {
         Self {
             keymap: Keymap::default(),
             theme,
-            cycle: CycleConstants::default(),
+            cycle: Cycle::default(),
         }
     }
 }
@@ -49,14 +49,15 @@ impl Headless {
         width: u16,
         height: u16,
     ) -> Result<Self, String> {
-        Self::open_hosting(paths, BTreeSet::new(), settings, now, width, height)
+        Self::open_hosting(paths, BTreeMap::new(), settings, now, width, height)
     }
 
     /// As [`Headless::open`], the creatures in `hosted` counting as hosted by this
-    /// observatory (their control effects are returned by [`Headless::press`]).
+    /// observatory with their runner's cycle constants (their control effects are
+    /// returned by [`Headless::press`]).
     pub fn open_hosting(
         paths: &[PathBuf],
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         settings: Settings,
         now: DateTime<Utc>,
         width: u16,

@@ -10,10 +10,9 @@ use tokio::sync::mpsc;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
+use crate::control::{ControlCommand, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
-use crate::runner::control::ControlCommand;
-use crate::runner::socket;
 use crate::ui::state::App;
 use crate::ui::state::creature::Control;
 use crate::ui::update::Effect;
@@ -92,7 +91,7 @@ impl Effects {
                 let dir = creature.to_path_buf();
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
-                    let outcome = match socket::send_command(&dir, &command).await {
+                    let outcome = match send_command(&dir, &command).await {
                         Ok(()) => (done, false),
                         Err(e) => (format!("{name}: cannot {what}: {e}"), true),
                     };
@@ -151,7 +150,7 @@ impl Effects {
             let tx = self.outcomes.clone();
             tokio::spawn(async move {
                 let command = ControlCommand::Message { text: text.clone() };
-                let outcome = match socket::send_command(&dir, &command).await {
+                let outcome = match send_command(&dir, &command).await {
                     Ok(()) => (
                         "message sent to the runner, which appends it to MESSAGES.md".into(),
                         false,
@@ -202,7 +201,9 @@ impl Effects {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::collections::BTreeMap;
+
+    use crate::memory::cycle::Cycle;
 
     #[test]
     fn a_paused_creature_is_said_to_keep_sleep_and_wake_until_resumed() {
@@ -241,7 +242,7 @@ mod tests {
         }
         let screen = Headless::open_hosting(
             &[dir.path().to_path_buf()],
-            BTreeSet::from([hosted.clone()]),
+            BTreeMap::from([(hosted.clone(), Cycle::default())]),
             Settings::with_theme(Theme::default()),
             Utc.with_ymd_and_hms(2026, 11, 22, 18, 0, 0).unwrap(),
             80,

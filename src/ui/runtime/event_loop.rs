@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::effects::{Effects, Outcome};
 use super::terminal::Term;
 use super::ticks::next_tick;
-use crate::runner::control::HostStatus;
+use crate::control::HostStatus;
 use crate::ui::draw::draw;
 use crate::ui::state::App;
 use crate::ui::update::Effect;

@@ -4,11 +4,12 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::recall::RecallState;
+use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
+use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
-use crate::memory::summary::{CycleConstants, Summary};
-use crate::runner::control::HostStatus;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::{self, dreams::PreparedDream, inert, observations};
@@ -38,6 +39,9 @@ pub struct CreatureUi {
     pub name: String,
     pub model: Option<String>,
     pub summary: Summary,
+    /// The constants the creature lives by: its runner's when hosted, else the
+    /// configured ones (the summary reads the deep-sleep cadence from disk where it can).
+    pub cycle: Cycle,
     /// Born (BIRTH.json), else the first time seen in any record.
     pub born: Option<DateTime<Utc>>,
     pub control: Control,
@@ -69,11 +73,12 @@ pub struct CreatureUi {
 }
 
 impl CreatureUi {
-    pub fn new(c: &Creature, theme: &Theme, now: DateTime<Utc>, k: &CycleConstants) -> Self {
+    pub fn new(c: &Creature, theme: &Theme, now: DateTime<Utc>, cycle: Cycle) -> Self {
         let mut ui = Self {
             name: String::new(),
             model: None,
-            summary: c.summary(now, k),
+            summary: c.summary(now, &cycle),
+            cycle,
             born: None,
             control: Control::None,
             host: None,
@@ -98,19 +103,12 @@ impl CreatureUi {
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
         ui.prepare_sleeps(c);
         ui.side = prepare::side::prepare(c, theme);
-        ui.refresh_summary(c, now, k);
+        ui.refresh_summary(c, now);
         ui
     }
 
     /// Applies what changed in the model: re-prepares only the affected text.
-    pub fn apply(
-        &mut self,
-        c: &Creature,
-        changes: &[Change],
-        theme: &Theme,
-        now: DateTime<Utc>,
-        k: &CycleConstants,
-    ) {
+    pub fn apply(&mut self, c: &Creature, changes: &[Change], theme: &Theme, now: DateTime<Utc>) {
         let mut side = false;
         for change in changes {
             match change {
@@ -148,7 +146,7 @@ impl CreatureUi {
         if side {
             self.side = prepare::side::prepare(c, theme);
         }
-        self.refresh_summary(c, now, k);
+        self.refresh_summary(c, now);
     }
 
     fn prepare_identity(&mut self, c: &Creature) {
@@ -202,9 +200,10 @@ impl CreatureUi {
             .collect();
     }
 
-    /// Recomputes the summary (status, fatigue, counts); the host's word wins.
-    pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>, k: &CycleConstants) {
-        self.summary = c.summary(now, k);
+    /// Recomputes the summary (status, fatigue, counts); the host's word wins, and a
+    /// hosted creature's deep sleeps fall when its runner's cadence says.
+    pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>) {
+        self.summary = c.summary(now, &self.cycle);
         if self.born.is_none() {
             self.born = c
                 .dreams()
@@ -216,9 +215,13 @@ impl CreatureUi {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
         }
-        if self.control != Control::Hosted {
+        if self.control == Control::Hosted {
+            let every = self.cycle.deep_sleep_every.max(1);
+            self.summary.deep_every = every;
+            self.summary.dreams_until_deep = every - self.summary.dreams % every;
+        } else {
             let listening = c.runner().is_some_and(|r| r.is_alive())
-                && crate::runner::socket::socket_path(c.root()).exists();
+                && crate::control::socket_path(c.root()).exists();
             self.control = if listening {
                 Control::Socket
             } else {

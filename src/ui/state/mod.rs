@@ -5,16 +5,16 @@ pub mod creature;
 pub mod recall;
 pub mod search;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+use crate::control::HostStatus;
 use crate::memory::creature::Creature;
-use crate::memory::summary::CycleConstants;
-use crate::runner::control::HostStatus;
+use crate::memory::cycle::Cycle;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::input::action::Mode;
 use crate::ui::input::hints::{Context, Pane, View};
@@ -38,7 +38,8 @@ pub struct Notice {
 pub struct Settings {
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures (hosted ones live by their runner's).
+    pub cycle: Cycle,
 }
 
 pub struct App {
@@ -50,7 +51,8 @@ pub struct App {
     pub mode: Mode,
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures.
+    pub cycle: Cycle,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -63,14 +65,15 @@ pub struct App {
     pub quit: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
-    hosted: BTreeSet<PathBuf>,
+    /// Creatures hosted in-process, with their runner's cycle constants.
+    hosted: BTreeMap<PathBuf, Cycle>,
 }
 
 impl App {
     pub fn new(
         garden: LiveGarden,
         settings: Settings,
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         now: DateTime<Utc>,
         area: Rect,
     ) -> Self {
@@ -106,8 +109,10 @@ impl App {
         let Some(model) = self.garden.creature(path) else {
             return;
         };
-        let mut ui = CreatureUi::new(model, &self.theme, self.now, &self.cycle);
-        if self.hosted.contains(path) {
+        let hosted = self.hosted.get(path);
+        let cycle = hosted.copied().unwrap_or(self.cycle);
+        let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle);
+        if hosted.is_some() {
             ui.control = Control::Hosted;
         }
         self.creatures.insert(path.to_path_buf(), ui);
@@ -149,7 +154,7 @@ impl App {
                     else {
                         continue;
                     };
-                    ui.apply(model, &changes, &self.theme, self.now, &self.cycle);
+                    ui.apply(model, &changes, &self.theme, self.now);
                 }
             }
             self.dirty = true;
@@ -166,7 +171,7 @@ impl App {
         };
         if ui.host.as_ref() != Some(&status) {
             ui.host = Some(status);
-            ui.refresh_summary(model, self.now, &self.cycle);
+            ui.refresh_summary(model, self.now);
             self.dirty = true;
         }
     }
@@ -176,7 +181,7 @@ impl App {
         self.now = now;
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
-                ui.refresh_summary(model, now, &self.cycle);
+                ui.refresh_summary(model, now);
             }
         }
         self.dirty = true;
