@@ -73,14 +73,22 @@ pub struct CreatureUi {
 }
 
 impl CreatureUi {
-    pub fn new(c: &Creature, theme: &Theme, now: DateTime<Utc>, cycle: Cycle) -> Self {
+    /// `control` is [`Control::Hosted`] for a creature this observatory hosts (its
+    /// `cycle` then is its runner's); anything else is found out from the files.
+    pub fn new(
+        c: &Creature,
+        theme: &Theme,
+        now: DateTime<Utc>,
+        cycle: Cycle,
+        control: Control,
+    ) -> Self {
         let mut ui = Self {
             name: String::new(),
             model: None,
             summary: c.summary(now, &cycle),
             cycle,
             born: None,
-            control: Control::None,
+            control,
             host: None,
             obs_items: Vec::new(),
             obs_seen: 0,
@@ -248,5 +256,43 @@ impl CreatureUi {
             Some(i) if i < self.dreams.len() => Some(i),
             _ => self.dreams.len().checked_sub(1),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::memory::cycle::Profile;
+
+    /// A creature with `dreams` plain dreams on disk, none deep.
+    fn creature(dreams: usize) -> (tempfile::TempDir, Creature) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".self")).unwrap();
+        let line = r#"{"t":"2026-11-22T10:00:00Z","actions":5,"reflection":"r","priority":"p","observations":1,"deep":false}"#;
+        let text: String = (0..dreams).map(|_| format!("{line}\n")).collect();
+        std::fs::write(dir.path().join(".self/dreams.jsonl"), text).unwrap();
+        let c = Creature::open(dir.path());
+        (dir, c)
+    }
+
+    #[test]
+    fn a_hosted_creature_counts_down_to_its_runners_deep_sleep() {
+        let (_dir, c) = creature(3);
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let theme = Theme::default();
+        let openseed = Cycle {
+            fatigue_limit: 40,
+            ..Cycle::profile(Profile::Openseed)
+        };
+        let hosted = CreatureUi::new(&c, &theme, now, openseed, Control::Hosted);
+        let s = &hosted.summary;
+        assert_eq!((s.dreams, s.deep_every, s.dreams_until_deep), (3, 5, 2));
+        assert_eq!(hosted.cycle.fatigue_limit, 40);
+        let watched = CreatureUi::new(&c, &theme, now, Cycle::default(), Control::None);
+        let s = &watched.summary;
+        assert_eq!((s.deep_every, s.dreams_until_deep), (10, 7));
+        assert_eq!(watched.control, Control::None);
     }
 }

@@ -109,12 +109,11 @@ impl App {
         let Some(model) = self.garden.creature(path) else {
             return;
         };
-        let hosted = self.hosted.get(path);
-        let cycle = hosted.copied().unwrap_or(self.cycle);
-        let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle);
-        if hosted.is_some() {
-            ui.control = Control::Hosted;
-        }
+        let (cycle, control) = match self.hosted.get(path) {
+            Some(cycle) => (*cycle, Control::Hosted),
+            None => (self.cycle, Control::None),
+        };
+        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, control);
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
