@@ -13,7 +13,7 @@ use crate::memory::cycle::Cycle;
 use crate::memory::garden::{Garden, Root};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
-use crate::text::sanitize::sanitize_line;
+use crate::text::sanitize::{sanitize, sanitize_line};
 use crate::watch::{LiveChange, LiveGarden, WatchOptions};
 
 /// What `dreamwatch inspect` was asked for.
@@ -133,7 +133,12 @@ fn write_text(
 ) -> std::io::Result<()> {
     let s: Summary = c.summary(now, k);
     let o = s.observations;
-    writeln!(out, "{}  ({})", sanitize_line(&s.name), s.path.display())?;
+    writeln!(
+        out,
+        "{}  ({})",
+        sanitize_line(&s.name),
+        sanitize_line(&s.path.display().to_string())
+    )?;
     let wake = s
         .status
         .wakes_at()
@@ -167,11 +172,11 @@ fn write_text(
             "  last dream    {when}{}",
             if d.deep { " (deep)" } else { "" }
         )?;
-        writeln!(out, "    reflection  {}", sanitize_line(&d.reflection))?;
-        writeln!(out, "    priority    {}", sanitize_line(&d.priority))?;
+        writeln!(out, "    reflection  {}", indented(&d.reflection, 16))?;
+        writeln!(out, "    priority    {}", indented(&d.priority, 16))?;
     }
     for (i, p) in c.priorities().items.iter().enumerate() {
-        writeln!(out, "  priority {}    {}", i + 1, sanitize_line(p))?;
+        writeln!(out, "  priority {}    {}", i + 1, indented(p, 16))?;
     }
     let conv = c.conversation();
     writeln!(
@@ -192,10 +197,22 @@ fn write_text(
         )?;
         for p in problems.iter().take(10) {
             let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
-            writeln!(out, "    {}{line}: {}", p.file, sanitize_line(&p.what))?;
+            writeln!(
+                out,
+                "    {}{line}: {}",
+                sanitize_line(&p.file),
+                sanitize_line(&p.what)
+            )?;
         }
     }
     writeln!(out)
+}
+
+/// Text made inert for a terminal, its lines after the first indented by `column` spaces
+/// (so a multi-line reflection reads as a block under its label).
+fn indented(text: &str, column: usize) -> String {
+    let pad = format!("\n{}", " ".repeat(column));
+    sanitize(text.trim_end()).replace('\n', &pad)
 }
 
 /// `--follow`: one JSON line per change, until interrupted.

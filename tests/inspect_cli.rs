@@ -243,3 +243,53 @@ fn observatory_bad_path_exits_2_before_taking_the_terminal() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/definitely/not/here"));
     assert!(out.stdout.is_empty(), "nothing drawn");
 }
+
+#[test]
+fn creatures_are_listed_in_natural_order() {
+    let garden = tempfile::tempdir().unwrap();
+    for name in ["c10", "c2", "c1"] {
+        std::fs::create_dir_all(garden.path().join(name).join(".self")).unwrap();
+    }
+    let out = bin()
+        .args(["inspect", "--json"])
+        .arg(garden.path())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["creatures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["c1", "c2", "c10"]);
+}
+
+#[test]
+fn text_output_sanitises_paths_and_indents_multiline_reflections() {
+    let garden = tempfile::tempdir().unwrap();
+    let name = "evil\u{1b}]0;title\u{7}\u{1b}]52;c;aGVsbG8=\u{7}\u{1b}c";
+    let root = garden.path().join(name);
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::write(
+        root.join(".self/dreams.jsonl"),
+        "{\"t\":\"2026-03-01T10:00:00Z\",\"reflection\":\"first line\\nsecond \\u001b[2J line\",\"priority\":\"p\",\"deep\":false}\n",
+    )
+    .unwrap();
+    let out = bin().arg("inspect").arg(garden.path()).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("evil^[]0;title^G^[]52;c;aGVsbG8=^G^[c"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    reflection  first line\n                second ^[[2J line\n"),
+        "{text}"
+    );
+    assert!(!text.contains("^J"), "{text}");
+}

@@ -87,7 +87,7 @@ fn a_hosted_creature_lives_by_its_runner_whatever_its_past_cadence() {
         36,
     )
     .unwrap();
-    let ui = &screen.app.creatures[&pip];
+    let ui = screen.app.creatures.get(&pip).unwrap();
     assert_eq!(ui.summary.dreams, 20);
     assert_eq!(
         (ui.summary.deep_every, ui.summary.dreams_until_deep),

@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::creature_map::{NaturalPath, sort_naturally};
 use super::layout::is_creature;
 
 /// What a path given on the command line is.
@@ -39,7 +40,7 @@ impl Root {
     }
 }
 
-/// The creatures directly under `garden`, sorted.
+/// The creatures directly under `garden`, in natural order (`c2` before `c10`).
 pub fn creatures_in(garden: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(garden) else {
         return Vec::new();
@@ -49,7 +50,7 @@ pub fn creatures_in(garden: &Path) -> Vec<PathBuf> {
         .map(|e| e.path())
         .filter(|p| p.is_dir() && is_creature(p))
         .collect();
-    found.sort();
+    sort_naturally(&mut found);
     found
 }
 
@@ -58,7 +59,7 @@ pub fn creatures_in(garden: &Path) -> Vec<PathBuf> {
 #[derive(Debug, Clone, Default)]
 pub struct Garden {
     roots: Vec<Root>,
-    known: BTreeSet<PathBuf>,
+    known: BTreeSet<NaturalPath>,
 }
 
 /// Creatures that appeared and disappeared since the last scan.
@@ -80,8 +81,9 @@ impl Garden {
         &self.roots
     }
 
+    /// The creatures found by the last scan, in natural order.
     pub fn creatures(&self) -> impl Iterator<Item = &PathBuf> {
-        self.known.iter()
+        self.known.iter().map(|p| &p.0)
     }
 
     /// Scans the roots again.
@@ -91,14 +93,14 @@ impl Garden {
             match root {
                 Root::Creature(p) => {
                     if p.is_dir() {
-                        now.insert(p.clone());
+                        now.insert(NaturalPath(p.clone()));
                     }
                 }
-                Root::Garden(p) => now.extend(creatures_in(p)),
+                Root::Garden(p) => now.extend(creatures_in(p).into_iter().map(NaturalPath)),
             }
         }
-        let added = now.difference(&self.known).cloned().collect();
-        let removed = self.known.difference(&now).cloned().collect();
+        let added = now.difference(&self.known).map(|p| p.0.clone()).collect();
+        let removed = self.known.difference(&now).map(|p| p.0.clone()).collect();
         self.known = now;
         GardenDiff { added, removed }
     }
@@ -133,5 +135,21 @@ mod tests {
         let diff = g.scan();
         assert_eq!(diff.added, vec![garden.join("b")]);
         assert_eq!(diff.removed, vec![garden.join("a")]);
+    }
+
+    #[test]
+    fn creatures_come_in_natural_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["c10", "c2", "c1"] {
+            std::fs::create_dir_all(dir.path().join(name).join(".self")).unwrap();
+        }
+        let expected: Vec<PathBuf> = ["c1", "c2", "c10"]
+            .iter()
+            .map(|n| dir.path().join(n))
+            .collect();
+        assert_eq!(creatures_in(dir.path()), expected);
+        let mut g = Garden::new(vec![Root::Garden(dir.path().to_path_buf())]);
+        assert_eq!(g.scan().added, expected);
+        assert_eq!(g.creatures().cloned().collect::<Vec<_>>(), expected);
     }
 }

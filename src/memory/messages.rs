@@ -1,9 +1,12 @@
 //! `MESSAGES.md`: the creator's inbox. The observatory appends a message as a new dated
 //! section in one `O_APPEND` write and never rewrites the file, so a person editing it at
-//! the same time loses nothing.
+//! the same time loses nothing. The creature owns its directory, so the inbox is opened
+//! without following a symlink and written only when it is a regular file: a creature
+//! cannot aim the operator's write at another file.
 
 use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -29,35 +32,59 @@ fn section(text: &str, now: DateTime<Utc>, file_is_empty: bool, ends_with_newlin
     out
 }
 
+/// Why a message was not appended.
+#[derive(Debug, thiserror::Error)]
+pub enum MessageError {
+    #[error("the message is empty")]
+    Empty,
+    #[error(
+        "{}: a symbolic link, not written (the creature could aim it at any file)",
+        .0.display()
+    )]
+    Symlink(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
 /// Appends `text` to the creature's `MESSAGES.md` (created when missing) as a new section
-/// dated `now`. Returns the file's path. An empty message is refused.
-pub fn append(root: &Path, text: &str, now: DateTime<Utc>) -> Result<PathBuf, String> {
+/// dated `now`. Returns the file's path. An empty message is refused, and so is an inbox
+/// that is a symlink or not a regular file.
+pub fn append(root: &Path, text: &str, now: DateTime<Utc>) -> Result<PathBuf, MessageError> {
     if text.trim().is_empty() {
-        return Err("the message is empty".into());
+        return Err(MessageError::Empty);
     }
     let path = path(root);
-    let mut file = OpenOptions::new()
+    let io = |source: io::Error| MessageError::Io {
+        path: path.clone(),
+        source,
+    };
+    // O_NONBLOCK: a FIFO in its place opens at once (and is then refused).
+    let mut file = match OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let len = file
-        .metadata()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .len();
+    {
+        Ok(file) => file,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(MessageError::Symlink(path));
+        }
+        Err(e) => return Err(io(e)),
+    };
+    crate::tail::ensure_regular(&file).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
     let mut last = [0u8; 1];
     let ends_with_newline = len == 0 || {
         file.seek(SeekFrom::Start(len - 1))
             .and_then(|_| file.read_exact(&mut last))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(io)?;
         last[0] == b'\n'
     };
     let section = section(text, now, len == 0, ends_with_newline);
     // One write on an O_APPEND descriptor: the kernel places it at the end of the file as
     // it is at that moment, whatever anyone else appended since we looked.
-    file.write_all(section.as_bytes())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(section.as_bytes()).map_err(io)?;
     Ok(path)
 }
 
@@ -120,5 +147,29 @@ mod tests {
         assert!(append(dir.path(), "  \n", now()).is_err());
         assert!(append(&dir.path().join("missing"), "x", now()).is_err());
         assert!(!path(dir.path()).exists());
+    }
+
+    #[test]
+    fn a_symlinked_inbox_is_refused_and_its_target_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("operator-file");
+        std::fs::write(&target, "precious\n").unwrap();
+        std::os::unix::fs::symlink(&target, path(dir.path())).unwrap();
+        let err = append(dir.path(), "hello", now()).unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(err.contains("MESSAGES.md"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+    }
+
+    #[test]
+    fn a_fifo_inbox_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(path(dir.path()))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let err = append(dir.path(), "hello", now()).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
     }
 }

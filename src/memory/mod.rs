@@ -3,6 +3,7 @@
 
 pub mod conversation;
 pub mod creature;
+pub mod creature_map;
 pub mod cycle;
 pub mod documents;
 pub mod dreams;

@@ -5,9 +5,12 @@
 //! appended; an incomplete last line is held until its newline arrives; a shrink or a new
 //! inode (truncation, rename-replace, delete-recreate) means the file is read again.
 //! [`LineIndex`] keeps every 64th line's offset so a huge file is never held in memory.
+//! Every creature file is opened with [`open_regular`]: regular files only, never a hang.
 
 mod index;
+mod open;
 mod tailer;
 
 pub use index::LineIndex;
+pub use open::{ensure_regular, open_regular, read_bounded};
 pub use tailer::{Poll, TailEvent, Tailer};

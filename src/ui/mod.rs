@@ -19,6 +19,7 @@ use crate::watch::WatchOptions;
 pub mod config;
 pub mod doc;
 pub mod draw;
+pub mod focus;
 pub mod headless;
 pub mod input;
 pub mod layout;

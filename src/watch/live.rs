@@ -1,10 +1,11 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use tokio::sync::mpsc;
 
 use super::watcher::{WatchBatch, WatchMode, WatchOptions, Watcher};
 use crate::memory::creature::{Change, Creature};
+use crate::memory::creature_map::CreatureMap;
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, watched_dirs};
 
@@ -19,7 +20,7 @@ pub enum LiveChange {
 /// Every creature under some roots, each with its live model, and the one watcher.
 pub struct LiveGarden {
     garden: Garden,
-    creatures: BTreeMap<PathBuf, Creature>,
+    creatures: CreatureMap<Creature>,
     watcher: Watcher,
 }
 
@@ -32,14 +33,15 @@ impl LiveGarden {
         let (watcher, rx) = Watcher::start(opts);
         let mut live = Self {
             garden: Garden::new(roots),
-            creatures: BTreeMap::new(),
+            creatures: CreatureMap::new(),
             watcher,
         };
         live.rescan_garden();
         (live, rx)
     }
 
-    pub fn creatures(&self) -> &BTreeMap<PathBuf, Creature> {
+    /// Every creature, in natural order of their paths.
+    pub fn creatures(&self) -> &CreatureMap<Creature> {
         &self.creatures
     }
 

@@ -3,10 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
-use super::fmt::{self, Part};
-use super::garden::truncate;
+use super::fmt::{self, Part, truncate};
+use super::pane;
 use crate::ui::state::App;
 
 /// Cells of the fatigue gauge.
@@ -14,9 +14,7 @@ const GAUGE: usize = 20;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border);
+    let block = pane::block(theme, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(ui) = app.selected_ui() else {

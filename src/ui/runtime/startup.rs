@@ -118,6 +118,6 @@ pub async fn observe(
         hosts: host_rx,
         outcomes: outcome_rx,
     };
-    let effects = runtime::effects::Effects::new(senders, outcome_tx);
+    let effects = runtime::jobs::Jobs::new(senders, outcome_tx);
     runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await
 }

@@ -1,5 +1,6 @@
-//! The terminal: raw mode, alternate screen and mouse on entry; always restored, on
-//! return, on panic (a hook) and on signals (the event loop ends, the guard drops).
+//! The terminal: raw mode, alternate screen and mouse on entry, colours mapped to its
+//! depth; always restored, on return, on panic (a hook) and on signals (the event loop
+//! ends, the guard drops).
 
 use std::io::{self, Stdout, Write};
 use std::sync::Once;
@@ -14,7 +15,9 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+use super::color_depth::{ColorDepth, DepthBackend};
+
+pub type Term = Terminal<DepthBackend<CrosstermBackend<Stdout>>>;
 
 /// Restores the terminal when dropped.
 pub struct Guard {
@@ -37,7 +40,8 @@ impl Guard {
             restore();
             return Err(e);
         }
-        match Terminal::new(CrosstermBackend::new(stdout)) {
+        let backend = DepthBackend::new(CrosstermBackend::new(stdout), ColorDepth::detect());
+        match Terminal::new(backend) {
             Ok(terminal) => Ok(Self { terminal }),
             Err(e) => {
                 restore();

@@ -17,7 +17,7 @@ use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Control {
+pub enum RunnerLink {
     /// Hosted by this observatory: commands go over the in-process channel.
     Hosted,
     /// A dreamwatch runner in another process with a live control socket.
@@ -44,7 +44,7 @@ pub struct CreatureUi {
     pub cycle: Cycle,
     /// Born (BIRTH.json), else the first time seen in any record.
     pub born: Option<DateTime<Utc>>,
-    pub control: Control,
+    pub link: RunnerLink,
     /// The hosting runner's last word, for hosted creatures.
     pub host: Option<HostStatus>,
 
@@ -73,14 +73,14 @@ pub struct CreatureUi {
 }
 
 impl CreatureUi {
-    /// `control` is [`Control::Hosted`] for a creature this observatory hosts (its
+    /// `link` is [`RunnerLink::Hosted`] for a creature this observatory hosts (its
     /// `cycle` then is its runner's); anything else is found out from the files.
     pub fn new(
         c: &Creature,
         theme: &Theme,
         now: DateTime<Utc>,
         cycle: Cycle,
-        control: Control,
+        link: RunnerLink,
     ) -> Self {
         let mut ui = Self {
             name: String::new(),
@@ -88,7 +88,7 @@ impl CreatureUi {
             summary: c.summary(now, &cycle),
             cycle,
             born: None,
-            control,
+            link,
             host: None,
             obs_items: Vec::new(),
             obs_seen: 0,
@@ -223,17 +223,17 @@ impl CreatureUi {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
         }
-        if self.control == Control::Hosted {
+        if self.link == RunnerLink::Hosted {
             let every = self.cycle.deep_sleep_every.max(1);
             self.summary.deep_every = every;
             self.summary.dreams_until_deep = every - self.summary.dreams % every;
         } else {
             let listening = c.runner().is_some_and(|r| r.is_alive())
                 && crate::control::socket_path(c.root()).exists();
-            self.control = if listening {
-                Control::Socket
+            self.link = if listening {
+                RunnerLink::Socket
             } else {
-                Control::None
+                RunnerLink::None
             };
         }
     }
@@ -286,13 +286,13 @@ mod tests {
             fatigue_limit: 40,
             ..Cycle::profile(Profile::Openseed)
         };
-        let hosted = CreatureUi::new(&c, &theme, now, openseed, Control::Hosted);
+        let hosted = CreatureUi::new(&c, &theme, now, openseed, RunnerLink::Hosted);
         let s = &hosted.summary;
         assert_eq!((s.dreams, s.deep_every, s.dreams_until_deep), (3, 5, 2));
         assert_eq!(hosted.cycle.fatigue_limit, 40);
-        let watched = CreatureUi::new(&c, &theme, now, Cycle::default(), Control::None);
+        let watched = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
         let s = &watched.summary;
         assert_eq!((s.deep_every, s.dreams_until_deep), (10, 7));
-        assert_eq!(watched.control, Control::None);
+        assert_eq!(watched.link, RunnerLink::None);
     }
 }

@@ -1,0 +1,159 @@
+//! Creatures by path, in natural order: `c2` before `c10`, as a person counts.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, btree_map};
+use std::iter::Map;
+use std::path::{Path, PathBuf};
+
+/// A path ordered naturally (runs of digits compare as numbers).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NaturalPath(pub PathBuf);
+
+impl Ord for NaturalPath {
+    fn cmp(&self, other: &Self) -> Ordering {
+        natural_cmp(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for NaturalPath {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Natural order; paths equal as numbers (`c2`, `c02`) fall back to byte order.
+fn natural_cmp(a: &Path, b: &Path) -> Ordering {
+    alphanumeric_sort::compare_path(a, b).then_with(|| a.cmp(b))
+}
+
+/// Sorts paths in natural order.
+pub fn sort_naturally(paths: &mut [PathBuf]) {
+    paths.sort_by(|a, b| natural_cmp(a, b));
+}
+
+/// A map from creature paths to `V`, iterated in natural order.
+#[derive(Debug, Clone)]
+pub struct CreatureMap<V> {
+    map: BTreeMap<NaturalPath, V>,
+}
+
+impl<V> Default for CreatureMap<V> {
+    fn default() -> Self {
+        Self {
+            map: BTreeMap::new(),
+        }
+    }
+}
+
+impl<V> CreatureMap<V> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn key(path: &Path) -> NaturalPath {
+        NaturalPath(path.to_path_buf())
+    }
+
+    pub fn insert(&mut self, path: PathBuf, value: V) -> Option<V> {
+        self.map.insert(NaturalPath(path), value)
+    }
+
+    pub fn remove(&mut self, path: &Path) -> Option<V> {
+        self.map.remove(&Self::key(path))
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&V> {
+        self.map.get(&Self::key(path))
+    }
+
+    pub fn get_mut(&mut self, path: &Path) -> Option<&mut V> {
+        self.map.get_mut(&Self::key(path))
+    }
+
+    pub fn contains_key(&self, path: &Path) -> bool {
+        self.map.contains_key(&Self::key(path))
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn keys(&self) -> Keys<'_, V> {
+        self.map.keys().map(|k| &k.0)
+    }
+
+    pub fn values(&self) -> btree_map::Values<'_, NaturalPath, V> {
+        self.map.values()
+    }
+
+    pub fn iter(&self) -> Iter<'_, V> {
+        self.map.iter().map(|(k, v)| (&k.0, v))
+    }
+
+    pub fn iter_mut(&mut self) -> IterMut<'_, V> {
+        self.map.iter_mut().map(|(k, v)| (&k.0, v))
+    }
+}
+
+/// The paths of a [`CreatureMap`], in natural order.
+pub type Keys<'a, V> = Map<btree_map::Keys<'a, NaturalPath, V>, fn(&'a NaturalPath) -> &'a PathBuf>;
+/// The entries of a [`CreatureMap`], in natural order.
+pub type Iter<'a, V> =
+    Map<btree_map::Iter<'a, NaturalPath, V>, fn((&'a NaturalPath, &'a V)) -> (&'a PathBuf, &'a V)>;
+/// The entries of a [`CreatureMap`], values mutable, in natural order.
+pub type IterMut<'a, V> = Map<
+    btree_map::IterMut<'a, NaturalPath, V>,
+    fn((&'a NaturalPath, &'a mut V)) -> (&'a PathBuf, &'a mut V),
+>;
+
+impl<'a, V> IntoIterator for &'a CreatureMap<V> {
+    type Item = (&'a PathBuf, &'a V);
+    type IntoIter = Iter<'a, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<'a, V> IntoIterator for &'a mut CreatureMap<V> {
+    type Item = (&'a PathBuf, &'a mut V);
+    type IntoIter = IterMut<'a, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_sort_as_numbers() {
+        let mut map = CreatureMap::new();
+        for name in ["c10", "c2", "c1", "b", "c20", "c03"] {
+            map.insert(PathBuf::from("/g").join(name), ());
+        }
+        let names: Vec<String> = map
+            .keys()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["b", "c1", "c2", "c03", "c10", "c20"]);
+        assert!(map.contains_key(Path::new("/g/c2")));
+        assert!(map.remove(Path::new("/g/c10")).is_some());
+        assert_eq!(map.len(), 5);
+    }
+
+    #[test]
+    fn equal_numbers_written_differently_stay_distinct() {
+        let mut map = CreatureMap::new();
+        map.insert(PathBuf::from("c2"), 1);
+        map.insert(PathBuf::from("c02"), 2);
+        assert_eq!(map.len(), 2);
+        assert_eq!(map.get(Path::new("c02")), Some(&2));
+    }
+}
