@@ -23,7 +23,6 @@ use crate::memory::write::{self, SeedPaths};
 
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
-use super::control::{ControlCommand, HostStatus, HostedCreature};
 use super::disk::{self, Newborn, RunnerJson};
 use super::engine::Engine;
 use super::engine::input::Input;
@@ -34,6 +33,7 @@ use super::progress;
 use super::restore::restore;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
+use crate::control::{ControlCommand, HostStatus, HostedCreature};
 
 /// Prints one line of progress.
 pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
@@ -193,6 +193,7 @@ impl<G: Genome> Runner<G> {
             dir: self.paths.root.clone(),
             control: self.control_tx.clone(),
             status: self.status_tx.subscribe(),
+            cycle: self.config.cycle,
         }
     }
 
@@ -244,7 +245,7 @@ impl<G: Genome> Runner<G> {
         }
         if let Some(server) = server {
             server.abort();
-            let _ = std::fs::remove_file(socket::socket_path(&self.paths.root));
+            let _ = std::fs::remove_file(crate::control::socket_path(&self.paths.root));
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
         RunReport {

@@ -8,10 +8,8 @@
 
 pub mod activity;
 pub mod brain;
-pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod control;
 pub mod disk;
 pub mod driver;
 pub mod engine;

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::runner::control::ControlCommand;
+use crate::control::ControlCommand;
 use crate::runner::genome::{Genome, SleepCause};
 
 use super::output::{Output, Record};

@@ -3,10 +3,10 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::control::ControlCommand;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
 use crate::runner::activity::Activity;
-use crate::runner::control::ControlCommand;
 use crate::runner::genome::Genome;
 use crate::runner::tools::ToolOutcome;
 

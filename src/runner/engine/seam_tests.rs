@@ -6,9 +6,9 @@ use serde_json::json;
 
 use super::input::{Gathered, Restored};
 use super::*;
+use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, StopReason};
 use crate::runner::brain::task::Task;
-use crate::runner::control::ControlCommand;
 use crate::runner::genome::{
     GenomeFiles, GenomePrompt, GenomeRestore, GenomeTool, IoProgress, Performed, SleepEnd,
     SleepStep, ToolReply,

@@ -6,12 +6,12 @@ use serde_json::json;
 
 use super::input::{Gathered, InboxRead};
 use super::*;
+use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
 use crate::memory::dreams::Dream;
 use crate::runner::brain::task::Purpose;
-use crate::runner::control::ControlCommand;
 use crate::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo, DreamerRestored};
 use crate::runner::tools::ToolOutcome;
 
