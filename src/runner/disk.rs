@@ -52,7 +52,9 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
         Record::Conversation { t, role, content } => {
             write::append_conversation(paths, *t, role_name(*role), content).map(drop)
         }
-        Record::Event { t, kind, fields } => write::append_event(paths, *t, kind, fields).map(drop),
+        Record::Event { t, kind, fields } => {
+            write::append_event(paths, *t, kind.as_str(), fields).map(drop)
+        }
         Record::Memory { t, kind, data } => write::append_memory(paths, *t, kind, data).map(drop),
         Record::Iteration(i) => write::append_iteration(paths, i).map(drop),
         Record::SleepFile { wake_at } => write::write_sleep(paths, *wake_at),

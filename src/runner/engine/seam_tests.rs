@@ -8,6 +8,7 @@ use super::input::{Gathered, Restored};
 use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, StopReason};
+use crate::memory::events::EventKind;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{
     GenomeFiles, GenomePrompt, GenomeRestore, GenomeTool, IoProgress, Performed, SleepEnd,
@@ -74,7 +75,7 @@ impl Genome for Tiny {
     type Done = TinyDone;
     type Files = TinyFiles;
 
-    const CONSOLIDATION_EVENT: &'static str = "tiny.dream";
+    const CONSOLIDATION_EVENT: EventKind = EventKind::Other(String::new());
 
     fn tools(&self, _: &RunnerConfig) -> Vec<GenomeTool> {
         vec![

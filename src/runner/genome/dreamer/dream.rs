@@ -5,6 +5,7 @@ use serde_json::json;
 
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::dreams::Dream;
+use crate::memory::events::{CreatureEvent, DreamEvent};
 use crate::runner::brain::task::{self, Task};
 
 use super::consolidation::{self, DreamInput};
@@ -267,15 +268,12 @@ impl Dreamer {
         }
         self.dreams += 1;
         self.last_dream_at = Some(cx.now);
-        cx.event(
-            "creature.dream",
-            json!({
-                "reflection": dream.reflection,
-                "priority": dream.priority,
-                "observations": dream.observations,
-                "deep": dream.deep,
-            }),
-        );
+        cx.event(CreatureEvent::Dream(DreamEvent {
+            reflection: Some(dream.reflection.clone()),
+            priority: Some(dream.priority.clone()),
+            observations: Some(dream.observations),
+            deep: Some(dream.deep),
+        }));
         cx.memory(
             "observation",
             json!({"dream": self.dreams, "observations": dream.observations, "deep": dream.deep}),

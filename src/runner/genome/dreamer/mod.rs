@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 
 use crate::llm::{LlmError, Response};
 use crate::memory::dreams::Dream;
+use crate::memory::events::EventKind;
 use crate::memory::observations::{ObsItem, parse_item};
 use crate::runner::config::RunnerConfig;
 
@@ -153,7 +154,7 @@ impl Genome for Dreamer {
     type Done = DreamerDone;
     type Files = DreamerFiles;
 
-    const CONSOLIDATION_EVENT: &'static str = "creature.dream";
+    const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
 
     fn restore(&mut self, r: DreamerRestored) {
         self.dreams = r.dreams;
