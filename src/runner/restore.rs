@@ -179,7 +179,7 @@ pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::
     }
     match read_inbox(paths, r.inbox_offset) {
         Ok(i) => r.inbox = Some(i),
-        Err(e) => errors.push(e),
+        Err(e) => errors.push(e.to_string()),
     }
     r
 }

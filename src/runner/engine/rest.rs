@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 
 use crate::memory::events::{CreatureEvent, ErrorEvent, Wake};
 use crate::memory::time::format_time;
+use crate::runner::disk::FileError;
 use crate::runner::genome::Genome;
 use crate::runner::wake;
 
@@ -163,7 +164,7 @@ impl<G: Genome> Engine<G> {
         &mut self,
         now: DateTime<Utc>,
         id: u64,
-        result: Result<InboxRead, String>,
+        result: Result<InboxRead, FileError>,
         out: &mut Vec<Output<G>>,
     ) {
         if self.inbox.reading != Some(id) {

@@ -13,7 +13,9 @@ use crate::memory::cycle::{Cycle, Profile};
 use crate::memory::dreams::Dream;
 use crate::memory::events::EventKind;
 use crate::runner::brain::task::Purpose;
-use crate::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo, DreamerRestored};
+use crate::runner::genome::dreamer::{
+    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
+};
 use crate::runner::tools::ToolOutcome;
 
 type Effect = Output<Dreamer>;
@@ -229,6 +231,7 @@ impl H {
     }
 
     fn commit(&mut self, result: Result<(), String>) {
+        let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
                 Effect::Genome(DreamerIo::Commit { id, .. }) => Some((*id, ())),

@@ -10,7 +10,8 @@ use crate::runner::brain::task::{self, Task};
 
 use super::consolidation::{self, DreamInput};
 use super::deep_sleep::{self, PrioritiesInput, Pruned};
-use super::{DreamCommit, Dreamer, DreamerIo, recent_observation_lines};
+use super::{CommitError, DreamCommit, Dreamer, DreamerIo, recent_observation_lines};
+use crate::runner::disk::FileError;
 use crate::runner::genome::{Cx, SleepEnd, SleepStep};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,7 +247,7 @@ impl Dreamer {
     pub(super) fn on_committed(
         &mut self,
         id: u64,
-        result: Result<(), String>,
+        result: Result<(), CommitError>,
         cx: &mut Cx<'_, Self>,
     ) -> SleepStep {
         let Some(mut d) = self
@@ -296,7 +297,7 @@ impl Dreamer {
     pub(super) fn on_observations(
         &mut self,
         id: u64,
-        result: Result<String, String>,
+        result: Result<String, FileError>,
         cx: &mut Cx<'_, Self>,
     ) -> SleepStep {
         let Some(d) = self
