@@ -44,6 +44,7 @@ impl<G: Genome> Engine<G> {
             r.conversation,
             self.cfg.cycle.keep_recent_messages,
             r.whole_log,
+            G::trim_note,
         );
         let boot = Boot {
             runner: Some("dreamwatch".into()),

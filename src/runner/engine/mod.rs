@@ -192,7 +192,7 @@ impl<G: Genome> Engine<G> {
             system: String::new(),
             max_dreams,
             state: State::Starting,
-            ctx: ContextWindow::default(),
+            ctx: ContextWindow::new(G::trim_note),
             paused: false,
             next_id: 0,
             session_dreams: 0,

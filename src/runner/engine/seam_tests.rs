@@ -8,6 +8,7 @@ use super::input::{Gathered, Restored};
 use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, StopReason};
+use crate::memory::conversation::Content;
 use crate::memory::events::EventKind;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{
@@ -240,6 +241,10 @@ impl Genome for Tiny {
         "Tiny history."
     }
 
+    fn trim_note(dropped: usize) -> String {
+        format!("Tiny trimmed {dropped}.")
+    }
+
     fn prompt(&self, _: &RunnerConfig) -> GenomePrompt {
         GenomePrompt {
             sleep: "Tiny sleeps.".into(),
@@ -459,4 +464,25 @@ fn a_wake_during_an_atomic_phase_waits_for_its_end() {
     t.send(Input::Control(ControlCommand::Wake));
     assert!(t.log().iter().any(|l| l == "interrupt Some(Dreaming(1))"));
     assert!(!t.log().iter().any(|l| l == "wake deferred"));
+}
+
+#[test]
+fn the_genome_says_where_trimmed_context_went() {
+    let conversation = (0..30)
+        .flat_map(|i| {
+            [
+                ("user".to_string(), Content::Text(format!("u{i}"))),
+                ("assistant".to_string(), Content::Text(format!("a{i}"))),
+            ]
+        })
+        .collect();
+    let t = T::start(Restored {
+        purpose: "grow".into(),
+        conversation,
+        whole_log: true,
+        ..Default::default()
+    });
+    let (_, req) = t.think().unwrap();
+    let first = crate::llm::joined_text(&req.messages[0].content);
+    assert!(first.starts_with("Tiny trimmed "), "{first}");
 }

@@ -115,6 +115,11 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     /// Where the creature's full history is on disk.
     fn history(&self) -> &'static str;
 
+    /// Heads the context after a trim of `dropped` messages: where they went.
+    fn trim_note(dropped: usize) -> String {
+        super::wake::trim_note(dropped)
+    }
+
     /// The genome's parts of the system prompt.
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt;
 }

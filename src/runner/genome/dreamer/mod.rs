@@ -268,6 +268,13 @@ impl Genome for Dreamer {
         HISTORY
     }
 
+    fn trim_note(dropped: usize) -> String {
+        format!(
+            "[Earlier context ({dropped} messages) was consolidated into .self/observations.md and \
+             .self/dreams.jsonl; every message is still in .self/conversation.jsonl. Search it with rg.]"
+        )
+    }
+
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt {
         GenomePrompt {
             sleep: format!(
