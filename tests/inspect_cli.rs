@@ -293,3 +293,102 @@ fn text_output_sanitises_paths_and_indents_multiline_reflections() {
     );
     assert!(!text.contains("^J"), "{text}");
 }
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Runs `inspect --json` on `root`, killing it when it has not finished after a minute
+/// (a hang is the failure under test, not a slow machine).
+fn inspect_json_or_hang(root: &Path) -> Value {
+    let mut child = bin()
+        .args(["inspect", "--json"])
+        .arg(root)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut out).unwrap();
+        let _ = tx.send(out);
+    });
+    let Ok(out) = rx.recv_timeout(Duration::from_secs(60)) else {
+        child.kill().unwrap();
+        child.wait().unwrap();
+        panic!("inspect hung on {}", root.display());
+    };
+    assert!(child.wait().unwrap().success());
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn problem_files(v: &Value) -> Vec<String> {
+    v["creatures"][0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["file"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn files_linked_to_dev_zero_are_problems_not_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("zeroes");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::create_dir_all(root.join(".sys")).unwrap();
+    let files = [
+        "BIRTH.json",
+        "PURPOSE.md",
+        ".self/observations.md",
+        ".self/diary.md",
+        ".self/rules.md",
+        ".sys/sleep.json",
+        ".self/dreams.jsonl",
+        ".sys/events.jsonl",
+    ];
+    for file in files {
+        std::os::unix::fs::symlink("/dev/zero", root.join(file)).unwrap();
+    }
+    let v = inspect_json_or_hang(&root);
+    let problems = problem_files(&v);
+    for file in files {
+        assert!(problems.iter().any(|p| p == file), "{file}: {problems:?}");
+    }
+    assert!(v.to_string().contains("not a regular file"), "{v}");
+}
+
+#[test]
+fn fifos_are_problems_not_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pipes");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::create_dir_all(root.join(".sys")).unwrap();
+    let files = [
+        "BIRTH.json",
+        "PURPOSE.md",
+        ".self/observations.md",
+        ".self/priorities.md",
+        ".self/diary.md",
+        ".self/rules.md",
+        ".self/briefing.md",
+        ".sys/sleep.json",
+        ".sys/runner.json",
+        ".self/dreams.jsonl",
+        ".self/conversation.jsonl",
+        ".self/memory.jsonl",
+        ".self/creator-log.jsonl",
+        ".sys/events.jsonl",
+        ".sys/iterations.jsonl",
+    ];
+    for file in files {
+        mkfifo(&root.join(file));
+    }
+    let v = inspect_json_or_hang(&root);
+    let problems = problem_files(&v);
+    for file in files {
+        assert!(problems.iter().any(|p| p == file), "{file}: {problems:?}");
+    }
+}

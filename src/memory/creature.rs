@@ -18,7 +18,7 @@ use super::layout::FileKind;
 use super::observations::{ObsItem, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::streams::{ConversationLog, EventLog, MemoryLog};
-use crate::tail::{TailEvent, Tailer};
+use crate::tail::{TailEvent, Tailer, read_bounded};
 
 /// Whole files (markdown, JSON) larger than this are not read.
 const MAX_DOCUMENT: u64 = 16 << 20;
@@ -267,7 +267,9 @@ impl Creature {
         }
     }
 
-    /// Re-reads a whole file when its (inode, length, mtime) changed.
+    /// Re-reads a whole file when its (inode, length, mtime) changed. Only a regular file
+    /// is read (the opened file's type is checked, see [`read_bounded`]), and at most
+    /// [`MAX_DOCUMENT`] bytes of it.
     fn refresh_document(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
         let path = kind.resolve(&self.root);
         let stamp = match fs::metadata(&path) {
@@ -296,22 +298,10 @@ impl Creature {
         let Some(stamp) = stamp else { return };
         let rel = self.relative(&path);
         self.problems.clear_file(&rel);
-        if stamp.len > MAX_DOCUMENT {
-            self.problem(
-                changes,
-                &path,
-                None,
-                format!("{} bytes: too large to read", stamp.len),
-            );
-            self.stamps.insert(kind, (path, stamp));
-            return;
-        }
-        match fs::read(&path) {
-            Ok(bytes) => {
-                self.stamps.insert(kind, (path.clone(), stamp));
-                self.apply_document(kind, Some((&path, bytes)), changes);
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+        self.stamps.insert(kind, (path.clone(), stamp));
+        match read_bounded(&path, MAX_DOCUMENT) {
+            Ok(Some(bytes)) => self.apply_document(kind, Some((&path, bytes)), changes),
+            Ok(None) => {
                 self.stamps.remove(&kind);
                 self.apply_document(kind, None, changes);
             }

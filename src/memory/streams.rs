@@ -162,7 +162,7 @@ impl ConversationLog {
         else {
             return Ok(());
         };
-        let mut file = std::fs::File::open(&self.path)?;
+        let mut file = crate::tail::open_regular(&self.path)?;
         file.seek(SeekFrom::Start(start))?;
         let mut span = Vec::new();
         file.take(last + last_len as u64 - start)
@@ -191,7 +191,7 @@ impl ConversationLog {
     /// [`TAIL_WINDOW`] bytes. `None` when the log is small or has no such line start.
     pub(crate) fn tail_start(path: &Path) -> Option<u64> {
         use std::io::{Read, Seek, SeekFrom};
-        let mut file = std::fs::File::open(path).ok()?;
+        let mut file = crate::tail::open_regular(path).ok()?;
         let len = file.metadata().ok()?.len();
         if len <= DEFER_ABOVE {
             return None;
@@ -363,7 +363,7 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
 fn slice_at_lines(path: &Path, end: u64, parts: usize) -> Vec<u64> {
     use std::io::{Read, Seek, SeekFrom};
     let mut cuts = vec![0];
-    if let Ok(mut file) = std::fs::File::open(path) {
+    if let Ok(mut file) = crate::tail::open_regular(path) {
         let mut window = vec![0u8; 1 << 20];
         for k in 1..parts as u64 {
             let guess = end / parts as u64 * k;
