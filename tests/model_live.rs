@@ -10,6 +10,7 @@ use dreamwatch::memory::creature::{Change, Creature};
 use dreamwatch::memory::layout::FileKind;
 use dreamwatch::memory::status::Status;
 use dreamwatch::memory::summary::CycleConstants;
+use dreamwatch::memory::whole_files::DEFAULT_SETTLE;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap()
@@ -415,7 +416,7 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
     let total_lines = i as u64 + 1;
 
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut c = Creature::open_deferred(&root, move || {
+    let mut c = Creature::open_deferred(&root, DEFAULT_SETTLE, move || {
         let _ = tx.send(());
     });
     // Appended while the head is being counted: kept.
@@ -456,4 +457,106 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
         ),
         (c.conversation().entries(), c.conversation().bad_lines())
     );
+}
+
+fn observation_texts(c: &Creature) -> Vec<String> {
+    c.observations()
+        .observations()
+        .map(|o| o.text.clone())
+        .collect()
+}
+
+fn added_texts(changes: &[Change]) -> Vec<String> {
+    changes
+        .iter()
+        .flat_map(|ch| match ch {
+            Change::ObservationsAdded(added) => added.iter().map(|o| o.text.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+#[test]
+fn an_observation_is_an_entry_only_once_its_newline_arrives() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(&obs, "## 2026-03-01\nRED 10:00 first\n");
+    // Never idle long enough: an unfinished last line is never shown.
+    let mut c = Creature::with_settle(&root, std::time::Duration::MAX);
+    append(&obs, "YLW 13:00 follow-partial-mar");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), Vec::<String>::new(), "{changes:?}");
+    assert_eq!(observation_texts(&c), ["first"]);
+    append(&obs, "ker-whole\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["follow-partial-marker-whole"]);
+    assert_eq!(
+        observation_texts(&c),
+        ["first", "follow-partial-marker-whole"]
+    );
+}
+
+#[test]
+fn an_idle_unfinished_line_is_shown_then_replaced_by_its_completion() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(&obs, "## 2026-03-01\nRED 10:00 first\n");
+    // Idle at once: a person's editor that saved without a final newline.
+    let mut c = Creature::with_settle(&root, std::time::Duration::ZERO);
+    append(&obs, "YLW 13:00 typed by a person");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["typed by a person"]);
+    append(&obs, ", then finished\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), Vec::<String>::new(), "{changes:?}");
+    assert!(
+        changes.contains(&Change::ObservationsRewritten),
+        "{changes:?}"
+    );
+    assert_eq!(
+        observation_texts(&c),
+        ["first", "typed by a person, then finished"]
+    );
+}
+
+#[test]
+fn a_held_line_is_shown_once_its_file_has_been_idle() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(
+        &obs,
+        "## 2026-03-01\nRED 10:00 first\nGRN 10:01 no final newline",
+    );
+    let file = OpenOptions::new().append(true).open(&obs).unwrap();
+    let hour = std::time::Duration::from_secs(3600);
+    // Written an hour ago: idle for longer than the settle time.
+    file.set_modified(std::time::SystemTime::now() - hour)
+        .unwrap();
+    let c = Creature::with_settle(&root, std::time::Duration::from_secs(2));
+    assert_eq!(observation_texts(&c), ["first", "no final newline"]);
+    // Written "in the future": not idle yet, so held back.
+    file.set_modified(std::time::SystemTime::now() + hour)
+        .unwrap();
+    let mut c = Creature::with_settle(&root, std::time::Duration::from_secs(2));
+    assert_eq!(observation_texts(&c), ["first"]);
+    // Once idle (mtime in the past again), a refresh with no other change shows it.
+    file.set_modified(std::time::SystemTime::now() - hour)
+        .unwrap();
+    let changes = c.refresh();
+    assert_eq!(added_texts(&changes), ["no final newline"]);
+    assert!(c.refresh().is_empty());
+}
+
+#[test]
+fn unfinished_lines_of_documents_wait_like_observations() {
+    let (_d, root) = creature();
+    let rules = root.join(".self/rules.md");
+    append(&rules, "- ALWAYS: one\n");
+    let mut c = Creature::with_settle(&root, std::time::Duration::MAX);
+    append(&rules, "- NEVER: tw");
+    assert!(c.refresh_paths(&[&rules]).is_empty());
+    assert_eq!(c.rules().len(), 1);
+    append(&rules, "o\n");
+    assert_eq!(c.refresh_paths(&[&rules]), vec![Change::Rules]);
+    assert_eq!(c.rules().len(), 2);
 }

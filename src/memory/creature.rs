@@ -1,10 +1,8 @@
 //! A live model of one creature directory: every file read once, then followed.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs;
-use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -18,10 +16,9 @@ use super::layout::FileKind;
 use super::observations::{ObsItem, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::streams::{ConversationLog, EventLog, MemoryLog};
-use crate::tail::{TailEvent, Tailer, read_bounded};
+use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
+use crate::tail::{TailEvent, Tailer};
 
-/// Whole files (markdown, JSON) larger than this are not read.
-const MAX_DOCUMENT: u64 = 16 << 20;
 /// Iterations kept in memory.
 const RECENT_ITERATIONS: usize = 1000;
 
@@ -73,13 +70,6 @@ impl RunnerFile {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    ino: u64,
-    len: u64,
-    mtime_ns: i128,
-}
-
 /// Counts of what one log refresh folded.
 #[derive(Debug, Default)]
 struct LogFold {
@@ -109,7 +99,7 @@ pub struct Creature {
     pub(crate) sleep: Option<SleepFile>,
     pub(crate) runner: Option<RunnerFile>,
     problems: Problems,
-    stamps: HashMap<FileKind, (PathBuf, Stamp)>,
+    whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
     /// Set by [`Creature::open_deferred`]: called when a large log's background count is done.
     on_counted: Option<Notifier>,
@@ -129,18 +119,32 @@ impl Creature {
     /// Reads every file of the creature at `root`. Never fails: what cannot be read is
     /// recorded in [`Creature::problems`].
     pub fn open(root: &Path) -> Self {
-        Self::open_with(root, None)
+        Self::open_with(root, DEFAULT_SETTLE, None)
+    }
+
+    /// Like [`Creature::open`], with the time a file must be left alone before an
+    /// unfinished last line is shown (see [`WholeFiles`]).
+    pub fn with_settle(root: &Path, settle: Duration) -> Self {
+        Self::open_with(root, settle, None)
     }
 
     /// Like [`Creature::open`], but a conversation log larger than
     /// [`DEFER_ABOVE`](super::streams::DEFER_ABOVE) is read tail first and its head
     /// counted on a background thread; `on_counted` runs when that count is ready, and the
     /// next refresh of the conversation joins it ([`Change::ConversationCounted`]).
-    pub fn open_deferred(root: &Path, on_counted: impl Fn() + Send + Sync + 'static) -> Self {
-        Self::open_with(root, Some(Notifier(std::sync::Arc::new(on_counted))))
+    pub fn open_deferred(
+        root: &Path,
+        settle: Duration,
+        on_counted: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        Self::open_with(
+            root,
+            settle,
+            Some(Notifier(std::sync::Arc::new(on_counted))),
+        )
     }
 
-    fn open_with(root: &Path, on_counted: Option<Notifier>) -> Self {
+    fn open_with(root: &Path, settle: Duration, on_counted: Option<Notifier>) -> Self {
         let root = root.to_path_buf();
         let dir_name = root
             .file_name()
@@ -167,7 +171,7 @@ impl Creature {
             sleep: None,
             runner: None,
             problems: Problems::default(),
-            stamps: HashMap::new(),
+            whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
             on_counted,
         };
@@ -267,45 +271,20 @@ impl Creature {
         }
     }
 
-    /// Re-reads a whole file when its (inode, length, mtime) changed. Only a regular file
-    /// is read (the opened file's type is checked, see [`read_bounded`]), and at most
-    /// [`MAX_DOCUMENT`] bytes of it.
+    /// Reads a whole file again when it changed (see [`WholeFiles`]).
     fn refresh_document(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
         let path = kind.resolve(&self.root);
-        let stamp = match fs::metadata(&path) {
-            Ok(m) => Some(Stamp {
-                ino: m.ino(),
-                len: m.len(),
-                mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-            }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => {
-                self.problem(changes, &path, None, format!("cannot stat: {e}"));
-                return;
+        match self.whole.read(kind, &path) {
+            WholeRead::Unchanged => {}
+            WholeRead::Gone => self.apply_document(kind, None, changes),
+            WholeRead::Content(bytes) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.apply_document(kind, Some((&path, bytes)), changes);
             }
-        };
-        let previous = self.stamps.get(&kind).map(|(p, s)| (p.clone(), *s));
-        match (stamp, previous) {
-            (None, None) => return,
-            (Some(s), Some((p, old))) if s == old && p == path => return,
-            (None, Some(_)) => {
-                self.stamps.remove(&kind);
-                self.apply_document(kind, None, changes);
-                return;
+            WholeRead::Failed(what) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.problem(changes, &path, None, what);
             }
-            _ => {}
-        }
-        let Some(stamp) = stamp else { return };
-        let rel = self.relative(&path);
-        self.problems.clear_file(&rel);
-        self.stamps.insert(kind, (path.clone(), stamp));
-        match read_bounded(&path, MAX_DOCUMENT) {
-            Ok(Some(bytes)) => self.apply_document(kind, Some((&path, bytes)), changes),
-            Ok(None) => {
-                self.stamps.remove(&kind);
-                self.apply_document(kind, None, changes);
-            }
-            Err(e) => self.problem(changes, &path, None, format!("cannot read: {e}")),
         }
     }
 

@@ -21,4 +21,5 @@ pub mod status;
 pub mod streams;
 pub mod summary;
 pub mod time;
+pub mod whole_files;
 pub mod write;
