@@ -4,7 +4,8 @@
 //! Data flows one way: files -> [`tail`] -> [`memory`] (a model of each creature) -> [`ui`].
 //! Commands flow back: keys -> actions -> [`runner`] control or file writes.
 
-pub mod cli;
+pub mod app;
+pub mod control;
 pub mod inspect;
 pub mod llm;
 pub mod logging;

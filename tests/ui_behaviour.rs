@@ -7,20 +7,21 @@ mod ui_support;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use dreamwatch::control::{ControlCommand, HostStatus};
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::status::Status;
-use dreamwatch::runner::control::{ControlCommand, HostStatus};
 use dreamwatch::ui::headless::Headless;
 use dreamwatch::ui::input::keymap::{KeyNames, Keymap};
 use dreamwatch::ui::state::Settings;
 use dreamwatch::ui::theme::Theme;
-use dreamwatch::ui::update::Effect;
+use dreamwatch::ui::update::Job;
 use ui_support::{Garden, append, copy_dir};
 
 fn conversation_line(text: &str) -> String {
     format!("{{\"t\":\"2026-11-22T17:59:00.000Z\",\"role\":\"user\",\"content\":\"{text}\"}}\n")
 }
 
-fn press(screen: &mut Headless, keys: &[&str]) -> Vec<Effect> {
+fn press(screen: &mut Headless, keys: &[&str]) -> Vec<Job> {
     keys.iter()
         .flat_map(|k| screen.press(k).expect("key"))
         .collect()
@@ -32,7 +33,7 @@ fn hosting(garden: &Garden, creature: &std::path::Path, width: u16, height: u16)
     let (theme, _) = Theme::load("dark", None, false);
     Headless::open_hosting(
         &[garden.dir.path().to_path_buf()],
-        BTreeSet::from([creature.to_path_buf()]),
+        BTreeMap::from([(creature.to_path_buf(), Cycle::default())]),
         Settings::with_theme(theme),
         ui_support::clock(),
         width,
@@ -118,7 +119,7 @@ fn hosted_creatures_get_commands_and_their_runners_word() {
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 120, 36);
-    let control = |command| Effect::Control {
+    let control = |command| Job::Control {
         creature: ember.clone(),
         command,
     };
@@ -130,7 +131,7 @@ fn hosted_creatures_get_commands_and_their_runners_word() {
             control(ControlCommand::Wake),
         ]
     );
-    screen.app.on_host_status(
+    screen.host_status(
         &ember,
         HostStatus {
             status: Status::Paused,
@@ -163,7 +164,7 @@ fn the_message_box_sends_with_ctrl_s_and_cancels_with_esc() {
     screen.type_text("and kind");
     assert_eq!(
         press(&mut screen, &["ctrl-s"]),
-        [Effect::AppendMessage {
+        [Job::AppendMessage {
             creature: garden.creature("ember"),
             text: "keep it short\nand kind".into(),
         }]
@@ -191,7 +192,7 @@ fn a_rebound_key_shows_in_the_help_and_the_hints() {
     let ember = garden.creature("ember");
     let mut screen = Headless::open_hosting(
         &[garden.dir.path().to_path_buf()],
-        BTreeSet::from([ember.clone()]),
+        BTreeMap::from([(ember.clone(), Cycle::default())]),
         settings,
         ui_support::clock(),
         120,
@@ -224,9 +225,7 @@ fn the_mouse_selects_and_scrolls() {
         modifiers: KeyModifiers::NONE,
     };
     // The second creature's first row in the garden list (border, then two rows each).
-    screen
-        .app
-        .on_mouse(mouse(MouseEventKind::Down(MouseButton::Left), 5, 3));
+    screen.mouse(mouse(MouseEventKind::Down(MouseButton::Left), 5, 3));
     assert!(
         screen
             .text()
@@ -237,9 +236,7 @@ fn the_mouse_selects_and_scrolls() {
             .contains("pip  ")
     );
     let before = screen.text().unwrap();
-    screen
-        .app
-        .on_mouse(mouse(MouseEventKind::ScrollDown, 60, 15));
+    screen.mouse(mouse(MouseEventKind::ScrollDown, 60, 15));
     assert_ne!(
         screen.text().unwrap(),
         before,
@@ -249,7 +246,7 @@ fn the_mouse_selects_and_scrolls() {
 
 #[test]
 fn search_jumps_between_hits_across_views() {
-    use dreamwatch::ui::input::hints::View;
+    use dreamwatch::ui::focus::MainView;
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["/"]);
@@ -268,10 +265,15 @@ fn search_jumps_between_hits_across_views() {
         screen.render().unwrap();
         views.insert(format!("{:?}", screen.app.view));
     }
-    let expected: BTreeSet<String> = [View::Recall, View::Observations, View::Dreams, View::Diary]
-        .iter()
-        .map(|v| format!("{v:?}"))
-        .collect();
+    let expected: BTreeSet<String> = [
+        MainView::Recall,
+        MainView::Observations,
+        MainView::Dreams,
+        MainView::Diary,
+    ]
+    .iter()
+    .map(|v| format!("{v:?}"))
+    .collect();
     assert_eq!(views, expected);
     // Around the ring: back to the first hit.
     press(&mut screen, &["n"]);
@@ -424,7 +426,7 @@ fn a_narrow_header_keeps_the_time_to_wake_and_the_last_activity() {
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 100, 30);
-    screen.app.on_host_status(
+    screen.host_status(
         &ember,
         HostStatus {
             status: Status::Asleep {
@@ -559,4 +561,58 @@ fn a_short_hint_bar_keeps_the_control_keys_of_a_hosted_creature() {
         hints.find("q quit") < hints.find("s sleep"),
         "keymap order: {hints}"
     );
+}
+
+/// Notices that name a key name the one bound now: with Cancel rebound from Esc to
+/// Ctrl-G, the message box's notices say Ctrl-G.
+#[test]
+fn notices_name_the_keys_of_the_live_keymap() {
+    let garden = Garden::new();
+    let (theme, _) = Theme::load("dark", None, false);
+    let mut settings = Settings::with_theme(theme);
+    let patch = BTreeMap::from([("cancel".to_string(), KeyNames::One("ctrl-g".into()))]);
+    assert!(settings.keymap.patch(&patch).is_empty());
+    let mut screen = Headless::open(
+        &[garden.dir.path().to_path_buf()],
+        settings,
+        ui_support::clock(),
+        120,
+        36,
+    )
+    .unwrap();
+    press(&mut screen, &["m", "ctrl-s"]);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("the message is empty: write something, or Ctrl-G to cancel"),
+        "{text}"
+    );
+    assert!(!text.contains("Esc"), "{text}");
+    screen.type_text("for ember only");
+    std::fs::remove_dir_all(garden.creature("ember")).unwrap();
+    screen.refresh();
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("the message cannot be sent, Ctrl-G closes the box"),
+        "{text}"
+    );
+    press(&mut screen, &["ctrl-s"]);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("the message was not sent, Ctrl-G closes the box"),
+        "{text}"
+    );
+    press(&mut screen, &["ctrl-g"]);
+    assert!(!screen.text().unwrap().contains("for ember only"));
+}
+
+/// A notice stays until a key is pressed after it has been on screen, as the event loop
+/// does it: keys arriving in one burst do not wipe a notice nobody saw.
+#[test]
+fn a_notice_goes_with_the_first_key_after_it_was_shown() {
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 120, 36);
+    press(&mut screen, &["e", "o"]);
+    assert!(screen.text().unwrap().contains("GRN observations hidden"));
+    press(&mut screen, &["o"]);
+    assert!(!screen.text().unwrap().contains("GRN observations hidden"));
 }

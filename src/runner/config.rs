@@ -5,31 +5,10 @@
 //! field by field; `profile = "openseed"` (or `--profile openseed`) starts from today's
 //! OpenSeed values instead (a deep sleep every 5th dream, no pause).
 
-use std::path::{Path, PathBuf};
-
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
 pub use crate::memory::cycle::{Cycle, Profile};
-
-/// `--profile` until the command line maps its own enum onto [`Profile`] (the memory
-/// layer knows no clap).
-impl clap::ValueEnum for Profile {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Profile::Seed, Profile::Openseed]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let (name, help) = match self {
-            Profile::Seed => ("seed", "The seed's constants (DESIGN.md section 3)"),
-            Profile::Openseed => (
-                "openseed",
-                "OpenSeed since February 2026: deep sleep every 5th dream, without the pause",
-            ),
-        };
-        Some(clap::builder::PossibleValue::new(name).help(help))
-    }
-}
 
 /// `deny_unknown_fields` does not work through `flatten`: [`RunnerConfig::from_table`]
 /// refuses unknown keys itself.
@@ -118,37 +97,6 @@ impl RunnerConfig {
         Ok(cfg)
     }
 
-    /// Loads the `[runner]` table of `path`, or of the default config file when it exists.
-    pub fn load(path: Option<&Path>, cli_profile: Option<Profile>) -> Result<Self, String> {
-        let (path, explicit) = match path {
-            Some(p) => (Some(p.to_path_buf()), true),
-            None => (default_config_path(), false),
-        };
-        let text = match path.as_deref().map(std::fs::read_to_string) {
-            None => None,
-            Some(Ok(t)) => Some(t),
-            Some(Err(e)) if !explicit && e.kind() == std::io::ErrorKind::NotFound => None,
-            Some(Err(e)) => {
-                return Err(format!(
-                    "cannot read config {}: {e}",
-                    path.as_deref().unwrap_or(Path::new("?")).display()
-                ));
-            }
-        };
-        let Some(text) = text else {
-            let cfg = Self::profile(cli_profile.unwrap_or_default());
-            return Ok(cfg);
-        };
-        let doc: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| format!("config: {}", e.message()))?;
-        match doc.get("runner") {
-            None => Ok(Self::profile(cli_profile.unwrap_or_default())),
-            Some(toml::Value::Table(t)) => Self::from_table(t, cli_profile),
-            Some(_) => Err("config: [runner] must be a table".into()),
-        }
-    }
-
     /// Checks the values make a creature that can live.
     pub fn validate(&self) -> Result<(), String> {
         self.cycle.validate().map_err(|e| e.to_string())?;
@@ -193,21 +141,9 @@ impl RunnerConfig {
     }
 }
 
-/// The platform config dir's `dreamwatch/config.toml`.
-pub fn default_config_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "dreamwatch").map(|d| d.config_dir().join("config.toml"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_shipped_sample_config_loads_with_the_seed_values() {
-        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.sample.toml");
-        let cfg = RunnerConfig::load(Some(&sample), None).unwrap();
-        assert_eq!(cfg, RunnerConfig::profile(Profile::Seed));
-    }
 
     fn table(s: &str) -> toml::Table {
         s.parse().unwrap()
@@ -259,21 +195,6 @@ mod tests {
         assert!(RunnerConfig::from_table(&table("profile = \"x\""), None).is_err());
         assert!(RunnerConfig::from_table(&table("deep_sleep_every = 0"), None).is_err());
         assert!(RunnerConfig::from_table(&table("fatigue_limit = \"many\""), None).is_err());
-    }
-
-    #[test]
-    fn load_reads_the_runner_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("config.toml");
-        std::fs::write(&p, "theme = \"dark\"\n[runner]\ndeep_sleep_every = 3\n").unwrap();
-        assert_eq!(
-            RunnerConfig::load(Some(&p), None)
-                .unwrap()
-                .cycle
-                .deep_sleep_every,
-            3
-        );
-        assert!(RunnerConfig::load(Some(&dir.path().join("missing.toml")), None).is_err());
     }
 
     #[test]

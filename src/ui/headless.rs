@@ -1,31 +1,37 @@
 //! The observatory without a terminal, on a [`TestBackend`]: screenshots, snapshot tests
-//! and benchmarks drive it with keys and read the screen.
+//! and benchmarks drive it with keys and read the screen. Every event goes through the
+//! event loop's own [`handle`]; only the clock (stopped) and the jobs (searches run to
+//! their end, the rest returned) are the harness's.
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use crossterm::event::{KeyEvent, KeyEventKind, KeyEventState};
+use crossterm::event::{Event, KeyEvent, KeyEventKind, KeyEventState, MouseEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use tokio::sync::mpsc;
 
 use super::draw::draw;
 use super::input::keys::KeyChord;
+use super::runtime::event_loop::{Wake, handle};
+use super::runtime::jobs::Jobs;
 use super::state::{App, Settings};
-use super::update::Effect;
+use super::update::Job;
+use crate::control::HostStatus;
+use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
-use crate::memory::summary::CycleConstants;
-use crate::search::spawn_search;
 use crate::ui::input::keymap::Keymap;
-use crate::ui::state::search;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveGarden, WatchBatch, WatchOptions};
 
 pub struct Headless {
     pub app: App,
     terminal: Terminal<TestBackend>,
+    /// Performs searches (no runner is reached from here).
+    jobs: Jobs,
 }
 
 impl Settings {
@@ -34,7 +40,7 @@ impl Settings {
         Self {
             keymap: Keymap::default(),
             theme,
-            cycle: CycleConstants::default(),
+            cycle: Cycle::default(),
         }
     }
 }
@@ -49,14 +55,15 @@ impl Headless {
         width: u16,
         height: u16,
     ) -> Result<Self, String> {
-        Self::open_hosting(paths, BTreeSet::new(), settings, now, width, height)
+        Self::open_hosting(paths, BTreeMap::new(), settings, now, width, height)
     }
 
     /// As [`Headless::open`], the creatures in `hosted` counting as hosted by this
-    /// observatory (their control effects are returned by [`Headless::press`]).
+    /// observatory with their runner's cycle constants (their control effects are
+    /// returned by [`Headless::press`]).
     pub fn open_hosting(
         paths: &[PathBuf],
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         settings: Settings,
         now: DateTime<Utc>,
         width: u16,
@@ -74,63 +81,82 @@ impl Headless {
         let area = Rect::new(0, 0, width, height);
         let app = App::new(garden, settings, hosted, now, area);
         let terminal = Terminal::new(TestBackend::new(width, height)).map_err(|e| e.to_string())?;
-        Ok(Self { app, terminal })
+        // Nobody reads the outcomes: only searches are performed here, and they have none.
+        let (outcomes, _) = mpsc::unbounded_channel();
+        let jobs = Jobs::new(HashMap::new(), outcomes);
+        Ok(Self {
+            app,
+            terminal,
+            jobs,
+        })
     }
 
     /// Presses a key by its config name (`j`, `ctrl-s`, `esc`). A search it starts runs
-    /// to its end before this returns; other effects are returned, not performed.
-    pub fn press(&mut self, name: &str) -> Result<Vec<Effect>, String> {
+    /// to its end before this returns; other jobs are returned, not performed.
+    pub fn press(&mut self, name: &str) -> Result<Vec<Job>, String> {
         let chord: KeyChord = name.parse()?;
-        let effects = self.app.on_key(KeyEvent {
+        Ok(self.event(Event::Key(KeyEvent {
             code: chord.code,
             modifiers: chord.mods,
             kind: KeyEventKind::Press,
             state: KeyEventState::NONE,
-        });
-        let mut rest = Vec::new();
-        for effect in effects {
-            match effect {
-                Effect::Search { creature, query } => self.search(&creature, query),
-                other => rest.push(other),
-            }
-        }
-        Ok(rest)
-    }
-
-    fn search(&mut self, creature: &std::path::Path, query: String) {
-        let Some(model) = self.app.garden.creature(creature) else {
-            return;
-        };
-        let mut handle = spawn_search(search::request(model, query));
-        let progress = handle.wait();
-        let hits = handle.hits(0..progress.hits_stored);
-        self.app
-            .on_search_progress(hits, progress.hits_so_far, true, handle.errors());
+        })))
     }
 
     /// Types text, one key per character.
-    pub fn type_text(&mut self, text: &str) -> Vec<Effect> {
-        let mut effects = Vec::new();
+    pub fn type_text(&mut self, text: &str) -> Vec<Job> {
+        let mut jobs = Vec::new();
         for c in text.chars() {
             let chord = KeyChord::plain(c);
-            effects.extend(self.app.on_key(KeyEvent::new(chord.code, chord.mods)));
+            jobs.extend(self.event(Event::Key(KeyEvent::new(chord.code, chord.mods))));
         }
-        effects
+        jobs
+    }
+
+    /// A mouse event.
+    pub fn mouse(&mut self, mouse: MouseEvent) -> Vec<Job> {
+        self.event(Event::Mouse(mouse))
     }
 
     /// The terminal changes size.
     pub fn resize(&mut self, width: u16, height: u16) {
         self.terminal.backend_mut().resize(width, height);
-        self.app.on_resize(width, height);
+        self.event(Event::Resize(width, height));
+    }
+
+    /// The runner hosting `creature` reports its status.
+    pub fn host_status(&mut self, creature: &Path, status: HostStatus) {
+        self.wake(Wake::Host(creature.to_path_buf(), status));
     }
 
     /// Re-reads every file, as a poll tick does.
     pub fn refresh(&mut self) {
-        let changes = self.app.garden.apply(&WatchBatch {
+        self.wake(Wake::Watch(WatchBatch {
             paths: Vec::new(),
             rescan: true,
-        });
-        self.app.on_changes(changes);
+        }));
+    }
+
+    fn event(&mut self, event: Event) -> Vec<Job> {
+        self.wake(Wake::Terminal(Some(Ok(event))))
+    }
+
+    /// Handles a wake as the event loop does; performs the searches it asks for, to their
+    /// end, and returns the other jobs.
+    fn wake(&mut self, wake: Wake) -> Vec<Job> {
+        // Only a terminal's read error fails, and there is no terminal here.
+        let jobs = handle(&mut self.app, wake).unwrap_or_default();
+        let mut rest = Vec::new();
+        for job in jobs {
+            match job {
+                search @ Job::Search { .. } => {
+                    self.jobs.perform(&mut self.app, search);
+                    self.jobs.finish_search(&mut self.app);
+                }
+                other => rest.push(other),
+            }
+        }
+        rest
     }
 
     /// Draws a frame and returns the screen.
@@ -140,7 +166,7 @@ impl Headless {
         self.terminal
             .draw(|frame| draw(frame, app))
             .map_err(|e| e.to_string())?;
-        self.app.dirty = false;
+        self.app.drawn();
         Ok(self.terminal.backend().buffer())
     }
 

@@ -1,10 +1,14 @@
-//! Where each pane goes for a terminal size: one pure function, used by drawing, by
+//! Where everything goes on screen: the panes for a terminal size, the overlays, the
+//! main pane's tabs and the garden list's rows. Pure functions, used by drawing, by
 //! scrolling (page sizes) and by the mouse (what was clicked).
 
 use ratatui::layout::{Constraint, Layout, Position, Rect};
+use unicode_width::UnicodeWidthStr;
 
 use super::doc::scroll::Viewport;
-use super::input::hints::{Pane, View};
+use super::focus::{MainView, Pane};
+use super::input::action::Action;
+use super::input::keymap::Keymap;
 
 /// Rows of the dreams timeline strip: axis labels, the strip, the cursor.
 pub const TIMELINE_ROWS: u16 = 3;
@@ -38,7 +42,7 @@ fn inner(r: Rect) -> Rect {
 }
 
 impl Areas {
-    pub fn compute(area: Rect, view: View) -> Self {
+    pub fn compute(area: Rect, view: MainView) -> Self {
         let [body, status, hints] = Layout::vertical([
             Constraint::Min(0),
             Constraint::Length(1),
@@ -64,7 +68,7 @@ impl Areas {
             (rest, None)
         };
         let text = inner(main);
-        let (main_view, timeline, detail) = if view == View::Dreams {
+        let (main_view, timeline, detail) = if view == MainView::Dreams {
             let below = text.height.saturating_sub(TIMELINE_ROWS);
             let list_h = (below / 2).max(3).min(below);
             let [t, l, d] = Layout::vertical([
@@ -159,17 +163,104 @@ pub fn inside(r: Rect) -> Rect {
     inner(r)
 }
 
+/// A box of at most `width` x `height` centred on a screen of `area`, two cells clear of
+/// each edge.
+fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let width = area.width.saturating_sub(4).min(width);
+    let height = area.height.saturating_sub(4).min(height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+/// Where the help overlay goes on a screen of `area`.
+pub fn help(area: Rect) -> Rect {
+    centred(area, 84, 40)
+}
+
+/// The text area inside the help overlay (for scrolling).
+pub fn help_viewport(area: Rect) -> Viewport {
+    viewport(inner(help(area)))
+}
+
+/// Where the message box goes on a screen of `area`.
+pub fn message_box(area: Rect) -> Rect {
+    centred(area, 90, 12)
+}
+
+/// Between two tabs in the main pane's title.
+pub const TAB_SEPARATOR: &str = " │ ";
+
+/// Each view's tab label: its first key and its title (`1 Observations`).
+pub fn tab_labels(keymap: &Keymap) -> Vec<(MainView, String)> {
+    MainView::ALL
+        .iter()
+        .map(|&view| {
+            let key = keymap
+                .first(Action::show(view))
+                .map(|k| format!("{k} "))
+                .unwrap_or_default();
+            (view, format!("{key}{}", view.title()))
+        })
+        .collect()
+}
+
+/// The view whose tab is at a screen position (the main pane's top border).
+pub fn tab_at(keymap: &Keymap, main: Rect, column: u16, row: u16) -> Option<MainView> {
+    if row != main.y {
+        return None;
+    }
+    // The title starts after the corner and one space.
+    let mut x = main.x + 2;
+    for (view, label) in tab_labels(keymap) {
+        let width = label.width() as u16;
+        if (x..x + width).contains(&column) {
+            return Some(view);
+        }
+        x += width + TAB_SEPARATOR.width() as u16;
+    }
+    None
+}
+
+/// Screen rows per creature in the garden list.
+pub const ROWS_PER_CREATURE: u16 = 2;
+
+/// The first creature shown in a garden list `height` rows high so that the selected one
+/// is visible.
+pub fn first_shown(selected: Option<usize>, count: usize, height: u16) -> usize {
+    let fits = usize::from((height / ROWS_PER_CREATURE).max(1));
+    let sel = selected.unwrap_or(0);
+    if count <= fits {
+        0
+    } else {
+        (sel + 1).saturating_sub(fits).min(count - fits)
+    }
+}
+
+/// The index of the creature whose rows hold screen row `row` of the garden list `list`,
+/// the selected one being `selected` of `count`.
+pub fn creature_at(list: Rect, selected: Option<usize>, count: usize, row: u16) -> Option<usize> {
+    if row < list.y {
+        return None;
+    }
+    let top = first_shown(selected, count, list.height);
+    Some(top + usize::from((row - list.y) / ROWS_PER_CREATURE))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn wide_terminals_show_every_pane_and_narrow_ones_drop_the_sides() {
-        let wide = Areas::compute(Rect::new(0, 0, 200, 60), View::Observations);
+        let wide = Areas::compute(Rect::new(0, 0, 200, 60), MainView::Observations);
         assert_eq!(wide.panes(), [Pane::Garden, Pane::Main, Pane::Side]);
         assert!(wide.side.is_some());
         assert_eq!(wide.hints.y, 59);
-        let narrow = Areas::compute(Rect::new(0, 0, 60, 20), View::Observations);
+        let narrow = Areas::compute(Rect::new(0, 0, 60, 20), MainView::Observations);
         assert_eq!(narrow.panes(), [Pane::Main, Pane::Side]);
         assert_eq!(narrow.main_view.width, 58);
         assert_eq!(narrow.side, None);
@@ -177,15 +268,36 @@ mod tests {
         assert_eq!(swapped.side, Some(narrow.main));
         assert_eq!(swapped.main_view.width, 0);
         assert_eq!(wide.side_over_main(), wide);
-        let dreams = Areas::compute(Rect::new(0, 0, 120, 40), View::Dreams);
+        let dreams = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Dreams);
         assert_eq!(dreams.timeline.map(|t| t.height), Some(TIMELINE_ROWS));
         assert!(dreams.detail.is_some_and(|d| d.height > 0));
     }
 
     #[test]
+    fn the_selection_stays_in_view() {
+        assert_eq!(first_shown(Some(0), 20, 10), 0);
+        assert_eq!(first_shown(Some(4), 20, 10), 0);
+        assert_eq!(first_shown(Some(5), 20, 10), 1);
+        assert_eq!(first_shown(Some(19), 20, 10), 15);
+        assert_eq!(first_shown(Some(3), 3, 10), 0);
+        assert_eq!(first_shown(None, 3, 0), 0);
+    }
+
+    #[test]
+    fn tabs_are_found_where_their_labels_are_drawn() {
+        let keymap = Keymap::default();
+        let main = Rect::new(10, 4, 80, 20);
+        // ` 1 Observations │ 2 Dreams`, after the corner.
+        assert_eq!(tab_at(&keymap, main, 12, 4), Some(MainView::Observations));
+        assert_eq!(tab_at(&keymap, main, 27, 4), None);
+        assert_eq!(tab_at(&keymap, main, 30, 4), Some(MainView::Dreams));
+        assert_eq!(tab_at(&keymap, main, 12, 5), None);
+    }
+
+    #[test]
     fn tiny_terminals_do_not_panic() {
         for (w, h) in [(0, 0), (1, 1), (10, 3), (69, 5)] {
-            let a = Areas::compute(Rect::new(0, 0, w, h), View::Dreams);
+            let a = Areas::compute(Rect::new(0, 0, w, h), MainView::Dreams);
             assert!(a.main_view.width <= w);
         }
     }

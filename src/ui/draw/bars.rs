@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use super::garden::truncate;
-use crate::ui::input::action::{Action, Mode};
-use crate::ui::input::hints::{Command, commands};
+use super::fmt::truncate;
+use crate::ui::focus::Mode;
+use crate::ui::input::hints::{ActionInfo, actions};
 use crate::ui::state::App;
 use crate::watch::WatchMode;
 
@@ -56,17 +56,17 @@ pub fn render_hints(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// `key hint` pairs for what works now, in the keymap's order; when they do not all fit,
-/// the most useful are kept: help and quit, then acting on the creature (on a hosted
+/// the most useful are kept (by each action's rank in its declaration): help and quit, then acting on the creature (on a hosted
 /// creature, `s`/`p`/`w` and `m` are what the demo is for), search, focus, views, toggles.
 pub fn hints_line(app: &App, width: u16) -> Line<'static> {
     let theme = &app.theme;
-    let shown: Vec<_> = commands(&app.keymap, &app.hint_context())
+    let shown: Vec<_> = actions(&app.keymap, &app.hint_context())
         .into_iter()
         .filter(|c| c.in_bar)
         .collect();
-    let cost = |c: &Command| c.key.width() + 1 + c.hint.width() + 2;
+    let cost = |c: &ActionInfo| c.key.width() + 1 + c.hint.width() + 2;
     let mut by_use: Vec<usize> = (0..shown.len()).collect();
-    by_use.sort_by_key(|&i| (bar_rank(shown[i].action), i));
+    by_use.sort_by_key(|&i| (shown[i].action.spec().bar.rank(), i));
     let mut keep = vec![false; shown.len()];
     let mut used = 0;
     for i in by_use {
@@ -83,16 +83,4 @@ pub fn hints_line(app: &App, width: u16) -> Line<'static> {
         spans.push(Span::styled(format!(" {}  ", c.hint), theme.muted));
     }
     Line::from(spans)
-}
-
-/// Which hints stay when the bar is short: lower first.
-fn bar_rank(action: Action) -> u8 {
-    match action {
-        Action::Help | Action::Quit => 0,
-        Action::ForceSleep | Action::PauseResume | Action::Wake | Action::Message => 1,
-        Action::Search | Action::NextHit | Action::Bottom => 2,
-        Action::FocusNext => 3,
-        Action::ViewObservations | Action::ViewDreams | Action::ViewDiary | Action::ViewRecall => 4,
-        _ => 5,
-    }
 }

@@ -1,4 +1,5 @@
-//! Small formatting shared by the panes: durations, status glyphs, fatigue bars.
+//! Small formatting shared by the panes: durations, status glyphs, fatigue bars, cutting
+//! text to a width.
 
 use chrono::{DateTime, Utc};
 use ratatui::style::Style;
@@ -138,6 +139,25 @@ pub fn fit(mut parts: Vec<Part>, width: usize) -> Line<'static> {
     Line::from(parts.into_iter().flat_map(|p| p.spans).collect::<Vec<_>>())
 }
 
+/// Cuts `s` to `width` columns, with `…` when cut.
+pub fn truncate(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if w + cw + 1 > width {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +184,12 @@ mod tests {
         assert_eq!(text(40), "████░░▏░");
         assert_eq!(text(80), "████████");
         assert_eq!(text(200), "████████");
+    }
+
+    #[test]
+    fn truncation() {
+        assert_eq!(truncate("ember", 10), "ember");
+        assert_eq!(truncate("a-very-long-name", 6), "a-ver…");
     }
 
     #[test]

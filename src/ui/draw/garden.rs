@@ -3,42 +3,22 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use super::fmt::{self, Part};
-use crate::ui::input::hints::Pane;
+use super::fmt::{self, Part, truncate};
+use super::pane;
+use crate::ui::focus::Pane;
+use crate::ui::layout::first_shown;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 
-/// Screen rows per creature in the list.
-pub const ROWS_PER_CREATURE: u16 = 2;
-
-/// The first creature shown so that the selected one is visible.
-pub fn first_shown(selected: Option<usize>, count: usize, height: u16) -> usize {
-    let fits = usize::from((height / ROWS_PER_CREATURE).max(1));
-    let sel = selected.unwrap_or(0);
-    if count <= fits {
-        0
-    } else {
-        (sel + 1).saturating_sub(fits).min(count - fits)
-    }
-}
-
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let focused = app.pane == Pane::Garden;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focused
-        } else {
-            theme.border
-        })
-        .title(Span::styled(
-            format!(" Garden · {} ", app.creatures.len()),
-            theme.title,
-        ));
+    let block = pane::block(theme, app.pane == Pane::Garden).title(Span::styled(
+        format!(" Garden · {} ", app.creatures.len()),
+        theme.title,
+    ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if app.creatures.is_empty() {
@@ -101,7 +81,7 @@ fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'sta
         Span::raw(" ".repeat(pad)),
         Span::styled(status, style),
     ]);
-    let (warning, limit) = (app.cycle.fatigue_warning, app.cycle.fatigue_limit);
+    let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let mut second = vec![Part::keep(Span::raw("  "))];
     second.push(Part {
         drop: 0,
@@ -132,44 +112,4 @@ fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'sta
     });
     let second = fmt::fit(second, width);
     [first, second]
-}
-
-/// Cuts `s` to `width` columns, with `…` when cut.
-pub fn truncate(s: &str, width: usize) -> String {
-    if s.width() <= width {
-        return s.to_string();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if w + cw + 1 > width {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
-    out.push('…');
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_selection_stays_in_view() {
-        assert_eq!(first_shown(Some(0), 20, 10), 0);
-        assert_eq!(first_shown(Some(4), 20, 10), 0);
-        assert_eq!(first_shown(Some(5), 20, 10), 1);
-        assert_eq!(first_shown(Some(19), 20, 10), 15);
-        assert_eq!(first_shown(Some(3), 3, 10), 0);
-        assert_eq!(first_shown(None, 3, 0), 0);
-    }
-
-    #[test]
-    fn truncation() {
-        assert_eq!(truncate("ember", 10), "ember");
-        assert_eq!(truncate("a-very-long-name", 6), "a-ver…");
-    }
 }

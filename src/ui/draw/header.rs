@@ -3,10 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
-use super::fmt::{self, Part};
-use super::garden::truncate;
+use super::fmt::{self, Part, truncate};
+use super::pane;
 use crate::ui::state::App;
 
 /// Cells of the fatigue gauge.
@@ -14,9 +14,7 @@ const GAUGE: usize = 20;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border);
+    let block = pane::block(theme, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(ui) = app.selected_ui() else {
@@ -78,7 +76,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         first.push(Part::keep(Span::styled(format!("  ⚠ {err}"), theme.error)));
     }
 
-    let (warning, limit) = (app.cycle.fatigue_warning, app.cycle.fatigue_limit);
+    let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let level = fmt::fatigue_style(s.fatigue, warning, limit, theme);
     let mut second = vec![Part::optional(2, Span::styled("fatigue ", theme.muted))];
     second.push(Part {

@@ -2,55 +2,18 @@
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
 
-use super::{doc, dreams, recall};
+use super::{doc, dreams, pane, recall};
+use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
-use crate::ui::input::hints::{Pane, View};
-use crate::ui::layout::Areas;
+use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::state::App;
 use crate::ui::state::recall::Follow;
 
-const TAB_SEPARATOR: &str = " │ ";
-
-/// Each view's tab label: its first key and its title (`1 Observations`).
-fn tab_labels(app: &App) -> Vec<(View, String)> {
-    View::ALL
-        .iter()
-        .map(|view| {
-            let key = app
-                .keymap
-                .keys(view.action())
-                .first()
-                .map(|k| format!("{k} "))
-                .unwrap_or_default();
-            (*view, format!("{key}{}", view.title()))
-        })
-        .collect()
-}
-
-/// The view whose tab is at a screen position (the main pane's top border).
-pub fn tab_at(app: &App, main: ratatui::layout::Rect, column: u16, row: u16) -> Option<View> {
-    if row != main.y {
-        return None;
-    }
-    // The title starts after the corner and one space.
-    let mut x = main.x + 2;
-    for (view, label) in tab_labels(app) {
-        let width = unicode_width::UnicodeWidthStr::width(label.as_str()) as u16;
-        if (x..x + width).contains(&column) {
-            return Some(view);
-        }
-        x += width + unicode_width::UnicodeWidthStr::width(TAB_SEPARATOR) as u16;
-    }
-    None
-}
-
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let theme = &app.theme;
-    let focused = app.pane == Pane::Main;
     let mut tabs = vec![Span::raw(" ")];
-    for (i, (view, label)) in tab_labels(app).into_iter().enumerate() {
+    for (i, (view, label)) in tab_labels(&app.keymap).into_iter().enumerate() {
         if i > 0 {
             tabs.push(Span::styled(TAB_SEPARATOR, theme.border));
         }
@@ -62,13 +25,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         tabs.push(Span::styled(label, style));
     }
     tabs.push(Span::raw(" "));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focused
-        } else {
-            theme.border
-        })
+    let block = pane::block(theme, app.pane == Pane::Main)
         .title(Line::from(tabs))
         .title_bottom(status(app).right_aligned());
     frame.render_widget(block, areas.main);
@@ -76,7 +33,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         return;
     };
     match app.view {
-        View::Observations => doc::render(
+        MainView::Observations => doc::render(
             frame,
             areas.main_view,
             &ui.obs_doc.lines,
@@ -84,7 +41,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             "No observations shown: none yet (they come with the first dream), or all filtered out.",
             theme,
         ),
-        View::Diary => doc::render(
+        MainView::Diary => doc::render(
             frame,
             areas.main_view,
             &ui.diary,
@@ -92,8 +49,8 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             "No diary yet: it is written at deep sleep.",
             theme,
         ),
-        View::Dreams => dreams::render(frame, areas, ui, app),
-        View::Recall => recall::render(frame, areas.main_view, ui, app),
+        MainView::Dreams => dreams::render(frame, areas, ui, app),
+        MainView::Recall => recall::render(frame, areas.main_view, ui, app),
     }
 }
 
@@ -104,7 +61,7 @@ fn status(app: &App) -> Line<'static> {
         return Line::default();
     };
     let spans = match app.view {
-        View::Observations => {
+        MainView::Observations => {
             let f = ui.obs_filter;
             let mut spans = Vec::new();
             for (shown, tag, style) in [
@@ -127,15 +84,15 @@ fn status(app: &App) -> Line<'static> {
             spans.push(Span::styled(order, theme.muted));
             spans
         }
-        View::Dreams => vec![Span::styled(
+        MainView::Dreams => vec![Span::styled(
             format!(
                 " {} dreams · {} deep ",
                 ui.summary.dreams, ui.summary.deep_sleeps
             ),
             theme.muted,
         )],
-        View::Diary => Vec::new(),
-        View::Recall
+        MainView::Diary => Vec::new(),
+        MainView::Recall
             if app
                 .selected_model()
                 .is_some_and(|m| m.conversation().counting()) =>
@@ -145,7 +102,7 @@ fn status(app: &App) -> Line<'static> {
                 theme.muted,
             )]
         }
-        View::Recall => {
+        MainView::Recall => {
             let r = &ui.recall;
             match r.follow {
                 Follow::On => vec![Span::styled(" following ", theme.accent)],
@@ -153,9 +110,8 @@ fn status(app: &App) -> Line<'static> {
                     Span::styled(format!(" line {}/{} · ", r.top.0 + 1, r.total), theme.muted),
                     Span::styled(
                         app.keymap
-                            .keys(Action::Bottom)
-                            .first()
-                            .map(ToString::to_string)
+                            .first(Action::Bottom)
+                            .map(|k| k.to_string())
                             .unwrap_or_default(),
                         theme.key,
                     ),

@@ -5,18 +5,19 @@ mod bars;
 mod doc;
 mod dreams;
 pub mod fmt;
-pub mod garden;
+mod garden;
 mod header;
-pub mod help;
-pub mod main_view;
+mod help;
+mod main_view;
 mod message;
+mod pane;
 mod recall;
 mod side;
 
 use ratatui::Frame;
 use ratatui::widgets::Block;
 
-use crate::ui::input::action::Mode;
+use crate::ui::focus::Mode;
 use crate::ui::state::App;
 
 /// Draws the whole screen.

@@ -3,22 +3,14 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
-use ratatui::widgets::{Block, Borders};
 
-use super::doc;
-use crate::ui::input::hints::Pane;
+use super::{doc, pane};
+use crate::ui::focus::Pane;
 use crate::ui::state::App;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let focused = app.pane == Pane::Side;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focused
-        } else {
-            theme.border
-        })
+    let block = pane::block(theme, app.pane == Pane::Side)
         .title(Span::styled(" Priorities & rules ", theme.title));
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -1,66 +1,12 @@
-//! `Action`: the only thing keys map to. Its snake_case names are what the config file binds.
+//! `Action`: the only thing keys map to. Each action is declared once, in the table below,
+//! with everything the rest of the UI needs to know about it: its default keys, the modes
+//! its keys work in, its help group and text, when it does something, and whether it earns
+//! a place in the hint bar. The keymap defaults, the help overlay, the hint bar and the
+//! config file's names (snake_case) all come from that declaration.
 
 use serde::{Deserialize, Serialize};
 
-/// Everything the operator can ask the observatory to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Action {
-    Quit,
-    Help,
-    FocusNext,
-    FocusPrev,
-    FocusLeft,
-    FocusRight,
-    NextCreature,
-    PrevCreature,
-    Up,
-    Down,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-    ViewObservations,
-    ViewDreams,
-    ViewDiary,
-    ViewRecall,
-    ToggleRed,
-    ToggleYlw,
-    ToggleGrn,
-    ToggleOrder,
-    Search,
-    NextHit,
-    PrevHit,
-    ForceSleep,
-    PauseResume,
-    Wake,
-    Message,
-    SendMessage,
-    Submit,
-    Cancel,
-    /// Mouse wheel over a pane (internal: not bindable).
-    #[serde(skip)]
-    ScrollAt {
-        column: u16,
-        row: u16,
-        down: bool,
-    },
-    /// Mouse click: focus the pane under it (internal: not bindable).
-    #[serde(skip)]
-    ClickAt {
-        column: u16,
-        row: u16,
-    },
-}
-
-/// Where an action can be triggered: the normal screen, or inside a popup or prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Mode {
-    Normal,
-    Help,
-    Message,
-    Search,
-}
+use crate::ui::focus::{MainView, Mode};
 
 /// Groups for the help overlay, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,171 +34,261 @@ impl Group {
     }
 }
 
-impl Action {
-    /// Every bindable action, in help order.
-    pub const ALL: [Action; 32] = [
-        Action::Help,
-        Action::Quit,
-        Action::FocusNext,
-        Action::FocusPrev,
-        Action::FocusLeft,
-        Action::FocusRight,
-        Action::NextCreature,
-        Action::PrevCreature,
-        Action::Up,
-        Action::Down,
-        Action::PageUp,
-        Action::PageDown,
-        Action::Top,
-        Action::Bottom,
-        Action::ViewObservations,
-        Action::ViewDreams,
-        Action::ViewDiary,
-        Action::ViewRecall,
-        Action::ToggleRed,
-        Action::ToggleYlw,
-        Action::ToggleGrn,
-        Action::ToggleOrder,
-        Action::Search,
-        Action::NextHit,
-        Action::PrevHit,
-        Action::ForceSleep,
-        Action::PauseResume,
-        Action::Wake,
-        Action::Message,
-        Action::SendMessage,
-        Action::Submit,
-        Action::Cancel,
-    ];
+/// What an action needs to do anything (else it is dimmed in help and left out of the bar).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    /// A creature is selected.
+    Creature,
+    /// A creature is selected and its observations are shown.
+    Observations,
+    /// A creature is selected and a runner takes its commands.
+    Control,
+    /// A search has hits to move between.
+    Hits,
+}
 
+/// When an enabled action is offered in the hint bar. The number says which hints stay
+/// when the bar is too short for all: lower stays longer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bar {
+    /// Only in the help overlay.
+    Never,
+    /// On the normal screen.
+    Normal(u8),
+    /// On the normal screen, for a view other than the one shown.
+    OtherView(u8),
+    /// On the normal screen, the main pane focused.
+    MainPane(u8),
+    /// On the normal screen, the main pane focused on total recall.
+    RecallPane(u8),
+    /// In a popup or prompt (help, the message box, the search prompt).
+    Overlay(u8),
+}
+
+impl Bar {
+    /// Which hints stay when the bar is short: lower first.
+    pub fn rank(self) -> u8 {
+        match self {
+            Bar::Never => u8::MAX,
+            Bar::Normal(r)
+            | Bar::OtherView(r)
+            | Bar::MainPane(r)
+            | Bar::RecallPane(r)
+            | Bar::Overlay(r) => r,
+        }
+    }
+}
+
+/// Everything known about one action, from its declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionSpec {
+    pub group: Group,
+    /// Default keys, as a config file names them.
+    pub keys: &'static [&'static str],
+    /// The modes in which the action's keys are looked up.
+    pub modes: &'static [Mode],
+    pub needs: Needs,
+    pub bar: Bar,
+    /// Short label for the hint bar.
+    pub hint: &'static str,
     /// One line for the help overlay.
-    pub fn description(self) -> &'static str {
-        match self {
-            Action::Quit => "quit",
-            Action::Help => "show or hide this help",
-            Action::FocusNext => "focus the next pane",
-            Action::FocusPrev => "focus the previous pane",
-            Action::FocusLeft => "focus the pane to the left",
-            Action::FocusRight => "focus the pane to the right",
-            Action::NextCreature => "select the next creature",
-            Action::PrevCreature => "select the previous creature",
-            Action::Up => "up one line or creature",
-            Action::Down => "down one line or creature",
-            Action::PageUp => "up one page",
-            Action::PageDown => "down one page",
-            Action::Top => "go to the top",
-            Action::Bottom => "go to the end and follow new lines",
-            Action::ViewObservations => "observations",
-            Action::ViewDreams => "dreams timeline",
-            Action::ViewDiary => "diary",
-            Action::ViewRecall => "total recall (conversation log)",
-            Action::ToggleRed => "show or hide RED observations",
-            Action::ToggleYlw => "show or hide YLW observations",
-            Action::ToggleGrn => "show or hide GRN observations",
-            Action::ToggleOrder => "newest first, or oldest first following new lines",
-            Action::Search => "search total recall",
-            Action::NextHit => "next search hit",
-            Action::PrevHit => "previous search hit",
-            Action::ForceSleep => "force the creature to sleep now",
-            Action::PauseResume => "pause or resume the creature",
-            Action::Wake => "wake the creature early",
-            Action::Message => "write to the creature's MESSAGES.md",
-            Action::SendMessage => "send the message",
-            Action::Submit => "run the search",
-            Action::Cancel => "close, cancel",
-            Action::ScrollAt { .. } => "scroll the pane under the mouse",
-            Action::ClickAt { .. } => "focus the pane under the mouse",
-        }
-    }
+    pub description: &'static str,
+}
 
-    /// Short label for the key-hint bar.
-    pub fn hint(self) -> &'static str {
-        match self {
-            Action::Quit => "quit",
-            Action::Help => "help",
-            Action::FocusNext => "focus",
-            Action::FocusPrev => "focus back",
-            Action::FocusLeft => "left",
-            Action::FocusRight => "right",
-            Action::NextCreature => "next creature",
-            Action::PrevCreature => "prev creature",
-            Action::Up => "up",
-            Action::Down => "down",
-            Action::PageUp => "page up",
-            Action::PageDown => "page down",
-            Action::Top => "top",
-            Action::Bottom => "end+follow",
-            Action::ViewObservations => "observations",
-            Action::ViewDreams => "dreams",
-            Action::ViewDiary => "diary",
-            Action::ViewRecall => "recall",
-            Action::ToggleRed => "RED",
-            Action::ToggleYlw => "YLW",
-            Action::ToggleGrn => "GRN",
-            Action::ToggleOrder => "order",
-            Action::Search => "search",
-            Action::NextHit => "next hit",
-            Action::PrevHit => "prev hit",
-            Action::ForceSleep => "sleep",
-            Action::PauseResume => "pause",
-            Action::Wake => "wake",
-            Action::Message => "message",
-            Action::SendMessage => "send",
-            Action::Submit => "search",
-            Action::Cancel => "cancel",
-            Action::ScrollAt { .. } => "scroll",
-            Action::ClickAt { .. } => "focus",
+/// Declares `Action` (in help order) and its [`ActionSpec`]s from one table.
+macro_rules! actions {
+    ($(
+        $name:ident {
+            group: $group:ident,
+            keys: [$($key:literal),*],
+            modes: [$($mode:ident),+],
+            needs: $needs:ident,
+            bar: $bar:ident $(($rank:literal))?,
+            hint: $hint:literal,
+            description: $description:literal $(,)?
         }
-    }
+    )*) => {
+        /// Everything the operator can ask the observatory to do.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Action {
+            $($name,)*
+        }
 
-    pub fn group(self) -> Group {
-        match self {
-            Action::Quit | Action::Help => Group::General,
-            Action::FocusNext
-            | Action::FocusPrev
-            | Action::FocusLeft
-            | Action::FocusRight
-            | Action::NextCreature
-            | Action::PrevCreature
-            | Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-            | Action::ScrollAt { .. }
-            | Action::ClickAt { .. } => Group::Move,
-            Action::ViewObservations
-            | Action::ViewDreams
-            | Action::ViewDiary
-            | Action::ViewRecall => Group::Views,
-            Action::ToggleRed | Action::ToggleYlw | Action::ToggleGrn | Action::ToggleOrder => {
-                Group::Filter
+        impl Action {
+            /// Every action, in help order.
+            pub const ALL: [Action; [$(stringify!($name)),*].len()] = [$(Action::$name),*];
+
+            /// The action's declaration.
+            pub fn spec(self) -> &'static ActionSpec {
+                match self {
+                    $(Action::$name => &ActionSpec {
+                        group: Group::$group,
+                        keys: &[$($key),*],
+                        modes: &[$(Mode::$mode),+],
+                        needs: Needs::$needs,
+                        bar: Bar::$bar $(($rank))?,
+                        hint: $hint,
+                        description: $description,
+                    },)*
+                }
             }
-            Action::Search | Action::NextHit | Action::PrevHit => Group::Search,
-            Action::ForceSleep | Action::PauseResume | Action::Wake | Action::Message => {
-                Group::Creature
-            }
-            Action::SendMessage | Action::Submit | Action::Cancel => Group::Prompt,
+        }
+    };
+}
+
+actions! {
+    Help {
+        group: General, keys: ["?"], modes: [Normal, Help], needs: Nothing, bar: Normal(0),
+        hint: "help", description: "show or hide this help",
+    }
+    Quit {
+        group: General, keys: ["q", "ctrl-c"], modes: [Normal, Help], needs: Nothing,
+        bar: Normal(0),
+        hint: "quit", description: "quit",
+    }
+    FocusNext {
+        group: Move, keys: ["tab"], modes: [Normal], needs: Nothing, bar: Normal(3),
+        hint: "focus", description: "focus the next pane",
+    }
+    FocusPrev {
+        group: Move, keys: ["backtab"], modes: [Normal], needs: Nothing, bar: Never,
+        hint: "focus back", description: "focus the previous pane",
+    }
+    FocusLeft {
+        group: Move, keys: ["h", "left"], modes: [Normal], needs: Nothing, bar: Never,
+        hint: "left", description: "focus the pane to the left",
+    }
+    FocusRight {
+        group: Move, keys: ["l", "right"], modes: [Normal], needs: Nothing, bar: Never,
+        hint: "right", description: "focus the pane to the right",
+    }
+    NextCreature {
+        group: Move, keys: ["]"], modes: [Normal], needs: Nothing, bar: Never,
+        hint: "next creature", description: "select the next creature",
+    }
+    PrevCreature {
+        group: Move, keys: ["["], modes: [Normal], needs: Nothing, bar: Never,
+        hint: "prev creature", description: "select the previous creature",
+    }
+    Up {
+        group: Move, keys: ["k", "up"], modes: [Normal, Help], needs: Nothing, bar: Overlay(5),
+        hint: "up", description: "up one line or creature",
+    }
+    Down {
+        group: Move, keys: ["j", "down"], modes: [Normal, Help], needs: Nothing,
+        bar: Overlay(5),
+        hint: "down", description: "down one line or creature",
+    }
+    PageUp {
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help], needs: Nothing,
+        bar: Never,
+        hint: "page up", description: "up one page",
+    }
+    PageDown {
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help], needs: Nothing,
+        bar: Never,
+        hint: "page down", description: "down one page",
+    }
+    Top {
+        group: Move, keys: ["g", "home"], modes: [Normal, Help], needs: Nothing, bar: Never,
+        hint: "top", description: "go to the top",
+    }
+    Bottom {
+        group: Move, keys: ["G", "end"], modes: [Normal, Help], needs: Nothing,
+        bar: RecallPane(2),
+        hint: "end+follow", description: "go to the end and follow new lines",
+    }
+    ViewObservations {
+        group: Views, keys: ["1"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        hint: "observations", description: "observations",
+    }
+    ViewDreams {
+        group: Views, keys: ["2"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        hint: "dreams", description: "dreams timeline",
+    }
+    ViewDiary {
+        group: Views, keys: ["3"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        hint: "diary", description: "diary",
+    }
+    ViewRecall {
+        group: Views, keys: ["4"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        hint: "recall", description: "total recall (conversation log)",
+    }
+    ToggleRed {
+        group: Filter, keys: ["r"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        hint: "RED", description: "show or hide RED observations",
+    }
+    ToggleYlw {
+        group: Filter, keys: ["y"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        hint: "YLW", description: "show or hide YLW observations",
+    }
+    ToggleGrn {
+        group: Filter, keys: ["e"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        hint: "GRN", description: "show or hide GRN observations",
+    }
+    ToggleOrder {
+        group: Filter, keys: ["o"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        hint: "order", description: "newest first, or oldest first following new lines",
+    }
+    Search {
+        group: Search, keys: ["/"], modes: [Normal], needs: Creature, bar: Normal(2),
+        hint: "search", description: "search total recall",
+    }
+    NextHit {
+        group: Search, keys: ["n"], modes: [Normal], needs: Hits, bar: Normal(2),
+        hint: "next hit", description: "next search hit",
+    }
+    PrevHit {
+        group: Search, keys: ["N"], modes: [Normal], needs: Hits, bar: Never,
+        hint: "prev hit", description: "previous search hit",
+    }
+    ForceSleep {
+        group: Creature, keys: ["s"], modes: [Normal], needs: Control, bar: Normal(1),
+        hint: "sleep", description: "force the creature to sleep now",
+    }
+    PauseResume {
+        group: Creature, keys: ["p"], modes: [Normal], needs: Control, bar: Normal(1),
+        hint: "pause", description: "pause or resume the creature",
+    }
+    Wake {
+        group: Creature, keys: ["w"], modes: [Normal], needs: Control, bar: Normal(1),
+        hint: "wake", description: "wake the creature early",
+    }
+    Message {
+        group: Creature, keys: ["m"], modes: [Normal], needs: Creature, bar: Normal(1),
+        hint: "message", description: "write to the creature's MESSAGES.md",
+    }
+    SendMessage {
+        group: Prompt, keys: ["ctrl-s"], modes: [Message], needs: Nothing, bar: Overlay(5),
+        hint: "send", description: "send the message",
+    }
+    Submit {
+        group: Prompt, keys: ["enter"], modes: [Search], needs: Nothing, bar: Overlay(5),
+        hint: "search", description: "run the search",
+    }
+    Cancel {
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search], needs: Nothing,
+        bar: Overlay(5),
+        hint: "cancel", description: "close, cancel",
+    }
+}
+
+impl Action {
+    /// The action that shows `view` in the main pane.
+    pub fn show(view: MainView) -> Action {
+        match view {
+            MainView::Observations => Action::ViewObservations,
+            MainView::Dreams => Action::ViewDreams,
+            MainView::Diary => Action::ViewDiary,
+            MainView::Recall => Action::ViewRecall,
         }
     }
 
     /// The modes in which the action's key is looked up.
     pub fn modes(self) -> &'static [Mode] {
-        match self {
-            Action::SendMessage => &[Mode::Message],
-            Action::Submit => &[Mode::Search],
-            Action::Cancel => &[Mode::Help, Mode::Message, Mode::Search],
-            Action::Help => &[Mode::Normal, Mode::Help],
-            Action::Quit => &[Mode::Normal, Mode::Help],
-            Action::Up
-            | Action::Down
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom => &[Mode::Normal, Mode::Help],
-            _ => &[Mode::Normal],
-        }
+        self.spec().modes
     }
 }
 

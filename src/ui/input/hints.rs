@@ -1,55 +1,17 @@
-//! The one function that lists commands for a (keymap, focused view, mode): the key-hint
+//! The one function that lists actions for a (keymap, focused view, mode): the key-hint
 //! bar shows what works now, the help overlay shows everything. No key name is typed
 //! anywhere else.
 
-use super::action::{Action, Group, Mode};
+use super::action::{Action, Bar, Group, Needs};
 use super::keymap::Keymap;
-
-/// The pane that has the keyboard focus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Pane {
-    Garden,
-    Main,
-    Side,
-}
-
-/// The main view of the selected creature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum View {
-    Observations,
-    Dreams,
-    Diary,
-    Recall,
-}
-
-impl View {
-    pub fn action(self) -> Action {
-        match self {
-            View::Observations => Action::ViewObservations,
-            View::Dreams => Action::ViewDreams,
-            View::Diary => Action::ViewDiary,
-            View::Recall => Action::ViewRecall,
-        }
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Observations => "Observations",
-            View::Dreams => "Dreams",
-            View::Diary => "Diary",
-            View::Recall => "Recall",
-        }
-    }
-
-    pub const ALL: [View; 4] = [View::Observations, View::Dreams, View::Diary, View::Recall];
-}
+use crate::ui::focus::{MainView, Mode, Pane};
 
 /// What the hints depend on besides the keymap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Context {
+pub struct HintContext {
     pub mode: Mode,
     pub pane: Pane,
-    pub view: View,
+    pub view: MainView,
     /// A creature is selected.
     pub creature: bool,
     /// The selected creature can be controlled (hosted, or a live control socket).
@@ -58,9 +20,9 @@ pub struct Context {
     pub hits: bool,
 }
 
-/// One entry for the hint bar or the help overlay.
+/// One action as the hint bar or the help overlay shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Command {
+pub struct ActionInfo {
     pub action: Action,
     /// The bound keys as shown, `k/↑`; empty when unbound.
     pub keys: String,
@@ -75,69 +37,51 @@ pub struct Command {
     pub in_bar: bool,
 }
 
-fn enabled(action: Action, ctx: &Context) -> bool {
+fn enabled(action: Action, ctx: &HintContext) -> bool {
     if !action.modes().contains(&ctx.mode) {
         return false;
     }
-    match action {
-        Action::ToggleRed | Action::ToggleYlw | Action::ToggleGrn | Action::ToggleOrder => {
-            ctx.creature && ctx.view == View::Observations
-        }
-        Action::NextHit | Action::PrevHit => ctx.hits,
-        Action::ForceSleep | Action::PauseResume | Action::Wake => ctx.creature && ctx.control,
-        Action::Message | Action::Search => ctx.creature,
-        _ => true,
+    match action.spec().needs {
+        Needs::Nothing => true,
+        Needs::Creature => ctx.creature,
+        Needs::Observations => ctx.creature && ctx.view == MainView::Observations,
+        Needs::Control => ctx.creature && ctx.control,
+        Needs::Hits => ctx.hits,
     }
 }
 
-fn in_bar(action: Action, ctx: &Context) -> bool {
-    match ctx.mode {
-        Mode::Normal => match action {
-            Action::Help
-            | Action::Quit
-            | Action::FocusNext
-            | Action::Search
-            | Action::NextHit
-            | Action::Message
-            | Action::ForceSleep
-            | Action::PauseResume
-            | Action::Wake => true,
-            Action::ViewObservations
-            | Action::ViewDreams
-            | Action::ViewDiary
-            | Action::ViewRecall => action != ctx.view.action(),
-            Action::ToggleRed | Action::ToggleYlw | Action::ToggleGrn | Action::ToggleOrder => {
-                ctx.pane == Pane::Main
-            }
-            Action::Bottom => ctx.pane == Pane::Main && ctx.view == View::Recall,
-            _ => false,
-        },
-        Mode::Help => matches!(action, Action::Cancel | Action::Down | Action::Up),
-        Mode::Message => matches!(action, Action::SendMessage | Action::Cancel),
-        Mode::Search => matches!(action, Action::Submit | Action::Cancel),
+fn in_bar(action: Action, ctx: &HintContext) -> bool {
+    let normal = ctx.mode == Mode::Normal;
+    match action.spec().bar {
+        Bar::Never => false,
+        Bar::Normal(_) => normal,
+        Bar::OtherView(_) => normal && action != Action::show(ctx.view),
+        Bar::MainPane(_) => normal && ctx.pane == Pane::Main,
+        Bar::RecallPane(_) => normal && ctx.pane == Pane::Main && ctx.view == MainView::Recall,
+        Bar::Overlay(_) => !normal,
     }
 }
 
-/// Every bindable command with its keys and state in `ctx`, in help order.
-pub fn commands(keymap: &Keymap, ctx: &Context) -> Vec<Command> {
+/// Every bindable action with its keys and state in `ctx`, in help order.
+pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
     Action::ALL
         .iter()
         .map(|&action| {
+            let spec = action.spec();
             let enabled = enabled(action, ctx);
             let keys = keymap.label(action);
             let key = keymap
-                .keys(action)
-                .first()
-                .map(ToString::to_string)
+                .first(action)
+                .map(|k| k.to_string())
                 .unwrap_or_default();
-            Command {
+            ActionInfo {
                 action,
                 in_bar: enabled && !keys.is_empty() && in_bar(action, ctx),
                 keys,
                 key,
-                group: action.group(),
-                hint: action.hint(),
-                description: action.description(),
+                group: spec.group,
+                hint: spec.hint,
+                description: spec.description,
                 enabled,
             }
         })
@@ -150,19 +94,19 @@ mod tests {
     use crate::ui::input::keys::KeyChord;
     use std::collections::BTreeMap;
 
-    fn ctx(mode: Mode, control: bool) -> Context {
-        Context {
+    fn ctx(mode: Mode, control: bool) -> HintContext {
+        HintContext {
             mode,
             pane: Pane::Main,
-            view: View::Observations,
+            view: MainView::Observations,
             creature: true,
             control,
             hits: false,
         }
     }
 
-    fn bar(keymap: &Keymap, ctx: &Context) -> Vec<(String, &'static str)> {
-        commands(keymap, ctx)
+    fn bar(keymap: &Keymap, ctx: &HintContext) -> Vec<(String, &'static str)> {
+        actions(keymap, ctx)
             .into_iter()
             .filter(|c| c.in_bar)
             .map(|c| (c.key, c.hint))
@@ -193,7 +137,7 @@ mod tests {
         )]
         .into();
         keymap.patch(&patch);
-        let all = commands(&keymap, &ctx(Mode::Normal, true));
+        let all = actions(&keymap, &ctx(Mode::Normal, true));
         let sleep = all.iter().find(|c| c.action == Action::ForceSleep).unwrap();
         assert_eq!(sleep.keys, KeyChord::plain('z').to_string());
         assert!(sleep.in_bar);

@@ -4,8 +4,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
-use super::action::{Action, Mode};
+use super::action::Action;
 use super::keys::KeyChord;
+use crate::ui::focus::Mode;
 
 /// Action -> keys, plus the reverse index per mode used to dispatch key presses.
 #[derive(Debug, Clone)]
@@ -31,50 +32,14 @@ impl KeyNames {
     }
 }
 
-fn default_keys(action: Action) -> &'static [&'static str] {
-    match action {
-        Action::Quit => &["q", "ctrl-c"],
-        Action::Help => &["?"],
-        Action::FocusNext => &["tab"],
-        Action::FocusPrev => &["backtab"],
-        Action::FocusLeft => &["h", "left"],
-        Action::FocusRight => &["l", "right"],
-        Action::NextCreature => &["]"],
-        Action::PrevCreature => &["["],
-        Action::Up => &["k", "up"],
-        Action::Down => &["j", "down"],
-        Action::PageUp => &["pageup", "ctrl-u"],
-        Action::PageDown => &["pagedown", "ctrl-d"],
-        Action::Top => &["g", "home"],
-        Action::Bottom => &["G", "end"],
-        Action::ViewObservations => &["1"],
-        Action::ViewDreams => &["2"],
-        Action::ViewDiary => &["3"],
-        Action::ViewRecall => &["4"],
-        Action::ToggleRed => &["r"],
-        Action::ToggleYlw => &["y"],
-        Action::ToggleGrn => &["e"],
-        Action::ToggleOrder => &["o"],
-        Action::Search => &["/"],
-        Action::NextHit => &["n"],
-        Action::PrevHit => &["N"],
-        Action::ForceSleep => &["s"],
-        Action::PauseResume => &["p"],
-        Action::Wake => &["w"],
-        Action::Message => &["m"],
-        Action::SendMessage => &["ctrl-s"],
-        Action::Submit => &["enter"],
-        Action::Cancel => &["esc"],
-        Action::ScrollAt { .. } | Action::ClickAt { .. } => &[],
-    }
-}
-
 impl Default for Keymap {
     fn default() -> Self {
         let bindings = Action::ALL
             .iter()
             .map(|&a| {
-                let keys = default_keys(a)
+                let keys = a
+                    .spec()
+                    .keys
                     .iter()
                     .filter_map(|name| name.parse().ok())
                     .collect();
@@ -142,6 +107,19 @@ impl Keymap {
     /// The keys bound to `action` (possibly none).
     pub fn keys(&self, action: Action) -> &[KeyChord] {
         self.bindings.get(&action).map_or(&[], Vec::as_slice)
+    }
+
+    /// The first key bound to `action`, as notices and the hint bar name it.
+    pub fn first(&self, action: Action) -> Option<KeyChord> {
+        self.keys(action).first().copied()
+    }
+
+    /// `text` with `{}` replaced by the first key of `action`, for notices that name a key;
+    /// empty when the action is unbound, so that no notice names a key that does not do it.
+    pub fn mention(&self, action: Action, text: &str) -> String {
+        self.first(action)
+            .map(|k| text.replace("{}", &k.to_string()))
+            .unwrap_or_default()
     }
 
     /// The keys of `action` joined for display: `k/↑`.
@@ -219,5 +197,33 @@ mod tests {
         assert_eq!(map.label(Action::Quit), "Ctrl-C");
         assert_eq!(map.label(Action::Message), "m");
         assert!(map.keys(Action::PauseResume).is_empty());
+    }
+
+    #[test]
+    fn notices_mention_the_bound_key_or_none() {
+        let mut map = Keymap::default();
+        assert_eq!(map.mention(Action::Cancel, ", {} closes"), ", Esc closes");
+        map.patch(&patch(&[("cancel", KeyNames::Many(Vec::new()))]));
+        assert_eq!(map.mention(Action::Cancel, ", {} closes"), "");
+    }
+
+    /// The table cannot hold a half-declared action: every one has a description, a hint,
+    /// a default key that parses, and help order keeps each group together.
+    #[test]
+    fn every_action_is_fully_declared() {
+        let mut groups = Vec::new();
+        for a in Action::ALL {
+            let spec = a.spec();
+            assert!(!spec.description.is_empty(), "{a:?} has no description");
+            assert!(!spec.hint.is_empty(), "{a:?} has no hint");
+            assert!(!spec.keys.is_empty(), "{a:?} has no default key");
+            for key in spec.keys {
+                assert!(key.parse::<KeyChord>().is_ok(), "{a:?}: {key}");
+            }
+            if groups.last() != Some(&spec.group) {
+                assert!(!groups.contains(&spec.group), "{:?} split", spec.group);
+                groups.push(spec.group);
+            }
+        }
     }
 }

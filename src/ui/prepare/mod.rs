@@ -5,6 +5,7 @@
 
 pub mod diary;
 pub mod dreams;
+pub mod help;
 pub mod observations;
 pub mod recall;
 pub mod side;

@@ -1,11 +1,14 @@
 //! The loop: wait for anything (a key, a file change, a runner's status, an outcome, the
 //! clock, a signal), then drain everything else that is ready, then draw once, and only
 //! if something changed. No fixed frame rate: an idle screen is not redrawn.
+//!
+//! [`handle`] is what each wake does to the state; the headless screen drives the same
+//! function, so what tests see is what the terminal gets.
 
 use std::path::PathBuf;
 
 use chrono::Utc;
-use crossterm::event::{Event, EventStream};
+use crossterm::event::{Event, EventStream, KeyEventKind};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use std::task::Poll;
 
@@ -13,13 +16,13 @@ use futures_util::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
-use super::effects::{Effects, Outcome};
+use super::jobs::{Jobs, Outcome};
 use super::terminal::Term;
 use super::ticks::next_tick;
-use crate::runner::control::HostStatus;
+use crate::control::HostStatus;
 use crate::ui::draw::draw;
 use crate::ui::state::App;
-use crate::ui::update::Effect;
+use crate::ui::update::Job;
 use crate::watch::WatchBatch;
 
 /// Everything that can wake the loop.
@@ -33,7 +36,7 @@ pub struct Sources {
 /// How often a running search is polled for new hits.
 const SEARCH_POLL: std::time::Duration = std::time::Duration::from_millis(30);
 
-enum Wake {
+pub enum Wake {
     Terminal(Option<std::io::Result<Event>>),
     Watch(WatchBatch),
     Host(PathBuf, HostStatus),
@@ -46,7 +49,7 @@ pub async fn run(
     app: &mut App,
     terminal: &mut Term,
     mut sources: Sources,
-    mut effects: Effects,
+    mut jobs: Jobs,
 ) -> anyhow::Result<()> {
     let mut events = EventStream::new();
     let mut sigterm = signal(SignalKind::terminate())?;
@@ -62,7 +65,7 @@ pub async fn run(
         let now = tokio::time::Instant::now();
         if now >= deadline {
             // Due while something else woke the loop.
-            if !effects.searching() {
+            if !jobs.searching() {
                 app.tick(Utc::now());
             }
             deadline = now + next_tick(app, Utc::now());
@@ -75,9 +78,9 @@ pub async fn run(
             crossterm::execute!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
             terminal.draw(|frame| draw(frame, app))?;
             crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
-            app.dirty = false;
+            app.drawn();
         }
-        let until = if effects.searching() {
+        let until = if jobs.searching() {
             now + SEARCH_POLL
         } else {
             deadline
@@ -93,7 +96,7 @@ pub async fn run(
             _ = sighup.recv() => Wake::Signal,
             _ = sigint.recv() => Wake::Signal,
         };
-        handle(app, &mut effects, first)?;
+        perform(app, &mut jobs, first)?;
         // Drain whatever else is ready, so that a burst costs one frame.
         loop {
             let next = if let Poll::Ready(ev) = ready_now(&mut events).await {
@@ -107,11 +110,11 @@ pub async fn run(
             } else {
                 break;
             };
-            handle(app, &mut effects, next)?;
+            perform(app, &mut jobs, next)?;
         }
         // Polled after every wake, so that a busy garden cannot starve it.
-        if effects.searching() {
-            effects.poll_search(app);
+        if jobs.searching() {
+            jobs.poll_search(app);
         }
     }
 }
@@ -122,19 +125,33 @@ async fn ready_now(events: &mut EventStream) -> Poll<Option<std::io::Result<Even
     std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
 }
 
-fn handle(app: &mut App, effects: &mut Effects, wake: Wake) -> anyhow::Result<()> {
-    let done: Vec<Effect> = match wake {
+/// Applies a wake to the state, then performs the jobs it asks for.
+fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<()> {
+    for job in handle(app, wake)? {
+        jobs.perform(app, job);
+    }
+    Ok(())
+}
+
+/// What one wake does to the state; returns the jobs (IO) it asks for, not performed.
+pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
+    Ok(match wake {
         Wake::Terminal(None) => {
             app.quit = true;
             Vec::new()
         }
-        Wake::Terminal(Some(Err(e))) => return Err(e.into()),
+        Wake::Terminal(Some(Err(e))) => return Err(e),
         Wake::Terminal(Some(Ok(event))) => match event {
             Event::Key(key) => {
-                app.notice = None;
+                if key.kind != KeyEventKind::Release {
+                    app.dismiss_notice();
+                }
                 app.on_key(key)
             }
-            Event::Mouse(mouse) => app.on_mouse(mouse),
+            Event::Mouse(mouse) => {
+                app.on_mouse(mouse);
+                Vec::new()
+            }
             Event::Resize(w, h) => {
                 app.on_resize(w, h);
                 Vec::new()
@@ -164,9 +181,5 @@ fn handle(app: &mut App, effects: &mut Effects, wake: Wake) -> anyhow::Result<()
             app.quit = true;
             Vec::new()
         }
-    };
-    for effect in done {
-        effects.perform(app, effect);
-    }
-    Ok(())
+    })
 }

@@ -5,33 +5,38 @@ pub mod creature;
 pub mod recall;
 pub mod search;
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+use crate::control::HostStatus;
 use crate::memory::creature::Creature;
 use crate::memory::creature_map::CreatureMap;
-use crate::memory::summary::CycleConstants;
-use crate::runner::control::HostStatus;
+use crate::memory::cycle::Cycle;
+use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
-use crate::ui::input::action::Mode;
-use crate::ui::input::hints::{Context, Pane, View};
+use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::input::action::Action;
+use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
 use crate::ui::prepare;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
-use creature::{Control, CreatureUi};
+use creature::{CreatureUi, RunnerLink};
 use search::SearchState;
 
-/// A line for the status bar.
+/// A line for the status bar. It stays until replaced, or until a key is pressed after
+/// it has been on screen (a burst of keys does not wipe a notice nobody saw).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
     pub text: String,
     pub error: bool,
+    /// It has been drawn.
+    pub shown: bool,
 }
 
 /// Settings fixed at startup.
@@ -39,7 +44,8 @@ pub struct Notice {
 pub struct Settings {
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures (hosted ones live by their runner's).
+    pub cycle: Cycle,
 }
 
 pub struct App {
@@ -47,11 +53,12 @@ pub struct App {
     pub creatures: CreatureMap<CreatureUi>,
     pub selected: Option<PathBuf>,
     pub pane: Pane,
-    pub view: View,
+    pub view: MainView,
     pub mode: Mode,
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures.
+    pub cycle: Cycle,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -64,14 +71,15 @@ pub struct App {
     pub quit: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
-    hosted: BTreeSet<PathBuf>,
+    /// Creatures hosted in-process, with their runner's cycle constants.
+    hosted: BTreeMap<PathBuf, Cycle>,
 }
 
 impl App {
     pub fn new(
         garden: LiveGarden,
         settings: Settings,
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         now: DateTime<Utc>,
         area: Rect,
     ) -> Self {
@@ -80,7 +88,7 @@ impl App {
             creatures: CreatureMap::new(),
             selected: None,
             pane: Pane::Main,
-            view: View::Observations,
+            view: MainView::Observations,
             mode: Mode::Normal,
             keymap: settings.keymap,
             theme: settings.theme,
@@ -107,10 +115,11 @@ impl App {
         let Some(model) = self.garden.creature(path) else {
             return;
         };
-        let mut ui = CreatureUi::new(model, &self.theme, self.now, &self.cycle);
-        if self.hosted.contains(path) {
-            ui.control = Control::Hosted;
-        }
+        let (cycle, link) = match self.hosted.get(path) {
+            Some(cycle) => (*cycle, RunnerLink::Hosted),
+            None => (self.cycle, RunnerLink::None),
+        };
+        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
@@ -135,8 +144,9 @@ impl App {
                         self.selected = self.creatures.keys().nth(next).cloned();
                     }
                     let text = if self.message_to.as_ref() == Some(&path) {
+                        let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
                         format!(
-                            "{} is gone (its directory was removed): the message cannot be sent, Esc closes the box",
+                            "{} is gone (its directory was removed): the message cannot be sent{close}",
                             ui.name
                         )
                     } else {
@@ -150,7 +160,7 @@ impl App {
                     else {
                         continue;
                     };
-                    ui.apply(model, &changes, &self.theme, self.now, &self.cycle);
+                    ui.apply(model, &changes, &self.theme, self.now);
                 }
             }
             self.dirty = true;
@@ -167,7 +177,7 @@ impl App {
         };
         if ui.host.as_ref() != Some(&status) {
             ui.host = Some(status);
-            ui.refresh_summary(model, self.now, &self.cycle);
+            ui.refresh_summary(model, self.now);
             self.dirty = true;
         }
     }
@@ -177,7 +187,7 @@ impl App {
         self.now = now;
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
-                ui.refresh_summary(model, now, &self.cycle);
+                ui.refresh_summary(model, now);
             }
         }
         self.dirty = true;
@@ -208,16 +218,26 @@ impl App {
     }
 
     /// What the key hints depend on.
-    pub fn hint_context(&self) -> Context {
+    pub fn hint_context(&self) -> HintContext {
         let ui = self.selected_ui();
-        Context {
+        HintContext {
             mode: self.mode,
             pane: self.pane,
             view: self.view,
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.control != Control::None),
+            control: ui.is_some_and(|u| u.link != RunnerLink::None),
             hits: !self.search.hits.is_empty(),
         }
+    }
+
+    /// The help overlay's lines: every action, those that do nothing for the selected
+    /// creature now dimmed.
+    pub fn help_document(&self) -> Vec<DocLine> {
+        let ctx = HintContext {
+            mode: Mode::Normal,
+            ..self.hint_context()
+        };
+        prepare::help::document(&self.keymap, &ctx, &self.theme)
     }
 
     /// Gets width-dependent text ready for the next frame: the diary at the main pane's
@@ -232,18 +252,18 @@ impl App {
             return;
         };
         match self.view {
-            View::Diary => {
+            MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {
                     ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
                     ui.diary_width = width;
                 }
             }
-            View::Recall => {
+            MainView::Recall => {
                 ui.recall
                     .prepare(model.conversation(), &self.theme, areas.main_viewport())
             }
-            View::Observations | View::Dreams => {}
+            MainView::Observations | MainView::Dreams => {}
         }
     }
 
@@ -260,7 +280,7 @@ impl App {
         self.search.running = !done;
         self.dirty = true;
         if self.search.current.is_none() && !self.search.hits.is_empty() {
-            self.apply(crate::ui::input::action::Action::NextHit);
+            self.apply(Action::NextHit);
         }
         if !errors.is_empty() {
             self.set_notice(format!("search: {}", errors.join("; ")), true);
@@ -271,7 +291,24 @@ impl App {
         self.notice = Some(Notice {
             text: text.into(),
             error,
+            shown: false,
         });
         self.dirty = true;
+    }
+
+    /// A key was pressed: a notice already on screen has been read.
+    pub fn dismiss_notice(&mut self) {
+        if self.notice.as_ref().is_some_and(|n| n.shown) {
+            self.notice = None;
+            self.dirty = true;
+        }
+    }
+
+    /// A frame with everything up to now is on screen.
+    pub fn drawn(&mut self) {
+        self.dirty = false;
+        if let Some(notice) = &mut self.notice {
+            notice.shown = true;
+        }
     }
 }

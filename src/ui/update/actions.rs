@@ -3,28 +3,28 @@
 use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::TextArea;
 
-use super::Effect;
+use super::Job;
 use super::scrolling::step_of;
+use crate::control::ControlCommand;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
-use crate::runner::control::ControlCommand;
 use crate::search::SearchSource;
 use crate::ui::doc::scroll::{self, Anchor, Step};
-use crate::ui::input::action::{Action, Mode};
-use crate::ui::input::hints::{Pane, View};
-use crate::ui::layout::Areas;
+use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::input::action::Action;
+use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
-use crate::ui::state::creature::Control;
+use crate::ui::state::creature::RunnerLink;
 
 impl App {
     /// Performs one action. Returns the IO it asks for.
-    pub fn apply(&mut self, action: Action) -> Vec<Effect> {
+    pub fn apply(&mut self, action: Action) -> Vec<Job> {
         self.dirty = true;
         if let Some(step) = step_of(action) {
             if self.mode == Mode::Help {
-                let vp = crate::ui::draw::help::viewport(self.area);
-                let lines = crate::ui::draw::help::lines(self);
+                let vp = layout::help_viewport(self.area);
+                let lines = self.help_document();
                 self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
             } else {
                 self.scroll(self.pane, step);
@@ -55,10 +55,10 @@ impl App {
             Action::FocusRight => self.focus(1, false),
             Action::NextCreature => self.scroll(Pane::Garden, Step::Down(1)),
             Action::PrevCreature => self.scroll(Pane::Garden, Step::Up(1)),
-            Action::ViewObservations => self.show(View::Observations),
-            Action::ViewDreams => self.show(View::Dreams),
-            Action::ViewDiary => self.show(View::Diary),
-            Action::ViewRecall => self.show(View::Recall),
+            Action::ViewObservations => self.show(MainView::Observations),
+            Action::ViewDreams => self.show(MainView::Dreams),
+            Action::ViewDiary => self.show(MainView::Diary),
+            Action::ViewRecall => self.show(MainView::Recall),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),
             Action::ToggleGrn => self.toggle(Priority::Grn),
@@ -87,8 +87,6 @@ impl App {
             }
             Action::Message => self.open_message(),
             Action::SendMessage => return self.send_message(),
-            Action::ScrollAt { column, row, down } => self.wheel(column, row, down),
-            Action::ClickAt { column, row } => self.click(column, row),
             Action::Up
             | Action::Down
             | Action::PageUp
@@ -99,7 +97,7 @@ impl App {
         Vec::new()
     }
 
-    fn show(&mut self, view: View) {
+    fn show(&mut self, view: MainView) {
         self.view = view;
         self.pane = Pane::Main;
     }
@@ -116,7 +114,7 @@ impl App {
         ui.obs_filter.toggle(p);
         let shown = ui.obs_filter.shows(p);
         ui.rebuild_obs_doc();
-        self.view = View::Observations;
+        self.view = MainView::Observations;
         let verb = if shown { "shown" } else { "hidden" };
         self.set_notice(format!("{} observations {verb}", p.tag()), false);
     }
@@ -132,15 +130,15 @@ impl App {
             Anchor::End
         };
         ui.rebuild_obs_doc();
-        self.view = View::Observations;
+        self.view = MainView::Observations;
     }
 
     /// A command for the selected creature's runner, or a plain reason why not.
-    fn control(&mut self, command: ControlCommand) -> Vec<Effect> {
+    fn control(&mut self, command: ControlCommand) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
             return Vec::new();
         };
-        if ui.control == Control::None {
+        if ui.link == RunnerLink::None {
             let name = &ui.name;
             let what = match command {
                 ControlCommand::ForceSleep => format!("make {name} sleep"),
@@ -156,7 +154,7 @@ impl App {
             self.set_notice(why, true);
             return Vec::new();
         }
-        vec![Effect::Control {
+        vec![Job::Control {
             creature: path,
             command,
         }]
@@ -182,22 +180,26 @@ impl App {
         self.mode = Mode::Message;
     }
 
-    fn send_message(&mut self) -> Vec<Effect> {
+    fn send_message(&mut self) -> Vec<Job> {
         let (Some(path), Some(area)) = (self.message_to.clone(), self.message.as_ref()) else {
             return Vec::new();
         };
         if !self.creatures.contains_key(&path) {
             // Never to whichever creature is selected now: the text stays for copying.
+            let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
             self.set_notice(
-                "the creature is gone (its directory was removed): the message was not sent, Esc closes the box",
+                format!(
+                    "the creature is gone (its directory was removed): the message was not sent{close}"
+                ),
                 true,
             );
             return Vec::new();
         }
         let text = area.lines().join("\n");
         if text.trim().is_empty() {
+            let cancel = self.keymap.mention(Action::Cancel, ", or {} to cancel");
             self.set_notice(
-                "the message is empty: write something, or Esc to cancel",
+                format!("the message is empty: write something{cancel}"),
                 true,
             );
             return Vec::new();
@@ -205,13 +207,13 @@ impl App {
         self.message = None;
         self.message_to = None;
         self.mode = Mode::Normal;
-        vec![Effect::AppendMessage {
+        vec![Job::AppendMessage {
             creature: path,
             text,
         }]
     }
 
-    fn submit_search(&mut self) -> Vec<Effect> {
+    fn submit_search(&mut self) -> Vec<Job> {
         self.mode = Mode::Normal;
         let query = self.search.input.trim().to_string();
         let Some(path) = self.selected.clone() else {
@@ -224,7 +226,7 @@ impl App {
         self.search.query = Some(query.clone());
         self.search.creature = Some(path.clone());
         self.search.running = true;
-        vec![Effect::Search {
+        vec![Job::Search {
             creature: path,
             query,
         }]
@@ -250,13 +252,13 @@ impl App {
                 );
             }
             SearchSource::Conversation => {
-                self.view = View::Recall;
-                let vp = Areas::compute(self.area, View::Recall).main_viewport();
+                self.view = MainView::Recall;
+                let vp = Areas::compute(self.area, MainView::Recall).main_viewport();
                 ui.recall
                     .jump(model.conversation(), &self.theme, vp, hit.line);
             }
             SearchSource::Observations => {
-                self.view = View::Observations;
+                self.view = MainView::Observations;
                 let file_line = hit.line as usize + 1;
                 let at = ui.obs_doc.line_nos.iter().position(|n| *n == file_line);
                 match at {
@@ -267,15 +269,15 @@ impl App {
                 }
             }
             SearchSource::Dreams => {
-                self.view = View::Dreams;
+                self.view = MainView::Dreams;
                 let i = hit.line as usize;
                 if i < ui.dreams.len() {
                     ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
                 }
             }
             SearchSource::Diary => {
-                self.view = View::Diary;
-                let width = Areas::compute(self.area, View::Diary).main_view.width;
+                self.view = MainView::Diary;
+                let width = Areas::compute(self.area, MainView::Diary).main_view.width;
                 if ui.diary_width != width {
                     ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
                     ui.diary_width = width;

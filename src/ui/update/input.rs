@@ -3,13 +3,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 
-use super::Effect;
-use crate::ui::input::action::{Action, Mode};
+use super::Job;
+use crate::ui::focus::Mode;
 use crate::ui::input::keys::KeyChord;
 use crate::ui::state::App;
 
 impl App {
-    pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+    pub fn on_key(&mut self, key: KeyEvent) -> Vec<Job> {
         if key.kind == KeyEventKind::Release {
             return Vec::new();
         }
@@ -43,25 +43,19 @@ impl App {
         self.dirty = true;
     }
 
-    pub fn on_mouse(&mut self, mouse: MouseEvent) -> Vec<Effect> {
+    /// The wheel scrolls the pane under it; a click focuses a pane, a tab or a creature.
+    pub fn on_mouse(&mut self, mouse: MouseEvent) {
         if self.mode != Mode::Normal {
-            return Vec::new();
+            return;
         }
         let (column, row) = (mouse.column, mouse.row);
         match mouse.kind {
-            MouseEventKind::ScrollUp => self.apply(Action::ScrollAt {
-                column,
-                row,
-                down: false,
-            }),
-            MouseEventKind::ScrollDown => self.apply(Action::ScrollAt {
-                column,
-                row,
-                down: true,
-            }),
-            MouseEventKind::Down(_) => self.apply(Action::ClickAt { column, row }),
-            _ => Vec::new(),
+            MouseEventKind::ScrollUp => self.wheel(column, row, false),
+            MouseEventKind::ScrollDown => self.wheel(column, row, true),
+            MouseEventKind::Down(_) => self.click(column, row),
+            _ => return,
         }
+        self.dirty = true;
     }
 
     /// Pasted text goes into the message box or the search prompt.

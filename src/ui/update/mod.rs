@@ -1,5 +1,5 @@
 //! Changing the state: input events become actions (through the keymap), actions change
-//! the state and return [`Effect`]s for the runtime to perform (IO never happens here).
+//! the state and return [`Job`]s for the runtime to perform (IO never happens here).
 
 mod actions;
 mod input;
@@ -7,11 +7,11 @@ mod scrolling;
 
 use std::path::PathBuf;
 
-use crate::runner::control::ControlCommand;
+use crate::control::ControlCommand;
 
 /// Work for the runtime: talking to runners, writing files, searching.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
+pub enum Job {
     /// Send a command to the creature's runner (hosted, or over its control socket).
     Control {
         creature: PathBuf,

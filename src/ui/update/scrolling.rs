@@ -1,8 +1,9 @@
 //! Moving around: focus between panes, scrolling the focused pane, the list selections.
 
 use crate::ui::doc::scroll::{self, Step};
+use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
-use crate::ui::input::hints::{Pane, View};
+use crate::ui::layout;
 use crate::ui::state::App;
 
 /// Rows the mouse wheel scrolls.
@@ -67,7 +68,7 @@ impl App {
             return;
         };
         self.pane = pane;
-        if let Some(view) = crate::ui::draw::main_view::tab_at(self, areas.main, column, row) {
+        if let Some(view) = layout::tab_at(&self.keymap, areas.main, column, row) {
             self.view = view;
             return;
         }
@@ -77,15 +78,10 @@ impl App {
         let Some(list) = areas.garden_inner() else {
             return;
         };
-        if row < list.y {
+        let count = self.creatures.len();
+        let Some(index) = layout::creature_at(list, self.selected_index(), count, row) else {
             return;
-        }
-        let top = crate::ui::draw::garden::first_shown(
-            self.selected_index(),
-            self.creatures.len(),
-            list.height,
-        );
-        let index = top + usize::from((row - list.y) / crate::ui::draw::garden::ROWS_PER_CREATURE);
+        };
         if let Some(path) = self.creatures.keys().nth(index).cloned() {
             self.select(path);
         }
@@ -142,16 +138,16 @@ impl App {
             return;
         };
         match self.view {
-            View::Observations => {
+            MainView::Observations => {
                 ui.obs_anchor = scroll::scroll(&ui.obs_doc.lines, ui.obs_anchor, vp, step);
             }
-            View::Diary => {
+            MainView::Diary => {
                 ui.diary_anchor = scroll::scroll(&ui.diary, ui.diary_anchor, vp, step);
             }
-            View::Recall => ui
+            MainView::Recall => ui
                 .recall
                 .scroll(model.conversation(), &self.theme, vp, step),
-            View::Dreams => {
+            MainView::Dreams => {
                 // The list shows the newest dream first: up is newer.
                 let n = ui.dreams.len();
                 if n == 0 {

@@ -1,5 +1,6 @@
-//! Performing effects: commands to runners (in-process channel or control socket),
-//! appends to MESSAGES.md. Outcomes come back as notices for the status line.
+//! Performing the jobs actions ask for: commands to runners (in-process channel or control
+//! socket), appends to MESSAGES.md, searches. Outcomes come back as notices for the status
+//! line.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -10,18 +11,19 @@ use tokio::sync::mpsc;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
+use crate::control::{ControlCommand, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
-use crate::runner::control::ControlCommand;
-use crate::runner::socket;
+use crate::ui::input::action::Action;
+use crate::ui::input::keymap::Keymap;
 use crate::ui::state::App;
-use crate::ui::state::creature::Control;
-use crate::ui::update::Effect;
+use crate::ui::state::creature::RunnerLink;
+use crate::ui::update::Job;
 
 /// What became of work done in the background: a notice, and whether it is an error.
 pub type Outcome = (String, bool);
 
-pub struct Effects {
+pub struct Jobs {
     hosted: HashMap<PathBuf, mpsc::UnboundedSender<ControlCommand>>,
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
@@ -39,18 +41,25 @@ fn describe(command: &ControlCommand) -> &'static str {
 }
 
 /// What the status line says once a command has reached the runner. A paused creature
-/// keeps a sleep or wake request until it is resumed, and the operator is told so.
-fn accepted(name: &str, command: &ControlCommand, paused: bool) -> String {
+/// keeps a sleep or wake request until it is resumed, and the operator is told so (with
+/// the key that resumes it, when one is bound).
+fn accepted(name: &str, command: &ControlCommand, paused: bool, keymap: &Keymap) -> String {
     match command {
-        ControlCommand::ForceSleep | ControlCommand::Wake if paused => format!(
-            "{name} is paused: it will {} once resumed (p)",
-            describe(command)
-        ),
+        ControlCommand::ForceSleep | ControlCommand::Wake if paused => {
+            let key = keymap
+                .first(Action::PauseResume)
+                .map(|k| format!(" ({k})"))
+                .unwrap_or_default();
+            format!(
+                "{name} is paused: it will {} once resumed{key}",
+                describe(command)
+            )
+        }
         _ => format!("asked {name} to {}", describe(command)),
     }
 }
 
-impl Effects {
+impl Jobs {
     pub fn new(
         hosted: HashMap<PathBuf, mpsc::UnboundedSender<ControlCommand>>,
         outcomes: mpsc::UnboundedSender<Outcome>,
@@ -62,11 +71,11 @@ impl Effects {
         }
     }
 
-    pub fn perform(&mut self, app: &mut App, effect: Effect) {
-        match effect {
-            Effect::Control { creature, command } => self.control(app, &creature, command),
-            Effect::AppendMessage { creature, text } => self.message(app, &creature, text),
-            Effect::Search { creature, query } => self.start_search(app, &creature, query),
+    pub fn perform(&mut self, app: &mut App, job: Job) {
+        match job {
+            Job::Control { creature, command } => self.control(app, &creature, command),
+            Job::AppendMessage { creature, text } => self.message(app, &creature, text),
+            Job::Search { creature, query } => self.start_search(app, &creature, query),
         }
     }
 
@@ -76,23 +85,23 @@ impl Effects {
             .get(creature)
             .map_or_else(|| creature.display().to_string(), |u| u.name.clone());
         let what = describe(&command);
-        let via = app.creatures.get(creature).map(|u| u.control);
+        let via = app.creatures.get(creature).map(|u| u.link);
         let paused = app
             .creatures
             .get(creature)
             .is_some_and(|u| u.summary.status == Status::Paused);
-        let done = accepted(&name, &command, paused);
+        let done = accepted(&name, &command, paused, &app.keymap);
         match via {
-            Some(Control::Hosted) => match self.hosted.get(creature) {
+            Some(RunnerLink::Hosted) => match self.hosted.get(creature) {
                 Some(tx) if tx.send(command).is_ok() => app.set_notice(done, false),
                 _ => app.set_notice(format!("{name}'s runner has stopped: cannot {what}"), true),
             },
-            Some(Control::Socket) => {
+            Some(RunnerLink::Socket) => {
                 app.set_notice(format!("asking {name} to {what}…"), false);
                 let dir = creature.to_path_buf();
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
-                    let outcome = match socket::send_command(&dir, &command).await {
+                    let outcome = match send_command(&dir, &command).await {
                         Ok(()) => (done, false),
                         Err(e) => (format!("{name}: cannot {what}: {e}"), true),
                     };
@@ -100,7 +109,7 @@ impl Effects {
                     let _ = tx.send(outcome);
                 });
             }
-            Some(Control::None) | None => {}
+            Some(RunnerLink::None) | None => {}
         }
     }
 
@@ -113,6 +122,15 @@ impl Effects {
     /// A search is under way: the loop polls it.
     pub fn searching(&self) -> bool {
         self.search.is_some()
+    }
+
+    /// Waits for the search under way to end, then copies its hits (a headless screen,
+    /// which has no loop to poll it).
+    pub fn finish_search(&mut self, app: &mut App) {
+        if let Some(handle) = self.search.as_mut() {
+            handle.wait();
+        }
+        self.poll_search(app);
     }
 
     /// Copies new hits into the state; the first hit is shown as soon as it is found.
@@ -144,14 +162,14 @@ impl Effects {
     /// here too would write it twice. Otherwise, or when the runner cannot be reached, it
     /// is appended here as a new dated section.
     fn message(&mut self, app: &mut App, creature: &Path, text: String) {
-        let control = app.creatures.get(creature).map(|u| u.control);
-        if control == Some(Control::Socket) {
+        let control = app.creatures.get(creature).map(|u| u.link);
+        if control == Some(RunnerLink::Socket) {
             app.set_notice("sending the message to the runner…", false);
             let dir = creature.to_path_buf();
             let tx = self.outcomes.clone();
             tokio::spawn(async move {
                 let command = ControlCommand::Message { text: text.clone() };
-                let outcome = match socket::send_command(&dir, &command).await {
+                let outcome = match send_command(&dir, &command).await {
                     Ok(()) => (
                         "message sent to the runner, which appends it to MESSAGES.md".into(),
                         false,
@@ -171,7 +189,7 @@ impl Effects {
             });
             return;
         }
-        let sent = control == Some(Control::Hosted)
+        let sent = control == Some(RunnerLink::Hosted)
             && self.hosted.get(creature).is_some_and(|tx| {
                 tx.send(ControlCommand::Message { text: text.clone() })
                     .is_ok()
@@ -202,25 +220,56 @@ impl Effects {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::collections::BTreeMap;
+
+    use crate::memory::cycle::Cycle;
 
     #[test]
     fn a_paused_creature_is_said_to_keep_sleep_and_wake_until_resumed() {
+        let keymap = Keymap::default();
         assert_eq!(
-            accepted("sprout", &ControlCommand::ForceSleep, false),
+            accepted("sprout", &ControlCommand::ForceSleep, false, &keymap),
             "asked sprout to sleep now"
         );
         assert_eq!(
-            accepted("sprout", &ControlCommand::ForceSleep, true),
+            accepted("sprout", &ControlCommand::ForceSleep, true, &keymap),
             "sprout is paused: it will sleep now once resumed (p)"
         );
         assert_eq!(
-            accepted("sprout", &ControlCommand::Wake, true),
+            accepted("sprout", &ControlCommand::Wake, true, &keymap),
             "sprout is paused: it will wake up once resumed (p)"
         );
         assert_eq!(
-            accepted("sprout", &ControlCommand::Resume, true),
+            accepted("sprout", &ControlCommand::Resume, true, &keymap),
             "asked sprout to resume"
+        );
+    }
+
+    /// The key that resumes is the one bound now, or none is named.
+    #[test]
+    fn the_resume_key_named_is_the_bound_one() {
+        let mut keymap = Keymap::default();
+        let rebind = |name: &str| {
+            std::collections::BTreeMap::from([(
+                "pause_resume".to_string(),
+                crate::ui::input::keymap::KeyNames::Many(
+                    [name]
+                        .iter()
+                        .filter(|n| !n.is_empty())
+                        .map(|n| n.to_string())
+                        .collect(),
+                ),
+            )])
+        };
+        assert!(keymap.patch(&rebind("f6")).is_empty());
+        assert_eq!(
+            accepted("sprout", &ControlCommand::Wake, true, &keymap),
+            "sprout is paused: it will wake up once resumed (F6)"
+        );
+        assert!(keymap.patch(&rebind("")).is_empty());
+        assert_eq!(
+            accepted("sprout", &ControlCommand::Wake, true, &keymap),
+            "sprout is paused: it will wake up once resumed"
         );
     }
 
@@ -241,7 +290,7 @@ mod tests {
         }
         let screen = Headless::open_hosting(
             &[dir.path().to_path_buf()],
-            BTreeSet::from([hosted.clone()]),
+            BTreeMap::from([(hosted.clone(), Cycle::default())]),
             Settings::with_theme(Theme::default()),
             Utc.with_ymd_and_hms(2026, 11, 22, 18, 0, 0).unwrap(),
             80,
@@ -256,18 +305,18 @@ mod tests {
         let (_dir, mut screen, hosted, _) = setup();
         let (tx, mut rx) = mpsc::unbounded_channel();
         let (outcomes, _) = mpsc::unbounded_channel();
-        let mut effects = Effects::new(HashMap::from([(hosted.clone(), tx)]), outcomes);
-        effects.perform(
+        let mut jobs = Jobs::new(HashMap::from([(hosted.clone(), tx)]), outcomes);
+        jobs.perform(
             &mut screen.app,
-            Effect::Control {
+            Job::Control {
                 creature: hosted.clone(),
                 command: ControlCommand::ForceSleep,
             },
         );
         assert_eq!(rx.try_recv().ok(), Some(ControlCommand::ForceSleep));
-        effects.perform(
+        jobs.perform(
             &mut screen.app,
-            Effect::AppendMessage {
+            Job::AppendMessage {
                 creature: hosted.clone(),
                 text: "hello".into(),
             },
@@ -283,17 +332,17 @@ mod tests {
 
         // A runner that has gone: the command fails plainly, the message is kept on disk.
         drop(rx);
-        effects.perform(
+        jobs.perform(
             &mut screen.app,
-            Effect::Control {
+            Job::Control {
                 creature: hosted.clone(),
                 command: ControlCommand::Wake,
             },
         );
         assert!(screen.app.notice.as_ref().is_some_and(|n| n.error));
-        effects.perform(
+        jobs.perform(
             &mut screen.app,
-            Effect::AppendMessage {
+            Job::AppendMessage {
                 creature: hosted.clone(),
                 text: "still there?".into(),
             },
@@ -306,10 +355,10 @@ mod tests {
     fn watched_creatures_get_messages_appended_here() {
         let (_dir, mut screen, _, watched) = setup();
         let (outcomes, _) = mpsc::unbounded_channel();
-        let mut effects = Effects::new(HashMap::new(), outcomes);
-        effects.perform(
+        let mut jobs = Jobs::new(HashMap::new(), outcomes);
+        jobs.perform(
             &mut screen.app,
-            Effect::AppendMessage {
+            Job::AppendMessage {
                 creature: watched.clone(),
                 text: "hi there".into(),
             },
