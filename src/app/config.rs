@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::memory::cycle::{Cycle, Profile};
-use crate::runner::config::RunnerConfig;
+use crate::runner::config::{RunnerConfig, RunnerConfigError};
 use crate::ui::config::{Config as ObservatoryConfig, config_dir};
 
 /// The config file's text as TOML, with where it came from.
@@ -32,8 +32,13 @@ pub enum ConfigError {
     #[error("{}: {message}", path.display())]
     Toml { path: PathBuf, message: String },
     /// A table the runner's constants cannot be made from.
-    #[error("{}: {message}", path.display())]
-    Runner { path: PathBuf, message: String },
+    #[error("{}: {source}", path.display())]
+    Runner {
+        path: PathBuf,
+        source: RunnerConfigError,
+    },
+    #[error("{}: [runner] must be a table", path.display())]
+    RunnerNotATable { path: PathBuf },
     #[error("{}: [fatigue] {key} = {alias} disagrees with [runner] fatigue_{key} = {runner}: keep one", path.display())]
     FatigueTwice {
         path: PathBuf,
@@ -109,14 +114,10 @@ impl ConfigFile {
     /// The runner's settings: `[runner]` (with `[fatigue]` folded in) over `profile`, or
     /// over the file's own `profile` when none is given.
     pub fn runner(&self, profile: Option<Profile>) -> Result<RunnerConfig, ConfigError> {
-        let runner_error = |message: String| ConfigError::Runner {
-            path: self.path(),
-            message,
-        };
         let mut table = match self.table.get("runner") {
             None => toml::Table::new(),
             Some(toml::Value::Table(t)) => t.clone(),
-            Some(_) => return Err(runner_error("[runner] must be a table".into())),
+            Some(_) => return Err(ConfigError::RunnerNotATable { path: self.path() }),
         };
         let alias = self.fatigue_alias()?;
         if let Some(alias) = &alias {
@@ -138,7 +139,11 @@ impl ConfigFile {
                 }
             }
         }
-        let config = RunnerConfig::from_table(&table, profile).map_err(runner_error)?;
+        let config =
+            RunnerConfig::from_table(&table, profile).map_err(|source| ConfigError::Runner {
+                path: self.path(),
+                source,
+            })?;
         let Cycle {
             fatigue_warning: warning,
             fatigue_limit: limit,

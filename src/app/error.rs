@@ -2,6 +2,7 @@
 
 use crate::app::config::ConfigError;
 use crate::llm::ProviderError;
+use crate::runner::config::RunnerConfigError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -9,7 +10,9 @@ pub enum AppError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Provider(#[from] ProviderError),
-    /// The runner refused its settings or its directory (a sentence from the runner).
+    #[error(transparent)]
+    Settings(#[from] RunnerConfigError),
+    /// The runner could not open its creature (a sentence from the runner).
     #[error("{0}")]
     Runner(String),
     #[error("{what}: {source}")]

@@ -32,7 +32,7 @@ fn settings(
     let file = ConfigFile::load(cli.ui.config.as_deref())?;
     let mut config = file.runner(profile)?;
     config.speed = speed;
-    config.validate().map_err(AppError::Runner)?;
+    config.validate()?;
     Ok((config, Watching::from_file(&file, profile)))
 }
 

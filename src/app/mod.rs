@@ -1,5 +1,5 @@
 //! The composition root: the command line ([`cli`]), the config file read once
-//! ([`config`]), and the wiring of `run` and `demo` ([`host`]: the runner and the
+//! ([`config`]), and the wiring of `run` and `demo` (`host`: the runner and the
 //! observatory together), the observatory alone, `inspect` and `screenshot`.
 //!
 //! The only module that knows clap, and the only one that imports both the runner and the

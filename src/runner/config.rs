@@ -8,7 +8,30 @@
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
+use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
+
+/// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunnerConfigError {
+    #[error("[runner] profile must be \"seed\" or \"openseed\", not {0}")]
+    Profile(toml::Value),
+    #[error("[runner]: unknown field `{key}`, expected one of {known}")]
+    UnknownKey { key: String, known: String },
+    /// A value of the wrong type (toml's words).
+    #[error("[runner]: {0}")]
+    Value(String),
+    #[error(transparent)]
+    Cycle(#[from] InvalidCycle),
+    #[error("[runner] {0} must be a positive number")]
+    NotPositive(&'static str),
+    #[error("[runner] {0} must be zero or more")]
+    Negative(&'static str),
+    #[error("[runner] max_sleep_s must be at least min_sleep_s")]
+    SleepRange,
+    #[error("--speed must be a positive number")]
+    Speed,
+}
 
 /// `deny_unknown_fields` does not work through `flatten`: [`RunnerConfig::from_table`]
 /// refuses unknown keys itself.
@@ -68,38 +91,43 @@ impl RunnerConfig {
 
     /// Applies a `[runner]` table: `profile` picks the base (unless `cli_profile` is given),
     /// every other key overrides one constant. Unknown keys are errors.
-    pub fn from_table(table: &toml::Table, cli_profile: Option<Profile>) -> Result<Self, String> {
+    pub fn from_table(
+        table: &toml::Table,
+        cli_profile: Option<Profile>,
+    ) -> Result<Self, RunnerConfigError> {
         let file_profile = match table.get("profile") {
             None => None,
-            Some(v) => Some(Profile::deserialize(v.clone()).map_err(|_| {
-                format!("[runner] profile must be \"seed\" or \"openseed\", not {v}")
-            })?),
+            Some(v) => Some(
+                Profile::deserialize(v.clone())
+                    .map_err(|_| RunnerConfigError::Profile(v.clone()))?,
+            ),
         };
         let base = Self::profile(cli_profile.or(file_profile).unwrap_or_default());
-        let mut merged = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
+        let mut merged =
+            toml::Table::try_from(&base).map_err(|e| RunnerConfigError::Value(e.to_string()))?;
         for (k, v) in table {
             if k == "profile" {
                 continue;
             }
             if !merged.contains_key(k) {
                 let known: Vec<&str> = merged.keys().map(String::as_str).collect();
-                return Err(format!(
-                    "[runner]: unknown field `{k}`, expected one of {}",
-                    known.join(", ")
-                ));
+                return Err(RunnerConfigError::UnknownKey {
+                    key: k.clone(),
+                    known: known.join(", "),
+                });
             }
             merged.insert(k.clone(), v.clone());
         }
         let cfg: Self = toml::Value::Table(merged)
             .try_into()
-            .map_err(|e: toml::de::Error| format!("[runner]: {}", e.message()))?;
+            .map_err(|e: toml::de::Error| RunnerConfigError::Value(e.message().to_string()))?;
         cfg.validate()?;
         Ok(cfg)
     }
 
     /// Checks the values make a creature that can live.
-    pub fn validate(&self) -> Result<(), String> {
-        self.cycle.validate().map_err(|e| e.to_string())?;
+    pub fn validate(&self) -> Result<(), RunnerConfigError> {
+        self.cycle.validate()?;
         let positive = [
             ("min_sleep_s", self.min_sleep_s),
             ("bash_timeout_s", self.bash_timeout_s),
@@ -107,7 +135,7 @@ impl RunnerConfig {
         ];
         for (name, v) in positive {
             if !(v.is_finite() && v > 0.0) {
-                return Err(format!("[runner] {name} must be a positive number"));
+                return Err(RunnerConfigError::NotPositive(name));
             }
         }
         let non_negative = [
@@ -117,14 +145,14 @@ impl RunnerConfig {
         ];
         for (name, v) in non_negative {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("[runner] {name} must be zero or more"));
+                return Err(RunnerConfigError::Negative(name));
             }
         }
         if self.max_sleep_s < self.min_sleep_s {
-            return Err("[runner] max_sleep_s must be at least min_sleep_s".into());
+            return Err(RunnerConfigError::SleepRange);
         }
         if !(self.speed.is_finite() && self.speed > 0.0) {
-            return Err("--speed must be a positive number".into());
+            return Err(RunnerConfigError::Speed);
         }
         Ok(())
     }
@@ -190,7 +218,9 @@ mod tests {
 
     #[test]
     fn bad_tables_are_clear_errors() {
-        let e = RunnerConfig::from_table(&table("fatigue_limt = 40"), None).unwrap_err();
+        let e = RunnerConfig::from_table(&table("fatigue_limt = 40"), None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("fatigue_limt"), "{e}");
         assert!(RunnerConfig::from_table(&table("profile = \"x\""), None).is_err());
         assert!(RunnerConfig::from_table(&table("deep_sleep_every = 0"), None).is_err());

@@ -114,7 +114,7 @@ impl Runner {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes
     /// `.sys/runner.json`. Refuses a directory that holds other things than a creature.
     pub fn open(opts: RunnerOptions) -> Result<Self, String> {
-        opts.config.validate()?;
+        opts.config.validate().map_err(|e| e.to_string())?;
         let is_new = prepare_dir(&opts.dir)?;
         // Canonical, so the observatory can match the hosted creature with the one it watches.
         let dir = opts.dir.canonicalize().unwrap_or_else(|_| opts.dir.clone());
