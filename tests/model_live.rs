@@ -560,3 +560,22 @@ fn unfinished_lines_of_documents_wait_like_observations() {
     assert_eq!(c.refresh_paths(&[&rules]), vec![Change::Rules]);
     assert_eq!(c.rules().len(), 2);
 }
+
+#[test]
+fn bad_lines_past_the_listed_problems_are_only_counted() {
+    let (_d, root) = creature();
+    let dreams = root.join(".self/dreams.jsonl");
+    append(&dreams, &"x\n".repeat(1000));
+    let mut c = Creature::open(&root);
+    assert_eq!(c.problems().len(), 200);
+    assert_eq!(c.problems_dropped(), 800);
+    append(&dreams, &"y\n".repeat(1000));
+    let changes = c.refresh_paths(&[&dreams]);
+    let listed = changes
+        .iter()
+        .filter(|ch| matches!(ch, Change::Problem(_)))
+        .count();
+    assert_eq!(listed, 0, "no change per problem that is not listed");
+    assert_eq!(c.problems().len(), 200);
+    assert_eq!(c.problems_dropped(), 1800);
+}

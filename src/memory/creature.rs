@@ -15,7 +15,7 @@ use super::iterations::{CreatorLogEntry, Iteration};
 use super::layout::FileKind;
 use super::observations::{ObsItem, Observation, Observations};
 use super::problem::{Problem, Problems};
-use super::streams::{ConversationLog, EventLog, MemoryLog};
+use super::streams::{ConversationLog, EventLog, HeadProblems, MemoryLog};
 use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
@@ -179,15 +179,7 @@ impl Creature {
         if creature.on_counted.is_none()
             && let Some(problems) = creature.conversation.wait_head()
         {
-            let path = creature.conversation.path().to_path_buf();
-            for (line, what) in problems {
-                let file = creature.relative(&path);
-                creature.problems.push(Problem {
-                    file,
-                    line: Some(line + 1),
-                    what,
-                });
-            }
+            creature.add_head_problems(problems);
         }
         creature
     }
@@ -244,13 +236,39 @@ impl Creature {
     }
 
     fn problem(&mut self, changes: &mut Vec<Change>, path: &Path, line: Option<u64>, what: String) {
-        let problem = Problem {
-            file: self.relative(path),
-            line,
-            what,
-        };
+        let file = self.relative(path);
+        self.line_problem(changes, file, line, what);
+    }
+
+    /// Lists a problem (and reports it as a change) while the list has room; past that
+    /// it is only counted, so a file of bad lines costs no memory per line.
+    fn line_problem(
+        &mut self,
+        changes: &mut Vec<Change>,
+        file: String,
+        line: Option<u64>,
+        what: String,
+    ) {
+        if self.problems.is_full() {
+            self.problems.count_dropped(1);
+            return;
+        }
+        let problem = Problem { file, line, what };
         self.problems.push(problem.clone());
         changes.push(Change::Problem(problem));
+    }
+
+    /// The problems found counting a large conversation's head.
+    fn add_head_problems(&mut self, head: HeadProblems) {
+        let file = self.relative(self.conversation.path());
+        for (line, what) in head.listed {
+            self.problems.push(Problem {
+                file: file.clone(),
+                line: Some(line + 1),
+                what,
+            });
+        }
+        self.problems.count_dropped(head.dropped);
     }
 
     /// A JSON file's content through `parse`; one that does not parse is recorded as a
@@ -367,13 +385,7 @@ impl Creature {
         if kind == FileKind::Conversation
             && let Some(problems) = self.conversation.join_head()
         {
-            for (line, what) in problems {
-                self.problems.push(Problem {
-                    file: self.relative(&path),
-                    line: Some(line + 1),
-                    what,
-                });
-            }
+            self.add_head_problems(problems);
             changes.push(Change::ConversationCounted);
         }
         let mut tailer = match self.tailers.remove(&kind) {
@@ -528,16 +540,14 @@ impl Creature {
             if kind == FileKind::Conversation
                 && let Some(backfill) = self.conversation.backfill.as_mut()
             {
-                backfill.tail_problems.push((number, what));
+                if backfill.tail_problems.len() < super::problem::MAX_KEPT {
+                    backfill.tail_problems.push((number, what));
+                } else {
+                    self.problems.count_dropped(1);
+                }
                 return;
             }
-            let problem = Problem {
-                file: rel.to_string(),
-                line: Some(number + 1),
-                what,
-            };
-            self.problems.push(problem.clone());
-            changes.push(Change::Problem(problem));
+            self.line_problem(changes, rel.to_string(), Some(number + 1), what);
         }
     }
 
