@@ -579,3 +579,32 @@ fn bad_lines_past_the_listed_problems_are_only_counted() {
     assert_eq!(c.problems().len(), 200);
     assert_eq!(c.problems_dropped(), 1800);
 }
+
+#[test]
+fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
+    use dreamwatch::memory::dream_log::RECENT_DREAMS;
+    let (_d, root) = creature();
+    let dreams = root.join(".self/dreams.jsonl");
+    let total = RECENT_DREAMS * 3 + 7;
+    let mut text = "{}\n".repeat(total - 2);
+    text.push_str(&dream(t0(), true));
+    text.push_str(&dream(t0() + Duration::minutes(10), true));
+    append(&dreams, &text);
+    let mut c = Creature::open(&root);
+    assert_eq!(c.dreams().len(), RECENT_DREAMS);
+    let s = c.summary(t0(), &Cycle::default());
+    assert_eq!(s.dreams, total as u64);
+    assert_eq!((s.deep_sleeps, s.deep_every), (2, 1));
+    assert_eq!(
+        s.last_dream.and_then(|d| d.t),
+        Some(t0() + Duration::minutes(10))
+    );
+    append(&dreams, &"{}\n".repeat(total));
+    let changes = c.refresh_paths(&[&dreams]);
+    let dream_changes = changes
+        .iter()
+        .filter(|ch| matches!(ch, Change::Dream(_)))
+        .count();
+    assert!(dream_changes <= RECENT_DREAMS, "{dream_changes}");
+    assert_eq!(c.summary(t0(), &Cycle::default()).dreams, 2 * total as u64);
+}

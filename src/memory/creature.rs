@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
+use super::dream_log::DreamLog;
 use super::dreams::Dream;
 use super::events::Event;
 use super::identity::{Birth, SleepFile};
@@ -75,6 +76,7 @@ impl RunnerFile {
 struct LogFold {
     conversation: u64,
     events: u64,
+    dreams: u64,
 }
 
 /// A creature, as its files describe it.
@@ -85,7 +87,7 @@ pub struct Creature {
     birth: Option<Birth>,
     purpose: Option<String>,
     observations: Observations,
-    dreams: Vec<Dream>,
+    dreams: DreamLog,
     priorities: Priorities,
     rules: Vec<Rule>,
     diary_text: String,
@@ -157,7 +159,7 @@ impl Creature {
             birth: None,
             purpose: None,
             observations: Observations::default(),
-            dreams: Vec::new(),
+            dreams: DreamLog::default(),
             priorities: Priorities::default(),
             rules: Vec::new(),
             diary_text: String::new(),
@@ -442,6 +444,15 @@ impl Creature {
         if fold.events > 0 {
             changes.push(Change::Events { new: fold.events });
         }
+        // One change per new dream still kept (a huge file reports its recent dreams).
+        let recent = self.dreams.recent();
+        let new = recent.len().min(fold.dreams as usize);
+        changes.extend(
+            recent[recent.len() - new..]
+                .iter()
+                .cloned()
+                .map(Change::Dream),
+        );
         if kind == FileKind::Dreams {
             // A dreams reset drops the logs fatigue is counted from: read them again now.
             for log in [FileKind::Events, FileKind::Conversation] {
@@ -496,8 +507,8 @@ impl Creature {
                     self.events.forget_calls_until(t);
                     self.conversation.forget_calls_until(t);
                 }
-                self.dreams.push(d.clone());
-                changes.push(Change::Dream(d));
+                fold.dreams += 1;
+                self.dreams.push(d);
             }),
             FileKind::Iterations => Iteration::parse(bytes).map(|i| {
                 if self.iterations.len() == RECENT_ITERATIONS {
@@ -558,7 +569,7 @@ impl Creature {
         self.problems.clear_file(&rel);
         match kind {
             FileKind::Dreams => {
-                self.dreams.clear();
+                self.dreams = DreamLog::default();
                 // Fatigue is counted against the last dream: recount the logs.
                 self.tailers.remove(&FileKind::Events);
                 self.tailers.remove(&FileKind::Conversation);
@@ -600,7 +611,13 @@ impl Creature {
         &self.observations
     }
 
+    /// The recent dreams (at most [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
     pub fn dreams(&self) -> &[Dream] {
+        self.dreams.recent()
+    }
+
+    /// Every dream counted, and the recent ones.
+    pub fn dream_log(&self) -> &DreamLog {
         &self.dreams
     }
 
@@ -658,7 +675,7 @@ impl Creature {
     }
 
     pub(crate) fn last_dream_time(&self) -> Option<DateTime<Utc>> {
-        self.dreams.iter().rev().find_map(|d| d.t)
+        self.dreams.last_time()
     }
 
     /// The path a file kind resolves to in this creature now.

@@ -6,6 +6,7 @@ pub mod creature;
 pub mod creature_map;
 pub mod cycle;
 pub mod documents;
+pub mod dream_log;
 pub mod dreams;
 pub mod events;
 pub mod fast_json;
