@@ -608,3 +608,25 @@ fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
     assert!(dream_changes <= RECENT_DREAMS, "{dream_changes}");
     assert_eq!(c.summary(t0(), &Cycle::default()).dreams, 2 * total as u64);
 }
+
+#[test]
+fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
+    use dreamwatch::memory::observation_log::RECENT_OBSERVATION_ITEMS;
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    let total = RECENT_OBSERVATION_ITEMS + 10;
+    append(
+        &obs,
+        &format!("## 2026-03-01\n{}", "GRN 10:00 x\n".repeat(total)),
+    );
+    let mut c = Creature::open(&root);
+    assert_eq!(c.observations().items.len(), RECENT_OBSERVATION_ITEMS);
+    assert_eq!(c.observation_counts().grn, total);
+    assert_eq!(c.summary(t0(), &Cycle::default()).observations.grn, total);
+    append(&obs, "RED 10:01 the newest\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["the newest"]);
+    assert_eq!(c.observation_counts().red, 1);
+    let (line, _) = c.observations().items.last().unwrap();
+    assert_eq!(*line, total + 2);
+}

@@ -14,7 +14,8 @@ use super::events::Event;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::layout::FileKind;
-use super::observations::{ObsItem, Observation, Observations};
+use super::observation_log::ObservationLog;
+use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::streams::{ConversationLog, EventLog, HeadProblems, MemoryLog};
 use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
@@ -86,7 +87,7 @@ pub struct Creature {
     dir_name: String,
     birth: Option<Birth>,
     purpose: Option<String>,
-    observations: Observations,
+    observations: ObservationLog,
     dreams: DreamLog,
     priorities: Priorities,
     rules: Vec<Rule>,
@@ -158,7 +159,7 @@ impl Creature {
             dir_name,
             birth: None,
             purpose: None,
-            observations: Observations::default(),
+            observations: ObservationLog::default(),
             dreams: DreamLog::default(),
             priorities: Priorities::default(),
             rules: Vec::new(),
@@ -328,22 +329,12 @@ impl Creature {
                 changes.push(Change::Identity);
             }
             FileKind::Observations => {
-                let new = Observations::parse(&text);
+                let new = ObservationLog::parse(&text);
                 let old = std::mem::replace(&mut self.observations, new);
-                let items = &self.observations.items;
-                if items.len() >= old.items.len() && items[..old.items.len()] == old.items[..] {
-                    let added: Vec<Observation> = items[old.items.len()..]
-                        .iter()
-                        .filter_map(|(_, item)| match item {
-                            ObsItem::Observation(o) => Some(o.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    if !added.is_empty() {
-                        changes.push(Change::ObservationsAdded(added));
-                    }
-                } else {
-                    changes.push(Change::ObservationsRewritten);
+                match self.observations.added_since(&old) {
+                    Some(added) if added.is_empty() => {}
+                    Some(added) => changes.push(Change::ObservationsAdded(added)),
+                    None => changes.push(Change::ObservationsRewritten),
                 }
             }
             FileKind::Priorities => {
@@ -607,8 +598,15 @@ impl Creature {
         self.purpose.as_deref()
     }
 
+    /// The last items of `observations.md` (at most
+    /// [`RECENT_OBSERVATION_ITEMS`](super::observation_log::RECENT_OBSERVATION_ITEMS)).
     pub fn observations(&self) -> &Observations {
-        &self.observations
+        self.observations.recent()
+    }
+
+    /// Counts over the whole of `observations.md`.
+    pub fn observation_counts(&self) -> ObsCounts {
+        self.observations.counts()
     }
 
     /// The recent dreams (at most [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).

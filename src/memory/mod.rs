@@ -16,6 +16,7 @@ pub mod iterations;
 pub mod json;
 pub mod layout;
 pub mod messages;
+pub mod observation_log;
 pub mod observations;
 pub mod problem;
 pub mod status;

@@ -56,7 +56,7 @@ impl Creature {
             deep_sleeps: dreams.deep_count(),
             deep_every,
             dreams_until_deep: deep_every.saturating_sub(since_deep % deep_every).max(1),
-            observations: self.observations().counts(),
+            observations: self.observation_counts(),
             last_dream: dreams.last().cloned(),
             last_activity: self.last_activity(),
         }
