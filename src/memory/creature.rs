@@ -315,21 +315,17 @@ impl Creature {
         content: Option<(&Path, Vec<u8>)>,
         changes: &mut Vec<Change>,
     ) {
-        let text = content
-            .as_ref()
-            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
-            .unwrap_or_default();
         match kind {
             FileKind::Birth => {
                 self.birth = self.parse_json_file(&content, Birth::parse, changes);
                 changes.push(Change::Identity);
             }
             FileKind::Purpose => {
-                self.purpose = content.map(|_| text);
+                self.purpose = into_text(content);
                 changes.push(Change::Identity);
             }
             FileKind::Observations => {
-                let new = ObservationLog::parse(&text);
+                let new = ObservationLog::parse(&into_text(content).unwrap_or_default());
                 let old = std::mem::replace(&mut self.observations, new);
                 match self.observations.added_since(&old) {
                     Some(added) if added.is_empty() => {}
@@ -338,20 +334,21 @@ impl Creature {
                 }
             }
             FileKind::Priorities => {
-                self.priorities = Priorities::parse(&text);
+                self.priorities = Priorities::parse(&into_text(content).unwrap_or_default());
                 changes.push(Change::Priorities);
             }
             FileKind::Rules => {
-                self.rules = parse_rules(&text);
+                self.rules = parse_rules(&into_text(content).unwrap_or_default());
                 changes.push(Change::Rules);
             }
             FileKind::Diary => {
+                let text = into_text(content).unwrap_or_default();
                 self.diary = parse_diary(&text);
                 self.diary_text = text;
                 changes.push(Change::Diary);
             }
             FileKind::Briefing => {
-                self.briefing = content.map(|_| text);
+                self.briefing = into_text(content);
                 changes.push(Change::Briefing);
             }
             FileKind::Sleep => {
@@ -680,4 +677,12 @@ impl Creature {
     pub fn path_of(&self, kind: FileKind) -> PathBuf {
         kind.resolve(&self.root)
     }
+}
+
+/// A document's bytes as text, without a copy when they are valid UTF-8.
+fn into_text(content: Option<(&Path, Vec<u8>)>) -> Option<String> {
+    content.map(|(_, bytes)| {
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    })
 }
