@@ -34,7 +34,7 @@ const MAX_LINE: u64 = 64 * 1024;
 const TIMEOUT: Duration = Duration::from_secs(5);
 
 pub fn socket_path(dir: &Path) -> PathBuf {
-    dir.join(".sys").join("control.sock")
+    crate::memory::layout::control_socket(dir)
 }
 
 /// Binds the socket, replacing a stale one; works outside an async runtime, so the socket

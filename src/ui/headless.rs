@@ -128,6 +128,11 @@ impl Headless {
         self.wake(Wake::Host(creature.to_path_buf(), status));
     }
 
+    /// The clock moves on to `now`, as the loop's tick does.
+    pub fn tick(&mut self, now: DateTime<Utc>) {
+        self.app.tick(now);
+    }
+
     /// Re-reads every file, as a poll tick does.
     pub fn refresh(&mut self) {
         self.wake(Wake::Watch(WatchBatch {

@@ -217,8 +217,8 @@ impl CreatureUi {
             self.summary.fatigue = host.fatigue;
         }
         if self.link != RunnerLink::Hosted {
-            let listening = c.runner().is_some_and(|r| r.is_alive())
-                && crate::runner::socket::socket_path(c.root()).exists();
+            // What the model last probed: no IO here, this runs on every tick.
+            let listening = c.runner_probe().listening;
             self.link = if listening {
                 RunnerLink::Socket
             } else {
