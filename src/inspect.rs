@@ -2,20 +2,35 @@
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::cli::{InspectArgs, WatchArgs};
 use crate::memory::creature::{Change, Creature};
+use crate::memory::cycle::Cycle;
 use crate::memory::garden::{Garden, Root};
 use crate::memory::status::Status;
-use crate::memory::summary::{CycleConstants, Summary};
+use crate::memory::summary::Summary;
 use crate::text::sanitize::{sanitize, sanitize_line};
 use crate::watch::{LiveChange, LiveGarden, WatchOptions};
 
-pub fn run(args: &InspectArgs, watch: &WatchArgs) -> ExitCode {
+/// What `dreamwatch inspect` was asked for.
+#[derive(Debug, Clone, Default)]
+pub struct InspectOptions {
+    /// Creature directories or gardens.
+    pub paths: Vec<PathBuf>,
+    /// One JSON object instead of text.
+    pub json: bool,
+    /// Keep running and print one JSON line per change.
+    pub follow: bool,
+    pub watch: WatchOptions,
+    /// The constants fatigue, status and cadence are derived with.
+    pub cycle: Cycle,
+}
+
+pub fn run(args: InspectOptions) -> ExitCode {
     let mut roots = Vec::new();
     let mut bad = false;
     for path in &args.paths {
@@ -30,9 +45,9 @@ pub fn run(args: &InspectArgs, watch: &WatchArgs) -> ExitCode {
     if bad {
         return ExitCode::from(2);
     }
-    let k = CycleConstants::default();
+    let k = args.cycle;
     if args.follow {
-        return follow(roots, watch, &k);
+        return follow(roots, args.watch, &k);
     }
     let mut garden = Garden::new(roots);
     garden.scan();
@@ -72,7 +87,7 @@ fn time(t: Option<DateTime<Utc>>) -> Value {
 }
 
 /// One creature as the documented `inspect --json` object.
-pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &CycleConstants) -> Value {
+pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
     let s = c.summary(now, k);
     let events = c.events();
     json!({
@@ -114,7 +129,7 @@ fn write_text(
     out: &mut impl Write,
     c: &Creature,
     now: DateTime<Utc>,
-    k: &CycleConstants,
+    k: &Cycle,
 ) -> std::io::Result<()> {
     let s: Summary = c.summary(now, k);
     let o = s.observations;
@@ -201,7 +216,7 @@ fn indented(text: &str, column: usize) -> String {
 }
 
 /// `--follow`: one JSON line per change, until interrupted.
-fn follow(roots: Vec<Root>, watch: &WatchArgs, k: &CycleConstants) -> ExitCode {
+fn follow(roots: Vec<Root>, watch: WatchOptions, k: &Cycle) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -213,7 +228,7 @@ fn follow(roots: Vec<Root>, watch: &WatchArgs, k: &CycleConstants) -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let (mut live, mut rx) = LiveGarden::open(roots, watch_options(watch));
+        let (mut live, mut rx) = LiveGarden::open(roots, watch);
         let mut last: std::collections::BTreeMap<std::path::PathBuf, Summary> = Default::default();
         let mut out = std::io::stdout();
         for (path, c) in live.creatures() {
@@ -270,19 +285,6 @@ fn follow(roots: Vec<Root>, watch: &WatchArgs, k: &CycleConstants) -> ExitCode {
         }
     });
     ExitCode::SUCCESS
-}
-
-pub fn watch_options(watch: &WatchArgs) -> WatchOptions {
-    let defaults = WatchOptions::default();
-    WatchOptions {
-        poll_interval: match watch.poll_ms {
-            Some(0) => None,
-            Some(ms) => Some(std::time::Duration::from_millis(ms)),
-            None => defaults.poll_interval,
-        },
-        force_poll: watch.force_poll,
-        ..defaults
-    }
 }
 
 fn emit(out: &mut impl Write, value: Value) {

@@ -2,9 +2,12 @@
 //! and a runner that hosts one.
 //!
 //! Data flows one way: files -> [`tail`] -> [`memory`] (a model of each creature) -> [`ui`].
-//! Commands flow back: keys -> actions -> [`runner`] control or file writes.
+//! Commands flow back: keys -> actions -> [`control`] (a hosted runner's channel or a
+//! runner's socket) or file writes. [`app`] is the composition root: the command line,
+//! the config file, and the wiring of the runner and the observatory.
 
-pub mod cli;
+pub mod app;
+pub mod control;
 pub mod inspect;
 pub mod llm;
 pub mod logging;

@@ -1,13 +1,13 @@
 //! Logging: tracing to a file, never to the screen (the observatory owns the terminal,
 //! headless runners print progress lines there).
 
-use crate::cli::UiArgs;
+use std::path::Path;
 
-/// Sends log lines to `--log-file` or `<state dir>/dreamwatch/dreamwatch.log`
+/// Sends log lines to `file` (`--log-file`) or `<state dir>/dreamwatch/dreamwatch.log`
 /// (`DREAMWATCH_LOG` sets the filter, `info` by default). Without a writable file, nothing
 /// is logged.
-pub fn init(ui: &UiArgs) {
-    let path = ui.log_file.clone().or_else(|| {
+pub fn init(file: Option<&Path>) {
+    let path = file.map(Path::to_path_buf).or_else(|| {
         directories::BaseDirs::new().map(|d| {
             d.state_dir()
                 .unwrap_or_else(|| d.cache_dir())

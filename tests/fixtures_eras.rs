@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 use dreamwatch::memory::creature::Creature;
-use dreamwatch::memory::summary::CycleConstants;
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::time::{format_time, parse_time};
 use serde_json::Value;
 
@@ -41,7 +41,7 @@ fn check(expected_file: &Path) -> Result<(), String> {
         serde_json::from_slice(&std::fs::read(expected_file).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
     let c = Creature::open(&creature_dir(name));
-    let s = c.summary(Utc::now(), &CycleConstants::default());
+    let s = c.summary(Utc::now(), &Cycle::default());
     let mut wrong = Vec::new();
     let mut eq = |what: &str, got: Value, want: &Value| {
         if &got != want {
@@ -128,7 +128,7 @@ fn feb20_wren_lone_surrogate_is_an_entry_shown_as_replacement() {
 #[test]
 fn feb24_moss_stopped_during_a_nap_leaves_a_stale_sleep_file() {
     let c = Creature::open(&creature_dir("feb24-moss"));
-    let s = c.summary(Utc::now(), &CycleConstants::default());
+    let s = c.summary(Utc::now(), &Cycle::default());
     assert_eq!(s.status, dreamwatch::memory::status::Status::Stopped);
     assert!(c.iterations().back().is_some_and(|i| i.interrupted));
 }

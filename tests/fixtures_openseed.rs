@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use chrono::{TimeZone, Utc};
 use dreamwatch::memory::creature::Creature;
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::observations::ObsCounts;
 use dreamwatch::memory::status::Status;
-use dreamwatch::memory::summary::CycleConstants;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +21,7 @@ fn fixture(name: &str) -> PathBuf {
 fn head_ember_march_2026() {
     let c = Creature::open(&fixture("head-ember"));
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 18, 0, 0).unwrap();
-    let s = c.summary(now, &CycleConstants::default());
+    let s = c.summary(now, &Cycle::default());
     assert_eq!(s.name, "ember");
     assert_eq!(s.model.as_deref(), Some("claude-opus-4-6"));
     // 11 dreams, deep at the 5th and 10th: OpenSeed's cadence of 5 is read from disk.
@@ -73,7 +73,7 @@ fn head_ember_march_2026() {
 fn early_pip_february_2026() {
     let c = Creature::open(&fixture("early-pip"));
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 20, 0, 0).unwrap();
-    let s = c.summary(now, &CycleConstants::default());
+    let s = c.summary(now, &Cycle::default());
     assert_eq!(s.name, "pip");
     assert_eq!(s.model, None, "template-era BIRTH.json has no model");
     // 20 dreams, deep at the 10th and 20th.

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dreamwatch::memory::creature::{Change, Creature};
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::layout::FileKind;
 use dreamwatch::memory::status::Status;
-use dreamwatch::memory::summary::CycleConstants;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap()
@@ -254,7 +254,7 @@ fn bad_input_is_counted_never_fatal() {
 fn missing_files_are_none_yet() {
     let (_d, root) = creature();
     let c = Creature::open(&root);
-    let s = c.summary(t0(), &CycleConstants::default());
+    let s = c.summary(t0(), &Cycle::default());
     assert_eq!((s.dreams, s.fatigue, s.status), (0, 0, Status::Unknown));
     assert!(c.problems().is_empty());
 }
@@ -262,7 +262,7 @@ fn missing_files_are_none_yet() {
 #[test]
 fn status_follows_sleeps_naps_dreams_and_wake() {
     let (_d, root) = creature();
-    let k = CycleConstants::default();
+    let k = Cycle::default();
     let events = root.join(".sys/events.jsonl");
     append(&events, &event(t0(), "creature.tool_call", ""));
     let mut c = Creature::open(&root);
@@ -343,7 +343,7 @@ fn a_dead_runner_means_stopped() {
     let (_d, root) = creature();
     fs::write(root.join(".sys/runner.json"), "{\"pid\": 4000000000}").unwrap();
     let c = Creature::open(&root);
-    assert_eq!(c.status(t0(), &CycleConstants::default()), Status::Stopped);
+    assert_eq!(c.status(t0(), &Cycle::default()), Status::Stopped);
 }
 
 #[test]
@@ -354,7 +354,7 @@ fn deep_sleep_cadence_is_read_from_disk() {
         append(&dreams, &dream(t0() + Duration::minutes(i), i % 5 == 0));
     }
     let c = Creature::open(&root);
-    let s = c.summary(t0() + Duration::hours(1), &CycleConstants::default());
+    let s = c.summary(t0() + Duration::hours(1), &Cycle::default());
     assert_eq!(
         (s.dreams, s.deep_sleeps, s.deep_every, s.dreams_until_deep),
         (11, 2, 5, 4)
@@ -365,7 +365,7 @@ fn deep_sleep_cadence_is_read_from_disk() {
         &root2.join(".self/dreams.jsonl"),
         &dream(t0(), false).repeat(3),
     );
-    let s = Creature::open(&root2).summary(t0(), &CycleConstants::default());
+    let s = Creature::open(&root2).summary(t0(), &Cycle::default());
     assert_eq!((s.deep_every, s.dreams_until_deep), (10, 7));
 }
 
@@ -484,8 +484,8 @@ fn the_runner_is_probed_on_hints_in_sys_only() {
 
     child.kill().unwrap();
     child.wait().unwrap();
-    assert_ne!(c.status(t0(), &CycleConstants::default()), Status::Stopped);
+    assert_ne!(c.status(t0(), &Cycle::default()), Status::Stopped);
     assert!(c.refresh_paths(&[&runner_json]).contains(&Change::Runner));
     assert_eq!(probe(&c), (false, false));
-    assert_eq!(c.status(t0(), &CycleConstants::default()), Status::Stopped);
+    assert_eq!(c.status(t0(), &Cycle::default()), Status::Stopped);
 }

@@ -1,8 +1,7 @@
 //! `build_provider`: flags, environment and defaults, with a fake environment.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
-use dreamwatch::cli::ProviderKind;
-use dreamwatch::llm::{ProviderOptions, build_provider_with};
+use dreamwatch::llm::{ProviderKind, ProviderOptions, build_provider_with};
 
 const KEY: &str = "sk-build-test-SECRET";
 
@@ -28,6 +27,7 @@ fn build(
     match provider {
         Ok(provider) => Ok(provider.label()),
         Err(error) => {
+            let error = error.to_string();
             assert!(!error.contains(KEY));
             Err(error)
         }

@@ -6,12 +6,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dreamwatch::control::{ControlCommand, HostStatus, HostedCreature, send_command};
 use dreamwatch::llm::rehearsal::{self, Rehearsal};
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::config::RunnerConfig;
-use dreamwatch::runner::control::{ControlCommand, HostStatus, HostedCreature};
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
-use dreamwatch::runner::socket::send_command;
 use tokio::sync::watch;
 
 mod runner_support;

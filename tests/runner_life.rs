@@ -9,8 +9,8 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
 use dreamwatch::llm::rehearsal::{self, Rehearsal};
 use dreamwatch::memory::creature::Creature;
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::observations::{ObsItem, Observations};
-use dreamwatch::memory::summary::CycleConstants;
 use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{RunReport, Runner, RunnerOptions};
@@ -166,7 +166,7 @@ async fn ten_dreams_with_a_deep_sleep() {
     assert!(c.conversation().entries() > 100);
     assert!(c.iterations().len() >= 10);
     assert_eq!(c.birth().unwrap().model.as_deref(), Some("rehearsal"));
-    let summary = c.summary(clock.now(), &CycleConstants::default());
+    let summary = c.summary(clock.now(), &Cycle::default());
     assert_eq!(summary.dreams, 10);
     assert_eq!(summary.deep_sleeps, 1);
     assert_eq!(summary.fatigue, 0, "nothing happened after the last dream");

@@ -7,8 +7,9 @@ mod ui_support;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use dreamwatch::control::{ControlCommand, HostStatus};
+use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::status::Status;
-use dreamwatch::runner::control::{ControlCommand, HostStatus};
 use dreamwatch::ui::headless::Headless;
 use dreamwatch::ui::input::keymap::{KeyNames, Keymap};
 use dreamwatch::ui::state::Settings;
@@ -32,7 +33,7 @@ fn hosting(garden: &Garden, creature: &std::path::Path, width: u16, height: u16)
     let (theme, _) = Theme::load("dark", None, false);
     Headless::open_hosting(
         &[garden.dir.path().to_path_buf()],
-        BTreeSet::from([creature.to_path_buf()]),
+        BTreeMap::from([(creature.to_path_buf(), Cycle::default())]),
         Settings::with_theme(theme),
         ui_support::clock(),
         width,
@@ -191,7 +192,7 @@ fn a_rebound_key_shows_in_the_help_and_the_hints() {
     let ember = garden.creature("ember");
     let mut screen = Headless::open_hosting(
         &[garden.dir.path().to_path_buf()],
-        BTreeSet::from([ember.clone()]),
+        BTreeMap::from([(ember.clone(), Cycle::default())]),
         settings,
         ui_support::clock(),
         120,

@@ -15,7 +15,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::config::{Endpoint, ProviderOptions, non_empty};
+use super::config::{Endpoint, ProviderError, ProviderOptions, non_empty};
 use super::fault::malformed;
 use super::http::{Api, Auth};
 use super::retry::Fault;
@@ -40,7 +40,7 @@ impl fmt::Debug for AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, String> {
+    pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, ProviderError> {
         let auth = match &endpoint.api_key {
             Some(key) => Auth::Header(HeaderName::from_static("x-api-key"), key.clone()),
             None => Auth::None,
@@ -60,7 +60,7 @@ impl AnthropicProvider {
         base_url: Option<String>,
         env: &dyn Fn(&str) -> Option<String>,
         options: ProviderOptions,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ProviderError> {
         let base = base_url
             .or_else(|| non_empty(env, "ANTHROPIC_BASE_URL"))
             .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
@@ -69,7 +69,10 @@ impl AnthropicProvider {
         let key = non_empty(env, "ANTHROPIC_API_KEY").map(ApiKey::new);
         let endpoint = Endpoint::new(base, model.unwrap_or_else(|| DEFAULT_MODEL.to_owned()), key)?;
         if endpoint.api_key.is_none() && endpoint.base_url == DEFAULT_BASE_URL {
-            return Err("ANTHROPIC_API_KEY is not set (or use --provider rehearsal, the offline demo brain)".into());
+            return Err(ProviderError::MissingKey {
+                variable: "ANTHROPIC_API_KEY",
+                hint: "or use --provider rehearsal, the offline demo brain",
+            });
         }
         Self::new(endpoint, options)
     }

@@ -7,6 +7,32 @@ use reqwest::Url;
 use super::retry::{RetryClock, RetryPolicy};
 use super::secret::ApiKey;
 
+/// Why a provider could not be set up: a sentence for the operator, never the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProviderError {
+    #[error("invalid base URL {url:?}: {reason}")]
+    InvalidBaseUrl { url: String, reason: String },
+    #[error("base URL {0:?} must start with http:// or https://")]
+    NotHttp(String),
+    #[error("the model name is empty")]
+    EmptyModel,
+    /// The official API needs a key: `variable` is not set; `hint` says what else to do.
+    #[error("{variable} is not set ({hint})")]
+    MissingKey {
+        variable: &'static str,
+        hint: &'static str,
+    },
+    /// A server other than the official one has no default model.
+    #[error("--model is required with the server at {0}")]
+    ModelRequired(String),
+    #[error("the API key holds characters an HTTP header cannot carry")]
+    KeyNotAHeader,
+    #[error("cannot set up the HTTP client: {0}")]
+    Client(String),
+    #[error("the rehearsal brain is built by the runner, not by build_provider")]
+    Rehearsal,
+}
+
 /// How long one try may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
@@ -62,16 +88,21 @@ pub struct Endpoint {
 
 impl Endpoint {
     /// Checks the base URL (http or https) and drops a trailing slash.
-    pub fn new(base_url: &str, model: String, api_key: Option<ApiKey>) -> Result<Self, String> {
+    pub fn new(
+        base_url: &str,
+        model: String,
+        api_key: Option<ApiKey>,
+    ) -> Result<Self, ProviderError> {
         let trimmed = base_url.trim().trim_end_matches('/');
-        let url = Url::parse(trimmed).map_err(|e| format!("invalid base URL {trimmed:?}: {e}"))?;
+        let url = Url::parse(trimmed).map_err(|e| ProviderError::InvalidBaseUrl {
+            url: trimmed.to_owned(),
+            reason: e.to_string(),
+        })?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(format!(
-                "base URL {trimmed:?} must start with http:// or https://"
-            ));
+            return Err(ProviderError::NotHttp(trimmed.to_owned()));
         }
         if model.trim().is_empty() {
-            return Err("the model name is empty".into());
+            return Err(ProviderError::EmptyModel);
         }
         Ok(Self {
             base_url: trimmed.to_owned(),

@@ -12,7 +12,7 @@ use std::time::Duration;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
-use super::config::{Endpoint, ProviderOptions, Timeouts};
+use super::config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
 use super::fault;
 use super::retry::{self, Fault};
 use super::secret::ApiKey;
@@ -46,7 +46,7 @@ impl Api {
         auth: Auth,
         headers: HeaderMap,
         path: &str,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ProviderError> {
         let http = Http::new(&options.timeouts, auth, headers)?;
         let url = format!("{}{path}", endpoint.base_url);
         Ok(Self {
@@ -124,8 +124,12 @@ impl fmt::Debug for Http {
 }
 
 impl Http {
-    pub fn new(timeouts: &Timeouts, auth: Auth, mut headers: HeaderMap) -> Result<Self, String> {
-        let bad_key = |_| "the API key holds characters an HTTP header cannot carry".to_owned();
+    pub fn new(
+        timeouts: &Timeouts,
+        auth: Auth,
+        mut headers: HeaderMap,
+    ) -> Result<Self, ProviderError> {
+        let bad_key = |_| ProviderError::KeyNotAHeader;
         let key = match auth {
             Auth::None => None,
             Auth::Header(name, key) => {
@@ -145,7 +149,7 @@ impl Http {
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("dreamwatch/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+            .map_err(|e| ProviderError::Client(e.to_string()))?;
         Ok(Self {
             client,
             overall: timeouts.overall,

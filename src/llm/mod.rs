@@ -19,8 +19,6 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cli::ProviderKind;
-
 pub mod anthropic;
 mod config;
 mod fault;
@@ -31,7 +29,7 @@ pub mod retry;
 mod secret;
 mod sse;
 
-pub use config::{Endpoint, ProviderOptions, Timeouts};
+pub use config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
 pub use retry::{RetryClock, RetryPolicy};
 pub use secret::ApiKey;
 
@@ -196,6 +194,15 @@ pub trait Provider: Send + Sync {
     fn complete<'a>(&'a self, request: &'a Request) -> LlmFuture<'a>;
 }
 
+/// The brains a creature can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderKind {
+    Anthropic,
+    Openai,
+    /// The offline rehearsal brain: built by the runner, not by [`build_provider`].
+    Rehearsal,
+}
+
 /// The provider `dreamwatch run --provider KIND [--model M] [--base-url URL]` asks for,
 /// with keys and base URLs from the environment (see [`anthropic::AnthropicProvider::from_env`]
 /// and [`openai::OpenAiProvider::from_env`]) and default timeouts and retries. The error
@@ -204,7 +211,7 @@ pub fn build_provider(
     kind: ProviderKind,
     model: Option<String>,
     base_url: Option<String>,
-) -> Result<Box<dyn Provider>, String> {
+) -> Result<Box<dyn Provider>, ProviderError> {
     build_provider_with(
         kind,
         model,
@@ -221,7 +228,7 @@ pub fn build_provider_with(
     base_url: Option<String>,
     env: &dyn Fn(&str) -> Option<String>,
     options: ProviderOptions,
-) -> Result<Box<dyn Provider>, String> {
+) -> Result<Box<dyn Provider>, ProviderError> {
     match kind {
         ProviderKind::Anthropic => Ok(Box::new(anthropic::AnthropicProvider::from_env(
             model, base_url, env, options,
@@ -229,8 +236,6 @@ pub fn build_provider_with(
         ProviderKind::Openai => Ok(Box::new(openai::OpenAiProvider::from_env(
             model, base_url, env, options,
         )?)),
-        ProviderKind::Rehearsal => {
-            Err("the rehearsal brain is built by the runner, not by build_provider".into())
-        }
+        ProviderKind::Rehearsal => Err(ProviderError::Rehearsal),
     }
 }

@@ -26,7 +26,7 @@ use reqwest::header::HeaderMap;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::config::{Endpoint, ProviderOptions, non_empty};
+use super::config::{Endpoint, ProviderError, ProviderOptions, non_empty};
 use super::fault::malformed;
 use super::http::{Api, Auth};
 use super::retry::Fault;
@@ -49,7 +49,7 @@ impl fmt::Debug for OpenAiProvider {
 }
 
 impl OpenAiProvider {
-    pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, String> {
+    pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, ProviderError> {
         let auth = match &endpoint.api_key {
             Some(key) => Auth::Bearer(key.clone()),
             None => Auth::None,
@@ -73,26 +73,23 @@ impl OpenAiProvider {
         base_url: Option<String>,
         env: &dyn Fn(&str) -> Option<String>,
         options: ProviderOptions,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ProviderError> {
         let base = base_url
             .or_else(|| non_empty(env, "OPENAI_BASE_URL"))
             .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
         let official = base.trim().trim_end_matches('/') == DEFAULT_BASE_URL;
         let key = non_empty(env, "OPENAI_API_KEY").map(ApiKey::new);
         if official && key.is_none() {
-            return Err(
-                "OPENAI_API_KEY is not set (a local server given with --base-url needs none)"
-                    .into(),
-            );
+            return Err(ProviderError::MissingKey {
+                variable: "OPENAI_API_KEY",
+                hint: "a local server given with --base-url needs none",
+            });
         }
         let model = match model {
             Some(model) => model,
             None if official => DEFAULT_MODEL.to_owned(),
             None => {
-                return Err(format!(
-                    "--model is required with the server at {}",
-                    base.trim()
-                ));
+                return Err(ProviderError::ModelRequired(base.trim().to_owned()));
             }
         };
         Self::new(Endpoint::new(&base, model, key)?, options)

@@ -6,34 +6,13 @@ use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
 use super::creature::Creature;
+use super::cycle::Cycle;
 use super::dreams::Dream;
 use super::observations::ObsCounts;
 use super::status::Status;
 
-/// The constants of the creature cycle the derivations use (DESIGN.md section 3).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CycleConstants {
-    pub fatigue_warning: u64,
-    pub fatigue_limit: u64,
-    pub quick_nap_threshold_s: f64,
-    pub min_dream_interval: Duration,
-    pub deep_sleep_every: u64,
-    /// Without events for this long (and not asleep), a creature counts as stopped.
-    pub stopped_after: Duration,
-}
-
-impl Default for CycleConstants {
-    fn default() -> Self {
-        Self {
-            fatigue_warning: 60,
-            fatigue_limit: 80,
-            quick_nap_threshold_s: 30.0,
-            min_dream_interval: Duration::minutes(10),
-            deep_sleep_every: 10,
-            stopped_after: Duration::minutes(30),
-        }
-    }
-}
+/// Without events for this long (and not asleep), a creature counts as stopped.
+pub const STOPPED_AFTER: Duration = Duration::minutes(30);
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -55,7 +34,7 @@ pub struct Summary {
 }
 
 impl Creature {
-    pub fn summary(&self, now: DateTime<Utc>, k: &CycleConstants) -> Summary {
+    pub fn summary(&self, now: DateTime<Utc>, k: &Cycle) -> Summary {
         let dreams = self.dreams();
         let deep_indices: Vec<u64> = dreams
             .iter()
@@ -114,7 +93,7 @@ impl Creature {
     }
 
     /// Status from the files alone (a hosting runner's word overrides this in the UI).
-    pub fn status(&self, now: DateTime<Utc>, k: &CycleConstants) -> Status {
+    pub fn status(&self, now: DateTime<Utc>, k: &Cycle) -> Status {
         if let Some(runner) = self.runner() {
             if !self.runner_probe().alive {
                 return Status::Stopped;
@@ -152,12 +131,14 @@ impl Creature {
                     Some(true) => Status::DeepSleep { until: Some(until) },
                     Some(false) => Status::Asleep { until: Some(until) },
                     None => {
+                        let min_dream_interval =
+                            Duration::milliseconds((k.min_dream_interval_s * 1000.0) as i64);
                         let due = self
                             .dreams()
                             .iter()
                             .rev()
                             .find_map(|d| d.t)
-                            .is_none_or(|t| sleep.t - t >= k.min_dream_interval);
+                            .is_none_or(|t| sleep.t - t >= min_dream_interval);
                         if due && now - sleep.t < Duration::minutes(5) {
                             Status::Dreaming
                         } else {
@@ -173,7 +154,7 @@ impl Creature {
             return Status::Stopped;
         }
         match self.last_activity() {
-            Some(t) if now - t < k.stopped_after => Status::Awake,
+            Some(t) if now - t < STOPPED_AFTER => Status::Awake,
             Some(_) => Status::Stopped,
             None => Status::Unknown,
         }

@@ -5,30 +5,32 @@
 //! field by field; `profile = "openseed"` (or `--profile openseed`) starts from today's
 //! OpenSeed values instead (a deep sleep every 5th dream, no pause).
 
-use std::path::{Path, PathBuf};
-
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
+use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
 
-/// `--profile` until the command line maps its own enum onto [`Profile`] (the memory
-/// layer knows no clap).
-impl clap::ValueEnum for Profile {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Profile::Seed, Profile::Openseed]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        let (name, help) = match self {
-            Profile::Seed => ("seed", "The seed's constants (DESIGN.md section 3)"),
-            Profile::Openseed => (
-                "openseed",
-                "OpenSeed since February 2026: deep sleep every 5th dream, without the pause",
-            ),
-        };
-        Some(clap::builder::PossibleValue::new(name).help(help))
-    }
+/// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunnerConfigError {
+    #[error("[runner] profile must be \"seed\" or \"openseed\", not {0}")]
+    Profile(toml::Value),
+    #[error("[runner]: unknown field `{key}`, expected one of {known}")]
+    UnknownKey { key: String, known: String },
+    /// A value of the wrong type (toml's words).
+    #[error("[runner]: {0}")]
+    Value(String),
+    #[error(transparent)]
+    Cycle(#[from] InvalidCycle),
+    #[error("[runner] {0} must be a positive number")]
+    NotPositive(&'static str),
+    #[error("[runner] {0} must be zero or more")]
+    Negative(&'static str),
+    #[error("[runner] max_sleep_s must be at least min_sleep_s")]
+    SleepRange,
+    #[error("--speed must be a positive number")]
+    Speed,
 }
 
 /// `deny_unknown_fields` does not work through `flatten`: [`RunnerConfig::from_table`]
@@ -89,69 +91,43 @@ impl RunnerConfig {
 
     /// Applies a `[runner]` table: `profile` picks the base (unless `cli_profile` is given),
     /// every other key overrides one constant. Unknown keys are errors.
-    pub fn from_table(table: &toml::Table, cli_profile: Option<Profile>) -> Result<Self, String> {
+    pub fn from_table(
+        table: &toml::Table,
+        cli_profile: Option<Profile>,
+    ) -> Result<Self, RunnerConfigError> {
         let file_profile = match table.get("profile") {
             None => None,
-            Some(v) => Some(Profile::deserialize(v.clone()).map_err(|_| {
-                format!("[runner] profile must be \"seed\" or \"openseed\", not {v}")
-            })?),
+            Some(v) => Some(
+                Profile::deserialize(v.clone())
+                    .map_err(|_| RunnerConfigError::Profile(v.clone()))?,
+            ),
         };
         let base = Self::profile(cli_profile.or(file_profile).unwrap_or_default());
-        let mut merged = toml::Table::try_from(&base).map_err(|e| e.to_string())?;
+        let mut merged =
+            toml::Table::try_from(&base).map_err(|e| RunnerConfigError::Value(e.to_string()))?;
         for (k, v) in table {
             if k == "profile" {
                 continue;
             }
             if !merged.contains_key(k) {
                 let known: Vec<&str> = merged.keys().map(String::as_str).collect();
-                return Err(format!(
-                    "[runner]: unknown field `{k}`, expected one of {}",
-                    known.join(", ")
-                ));
+                return Err(RunnerConfigError::UnknownKey {
+                    key: k.clone(),
+                    known: known.join(", "),
+                });
             }
             merged.insert(k.clone(), v.clone());
         }
         let cfg: Self = toml::Value::Table(merged)
             .try_into()
-            .map_err(|e: toml::de::Error| format!("[runner]: {}", e.message()))?;
+            .map_err(|e: toml::de::Error| RunnerConfigError::Value(e.message().to_string()))?;
         cfg.validate()?;
         Ok(cfg)
     }
 
-    /// Loads the `[runner]` table of `path`, or of the default config file when it exists.
-    pub fn load(path: Option<&Path>, cli_profile: Option<Profile>) -> Result<Self, String> {
-        let (path, explicit) = match path {
-            Some(p) => (Some(p.to_path_buf()), true),
-            None => (default_config_path(), false),
-        };
-        let text = match path.as_deref().map(std::fs::read_to_string) {
-            None => None,
-            Some(Ok(t)) => Some(t),
-            Some(Err(e)) if !explicit && e.kind() == std::io::ErrorKind::NotFound => None,
-            Some(Err(e)) => {
-                return Err(format!(
-                    "cannot read config {}: {e}",
-                    path.as_deref().unwrap_or(Path::new("?")).display()
-                ));
-            }
-        };
-        let Some(text) = text else {
-            let cfg = Self::profile(cli_profile.unwrap_or_default());
-            return Ok(cfg);
-        };
-        let doc: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| format!("config: {}", e.message()))?;
-        match doc.get("runner") {
-            None => Ok(Self::profile(cli_profile.unwrap_or_default())),
-            Some(toml::Value::Table(t)) => Self::from_table(t, cli_profile),
-            Some(_) => Err("config: [runner] must be a table".into()),
-        }
-    }
-
     /// Checks the values make a creature that can live.
-    pub fn validate(&self) -> Result<(), String> {
-        self.cycle.validate().map_err(|e| e.to_string())?;
+    pub fn validate(&self) -> Result<(), RunnerConfigError> {
+        self.cycle.validate()?;
         let positive = [
             ("min_sleep_s", self.min_sleep_s),
             ("bash_timeout_s", self.bash_timeout_s),
@@ -159,7 +135,7 @@ impl RunnerConfig {
         ];
         for (name, v) in positive {
             if !(v.is_finite() && v > 0.0) {
-                return Err(format!("[runner] {name} must be a positive number"));
+                return Err(RunnerConfigError::NotPositive(name));
             }
         }
         let non_negative = [
@@ -169,14 +145,14 @@ impl RunnerConfig {
         ];
         for (name, v) in non_negative {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("[runner] {name} must be zero or more"));
+                return Err(RunnerConfigError::Negative(name));
             }
         }
         if self.max_sleep_s < self.min_sleep_s {
-            return Err("[runner] max_sleep_s must be at least min_sleep_s".into());
+            return Err(RunnerConfigError::SleepRange);
         }
         if !(self.speed.is_finite() && self.speed > 0.0) {
-            return Err("--speed must be a positive number".into());
+            return Err(RunnerConfigError::Speed);
         }
         Ok(())
     }
@@ -193,21 +169,9 @@ impl RunnerConfig {
     }
 }
 
-/// The platform config dir's `dreamwatch/config.toml`.
-pub fn default_config_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "dreamwatch").map(|d| d.config_dir().join("config.toml"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_shipped_sample_config_loads_with_the_seed_values() {
-        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.sample.toml");
-        let cfg = RunnerConfig::load(Some(&sample), None).unwrap();
-        assert_eq!(cfg, RunnerConfig::profile(Profile::Seed));
-    }
 
     fn table(s: &str) -> toml::Table {
         s.parse().unwrap()
@@ -254,26 +218,13 @@ mod tests {
 
     #[test]
     fn bad_tables_are_clear_errors() {
-        let e = RunnerConfig::from_table(&table("fatigue_limt = 40"), None).unwrap_err();
+        let e = RunnerConfig::from_table(&table("fatigue_limt = 40"), None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("fatigue_limt"), "{e}");
         assert!(RunnerConfig::from_table(&table("profile = \"x\""), None).is_err());
         assert!(RunnerConfig::from_table(&table("deep_sleep_every = 0"), None).is_err());
         assert!(RunnerConfig::from_table(&table("fatigue_limit = \"many\""), None).is_err());
-    }
-
-    #[test]
-    fn load_reads_the_runner_table() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("config.toml");
-        std::fs::write(&p, "theme = \"dark\"\n[runner]\ndeep_sleep_every = 3\n").unwrap();
-        assert_eq!(
-            RunnerConfig::load(Some(&p), None)
-                .unwrap()
-                .cycle
-                .deep_sleep_every,
-            3
-        );
-        assert!(RunnerConfig::load(Some(&dir.path().join("missing.toml")), None).is_err());
     }
 
     #[test]

@@ -22,7 +22,6 @@ use crate::memory::write::{self, SeedPaths};
 
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
-use super::control::{ControlCommand, HostStatus, HostedCreature};
 use super::disk::{self, Newborn, RunnerJson};
 use super::fsm::Fsm;
 use super::fsm::effects::{Effect, Write};
@@ -31,6 +30,7 @@ use super::progress;
 use super::restore::restore;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
+use crate::control::{ControlCommand, HostStatus, HostedCreature};
 
 /// Prints one line of progress.
 pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
@@ -114,7 +114,7 @@ impl Runner {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes
     /// `.sys/runner.json`. Refuses a directory that holds other things than a creature.
     pub fn open(opts: RunnerOptions) -> Result<Self, String> {
-        opts.config.validate()?;
+        opts.config.validate().map_err(|e| e.to_string())?;
         let is_new = prepare_dir(&opts.dir)?;
         // Canonical, so the observatory can match the hosted creature with the one it watches.
         let dir = opts.dir.canonicalize().unwrap_or_else(|_| opts.dir.clone());
@@ -183,6 +183,7 @@ impl Runner {
             dir: self.paths.root.clone(),
             control: self.control_tx.clone(),
             status: self.status_tx.subscribe(),
+            cycle: self.config.cycle,
         }
     }
 
@@ -234,7 +235,7 @@ impl Runner {
         }
         if let Some(server) = server {
             server.abort();
-            let _ = std::fs::remove_file(socket::socket_path(&self.paths.root));
+            let _ = std::fs::remove_file(crate::control::socket_path(&self.paths.root));
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
         RunReport {

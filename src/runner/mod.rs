@@ -6,11 +6,9 @@
 //! A headless runner serves the same commands on a Unix socket ([`socket`]).
 
 pub mod activity;
-pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod consolidation;
-pub mod control;
 pub mod deep_sleep;
 pub mod disk;
 pub mod driver;

@@ -3,7 +3,7 @@
 //! event loop's own [`handle`]; only the clock (stopped) and the jobs (searches run to
 //! their end, the rest returned) are the harness's.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -20,9 +20,9 @@ use super::runtime::event_loop::{Wake, handle};
 use super::runtime::jobs::Jobs;
 use super::state::{App, Settings};
 use super::update::Job;
+use crate::control::HostStatus;
+use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
-use crate::memory::summary::CycleConstants;
-use crate::runner::control::HostStatus;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveGarden, WatchBatch, WatchOptions};
@@ -40,7 +40,7 @@ impl Settings {
         Self {
             keymap: Keymap::default(),
             theme,
-            cycle: CycleConstants::default(),
+            cycle: Cycle::default(),
         }
     }
 }
@@ -55,14 +55,15 @@ impl Headless {
         width: u16,
         height: u16,
     ) -> Result<Self, String> {
-        Self::open_hosting(paths, BTreeSet::new(), settings, now, width, height)
+        Self::open_hosting(paths, BTreeMap::new(), settings, now, width, height)
     }
 
     /// As [`Headless::open`], the creatures in `hosted` counting as hosted by this
-    /// observatory (their control effects are returned by [`Headless::press`]).
+    /// observatory with their runner's cycle constants (their control effects are
+    /// returned by [`Headless::press`]).
     pub fn open_hosting(
         paths: &[PathBuf],
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         settings: Settings,
         now: DateTime<Utc>,
         width: u16,

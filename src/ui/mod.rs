@@ -12,8 +12,9 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 
-use crate::cli::{UiArgs, WatchArgs};
-use crate::runner::control::HostedCreature;
+use crate::control::HostedCreature;
+use crate::memory::cycle::Cycle;
+use crate::watch::WatchOptions;
 
 pub mod config;
 pub mod doc;
@@ -29,20 +30,32 @@ pub mod state;
 pub mod theme;
 pub mod update;
 
-/// Opens the observatory on `paths` (creatures or gardens) plus creatures hosted in-process.
+/// What the observatory opens with, from the command line and the config file.
+#[derive(Debug, Clone, Default)]
+pub struct ObservatoryOptions {
+    /// Creatures or gardens to watch; none means OpenSeed's garden.
+    pub paths: Vec<PathBuf>,
+    /// A theme asked for on the command line: it wins over the config file's.
+    pub theme: Option<String>,
+    /// The observatory's part of the config file.
+    pub config: config::Config,
+    /// The cycle constants of watched creatures (hosted ones bring their runner's).
+    pub cycle: Cycle,
+    pub watch: WatchOptions,
+    /// Problems found in the config file, shown in the status line.
+    pub warnings: Vec<String>,
+}
+
+/// Opens the observatory on creatures and gardens plus creatures hosted in-process.
 pub fn run_observatory(
-    paths: &[PathBuf],
-    ui: &UiArgs,
-    watch: &WatchArgs,
+    options: ObservatoryOptions,
     hosted: Vec<HostedCreature>,
 ) -> anyhow::Result<()> {
-    let roots = runtime::startup::roots(paths, &hosted)?;
-    let (settings, config, warnings) = runtime::startup::settings(ui);
-    // The command line wins over the config file; 0 turns the polling fallback off.
-    let opts = crate::inspect::watch_options(&WatchArgs {
-        poll_ms: watch.poll_ms.or(config.poll_ms),
-        ..watch.clone()
-    });
+    let roots = runtime::startup::roots(&options.paths, &hosted)?;
+    let (settings, mut warnings) =
+        runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
+    warnings.splice(0..0, options.warnings);
+    let watch = options.watch;
     // A thread of its own, so that a caller inside a tokio runtime can call this too.
     std::thread::scope(|scope| {
         scope
@@ -52,7 +65,7 @@ pub fn run_observatory(
                     .build()
                     .context("starting the observatory's runtime")?;
                 rt.block_on(runtime::startup::observe(
-                    roots, opts, settings, warnings, hosted,
+                    roots, watch, settings, warnings, hosted,
                 ))
             })
             .join()

@@ -13,7 +13,6 @@ use chrono::{DateTime, Duration, Timelike, Utc};
 use super::headless::Headless;
 use super::state::Settings;
 use super::theme::{DEFAULT_THEME, Theme};
-use crate::cli::{ScreenshotArgs, UiArgs};
 use crate::memory::creature::Creature;
 use crate::text::svg::{SvgOptions, buffer_to_svg};
 
@@ -193,12 +192,23 @@ fn to_png(svg: &Path) -> Option<Result<PathBuf, String>> {
     }
 }
 
-pub fn run(args: &ScreenshotArgs, ui: &UiArgs) -> anyhow::Result<()> {
+/// What `dreamwatch screenshot` was asked for.
+#[derive(Debug, Clone)]
+pub struct ScreenshotOptions {
+    /// Output directory.
+    pub out: PathBuf,
+    pub width: u16,
+    pub height: u16,
+    /// The theme of the pictures that name none (else the default theme).
+    pub theme: Option<String>,
+}
+
+pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
     let dir = fixtures_dir();
     let creatures = fixture_creatures(&dir).with_context(|| {
         "run from the repository root, or set DREAMWATCH_FIXTURES to a directory of */creature fixtures"
     })?;
-    let theme = ui.theme.as_deref().unwrap_or(DEFAULT_THEME);
+    let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
     let written = render_all(&creatures, theme, &args.out, args.width, args.height)?;
     let mut png_note = None;
     for svg in &written {

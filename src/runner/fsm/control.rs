@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::runner::control::ControlCommand;
+use crate::control::ControlCommand;
 
 use super::effects::{Effect, Write};
 use super::{DreamKind, Force, Fsm, State, WakeSource};

@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::control::ControlCommand;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
 use crate::memory::dreams::Dream;
 use crate::runner::activity::Activity;
-use crate::runner::control::ControlCommand;
 use crate::runner::tools::ToolOutcome;
 
 #[derive(Debug)]

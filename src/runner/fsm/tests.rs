@@ -7,10 +7,10 @@ use serde_json::json;
 use super::effects::{Effect, Purpose, Write};
 use super::events::{Event, Gathered, InboxRead, Restored};
 use super::*;
+use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
-use crate::runner::control::ControlCommand;
 use crate::runner::tools::ToolOutcome;
 
 const CONSOLIDATION: &str = "OBSERVATIONS:\nRED 10:00 a fact\nGRN 10:00 a detail\n\nREFLECTION:\nWent fine.\n\nPRIORITY:\nKeep going.\n";

@@ -81,7 +81,7 @@ fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'sta
         Span::raw(" ".repeat(pad)),
         Span::styled(status, style),
     ]);
-    let (warning, limit) = (app.cycle.fatigue_warning, app.cycle.fatigue_limit);
+    let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let mut second = vec![Part::keep(Span::raw("  "))];
     second.push(Part {
         drop: 0,

@@ -76,7 +76,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         first.push(Part::keep(Span::styled(format!("  ⚠ {err}"), theme.error)));
     }
 
-    let (warning, limit) = (app.cycle.fatigue_warning, app.cycle.fatigue_limit);
+    let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let level = fmt::fatigue_style(s.fatigue, warning, limit, theme);
     let mut second = vec![Part::optional(2, Span::styled("fatigue ", theme.muted))];
     second.push(Part {

@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 use super::jobs::{Jobs, Outcome};
 use super::terminal::Term;
 use super::ticks::next_tick;
-use crate::runner::control::HostStatus;
+use crate::control::HostStatus;
 use crate::ui::draw::draw;
 use crate::ui::state::App;
 use crate::ui::update::Job;

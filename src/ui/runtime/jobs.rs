@@ -11,10 +11,9 @@ use tokio::sync::mpsc;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
+use crate::control::{ControlCommand, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
-use crate::runner::control::ControlCommand;
-use crate::runner::socket;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::App;
@@ -102,7 +101,7 @@ impl Jobs {
                 let dir = creature.to_path_buf();
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
-                    let outcome = match socket::send_command(&dir, &command).await {
+                    let outcome = match send_command(&dir, &command).await {
                         Ok(()) => (done, false),
                         Err(e) => (format!("{name}: cannot {what}: {e}"), true),
                     };
@@ -170,7 +169,7 @@ impl Jobs {
             let tx = self.outcomes.clone();
             tokio::spawn(async move {
                 let command = ControlCommand::Message { text: text.clone() };
-                let outcome = match socket::send_command(&dir, &command).await {
+                let outcome = match send_command(&dir, &command).await {
                     Ok(()) => (
                         "message sent to the runner, which appends it to MESSAGES.md".into(),
                         false,
@@ -221,7 +220,9 @@ impl Jobs {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::collections::BTreeMap;
+
+    use crate::memory::cycle::Cycle;
 
     #[test]
     fn a_paused_creature_is_said_to_keep_sleep_and_wake_until_resumed() {
@@ -289,7 +290,7 @@ mod tests {
         }
         let screen = Headless::open_hosting(
             &[dir.path().to_path_buf()],
-            BTreeSet::from([hosted.clone()]),
+            BTreeMap::from([(hosted.clone(), Cycle::default())]),
             Settings::with_theme(Theme::default()),
             Utc.with_ymd_and_hms(2026, 11, 22, 18, 0, 0).unwrap(),
             80,

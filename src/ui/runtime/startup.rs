@@ -1,17 +1,16 @@
 //! Starting the observatory: settings from the config file and the command line, the
 //! roots to watch, the log file, and the garden, terminal and loop brought up together.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use chrono::Utc;
 use tokio::sync::mpsc;
 
-use crate::cli::UiArgs;
+use crate::control::HostedCreature;
+use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
-use crate::memory::summary::CycleConstants;
-use crate::runner::control::HostedCreature;
 use crate::ui::config::{self, Config};
 use crate::ui::input::keymap::Keymap;
 use crate::ui::runtime;
@@ -19,13 +18,12 @@ use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
 
-/// Keymap, theme and cycle constants from the config file and the command line, with
-/// the problems found on the way (shown in the status line, never fatal).
-pub fn settings(ui: &UiArgs) -> (Settings, Config, Vec<String>) {
-    let (config, mut warnings) = Config::load(ui.config.as_deref());
-    let name = ui
-        .theme
-        .clone()
+/// Keymap and theme from the config file and `theme` (asked for on the command line, it
+/// wins), with the problems found on the way (shown in the status line, never fatal).
+pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings, Vec<String>) {
+    let mut warnings = Vec::new();
+    let name = theme
+        .map(str::to_owned)
         .or_else(|| config.theme.clone())
         .unwrap_or_else(|| theme::DEFAULT_THEME.to_string());
     let themes_dir = config::config_dir().map(|d| d.join("themes"));
@@ -34,18 +32,12 @@ pub fn settings(ui: &UiArgs) -> (Settings, Config, Vec<String>) {
     warnings.extend(theme_warnings);
     let mut keymap = Keymap::default();
     warnings.extend(keymap.patch(&config.keys));
-    let cycle = CycleConstants {
-        fatigue_warning: config.fatigue.warning,
-        fatigue_limit: config.fatigue.limit,
-        ..CycleConstants::default()
-    };
     (
         Settings {
             keymap,
             theme,
             cycle,
         },
-        config,
         warnings,
     )
 }
@@ -94,10 +86,10 @@ pub async fn observe(
     let (host_tx, host_rx) = mpsc::unbounded_channel();
     let (outcome_tx, outcome_rx) = mpsc::unbounded_channel();
     let mut senders = HashMap::new();
-    let mut hosted_dirs = BTreeSet::new();
+    let mut hosted_dirs = BTreeMap::new();
     for h in hosted {
         let dir = canonical(&h.dir);
-        hosted_dirs.insert(dir.clone());
+        hosted_dirs.insert(dir.clone(), h.cycle);
         senders.insert(dir.clone(), h.control);
         let tx = host_tx.clone();
         let mut status = h.status;

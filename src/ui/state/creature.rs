@@ -4,11 +4,12 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::recall::RecallState;
+use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
+use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
-use crate::memory::summary::{CycleConstants, Summary};
-use crate::runner::control::HostStatus;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::{self, dreams::PreparedDream, inert, observations};
@@ -38,6 +39,9 @@ pub struct CreatureUi {
     pub name: String,
     pub model: Option<String>,
     pub summary: Summary,
+    /// The constants the creature lives by: its runner's when hosted, else the
+    /// configured ones (the summary reads the deep-sleep cadence from disk where it can).
+    pub cycle: Cycle,
     /// Born (BIRTH.json), else the first time seen in any record.
     pub born: Option<DateTime<Utc>>,
     pub link: RunnerLink,
@@ -69,13 +73,22 @@ pub struct CreatureUi {
 }
 
 impl CreatureUi {
-    pub fn new(c: &Creature, theme: &Theme, now: DateTime<Utc>, k: &CycleConstants) -> Self {
+    /// `link` is [`RunnerLink::Hosted`] for a creature this observatory hosts (its
+    /// `cycle` then is its runner's); anything else is found out from the files.
+    pub fn new(
+        c: &Creature,
+        theme: &Theme,
+        now: DateTime<Utc>,
+        cycle: Cycle,
+        link: RunnerLink,
+    ) -> Self {
         let mut ui = Self {
             name: String::new(),
             model: None,
-            summary: c.summary(now, k),
+            summary: c.summary(now, &cycle),
+            cycle,
             born: None,
-            link: RunnerLink::None,
+            link,
             host: None,
             obs_items: Vec::new(),
             obs_seen: 0,
@@ -98,19 +111,12 @@ impl CreatureUi {
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
         ui.prepare_sleeps(c);
         ui.side = prepare::side::prepare(c, theme);
-        ui.refresh_summary(c, now, k);
+        ui.refresh_summary(c, now);
         ui
     }
 
     /// Applies what changed in the model: re-prepares only the affected text.
-    pub fn apply(
-        &mut self,
-        c: &Creature,
-        changes: &[Change],
-        theme: &Theme,
-        now: DateTime<Utc>,
-        k: &CycleConstants,
-    ) {
+    pub fn apply(&mut self, c: &Creature, changes: &[Change], theme: &Theme, now: DateTime<Utc>) {
         let mut side = false;
         for change in changes {
             match change {
@@ -148,7 +154,7 @@ impl CreatureUi {
         if side {
             self.side = prepare::side::prepare(c, theme);
         }
-        self.refresh_summary(c, now, k);
+        self.refresh_summary(c, now);
     }
 
     fn prepare_identity(&mut self, c: &Creature) {
@@ -202,9 +208,10 @@ impl CreatureUi {
             .collect();
     }
 
-    /// Recomputes the summary (status, fatigue, counts); the host's word wins.
-    pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>, k: &CycleConstants) {
-        self.summary = c.summary(now, k);
+    /// Recomputes the summary (status, fatigue, counts); the host's word wins, and a
+    /// hosted creature's deep sleeps fall when its runner's cadence says.
+    pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>) {
+        self.summary = c.summary(now, &self.cycle);
         if self.born.is_none() {
             self.born = c
                 .dreams()
@@ -216,7 +223,11 @@ impl CreatureUi {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
         }
-        if self.link != RunnerLink::Hosted {
+        if self.link == RunnerLink::Hosted {
+            let every = self.cycle.deep_sleep_every.max(1);
+            self.summary.deep_every = every;
+            self.summary.dreams_until_deep = every - self.summary.dreams % every;
+        } else {
             // What the model last probed: no IO here, this runs on every tick.
             let listening = c.runner_probe().listening;
             self.link = if listening {
@@ -245,5 +256,43 @@ impl CreatureUi {
             Some(i) if i < self.dreams.len() => Some(i),
             _ => self.dreams.len().checked_sub(1),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+    use crate::memory::cycle::Profile;
+
+    /// A creature with `dreams` plain dreams on disk, none deep.
+    fn creature(dreams: usize) -> (tempfile::TempDir, Creature) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".self")).unwrap();
+        let line = r#"{"t":"2026-11-22T10:00:00Z","actions":5,"reflection":"r","priority":"p","observations":1,"deep":false}"#;
+        let text: String = (0..dreams).map(|_| format!("{line}\n")).collect();
+        std::fs::write(dir.path().join(".self/dreams.jsonl"), text).unwrap();
+        let c = Creature::open(dir.path());
+        (dir, c)
+    }
+
+    #[test]
+    fn a_hosted_creature_counts_down_to_its_runners_deep_sleep() {
+        let (_dir, c) = creature(3);
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let theme = Theme::default();
+        let openseed = Cycle {
+            fatigue_limit: 40,
+            ..Cycle::profile(Profile::Openseed)
+        };
+        let hosted = CreatureUi::new(&c, &theme, now, openseed, RunnerLink::Hosted);
+        let s = &hosted.summary;
+        assert_eq!((s.dreams, s.deep_every, s.dreams_until_deep), (3, 5, 2));
+        assert_eq!(hosted.cycle.fatigue_limit, 40);
+        let watched = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
+        let s = &watched.summary;
+        assert_eq!((s.deep_every, s.dreams_until_deep), (10, 7));
+        assert_eq!(watched.link, RunnerLink::None);
     }
 }

@@ -5,17 +5,17 @@ pub mod creature;
 pub mod recall;
 pub mod search;
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
+use crate::control::HostStatus;
 use crate::memory::creature::Creature;
 use crate::memory::creature_map::CreatureMap;
-use crate::memory::summary::CycleConstants;
-use crate::runner::control::HostStatus;
+use crate::memory::cycle::Cycle;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{MainView, Mode, Pane};
@@ -44,7 +44,8 @@ pub struct Notice {
 pub struct Settings {
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures (hosted ones live by their runner's).
+    pub cycle: Cycle,
 }
 
 pub struct App {
@@ -56,7 +57,8 @@ pub struct App {
     pub mode: Mode,
     pub keymap: Keymap,
     pub theme: Theme,
-    pub cycle: CycleConstants,
+    /// The cycle constants of watched creatures.
+    pub cycle: Cycle,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -69,14 +71,15 @@ pub struct App {
     pub quit: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
-    hosted: BTreeSet<PathBuf>,
+    /// Creatures hosted in-process, with their runner's cycle constants.
+    hosted: BTreeMap<PathBuf, Cycle>,
 }
 
 impl App {
     pub fn new(
         garden: LiveGarden,
         settings: Settings,
-        hosted: BTreeSet<PathBuf>,
+        hosted: BTreeMap<PathBuf, Cycle>,
         now: DateTime<Utc>,
         area: Rect,
     ) -> Self {
@@ -112,10 +115,11 @@ impl App {
         let Some(model) = self.garden.creature(path) else {
             return;
         };
-        let mut ui = CreatureUi::new(model, &self.theme, self.now, &self.cycle);
-        if self.hosted.contains(path) {
-            ui.link = RunnerLink::Hosted;
-        }
+        let (cycle, link) = match self.hosted.get(path) {
+            Some(cycle) => (*cycle, RunnerLink::Hosted),
+            None => (self.cycle, RunnerLink::None),
+        };
+        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
@@ -156,7 +160,7 @@ impl App {
                     else {
                         continue;
                     };
-                    ui.apply(model, &changes, &self.theme, self.now, &self.cycle);
+                    ui.apply(model, &changes, &self.theme, self.now);
                 }
             }
             self.dirty = true;
@@ -173,7 +177,7 @@ impl App {
         };
         if ui.host.as_ref() != Some(&status) {
             ui.host = Some(status);
-            ui.refresh_summary(model, self.now, &self.cycle);
+            ui.refresh_summary(model, self.now);
             self.dirty = true;
         }
     }
@@ -183,7 +187,7 @@ impl App {
         self.now = now;
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
-                ui.refresh_summary(model, now, &self.cycle);
+                ui.refresh_summary(model, now);
             }
         }
         self.dirty = true;

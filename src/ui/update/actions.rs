@@ -5,9 +5,9 @@ use ratatui_textarea::TextArea;
 
 use super::Job;
 use super::scrolling::step_of;
+use crate::control::ControlCommand;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
-use crate::runner::control::ControlCommand;
 use crate::search::SearchSource;
 use crate::ui::doc::scroll::{self, Anchor, Step};
 use crate::ui::focus::{MainView, Mode, Pane};

@@ -7,7 +7,7 @@ mod scrolling;
 
 use std::path::PathBuf;
 
-use crate::runner::control::ControlCommand;
+use crate::control::ControlCommand;
 
 /// Work for the runtime: talking to runners, writing files, searching.
 #[derive(Debug, Clone, PartialEq, Eq)]

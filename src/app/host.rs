@@ -1,18 +1,20 @@
-//! `dreamwatch run` and `dreamwatch demo`.
+//! `dreamwatch run` and `dreamwatch demo`: a runner hosting a creature, headless or with
+//! the observatory opened on it (the two wired together here, neither knowing the other).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, anyhow};
-
-use crate::cli::{Cli, DemoArgs, ProviderKind, RunArgs};
-use crate::llm::Provider;
+use super::AppError;
+use super::cli::{Cli, DemoArgs, RunArgs};
+use super::config::{ConfigFile, Watching};
+use crate::control::socket_path;
 use crate::llm::rehearsal::{self, Rehearsal};
-
-use super::config::RunnerConfig;
-use super::driver::{Runner, RunnerOptions};
-use super::socket::socket_path;
+use crate::llm::{Provider, ProviderKind};
+use crate::memory::cycle::Profile;
+use crate::runner::config::RunnerConfig;
+use crate::runner::driver::{Runner, RunnerOptions};
+use crate::ui::ObservatoryOptions;
 
 const DEMO_CREATURE: &str = "sprout";
 const DEMO_PURPOSE: &str = "You are a rehearsal creature in a dreamwatch demo, run by the offline \
@@ -21,22 +23,30 @@ read MESSAGES.md when your creator writes.";
 const DEMO_WELCOME: &str = "# Messages\n\nWelcome, sprout. Keep your notes short, and tell me \
 in workspace/notes.md what you found.\n";
 
-pub fn run(args: &RunArgs, cli: &Cli) -> anyhow::Result<()> {
-    let mut config =
-        RunnerConfig::load(cli.ui.config.as_deref(), args.profile).map_err(|e| anyhow!(e))?;
-    config.speed = args.speed;
-    config.validate().map_err(|e| anyhow!(e))?;
+/// The config file, read once: the runner's settings at `speed`, and the observatory's.
+fn settings(
+    cli: &Cli,
+    profile: Option<Profile>,
+    speed: f64,
+) -> Result<(RunnerConfig, Watching), AppError> {
+    let file = ConfigFile::load(cli.ui.config.as_deref())?;
+    let mut config = file.runner(profile)?;
+    config.speed = speed;
+    config.validate()?;
+    Ok((config, Watching::from_file(&file, profile)))
+}
+
+pub fn run(args: &RunArgs, cli: &Cli) -> Result<(), AppError> {
+    let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
-    host(opts, args.headless, std::slice::from_ref(&args.dir), cli)
+    host(opts, args.headless, vec![args.dir.clone()], cli, watching)
 }
 
-pub fn demo(args: &DemoArgs, cli: &Cli) -> anyhow::Result<()> {
-    let mut config = RunnerConfig::load(cli.ui.config.as_deref(), None).map_err(|e| anyhow!(e))?;
-    config.speed = args.speed;
-    config.validate().map_err(|e| anyhow!(e))?;
+pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
+    let (config, watching) = settings(cli, None, args.speed)?;
     let temp;
     let garden: PathBuf = match &args.dir {
         Some(d) => d.clone(),
@@ -44,7 +54,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> anyhow::Result<()> {
             temp = tempfile::Builder::new()
                 .prefix("dreamwatch-demo-")
                 .tempdir()
-                .context("cannot create a temporary garden")?;
+                .map_err(AppError::io("cannot create a temporary garden"))?;
             eprintln!(
                 "dreamwatch demo: garden in {} (removed on exit; pass --dir to keep one)",
                 temp.path().display()
@@ -53,12 +63,14 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> anyhow::Result<()> {
         }
     };
     let creature = garden.join(DEMO_CREATURE);
-    std::fs::create_dir_all(&creature)
-        .with_context(|| format!("cannot create {}", creature.display()))?;
+    std::fs::create_dir_all(&creature).map_err(AppError::io(format!(
+        "cannot create {}",
+        creature.display()
+    )))?;
     let messages = creature.join("MESSAGES.md");
     if !messages.exists() && !creature.join("BIRTH.json").exists() {
         std::fs::write(&messages, DEMO_WELCOME)
-            .with_context(|| format!("cannot write {}", messages.display()))?;
+            .map_err(AppError::io(format!("cannot write {}", messages.display())))?;
     }
     let mut opts = RunnerOptions::new(
         creature,
@@ -68,16 +80,15 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> anyhow::Result<()> {
     );
     opts.purpose = Some(DEMO_PURPOSE.into());
     opts.max_dreams = args.max_dreams;
-    host(opts, args.headless, &[garden], cli)
+    host(opts, args.headless, vec![garden], cli, watching)
 }
 
-fn provider_for(args: &RunArgs) -> anyhow::Result<(Arc<dyn Provider>, String)> {
-    if args.provider == ProviderKind::Rehearsal {
+fn provider_for(args: &RunArgs) -> Result<(Arc<dyn Provider>, String), AppError> {
+    let kind = ProviderKind::from(args.provider);
+    if kind == ProviderKind::Rehearsal {
         return Ok((Arc::new(Rehearsal::new()), rehearsal::MODEL.into()));
     }
-    let provider =
-        crate::llm::build_provider(args.provider, args.model.clone(), args.base_url.clone())
-            .map_err(|e| anyhow!(e))?;
+    let provider = crate::llm::build_provider(kind, args.model.clone(), args.base_url.clone())?;
     let model = args
         .model
         .clone()
@@ -99,9 +110,10 @@ fn model_of(label: &str) -> String {
 fn host(
     mut opts: RunnerOptions,
     headless: bool,
-    watch: &[PathBuf],
+    watch: Vec<PathBuf>,
     cli: &Cli,
-) -> anyhow::Result<()> {
+    watching: Watching,
+) -> Result<(), AppError> {
     opts.control_socket = true;
     if headless {
         opts.progress = Some(Box::new(|line| println!("{line}")));
@@ -110,9 +122,9 @@ fn host(
         .worker_threads(2)
         .enable_all()
         .build()
-        .context("cannot start the async runtime")?;
+        .map_err(AppError::io("cannot start the async runtime"))?;
     let dir = opts.dir.clone();
-    let runner = Runner::open(opts).map_err(|e| anyhow!(e))?;
+    let runner = Runner::open(opts).map_err(AppError::Runner)?;
     if headless {
         eprintln!(
             "dreamwatch: hosting {} in {}; control socket {}; Ctrl-C stops it",
@@ -133,7 +145,15 @@ fn host(
     let task = rt.spawn(runner.run(async {
         let _ = stopped.await;
     }));
-    let ui = crate::ui::run_observatory(watch, &cli.ui, &cli.watch, vec![hosted]);
+    let options = ObservatoryOptions {
+        paths: watch,
+        theme: cli.ui.theme.clone(),
+        watch: cli.watch.options(watching.observatory.poll_ms),
+        config: watching.observatory,
+        cycle: watching.cycle,
+        warnings: watching.warnings,
+    };
+    let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
     let _ = stop.send(());
     let finished = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await });
     if finished.is_err() {

@@ -1,24 +1,14 @@
-//! The control channel of a hosted creature: commands from the operator, status back.
-//!
-//! In-process (the observatory hosts the runner) this is a pair of tokio channels. For a
-//! headless runner the same commands travel over a Unix socket in the creature's `.sys/`.
+//! The handle on a creature that dreamwatch hosts in-process: commands go in over a
+//! channel, the runner's status comes back over another.
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 
+use super::protocol::ControlCommand;
+use crate::memory::cycle::Cycle;
 use crate::memory::status::Status;
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "cmd", rename_all = "snake_case")]
-pub enum ControlCommand {
-    Pause,
-    Resume,
-    ForceSleep,
-    Wake,
-    Message { text: String },
-}
 
 /// What the runner tells the observatory about its creature, beyond the files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,4 +27,6 @@ pub struct HostedCreature {
     pub dir: PathBuf,
     pub control: mpsc::UnboundedSender<ControlCommand>,
     pub status: watch::Receiver<HostStatus>,
+    /// The constants the runner lives by, for the observatory's gauges and cadence.
+    pub cycle: Cycle,
 }

@@ -1,8 +1,13 @@
-//! Command-line interface: one definition, parsed by clap.
+//! The command line: one definition, parsed by clap, and turned here into each module's
+//! own option types (no clap type leaves `app`).
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::llm::ProviderKind;
+use crate::memory::cycle::Profile;
+use crate::watch::WatchOptions;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -69,19 +74,48 @@ pub struct InspectArgs {
     pub follow: bool,
 }
 
+/// `--provider`: [`ProviderKind`] as clap spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProviderKind {
+pub enum ProviderArg {
     Anthropic,
     Openai,
     Rehearsal,
+}
+
+impl From<ProviderArg> for ProviderKind {
+    fn from(arg: ProviderArg) -> Self {
+        match arg {
+            ProviderArg::Anthropic => Self::Anthropic,
+            ProviderArg::Openai => Self::Openai,
+            ProviderArg::Rehearsal => Self::Rehearsal,
+        }
+    }
+}
+
+/// `--profile`: [`Profile`] as clap spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// The seed's constants (DESIGN.md section 3).
+    Seed,
+    /// OpenSeed since February 2026: deep sleep every 5th dream, without the pause.
+    Openseed,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(arg: ProfileArg) -> Self {
+        match arg {
+            ProfileArg::Seed => Self::Seed,
+            ProfileArg::Openseed => Self::Openseed,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The creature's directory (created when new, resumed otherwise)
     pub dir: PathBuf,
-    #[arg(long, value_enum, default_value_t = ProviderKind::Anthropic)]
-    pub provider: ProviderKind,
+    #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
+    pub provider: ProviderArg,
     /// Model name (default depends on the provider)
     #[arg(long)]
     pub model: Option<String>,
@@ -103,7 +137,7 @@ pub struct RunArgs {
     /// Cycle constants to start from (a `[runner]` table in the config file overrides them):
     /// the seed's, or today's OpenSeed (deep sleep every 5th dream, no pause)
     #[arg(long, value_enum)]
-    pub profile: Option<crate::runner::config::Profile>,
+    pub profile: Option<ProfileArg>,
 }
 
 #[derive(Debug, Args)]
@@ -131,4 +165,71 @@ pub struct ScreenshotArgs {
     pub width: u16,
     #[arg(long, default_value_t = 36)]
     pub height: u16,
+}
+
+impl WatchArgs {
+    /// The watcher's options: `--poll-ms` wins over the config file's `poll_ms`; 0 turns
+    /// the polling fallback off.
+    pub fn options(&self, config_poll_ms: Option<u64>) -> WatchOptions {
+        let defaults = WatchOptions::default();
+        WatchOptions {
+            poll_interval: match self.poll_ms.or(config_poll_ms) {
+                Some(0) => None,
+                Some(ms) => Some(std::time::Duration::from_millis(ms)),
+                None => defaults.poll_interval,
+            },
+            force_poll: self.force_poll,
+            ..defaults
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn poll_ms_from_the_command_line_wins_and_zero_turns_polling_off() {
+        let args = |poll_ms| WatchArgs {
+            poll_ms,
+            force_poll: false,
+        };
+        let default = WatchOptions::default().poll_interval;
+        assert_eq!(args(None).options(None).poll_interval, default);
+        assert_eq!(
+            args(None).options(Some(250)).poll_interval,
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            args(Some(40)).options(Some(250)).poll_interval,
+            Some(Duration::from_millis(40))
+        );
+        assert_eq!(args(Some(0)).options(Some(250)).poll_interval, None);
+    }
+
+    #[test]
+    fn enums_map_onto_the_modules_own() {
+        let cli = Cli::parse_from([
+            "dreamwatch",
+            "run",
+            "x",
+            "--provider",
+            "openai",
+            "--profile",
+            "openseed",
+        ]);
+        let Some(Command::Run(run)) = cli.command else {
+            panic!("not a run: {cli:?}");
+        };
+        assert_eq!(ProviderKind::from(run.provider), ProviderKind::Openai);
+        assert_eq!(run.profile.map(Profile::from), Some(Profile::Openseed));
+    }
 }

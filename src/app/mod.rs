@@ -1,0 +1,98 @@
+//! The composition root: the command line ([`cli`]), the config file read once
+//! ([`config`]), and the wiring of `run` and `demo` (`host`: the runner and the
+//! observatory together), the observatory alone, `inspect` and `screenshot`.
+//!
+//! The only module that knows clap, and the only one that imports both the runner and the
+//! observatory: each gets its own option types from here.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::memory::garden::Root;
+use crate::ui::ObservatoryOptions;
+
+pub mod cli;
+pub mod config;
+mod error;
+mod host;
+
+pub use error::AppError;
+
+use cli::{Cli, Command};
+use config::Watching;
+
+/// `dreamwatch` with the process's arguments.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    crate::logging::init(cli.ui.log_file.as_deref());
+    let result = match &cli.command {
+        Some(Command::Inspect(args)) => return inspect(&cli, args),
+        Some(Command::Run(args)) => host::run(args, &cli),
+        Some(Command::Demo(args)) => host::demo(args, &cli),
+        Some(Command::Screenshot(args)) => screenshot(&cli, args),
+        None => return observe(&cli),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dreamwatch: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The observatory on the paths given. Bad paths are a usage error (exit 2), before the
+/// terminal is taken over.
+fn observe(cli: &Cli) -> ExitCode {
+    let bad: Vec<String> = cli
+        .paths
+        .iter()
+        .filter_map(|p| Root::classify(p).err())
+        .collect();
+    if !bad.is_empty() {
+        bad.iter().for_each(|e| eprintln!("dreamwatch: {e}"));
+        return ExitCode::from(2);
+    }
+    let watching = Watching::load(cli.ui.config.as_deref(), None);
+    let options = ObservatoryOptions {
+        paths: cli.paths.clone(),
+        theme: cli.ui.theme.clone(),
+        watch: cli.watch.options(watching.observatory.poll_ms),
+        config: watching.observatory,
+        cycle: watching.cycle,
+        warnings: watching.warnings,
+    };
+    match crate::ui::run_observatory(options, Vec::new()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("dreamwatch: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `inspect`: the configured cycle constants and polling; a config problem is a warning.
+fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
+    let watching = Watching::load(cli.ui.config.as_deref(), None);
+    for w in &watching.warnings {
+        eprintln!("dreamwatch inspect: {w}");
+    }
+    crate::inspect::run(crate::inspect::InspectOptions {
+        paths: args.paths.clone(),
+        json: args.json,
+        follow: args.follow,
+        watch: cli.watch.options(watching.observatory.poll_ms),
+        cycle: watching.cycle,
+    })
+}
+
+fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
+    crate::ui::screenshot::run(&crate::ui::screenshot::ScreenshotOptions {
+        out: args.out.clone(),
+        width: args.width,
+        height: args.height,
+        theme: cli.ui.theme.clone(),
+    })
+    .map_err(AppError::Observatory)
+}
