@@ -261,7 +261,7 @@ impl dreamwatch::llm::Provider for NoDreams {
     ) -> dreamwatch::llm::LlmFuture<'a> {
         let failing = request
             .system
-            .starts_with(dreamwatch::runner::consolidation::SYSTEM_PREFIX);
+            .starts_with(dreamwatch::runner::genome::dreamer::consolidation::SYSTEM_PREFIX);
         Box::pin(async move {
             if failing {
                 Err(dreamwatch::llm::LlmError::Server {
@@ -321,4 +321,42 @@ async fn failed_consolidations_leave_the_memory_files_alone() {
     );
     let c = Creature::open(&dir);
     assert!(c.problems().is_empty(), "{:?}", c.problems());
+}
+
+/// `--speed 60`: the creature's 48-hour GRN age limit is 48 real minutes. A life of ten
+/// dreams lasts minutes, so the deep sleep at the tenth dream prunes no GRN line for age.
+#[tokio::test]
+async fn an_accelerated_life_keeps_its_recent_green_lines_through_deep_sleep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("quick");
+    let clock = Arc::new(VirtualClock::new(start(), TimeDelta::seconds(2)));
+    let config = RunnerConfig {
+        speed: 60.0,
+        ..RunnerConfig::default()
+    };
+    let mut opts = RunnerOptions::new(
+        dir.clone(),
+        config,
+        Arc::new(Rehearsal::new()),
+        rehearsal::MODEL.into(),
+    );
+    opts.clock = clock.clone();
+    opts.tools = Arc::new(SimulatedShell::default());
+    opts.max_dreams = Some(10);
+    let report = Runner::open(opts)
+        .unwrap()
+        .run(std::future::pending())
+        .await;
+    assert_eq!(report.dreams, 10);
+    assert!(
+        clock.now() - start() < TimeDelta::minutes(48),
+        "a short life"
+    );
+    let text = std::fs::read_to_string(dir.join(".self/observations.md")).unwrap();
+    // The deep sleep came minutes of real time (hours of creature time) after the first
+    // dreams: their GRN lines are younger than the limit.
+    assert!(
+        text.contains("GRN 23:0"),
+        "recent GRN lines were pruned as old:\n{text}"
+    );
 }

@@ -25,8 +25,8 @@ use super::{
 };
 use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::memory::time::parse_time;
-use crate::runner::consolidation::SYSTEM_PREFIX as CONSOLIDATE;
-use crate::runner::deep_sleep::{PRIORITIES_PREFIX, PRUNE_PREFIX};
+use crate::runner::genome::dreamer::consolidation::SYSTEM_PREFIX as CONSOLIDATE;
+use crate::runner::genome::dreamer::deep_sleep::{PRIORITIES_PREFIX, PRUNE_PREFIX};
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
 /// What BIRTH.json records as the model.
@@ -497,8 +497,8 @@ fn priorities(user: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::consolidation;
-    use crate::runner::deep_sleep;
+    use crate::runner::genome::dreamer::consolidation;
+    use crate::runner::genome::dreamer::deep_sleep;
 
     fn req(system: &str, user: &str) -> Request {
         Request {

@@ -1,5 +1,6 @@
-//! The driver: performs the state machine's effects (model calls, tool runs, timers, file
-//! writes) and feeds the results back, with the time from an injectable clock.
+//! The driver: performs the engine's outputs (model calls, tool runs, timers, file writes,
+//! the genome's IO through its [`GenomeFiles`]) and feeds the results back, with the time
+//! from an injectable clock.
 //!
 //! Model calls, tool runs and timers are spawned tasks that send their result back on a
 //! channel; file work is done in place, in the order the machine asked for it. Operator
@@ -23,9 +24,11 @@ use crate::memory::write::{self, SeedPaths};
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
 use super::disk::{self, Newborn, RunnerJson};
-use super::fsm::Fsm;
-use super::fsm::effects::{Effect, Write};
-use super::fsm::events::Event;
+use super::engine::Engine;
+use super::engine::input::Input;
+use super::engine::output::{Output, Record};
+use super::genome::dreamer::Dreamer;
+use super::genome::{Genome, GenomeFiles, Performed};
 use super::progress;
 use super::restore::restore;
 use super::socket;
@@ -88,10 +91,10 @@ pub struct RunReport {
     pub dreams_this_run: u64,
 }
 
-pub struct Runner {
+pub struct Runner<G: Genome> {
     paths: SeedPaths,
     name: String,
-    fsm: Fsm,
+    engine: Engine<G>,
     config: RunnerConfig,
     provider: Arc<dyn Provider>,
     clock: Arc<dyn Clock>,
@@ -110,10 +113,17 @@ pub struct Runner {
 const DEFAULT_PURPOSE: &str = "Explore your directory, keep notes of what you learn in workspace/, \
 and grow your own tools.";
 
-impl Runner {
+impl Runner<Dreamer> {
+    /// [`Runner::open_genome`] with the dreamer.
+    pub fn open(opts: RunnerOptions) -> Result<Self, String> {
+        Self::open_genome(opts, Dreamer::default())
+    }
+}
+
+impl<G: Genome> Runner<G> {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes
     /// `.sys/runner.json`. Refuses a directory that holds other things than a creature.
-    pub fn open(opts: RunnerOptions) -> Result<Self, String> {
+    pub fn open_genome(opts: RunnerOptions, genome: G) -> Result<Self, String> {
         opts.config.validate().map_err(|e| e.to_string())?;
         let is_new = prepare_dir(&opts.dir)?;
         // Canonical, so the observatory can match the hosted creature with the one it watches.
@@ -160,7 +170,7 @@ impl Runner {
             last_error: None,
         });
         Ok(Self {
-            fsm: Fsm::new(opts.config.clone(), opts.max_dreams),
+            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams),
             paths,
             name,
             config: opts.config,
@@ -193,7 +203,7 @@ impl Runner {
 
     /// Lives until `--max-dreams` is reached or `shutdown` completes.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> RunReport {
-        let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Event>();
+        let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Input<G>>();
         let server = match self.socket.take() {
             Some(Ok(listener)) => match socket::serve(listener, self.control_tx.clone()) {
                 Ok(h) => Some(h),
@@ -208,30 +218,30 @@ impl Runner {
             }
             None => None,
         };
-        let restored = restore(&self.paths, &self.config);
-        let mut effects = self
-            .fsm
-            .handle(self.clock.now(), Event::Start(Box::new(restored)));
-        let start_dreams = self.fsm.dreams();
+        let restored = restore::<G>(&self.paths, &self.config);
+        let mut outputs = self
+            .engine
+            .handle(self.clock.now(), Input::Start(Box::new(restored)));
+        let start_dreams = self.engine.dreams();
         tokio::pin!(shutdown);
         let mut stopping = false;
         loop {
             let mut exit = false;
-            for e in effects.drain(..) {
-                exit |= self.perform(e, &ev_tx);
+            for o in outputs.drain(..) {
+                exit |= self.perform(o, &ev_tx);
             }
             if exit {
                 break;
             }
-            let event = tokio::select! {
+            let input = tokio::select! {
                 () = &mut shutdown, if !stopping => {
                     stopping = true;
-                    Event::Shutdown
+                    Input::Shutdown
                 }
-                Some(cmd) = self.control_rx.recv() => Event::Control(cmd),
-                Some(ev) = ev_rx.recv() => ev,
+                Some(cmd) = self.control_rx.recv() => Input::Control(cmd),
+                Some(input) = ev_rx.recv() => input,
             };
-            effects = self.fsm.handle(self.clock.now(), event);
+            outputs = self.engine.handle(self.clock.now(), input);
         }
         if let Some(server) = server {
             server.abort();
@@ -239,8 +249,8 @@ impl Runner {
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
         RunReport {
-            dreams: self.fsm.dreams(),
-            dreams_this_run: self.fsm.dreams() - start_dreams,
+            dreams: self.engine.dreams(),
+            dreams_this_run: self.engine.dreams() - start_dreams,
         }
     }
 
@@ -251,92 +261,77 @@ impl Runner {
         }
     }
 
-    /// Performs one effect; `true` when the run is over.
-    fn perform(&mut self, effect: Effect, tx: &mpsc::UnboundedSender<Event>) -> bool {
-        match effect {
-            Effect::Llm { id, request, .. } => {
+    /// Performs one output; `true` when the run is over.
+    fn perform(&mut self, output: Output<G>, tx: &mpsc::UnboundedSender<Input<G>>) -> bool {
+        match output {
+            Output::Think { id, request, .. } => {
                 let (provider, clock, tx) = (self.provider.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     let result = provider.complete(&request).await;
                     clock.work_done();
-                    let _ = tx.send(Event::LlmDone { id, result });
+                    let _ = tx.send(Input::Thought { id, result });
                 });
             }
-            Effect::RunTool { id, command } => {
+            Output::RunTool { id, command } => {
                 let (tools, clock, tx) = (self.tools.clone(), self.clock.clone(), tx.clone());
                 let dir = self.paths.root.clone();
                 tokio::spawn(async move {
                     let outcome = tools.run(&dir, &command).await;
                     clock.work_done();
-                    let _ = tx.send(Event::ToolDone { id, outcome });
+                    let _ = tx.send(Input::ToolDone { id, outcome });
                 });
             }
-            Effect::Timer { id, at } => {
+            Output::Timer { id, at } => {
                 let (clock, tx) = (self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     clock.sleep_until(at).await;
-                    let _ = tx.send(Event::Timer { id });
+                    let _ = tx.send(Input::Timer { id });
                 });
             }
-            Effect::Gather { id, inbox_from } => {
-                let view = disk::gather(&self.paths, inbox_from);
-                let _ = tx.send(Event::Gathered { id, view });
+            Output::Gather { id, inbox_from } => {
+                let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
+                let _ = tx.send(Input::Gathered { id, view });
             }
-            Effect::ReadInbox { id, from } => {
+            Output::ReadInbox { id, from } => {
                 let result = disk::read_inbox(&self.paths, from);
-                let _ = tx.send(Event::Inbox { id, result });
+                let _ = tx.send(Input::Inbox { id, result });
             }
-            Effect::CommitDream { id, commit } => {
-                let result = disk::commit_dream(&self.paths, &commit);
-                let _ = tx.send(Event::DreamCommitted { id, result });
-            }
-            Effect::LoadObservations { id } => {
-                let result = disk::load_observations(&self.paths);
-                let _ = tx.send(Event::ObservationsLoaded { id, result });
-            }
-            Effect::Write(w) => self.write(&w),
-            Effect::Status { status, fatigue } => self.status_tx.send_modify(|s| {
+            Output::Genome(io) => match G::Files::perform(&self.paths, io) {
+                Performed::Written => {}
+                Performed::Done(done) => {
+                    let _ = tx.send(Input::Genome(done));
+                }
+                Performed::Failed { file, error } => self.write_failed(file, &error),
+            },
+            Output::Record(r) => self.record(&r),
+            Output::Status { status, fatigue } => self.status_tx.send_modify(|s| {
                 s.status = status;
                 s.fatigue = fatigue;
             }),
-            Effect::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
-            Effect::Exit => return true,
+            Output::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
+            Output::Exit => return true,
         }
         false
     }
 
-    fn write(&mut self, w: &Write) {
-        match disk::perform(&self.paths, &mut self.runner_json, w) {
+    fn record(&mut self, r: &Record) {
+        match disk::perform(&self.paths, &mut self.runner_json, r) {
             Ok(()) => {
-                if let (Some(p), Write::Event { t, kind, fields }) = (&self.progress, w)
+                if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, r)
                     && let Some(line) = progress::line(&self.name, *t, kind, fields)
                 {
                     p(&line);
                 }
             }
-            Err(e) => {
-                let what = format!("write failed ({}): {e}", write_name(w));
-                tracing::warn!(creature = %self.name, "{what}");
-                self.say(&format!("error: {what}"));
-                self.status_tx.send_modify(|s| s.last_error = Some(what));
-            }
+            Err(e) => self.write_failed(r.file(), &e.to_string()),
         }
     }
-}
 
-fn write_name(w: &Write) -> &'static str {
-    match w {
-        Write::Conversation { .. } => "conversation.jsonl",
-        Write::Event { .. } => "events.jsonl",
-        Write::Memory { .. } => "memory.jsonl",
-        Write::Iteration(_) => "iterations.jsonl",
-        Write::SleepFile { .. } | Write::RemoveSleepFile => "sleep.json",
-        Write::Observations { .. } => "observations.md",
-        Write::Priorities { .. } => "priorities.md",
-        Write::Diary { .. } => "diary.md",
-        Write::Runner { .. } => "runner.json",
-        Write::InboxOffset(_) => "inbox.json",
-        Write::AppendInbox { .. } => "MESSAGES.md",
+    fn write_failed(&mut self, file: &str, error: &str) {
+        let what = format!("write failed ({file}): {error}");
+        tracing::warn!(creature = %self.name, "{what}");
+        self.say(&format!("error: {what}"));
+        self.status_tx.send_modify(|s| s.last_error = Some(what));
     }
 }
 

@@ -1,68 +1,71 @@
-//! The creature cycle as a pure state machine: `handle(now, event) -> Vec<Effect>`.
+//! The cycle engine: a pure state machine, `handle(now, input) -> Vec<Output>`, shared by
+//! every genome.
 //!
-//! Wake, act (model turns and tools), sleep (nap, pause or dream), dream (consolidation,
-//! and every Nth time deep sleep), wake again. The machine does no IO and reads no clock:
-//! the driver performs the effects and feeds the results back as events, with the time.
-//! Each request carries an id; a result or timer with an id the machine no longer waits
-//! for is ignored, so timers are never cancelled, only outdated.
+//! Wake, act (model turns and tools), sleep (nap, pause, or the genome's sleep work), wake
+//! again. The engine does no IO and reads no clock: the driver performs the outputs and
+//! feeds the results back as inputs, with the time. Each request carries an id; a result
+//! or timer with an id the engine no longer waits for is ignored, so timers are never
+//! cancelled, only outdated.
 //!
-//! Operator control: `Pause` stops the cycle (no new model call, tool run or dream step;
-//! what is in flight finishes and is recorded) until `Resume`. `ForceSleep` consolidates now
-//! as a forced sleep (at the next step when a turn is in flight). `Wake` cuts a sleep short
-//! (after the dream when dreaming). `Message` appends to `MESSAGES.md` and delivers it.
+//! What a memory system adds (its tools, its sleep work, its wake-up recap, what it
+//! restores) comes from a [`Genome`]: see [`crate::runner::genome`] for the seam.
+//!
+//! Operator control: `Pause` stops the cycle (no new model call, tool run or sleep step;
+//! what is in flight finishes and is recorded) until `Resume`. `ForceSleep` runs the sleep
+//! work now as a forced sleep (at the next step when a turn is in flight). `Wake` cuts a
+//! sleep short (after the sleep work, or its atomic phase, when it runs). `Message` appends
+//! to `MESSAGES.md` and delivers it.
 
 pub mod context;
-pub mod effects;
-pub mod events;
+pub mod input;
+pub mod output;
 
+#[cfg(test)]
+mod seam_tests;
 #[cfg(test)]
 mod tests;
 
 mod awake;
 mod control;
-mod dream;
 mod rest;
+mod sleep;
 
 use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::llm::{ContentBlock, Message, ToolSpec};
-use crate::memory::dreams::Dream;
 use crate::memory::iterations::IterationAction;
 use crate::memory::status::Status;
 
-use self::context::{Context, log_content};
-use self::effects::{Effect, Write};
-use self::events::Event;
+use self::context::{ContextWindow, log_content};
+use self::input::Input;
+use self::output::{Output, Record};
 use super::activity::Activity;
 use super::config::RunnerConfig;
-use super::deep_sleep::Pruned;
+use super::genome::{Cx, Genome, SleepCause, ToolCall};
 
-/// Observation lines kept in view for wake messages and the consolidating mind.
-const RECENT_OBSERVATIONS: usize = 15;
-/// Dreams kept in view for the priorities prompt.
-const RECENT_DREAMS: usize = 5;
-
-pub struct Fsm {
+pub struct Engine<G: Genome> {
     cfg: RunnerConfig,
+    genome: G,
+    /// Offered in awake turns: the engine's and the genome's, sleep-only ones left out.
     tools: Vec<ToolSpec>,
+    /// Offered during sleep: the genome's sleep-only tools.
+    sleep_tools: Vec<ToolSpec>,
     purpose: String,
     system: String,
     max_dreams: Option<u64>,
     state: State,
-    ctx: Context,
+    ctx: ContextWindow,
     paused: bool,
     next_id: u64,
-    dreams: u64,
+    /// Sleeps that consolidated in this run (`--max-dreams`).
     session_dreams: u64,
-    last_dream_at: Option<DateTime<Utc>>,
     fatigue: u64,
     warned: bool,
     activity: Activity,
     since_sleep: SinceSleep,
-    view: View,
     /// Notes for the creature held while a turn is in flight (tool results must come
     /// first in the next user message).
     pending_notes: Vec<String>,
@@ -87,7 +90,8 @@ enum State {
     Backoff {
         timer: u64,
     },
-    Dreaming(Dreaming),
+    /// The genome's sleep work.
+    SleepWork(SleepWork),
     Asleep(Asleep),
     /// Woken; re-reading the disk for the wake-up message.
     Waking {
@@ -98,49 +102,32 @@ enum State {
 }
 
 #[derive(Debug)]
-struct ToolCall {
-    id: String,
-    name: String,
-    input: Value,
-}
-
-#[derive(Debug)]
 struct Acting {
     queue: VecDeque<ToolCall>,
     results: Vec<ContentBlock>,
     sleep: Option<f64>,
-    running: Option<(u64, ToolCall)>,
+    running: Option<Running>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum DreamKind {
-    /// `set_sleep` of this many seconds.
-    Requested(f64),
-    /// Fatigue limit or operator: the pause is DEEP_SLEEP_PAUSE.
-    Forced,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Step {
-    Consolidate,
-    Commit,
-    LoadObservations,
-    Prune,
-    Priorities,
+/// The tool call in flight.
+#[derive(Debug)]
+enum Running {
+    Bash {
+        id: u64,
+        call: ToolCall,
+    },
+    /// A genome's tool, answered through its IO.
+    Genome {
+        call: ToolCall,
+    },
 }
 
 #[derive(Debug)]
-struct Dreaming {
-    kind: DreamKind,
+struct SleepWork {
+    cause: SleepCause,
     started: DateTime<Utc>,
-    deep: bool,
-    step: Step,
-    /// The request in flight for this step.
-    req: Option<u64>,
-    /// The dream and its observation lines, between consolidation and commit.
-    pending: Option<(Dream, Vec<String>)>,
-    observations_text: Option<String>,
-    pruned: Option<Pruned>,
+    /// A request of the genome's is in flight.
+    in_flight: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +143,7 @@ struct Asleep {
     started: DateTime<Utc>,
     wake_at: DateTime<Utc>,
     kind: Rest,
-    /// A dream was written during this sleep (the wake-up message is the full one).
+    /// The sleep consolidated (the wake-up message is the full one).
     dreamt: bool,
     /// The timer fired while paused.
     due: bool,
@@ -176,15 +163,6 @@ struct SinceSleep {
 }
 
 #[derive(Debug, Default)]
-struct View {
-    last_dream: Option<Dream>,
-    recent_dreams: Vec<Dream>,
-    since_deep: Vec<Dream>,
-    priorities: Vec<String>,
-    recent_observations: Vec<String>,
-}
-
-#[derive(Debug, Default)]
 struct Inbox {
     offset: u64,
     /// The read in flight (a `ReadInbox` or a `Gather` with the inbox).
@@ -193,27 +171,34 @@ struct Inbox {
     again: bool,
 }
 
-impl Fsm {
-    pub fn new(cfg: RunnerConfig, max_dreams: Option<u64>) -> Self {
-        let tools = super::tools::specs(&cfg);
+impl<G: Genome> Engine<G> {
+    pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
+        let mut tools = super::tools::specs(&cfg);
+        let mut sleep_tools = Vec::new();
+        for t in genome.tools(&cfg) {
+            if t.sleep_only {
+                sleep_tools.push(t.spec);
+            } else {
+                tools.push(t.spec);
+            }
+        }
         Self {
             cfg,
+            genome,
             tools,
+            sleep_tools,
             purpose: String::new(),
             system: String::new(),
             max_dreams,
             state: State::Starting,
-            ctx: Context::default(),
+            ctx: ContextWindow::default(),
             paused: false,
             next_id: 0,
-            dreams: 0,
             session_dreams: 0,
-            last_dream_at: None,
             fatigue: 0,
             warned: false,
             activity: Activity::default(),
             since_sleep: SinceSleep::default(),
-            view: View::default(),
             pending_notes: Vec::new(),
             force: None,
             wake_early: false,
@@ -224,27 +209,26 @@ impl Fsm {
         }
     }
 
-    pub fn handle(&mut self, now: DateTime<Utc>, event: Event) -> Vec<Effect> {
+    pub fn handle(&mut self, now: DateTime<Utc>, input: Input<G>) -> Vec<Output<G>> {
         let mut out = Vec::new();
-        match event {
-            Event::Start(restored) => self.on_start(now, *restored, &mut out),
-            Event::LlmDone { id, result } => match &self.state {
+        match input {
+            Input::Start(restored) => self.on_start(now, *restored, &mut out),
+            Input::Thought { id, result } => match &self.state {
                 State::Thinking { id: want } if *want == id => self.on_turn(now, result, &mut out),
-                State::Dreaming(d) if d.req == Some(id) => {
-                    self.on_dream_answer(now, result, &mut out)
+                State::SleepWork(_) => {
+                    let step =
+                        self.with_genome(now, &mut out, |g, cx| g.on_thought(id, result, cx));
+                    self.sleep_step(now, step, &mut out);
                 }
                 _ => {}
             },
-            Event::ToolDone { id, outcome } => self.on_tool(now, id, outcome, &mut out),
-            Event::Timer { id } => self.on_timer(now, id, &mut out),
-            Event::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
-            Event::Inbox { id, result } => self.on_inbox(now, id, result, &mut out),
-            Event::DreamCommitted { id, result } => self.on_committed(now, id, result, &mut out),
-            Event::ObservationsLoaded { id, result } => {
-                self.on_observations(now, id, result, &mut out)
-            }
-            Event::Control(cmd) => self.on_control(now, cmd, &mut out),
-            Event::Shutdown => self.on_shutdown(now, &mut out),
+            Input::ToolDone { id, outcome } => self.on_tool(now, id, outcome, &mut out),
+            Input::Timer { id } => self.on_timer(now, id, &mut out),
+            Input::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
+            Input::Inbox { id, result } => self.on_inbox(now, id, result, &mut out),
+            Input::Genome(done) => self.on_genome_io(now, done, &mut out),
+            Input::Control(cmd) => self.on_control(now, cmd, &mut out),
+            Input::Shutdown => self.on_shutdown(now, &mut out),
         }
         self.publish(&mut out);
         out
@@ -262,7 +246,7 @@ impl Fsm {
             | State::Acting(_)
             | State::Backoff { .. }
             | State::Waking { .. } => Status::Awake,
-            State::Dreaming(_) => Status::Dreaming,
+            State::SleepWork(_) => Status::Dreaming,
             State::Asleep(a) => {
                 let until = Some(a.wake_at);
                 match a.kind {
@@ -280,9 +264,13 @@ impl Fsm {
         self.fatigue
     }
 
-    /// Dreams on disk (those before this run included).
+    /// Dreams on disk (those before this run included): sleeps that consolidated.
     pub fn dreams(&self) -> u64 {
-        self.dreams
+        self.genome.dreams()
+    }
+
+    pub fn genome(&self) -> &G {
+        &self.genome
     }
 
     /// The context the next model call would see.
@@ -290,11 +278,11 @@ impl Fsm {
         self.ctx.messages()
     }
 
-    fn publish(&mut self, out: &mut Vec<Effect>) {
+    fn publish(&mut self, out: &mut Vec<Output<G>>) {
         let now = (self.status(), self.fatigue);
         if self.shown != Some(now) {
             self.shown = Some(now);
-            out.push(Effect::Status {
+            out.push(Output::Status {
                 status: now.0,
                 fatigue: now.1,
             });
@@ -307,22 +295,61 @@ impl Fsm {
     }
 
     /// Drives the cycle forward when nothing is in flight and the creature is not paused.
-    fn pump(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    fn pump(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         if self.paused {
             return;
         }
         match &self.state {
             State::Ready => self.start_turn(now, out),
             State::Acting(a) if a.running.is_none() => self.next_tool(now, out),
-            State::Dreaming(d) if d.req.is_none() => self.dream_step(now, out),
+            State::SleepWork(w) if !w.in_flight => {
+                let step = self.with_genome(now, out, |g, cx| g.step(cx));
+                self.sleep_step(now, step, out);
+            }
             State::Asleep(a) if a.due => self.begin_wake(now, WakeSource::Timer, out),
             _ => {}
         }
     }
 
     /// Puts a message in context and in `conversation.jsonl`.
-    fn say(&mut self, now: DateTime<Utc>, message: Message, out: &mut Vec<Effect>) {
-        out.push(Effect::Write(Write::Conversation {
+    /// Lends the genome a [`Cx`] for one call, then takes in what it signalled.
+    fn with_genome<R>(
+        &mut self,
+        now: DateTime<Utc>,
+        out: &mut Vec<Output<G>>,
+        f: impl FnOnce(&mut G, &mut Cx<'_, G>) -> R,
+    ) -> R {
+        let Self {
+            cfg,
+            genome,
+            purpose,
+            activity,
+            fatigue,
+            sleep_tools,
+            next_id,
+            ..
+        } = self;
+        let mut cx = Cx::new(
+            now,
+            cfg,
+            purpose,
+            activity,
+            *fatigue,
+            sleep_tools,
+            next_id,
+            out,
+        );
+        let r = f(genome, &mut cx);
+        let signals = cx.signals();
+        self.faulted |= signals.faulted;
+        if signals.consolidated {
+            self.on_consolidated(now, out);
+        }
+        r
+    }
+
+    fn say(&mut self, now: DateTime<Utc>, message: Message, out: &mut Vec<Output<G>>) {
+        out.push(Output::Record(Record::Conversation {
             t: now,
             role: message.role,
             content: log_content(&message.content),
@@ -330,28 +357,32 @@ impl Fsm {
         self.ctx.push(message);
     }
 
-    fn say_user(&mut self, now: DateTime<Utc>, text: String, out: &mut Vec<Effect>) {
+    fn say_user(&mut self, now: DateTime<Utc>, text: String, out: &mut Vec<Output<G>>) {
         self.say(now, Message::user_text(text), out);
     }
 
-    fn event(&self, now: DateTime<Utc>, kind: &'static str, fields: Value, out: &mut Vec<Effect>) {
-        let fields = match fields {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        out.push(Effect::Write(Write::Event {
-            t: now,
-            kind,
-            fields,
-        }));
+    fn event(
+        &self,
+        now: DateTime<Utc>,
+        kind: &'static str,
+        fields: Value,
+        out: &mut Vec<Output<G>>,
+    ) {
+        out.push(Output::Record(Record::event(now, kind, fields)));
     }
 
-    fn memory(&self, now: DateTime<Utc>, kind: &'static str, data: Value, out: &mut Vec<Effect>) {
-        out.push(Effect::Write(Write::Memory { t: now, kind, data }));
+    fn memory(
+        &self,
+        now: DateTime<Utc>,
+        kind: &'static str,
+        data: Value,
+        out: &mut Vec<Output<G>>,
+    ) {
+        out.push(Output::Record(Record::Memory { t: now, kind, data }));
     }
 
     /// Records a fault: an error event, an error memory line, and the status's last error.
-    fn error(&mut self, now: DateTime<Utc>, error: String, extra: Value, out: &mut Vec<Effect>) {
+    fn error(&mut self, now: DateTime<Utc>, error: String, extra: Value, out: &mut Vec<Output<G>>) {
         let mut fields = json!({ "error": error });
         if let (Value::Object(f), Value::Object(x)) = (&mut fields, extra) {
             f.extend(x);
@@ -359,20 +390,12 @@ impl Fsm {
         self.event(now, "creature.error", fields.clone(), out);
         self.memory(now, "error", fields, out);
         self.faulted = true;
-        out.push(Effect::Fault(Some(error)));
+        out.push(Output::Fault(Some(error)));
     }
 
-    fn clear_fault(&mut self, out: &mut Vec<Effect>) {
+    fn clear_fault(&mut self, out: &mut Vec<Output<G>>) {
         if std::mem::take(&mut self.faulted) {
-            out.push(Effect::Fault(None));
-        }
-    }
-
-    fn remember_observations(&mut self, lines: impl IntoIterator<Item = String>) {
-        let v = &mut self.view.recent_observations;
-        v.extend(lines);
-        if v.len() > RECENT_OBSERVATIONS {
-            v.drain(..v.len() - RECENT_OBSERVATIONS);
+            out.push(Output::Fault(None));
         }
     }
 }
@@ -381,20 +404,6 @@ impl Fsm {
 enum WakeSource {
     Timer,
     Operator,
-}
-
-/// The last `RECENT_OBSERVATIONS` tagged lines of an observations file.
-pub fn recent_observation_lines(text: &str) -> Vec<String> {
-    use crate::memory::observations::{ObsItem, parse_item};
-    let mut lines: Vec<String> = text
-        .lines()
-        .filter(|l| matches!(parse_item(l), Some(ObsItem::Observation(_))))
-        .map(|l| l.trim().to_string())
-        .collect();
-    if lines.len() > RECENT_OBSERVATIONS {
-        lines.drain(..lines.len() - RECENT_OBSERVATIONS);
-    }
-    lines
 }
 
 fn tool_result(id: &str, content: String, is_error: bool) -> ContentBlock {

@@ -12,12 +12,12 @@ use crate::memory::conversation::{Block, Content};
 use super::super::wake::trim_note;
 
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Context {
+pub struct ContextWindow {
     messages: Vec<Message>,
     chars: usize,
 }
 
-impl Context {
+impl ContextWindow {
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }
@@ -133,7 +133,7 @@ impl Context {
     /// with its result (results without a call are dropped, missing ones left to the caller
     /// through [`Self::unanswered_tool_uses`] when at the end, filled in elsewhere).
     pub fn rebuild(entries: Vec<(String, Content)>, keep: usize, whole_log: bool) -> Self {
-        let mut merged = Context::default();
+        let mut merged = ContextWindow::default();
         for (role, content) in entries {
             let role = match role.as_str() {
                 "assistant" => Role::Assistant,
@@ -150,7 +150,7 @@ impl Context {
         }
         let mut messages = merged.messages;
         pair_tool_calls(&mut messages);
-        let mut ctx = Context { messages, chars: 0 };
+        let mut ctx = ContextWindow { messages, chars: 0 };
         ctx.recount();
         let starts_clean = ctx.messages.first().is_some_and(|m| m.role == Role::User);
         if ctx.trim(keep) == 0 && !(whole_log && starts_clean) {
@@ -304,8 +304,8 @@ mod tests {
         }
     }
 
-    fn life(turns: usize) -> Context {
-        let mut c = Context::default();
+    fn life(turns: usize) -> ContextWindow {
+        let mut c = ContextWindow::default();
         c.push(user("born"));
         for i in 0..turns {
             let id = format!("t{i}");
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn same_roles_merge() {
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user("a"));
         c.push(user("b"));
         assert_eq!(c.len(), 1);
@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn emergency_trim_fits_the_budget() {
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user("born"));
         for i in 0..40 {
             let id = format!("t{i}");
@@ -373,7 +373,7 @@ mod tests {
         assert!(c.emergency_trim(20, 20_000) > 0);
         assert!(c.chars() <= 20_000, "{}", c.chars());
         // One giant message: cut, not dropped.
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user(&"y".repeat(300_000)));
         c.emergency_trim(20, 100_000);
         assert!(c.chars() <= 100_000);
@@ -398,7 +398,7 @@ mod tests {
             raw(results(&["b", "stray"])),
             raw(assistant_calls(&["c"])),
         ];
-        let c = Context::rebuild(entries, 20, false);
+        let c = ContextWindow::rebuild(entries, 20, false);
         let m = c.messages();
         assert_eq!(m[0].role, Role::User, "a trim note heads a cut log");
         assert_eq!(m[1].role, Role::Assistant);
@@ -414,9 +414,9 @@ mod tests {
     #[test]
     fn rebuild_of_a_whole_short_log_keeps_its_start() {
         let entries = vec![("user".to_string(), Content::Text("born".into()))];
-        let c = Context::rebuild(entries, 20, true);
+        let c = ContextWindow::rebuild(entries, 20, true);
         assert_eq!(c.messages(), &[user("born")]);
-        let c = Context::rebuild(Vec::new(), 20, true);
+        let c = ContextWindow::rebuild(Vec::new(), 20, true);
         assert!(c.is_empty());
     }
 

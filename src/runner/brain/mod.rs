@@ -1,0 +1,3 @@
+//! The brain the runner talks to, and what each request to it is for ([`task`]).
+
+pub mod task;
