@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use dreamwatch::llm::rehearsal::Rehearsal;
+use dreamwatch::runner::brain::rehearsal::Rehearsal;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
@@ -93,11 +93,11 @@ fn fsm_life() -> u64 {
     while let Some(input) = queue.pop() {
         for output in engine.handle(now, input) {
             match output {
-                Output::Think { id, request, .. } => {
+                Output::Think { id, task, request } => {
                     now += TimeDelta::seconds(2);
                     queue.push(Input::Thought {
                         id,
-                        result: Ok(brain.answer(&request)),
+                        result: Ok(brain.answer(&task, &request)),
                     });
                 }
                 Output::RunTool { id, command } => {

@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
-use dreamwatch::llm::rehearsal::{self, Rehearsal};
 use dreamwatch::memory::creature::Creature;
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::observations::{ObsItem, Observations};
+use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
+use dreamwatch::runner::brain::task::{Purpose, Task};
+use dreamwatch::runner::brain::{Brain, BrainKind};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{RunReport, Runner, RunnerOptions};
@@ -250,18 +252,21 @@ async fn one_runner_per_creature() {
 /// The rehearsal brain, except that every consolidation fails.
 struct NoDreams(Rehearsal);
 
-impl dreamwatch::llm::Provider for NoDreams {
+impl Brain for NoDreams {
+    fn kind(&self) -> BrainKind {
+        BrainKind::Model
+    }
+
     fn label(&self) -> String {
         "no dreams (test)".into()
     }
 
-    fn complete<'a>(
+    fn think<'a>(
         &'a self,
+        task: &'a Task,
         request: &'a dreamwatch::llm::Request,
     ) -> dreamwatch::llm::LlmFuture<'a> {
-        let failing = request
-            .system
-            .starts_with(dreamwatch::runner::genome::dreamer::consolidation::SYSTEM_PREFIX);
+        let failing = task.purpose() == Purpose::Consolidate;
         Box::pin(async move {
             if failing {
                 Err(dreamwatch::llm::LlmError::Server {
@@ -269,7 +274,7 @@ impl dreamwatch::llm::Provider for NoDreams {
                     body: "overloaded".into(),
                 })
             } else {
-                Ok(self.0.answer(request))
+                Ok(self.0.answer(task, request))
             }
         })
     }

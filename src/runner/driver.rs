@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::llm::Provider;
 use crate::memory::status::Status;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
 
+use super::brain::Brain;
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
 use super::disk::{self, Newborn, RunnerJson};
@@ -41,7 +41,7 @@ pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
 pub struct RunnerOptions {
     pub dir: PathBuf,
     pub config: RunnerConfig,
-    pub provider: Arc<dyn Provider>,
+    pub brain: Arc<dyn Brain>,
     /// BIRTH.json's `model` for a new creature.
     pub model: String,
     /// PURPOSE.md for a new creature.
@@ -58,12 +58,7 @@ pub struct RunnerOptions {
 
 impl RunnerOptions {
     /// Real clock, real bash, no socket, no progress lines.
-    pub fn new(
-        dir: PathBuf,
-        config: RunnerConfig,
-        provider: Arc<dyn Provider>,
-        model: String,
-    ) -> Self {
+    pub fn new(dir: PathBuf, config: RunnerConfig, brain: Arc<dyn Brain>, model: String) -> Self {
         let tools = Arc::new(Bash {
             timeout: Duration::from_secs_f64(config.bash_timeout_s),
             cap: config.tool_output_cap,
@@ -71,7 +66,7 @@ impl RunnerOptions {
         Self {
             dir,
             config,
-            provider,
+            brain,
             model,
             purpose: None,
             max_dreams: None,
@@ -96,7 +91,7 @@ pub struct Runner<G: Genome> {
     name: String,
     engine: Engine<G>,
     config: RunnerConfig,
-    provider: Arc<dyn Provider>,
+    brain: Arc<dyn Brain>,
     clock: Arc<dyn Clock>,
     tools: Arc<dyn ToolRunner>,
     /// The control socket, bound at open (or why it could not be).
@@ -150,7 +145,7 @@ impl<G: Genome> Runner<G> {
             )
             .map_err(|e| format!("cannot create the creature in {}: {e}", dir.display()))?;
         }
-        let brain = opts.provider.label();
+        let brain = opts.brain.label();
         let runner_json = RunnerJson {
             pid: std::process::id(),
             started: format_time(now),
@@ -174,7 +169,7 @@ impl<G: Genome> Runner<G> {
             paths,
             name,
             config: opts.config,
-            provider: opts.provider,
+            brain: opts.brain,
             clock: opts.clock,
             tools: opts.tools,
             socket,
@@ -264,10 +259,10 @@ impl<G: Genome> Runner<G> {
     /// Performs one output; `true` when the run is over.
     fn perform(&mut self, output: Output<G>, tx: &mpsc::UnboundedSender<Input<G>>) -> bool {
         match output {
-            Output::Think { id, request, .. } => {
-                let (provider, clock, tx) = (self.provider.clone(), self.clock.clone(), tx.clone());
+            Output::Think { id, task, request } => {
+                let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
-                    let result = provider.complete(&request).await;
+                    let result = brain.think(&task, &request).await;
                     clock.work_done();
                     let _ = tx.send(Input::Thought { id, result });
                 });
