@@ -59,7 +59,7 @@ impl Headless {
     }
 
     /// As [`Headless::open`], the creatures in `hosted` counting as hosted by this
-    /// observatory with their runner's cycle constants (their control effects are
+    /// observatory with their runner's cycle constants (their control jobs are
     /// returned by [`Headless::press`]).
     pub fn open_hosting(
         paths: &[PathBuf],
