@@ -221,6 +221,7 @@ async fn a_non_creature_directory_is_refused_and_left_alone() {
     let Err(e) = Runner::open(opts) else {
         panic!("a non-creature directory was accepted")
     };
+    let e = e.to_string();
     assert!(e.contains("not a creature"), "{e}");
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
 }
@@ -241,6 +242,7 @@ async fn one_runner_per_creature() {
     let Err(e) = Runner::open(opts()) else {
         panic!("two runners on one creature")
     };
+    let e = e.to_string();
     assert!(e.contains("another dreamwatch runner"), "{e}");
     drop(first);
     assert!(

@@ -10,7 +10,7 @@ use dreamwatch::memory::conversation::{Block, Content, ConversationEntry};
 use dreamwatch::memory::creature::RunnerFile;
 use dreamwatch::memory::documents::{Priorities, parse_diary};
 use dreamwatch::memory::dreams::Dream;
-use dreamwatch::memory::events::Event;
+use dreamwatch::memory::events::{Event, EventKind};
 use dreamwatch::memory::identity::{Birth, SleepFile};
 use dreamwatch::memory::iterations::{Iteration, IterationAction};
 use dreamwatch::memory::observations::{ObsItem, Observations};
@@ -184,7 +184,7 @@ fn events_and_memory_lines_read_back_exactly() {
         &mut runner,
         &Write::Event {
             t: at(5),
-            kind: "creature.tool_call",
+            kind: EventKind::ToolCall,
             fields: fields.clone(),
         },
     )

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::llm::Role;
 use crate::memory::identity::Birth;
@@ -14,6 +15,21 @@ use crate::memory::write::{self, SeedPaths};
 
 use super::engine::input::{Gathered, InboxRead};
 use super::engine::output::Record;
+
+/// A file of the creature that could not be read or written.
+#[derive(Debug, Error)]
+#[error("{file}: {source}")]
+pub struct FileError {
+    pub file: &'static str,
+    #[source]
+    pub source: io::Error,
+}
+
+impl FileError {
+    pub fn of(file: &'static str) -> impl FnOnce(io::Error) -> Self {
+        move |source| Self { file, source }
+    }
+}
 
 /// `.sys/runner.json`: who hosts the creature, so the observatory can tell "stopped" (pid
 /// dead) and "paused" for a creature it does not host itself.
@@ -52,7 +68,9 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
         Record::Conversation { t, role, content } => {
             write::append_conversation(paths, *t, role_name(*role), content).map(drop)
         }
-        Record::Event { t, kind, fields } => write::append_event(paths, *t, kind, fields).map(drop),
+        Record::Event { t, kind, fields } => {
+            write::append_event(paths, *t, kind.as_str(), fields).map(drop)
+        }
         Record::Memory { t, kind, data } => write::append_memory(paths, *t, kind, data).map(drop),
         Record::Iteration(i) => write::append_iteration(paths, i).map(drop),
         Record::SleepFile { wake_at } => write::write_sleep(paths, *wake_at),
@@ -76,9 +94,9 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
 }
 
 /// New text of `MESSAGES.md` from byte `from`.
-pub fn read_inbox(paths: &SeedPaths, from: u64) -> Result<InboxRead, String> {
+pub fn read_inbox(paths: &SeedPaths, from: u64) -> Result<InboxRead, FileError> {
     let (bytes, offset) =
-        write::read_from(&paths.messages(), from).map_err(|e| format!("MESSAGES.md: {e}"))?;
+        write::read_from(&paths.messages(), from).map_err(FileError::of("MESSAGES.md"))?;
     Ok(InboxRead {
         text: String::from_utf8_lossy(&bytes).into_owned(),
         offset,
@@ -109,7 +127,7 @@ pub fn gather<F>(
     let inbox = inbox_from.and_then(|from| match read_inbox(paths, from) {
         Ok(r) => Some(r),
         Err(e) => {
-            errors.push(e);
+            errors.push(e.to_string());
             None
         }
     });

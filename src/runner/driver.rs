@@ -9,8 +9,7 @@
 
 use std::fs::File;
 use std::future::Future;
-use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -29,6 +28,7 @@ use super::engine::input::Input;
 use super::engine::output::{Output, Record};
 use super::genome::dreamer::Dreamer;
 use super::genome::{Genome, GenomeFiles, Performed};
+use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
 use super::restore::restore;
 use super::socket;
@@ -95,7 +95,7 @@ pub struct Runner<G: Genome> {
     clock: Arc<dyn Clock>,
     tools: Arc<dyn ToolRunner>,
     /// The control socket, bound at open (or why it could not be).
-    socket: Option<Result<std::os::unix::net::UnixListener, String>>,
+    socket: Option<std::io::Result<std::os::unix::net::UnixListener>>,
     progress: Option<ProgressFn>,
     runner_json: RunnerJson,
     control_tx: mpsc::UnboundedSender<ControlCommand>,
@@ -110,7 +110,7 @@ and grow your own tools.";
 
 impl Runner<Dreamer> {
     /// [`Runner::open_genome`] with the dreamer.
-    pub fn open(opts: RunnerOptions) -> Result<Self, String> {
+    pub fn open(opts: RunnerOptions) -> Result<Self, OpenError> {
         Self::open_genome(opts, Dreamer::default())
     }
 }
@@ -118,15 +118,18 @@ impl Runner<Dreamer> {
 impl<G: Genome> Runner<G> {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes
     /// `.sys/runner.json`. Refuses a directory that holds other things than a creature.
-    pub fn open_genome(opts: RunnerOptions, genome: G) -> Result<Self, String> {
-        opts.config.validate().map_err(|e| e.to_string())?;
+    pub fn open_genome(opts: RunnerOptions, genome: G) -> Result<Self, OpenError> {
+        opts.config.validate()?;
         let is_new = prepare_dir(&opts.dir)?;
         // Canonical, so the observatory can match the hosted creature with the one it watches.
         let dir = opts.dir.canonicalize().unwrap_or_else(|_| opts.dir.clone());
         let dir = dir.as_path();
         let paths = SeedPaths::new(dir);
-        std::fs::create_dir_all(paths.sys_dir())
-            .map_err(|e| format!("{}: {e}", paths.sys_dir().display()))?;
+        std::fs::create_dir_all(paths.sys_dir()).map_err(|source| OpenError::Io {
+            what: "create",
+            path: paths.sys_dir(),
+            source,
+        })?;
         let lock = lock(&paths)?;
         let name = dir
             .file_name()
@@ -143,7 +146,10 @@ impl<G: Genome> Runner<G> {
                     born: now,
                 },
             )
-            .map_err(|e| format!("cannot create the creature in {}: {e}", dir.display()))?;
+            .map_err(|source| OpenError::Birth {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
         let brain = opts.brain.label();
         let runner_json = RunnerJson {
@@ -152,11 +158,12 @@ impl<G: Genome> Runner<G> {
             brain: brain.clone(),
             paused: false,
         };
-        write::write_json(&paths.runner(), &runner_json)
-            .map_err(|e| format!("cannot write {}: {e}", paths.runner().display()))?;
-        let socket = opts
-            .control_socket
-            .then(|| socket::bind(dir).map_err(|e| format!("control socket unavailable: {e}")));
+        write::write_json(&paths.runner(), &runner_json).map_err(|source| OpenError::Io {
+            what: "write",
+            path: paths.runner(),
+            source,
+        })?;
+        let socket = opts.control_socket.then(|| socket::bind(dir));
         let (control_tx, control_rx) = mpsc::unbounded_channel();
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
@@ -199,16 +206,14 @@ impl<G: Genome> Runner<G> {
     /// Lives until `--max-dreams` is reached or `shutdown` completes.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> RunReport {
         let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Input<G>>();
-        let server = match self.socket.take() {
-            Some(Ok(listener)) => match socket::serve(listener, self.control_tx.clone()) {
-                Ok(h) => Some(h),
-                Err(e) => {
-                    self.say(&format!("control socket unavailable: {e}"));
-                    None
-                }
-            },
+        let server = match self
+            .socket
+            .take()
+            .map(|bound| bound.and_then(|l| socket::serve(l, self.control_tx.clone())))
+        {
+            Some(Ok(h)) => Some(h),
             Some(Err(e)) => {
-                self.say(&e);
+                self.say(&format!("control socket unavailable: {e}"));
                 None
             }
             None => None,
@@ -328,55 +333,4 @@ impl<G: Genome> Runner<G> {
         self.say(&format!("error: {what}"));
         self.status_tx.send_modify(|s| s.last_error = Some(what));
     }
-}
-
-/// Whether `dir` is to be born (`true`) or resumed (`false`). A missing or empty directory,
-/// or one holding only PURPOSE.md / MESSAGES.md prepared for the creature, is new; one with
-/// `.self/` or `BIRTH.json` is a creature; anything else is refused.
-fn prepare_dir(dir: &Path) -> Result<bool, String> {
-    if !dir.exists() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        return Ok(true);
-    }
-    if !dir.is_dir() {
-        return Err(format!("{} is not a directory", dir.display()));
-    }
-    if dir.join(".self").is_dir() || dir.join("BIRTH.json").is_file() {
-        return Ok(false);
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        let name = entry.file_name();
-        if !matches!(name.to_str(), Some("PURPOSE.md" | "MESSAGES.md" | ".sys")) {
-            return Err(format!(
-                "{} is not a creature (no .self/ or BIRTH.json) and is not empty; \
-                 refusing to let a creature run commands in it. Use a new directory.",
-                dir.display()
-            ));
-        }
-    }
-    Ok(true)
-}
-
-/// Takes `.sys/runner.lock` (an advisory lock released when the process dies).
-fn lock(paths: &SeedPaths) -> Result<File, String> {
-    let path = paths.sys_dir().join("runner.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    // SAFETY: flock on a file descriptor we own, for the life of `file`.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc != 0 {
-        return Err(format!(
-            "another dreamwatch runner is hosting {}",
-            paths.root.display()
-        ));
-    }
-    Ok(file)
 }

@@ -14,6 +14,7 @@ pub mod disk;
 pub mod driver;
 pub mod engine;
 pub mod genome;
+pub mod open;
 pub mod progress;
 pub mod prompt;
 pub mod restore;

@@ -8,7 +8,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use crate::memory::conversation::ConversationEntry;
-use crate::memory::events::Event;
+use crate::memory::events::{Event, EventKind};
 use crate::memory::identity::SleepFile;
 use crate::memory::iterations::Iteration;
 use crate::memory::write::{SeedPaths, read_optional};
@@ -141,10 +141,10 @@ pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::
     let last_mark = events
         .iter()
         .rev()
-        .find(|e| matches!(e.short_kind(), "sleep" | "wake" | "boot"));
+        .find(|e| matches!(e.kind, EventKind::Sleep | EventKind::Wake | EventKind::Boot));
     if r.sleep_until.is_none() {
         r.interrupted_sleep_s = last_mark
-            .filter(|e| e.short_kind() == "sleep")
+            .filter(|e| e.kind == EventKind::Sleep)
             .and_then(|e| e.f64("seconds"));
     }
     r.activity = Activity::from_events(&events);
@@ -179,7 +179,7 @@ pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::
     }
     match read_inbox(paths, r.inbox_offset) {
         Ok(i) => r.inbox = Some(i),
-        Err(e) => errors.push(e),
+        Err(e) => errors.push(e.to_string()),
     }
     r
 }

@@ -53,11 +53,12 @@ pub fn creator_message(text: &str) -> String {
     )
 }
 
-/// Heads the context after a trim.
+/// Heads the context after a trim, unless the genome says more
+/// ([`crate::runner::genome::Genome::trim_note`]).
 pub fn trim_note(dropped: usize) -> String {
     format!(
-        "[Earlier context ({dropped} messages) was consolidated into .self/observations.md and \
-         .self/dreams.jsonl; every message is still in .self/conversation.jsonl. Search it with rg.]"
+        "[Earlier context ({dropped} messages) was trimmed; every message is still in \
+         .self/conversation.jsonl. Search it with rg.]"
     )
 }
 

@@ -6,6 +6,9 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
 
 use crate::llm::{ContentBlock, LlmError, Message, Request, Response, Role, joined_text};
+use crate::memory::events::{
+    Boot, CreatureEvent, ErrorEvent, MessageEvent, Sleep, Thought, ToolCall as ToolCallEvent,
+};
 use crate::memory::iterations::{Iteration, IterationAction};
 use crate::memory::time::format_time;
 use crate::runner::activity::{clip, summarize};
@@ -41,16 +44,17 @@ impl<G: Genome> Engine<G> {
             r.conversation,
             self.cfg.cycle.keep_recent_messages,
             r.whole_log,
+            G::trim_note,
         );
-        self.event(
-            now,
-            "creature.boot",
-            json!({"runner": "dreamwatch", "version": env!("CARGO_PKG_VERSION")}),
-            out,
-        );
+        let boot = Boot {
+            runner: Some("dreamwatch".into()),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            sha: None,
+        };
+        self.event(now, CreatureEvent::Boot(boot), out);
         self.memory(now, "heartbeat", json!({"event": "boot"}), out);
         for e in r.errors {
-            self.error(now, e, json!({"phase": "restore"}), out);
+            self.error(now, ErrorEvent::in_phase("restore", e), out);
         }
         let dangling = self.ctx.unanswered_tool_uses();
         if !dangling.is_empty() {
@@ -126,12 +130,11 @@ impl<G: Genome> Engine<G> {
         source: &str,
         out: &mut Vec<Output<G>>,
     ) {
-        self.event(
-            now,
-            "creature.message",
-            json!({"text": text.trim(), "source": source}),
-            out,
-        );
+        let message = MessageEvent {
+            text: Some(text.trim().to_string()),
+            source: Some(source.to_string()),
+        };
+        self.event(now, CreatureEvent::Message(message), out);
         self.activity.creator_messages.push(text.trim().to_string());
     }
 
@@ -204,7 +207,10 @@ impl<G: Genome> Engine<G> {
         if !text.trim().is_empty() {
             self.since_sleep.intent = intent_of(&text);
             self.activity.push_thought(&text);
-            self.event(now, "creature.thought", json!({"text": text.trim()}), out);
+            let thought = Thought {
+                text: Some(text.trim().to_string()),
+            };
+            self.event(now, CreatureEvent::Thought(thought), out);
             self.memory(now, "thought", json!({"text": text.trim()}), out);
         }
         let mut content: Vec<ContentBlock> = response
@@ -268,12 +274,13 @@ impl<G: Genome> Engine<G> {
         let delay_s = (self.cfg.retry_base_s
             * 2f64.powi(self.retries.saturating_sub(1).min(30) as i32))
         .min(self.cfg.retry_max_s);
-        self.error(
-            now,
-            format!("model call failed: {e}"),
-            json!({"retryIn": (delay_s * 1000.0).round(), "retries": self.retries}),
-            out,
-        );
+        let error = ErrorEvent {
+            error: Some(format!("model call failed: {e}")),
+            retry_in: Some((delay_s * 1000.0).round()),
+            retries: Some(u64::from(self.retries)),
+            phase: None,
+        };
+        self.error(now, error, out);
         let timer = self.id();
         self.state = State::Backoff { timer };
         out.push(Output::Timer {
@@ -429,18 +436,14 @@ impl<G: Genome> Engine<G> {
         };
         self.activity.push_action(action.clone());
         self.since_sleep.actions.push(action);
-        self.event(
-            now,
-            "creature.tool_call",
-            json!({
-                "tool": call.name,
-                "input": input,
-                "ok": outcome.ok,
-                "output": clip(&outcome.display, self.cfg.event_output_cap),
-                "ms": outcome.ms,
-            }),
-            out,
-        );
+        let record = ToolCallEvent {
+            tool: Some(call.name.clone()),
+            input: input.as_str().map(str::to_string),
+            ok: Some(outcome.ok),
+            output: Some(clip(&outcome.display, self.cfg.event_output_cap)),
+            ms: Some(outcome.ms),
+        };
+        self.event(now, CreatureEvent::ToolCall(record), out);
         self.memory(
             now,
             "action",
@@ -491,12 +494,12 @@ impl<G: Genome> Engine<G> {
             json!({"intent": intent, "actions": n, "sleep_s": sleep_s}),
             out,
         );
-        self.event(
-            now,
-            "creature.sleep",
-            json!({"seconds": sleep_s, "text": forced.unwrap_or(&intent), "actions": n}),
-            out,
-        );
+        let sleep = Sleep {
+            seconds: Some(sleep_s),
+            text: Some(forced.unwrap_or(&intent).to_string()),
+            actions: Some(n as u64),
+        };
+        self.event(now, CreatureEvent::Sleep(sleep), out);
         out.push(Output::Record(Record::Iteration(Iteration {
             t: Some(now),
             turns: since.turns,

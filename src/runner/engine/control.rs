@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::control::ControlCommand;
+use crate::memory::events::{CreatureEvent, Sleep};
 use crate::runner::genome::{Genome, SleepCause};
 
 use super::output::{Output, Record};
@@ -71,16 +72,12 @@ impl<G: Genome> Engine<G> {
             State::Asleep(a) if !a.dreamt => {
                 let started = a.started;
                 out.push(Output::Record(Record::RemoveSleepFile));
-                self.event(
-                    now,
-                    "creature.sleep",
-                    json!({
-                        "seconds": self.cfg.cycle.deep_sleep_pause_s,
-                        "text": "forced consolidation (operator)",
-                        "actions": 0,
-                    }),
-                    out,
-                );
+                let sleep = Sleep {
+                    seconds: Some(self.cfg.cycle.deep_sleep_pause_s),
+                    text: Some("forced consolidation (operator)".into()),
+                    actions: Some(0),
+                };
+                self.event(now, CreatureEvent::Sleep(sleep), out);
                 self.start_sleep_work(now, SleepCause::Forced, started, out);
             }
             _ => {}

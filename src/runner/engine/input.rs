@@ -7,6 +7,7 @@ use crate::control::ControlCommand;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
 use crate::runner::activity::Activity;
+use crate::runner::disk::FileError;
 use crate::runner::genome::Genome;
 use crate::runner::tools::ToolOutcome;
 
@@ -32,7 +33,7 @@ pub enum Input<G: Genome> {
     },
     Inbox {
         id: u64,
-        result: Result<InboxRead, String>,
+        result: Result<InboxRead, FileError>,
     },
     /// The answer to an `Output::Genome` request.
     Genome(G::Done),

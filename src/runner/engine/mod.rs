@@ -33,9 +33,10 @@ mod sleep;
 use std::collections::VecDeque;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::llm::{ContentBlock, Message, ToolSpec};
+use crate::memory::events::{CreatureEvent, ErrorEvent};
 use crate::memory::iterations::IterationAction;
 use crate::memory::status::Status;
 
@@ -191,7 +192,7 @@ impl<G: Genome> Engine<G> {
             system: String::new(),
             max_dreams,
             state: State::Starting,
-            ctx: ContextWindow::default(),
+            ctx: ContextWindow::new(G::trim_note),
             paused: false,
             next_id: 0,
             session_dreams: 0,
@@ -361,14 +362,8 @@ impl<G: Genome> Engine<G> {
         self.say(now, Message::user_text(text), out);
     }
 
-    fn event(
-        &self,
-        now: DateTime<Utc>,
-        kind: &'static str,
-        fields: Value,
-        out: &mut Vec<Output<G>>,
-    ) {
-        out.push(Output::Record(Record::event(now, kind, fields)));
+    fn event(&self, now: DateTime<Utc>, event: CreatureEvent, out: &mut Vec<Output<G>>) {
+        out.push(Output::Record(Record::event(now, &event)));
     }
 
     fn memory(
@@ -382,15 +377,13 @@ impl<G: Genome> Engine<G> {
     }
 
     /// Records a fault: an error event, an error memory line, and the status's last error.
-    fn error(&mut self, now: DateTime<Utc>, error: String, extra: Value, out: &mut Vec<Output<G>>) {
-        let mut fields = json!({ "error": error });
-        if let (Value::Object(f), Value::Object(x)) = (&mut fields, extra) {
-            f.extend(x);
-        }
-        self.event(now, "creature.error", fields.clone(), out);
-        self.memory(now, "error", fields, out);
+    fn error(&mut self, now: DateTime<Utc>, error: ErrorEvent, out: &mut Vec<Output<G>>) {
+        let fault = error.error.clone();
+        let event = CreatureEvent::Error(error);
+        self.memory(now, "error", Value::Object(event.fields()), out);
+        self.event(now, event, out);
         self.faulted = true;
-        out.push(Output::Fault(Some(error)));
+        out.push(Output::Fault(fault));
     }
 
     fn clear_fault(&mut self, out: &mut Vec<Output<G>>) {

@@ -4,10 +4,11 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use crate::llm::{Request, Role};
+use crate::memory::events::{CreatureEvent, EventKind};
 use crate::memory::iterations::Iteration;
 use crate::memory::status::Status;
 use crate::runner::brain::task::Task;
-use crate::runner::genome::{Genome, fields_of};
+use crate::runner::genome::Genome;
 
 #[derive(Debug, Clone)]
 pub enum Output<G: Genome> {
@@ -47,10 +48,11 @@ pub enum Record {
         role: Role,
         content: String,
     },
-    /// A `.sys/events.jsonl` line; `fields` go beside `t` and `type`.
+    /// A `.sys/events.jsonl` line; `fields` go beside `t` and `type`. Made from a
+    /// [`CreatureEvent`] by [`Record::event`].
     Event {
         t: DateTime<Utc>,
-        kind: &'static str,
+        kind: EventKind,
         fields: Map<String, Value>,
     },
     /// A `.self/memory.jsonl` line.
@@ -78,11 +80,11 @@ pub enum Record {
 }
 
 impl Record {
-    pub fn event(t: DateTime<Utc>, kind: &'static str, fields: Value) -> Self {
+    pub fn event(t: DateTime<Utc>, event: &CreatureEvent) -> Self {
         Record::Event {
             t,
-            kind,
-            fields: fields_of(fields),
+            kind: event.kind(),
+            fields: event.fields(),
         }
     }
 

@@ -1,9 +1,10 @@
 //! Pauses, timers, waking and the inbox.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
+use crate::memory::events::{CreatureEvent, ErrorEvent, Wake};
 use crate::memory::time::format_time;
+use crate::runner::disk::FileError;
 use crate::runner::genome::Genome;
 use crate::runner::wake;
 
@@ -71,12 +72,11 @@ impl<G: Genome> Engine<G> {
             WakeSource::Timer => ("Sleep timer expired", "timer"),
             WakeSource::Operator => ("Woken early by the operator", "operator"),
         };
-        self.event(
-            now,
-            "creature.wake",
-            json!({"reason": reason, "source": src}),
-            out,
-        );
+        let wake = Wake {
+            reason: Some(reason.into()),
+            source: Some(src.into()),
+        };
+        self.event(now, CreatureEvent::Wake(wake), out);
         let id = self.id();
         let inbox_from = match self.inbox.reading {
             None => {
@@ -103,7 +103,7 @@ impl<G: Genome> Engine<G> {
             return;
         };
         for e in g.errors {
-            self.error(now, e, json!({"phase": "wake"}), out);
+            self.error(now, ErrorEvent::in_phase("wake", e), out);
         }
         if let Some(p) = g.purpose.filter(|p| *p != self.purpose) {
             self.purpose = p;
@@ -164,7 +164,7 @@ impl<G: Genome> Engine<G> {
         &mut self,
         now: DateTime<Utc>,
         id: u64,
-        result: Result<InboxRead, String>,
+        result: Result<InboxRead, FileError>,
         out: &mut Vec<Output<G>>,
     ) {
         if self.inbox.reading != Some(id) {
@@ -185,8 +185,7 @@ impl<G: Genome> Engine<G> {
             }
             Err(e) => self.error(
                 now,
-                format!("cannot read MESSAGES.md: {e}"),
-                json!({"phase": "inbox"}),
+                ErrorEvent::in_phase("inbox", format!("cannot read MESSAGES.md: {e}")),
                 out,
             ),
         }

@@ -8,6 +8,8 @@ use super::input::{Gathered, Restored};
 use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, StopReason};
+use crate::memory::conversation::Content;
+use crate::memory::events::EventKind;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{
     GenomeFiles, GenomePrompt, GenomeRestore, GenomeTool, IoProgress, Performed, SleepEnd,
@@ -74,7 +76,7 @@ impl Genome for Tiny {
     type Done = TinyDone;
     type Files = TinyFiles;
 
-    const CONSOLIDATION_EVENT: &'static str = "tiny.dream";
+    const CONSOLIDATION_EVENT: EventKind = EventKind::Other(String::new());
 
     fn tools(&self, _: &RunnerConfig) -> Vec<GenomeTool> {
         vec![
@@ -237,6 +239,10 @@ impl Genome for Tiny {
 
     fn history(&self) -> &'static str {
         "Tiny history."
+    }
+
+    fn trim_note(dropped: usize) -> String {
+        format!("Tiny trimmed {dropped}.")
     }
 
     fn prompt(&self, _: &RunnerConfig) -> GenomePrompt {
@@ -458,4 +464,25 @@ fn a_wake_during_an_atomic_phase_waits_for_its_end() {
     t.send(Input::Control(ControlCommand::Wake));
     assert!(t.log().iter().any(|l| l == "interrupt Some(Dreaming(1))"));
     assert!(!t.log().iter().any(|l| l == "wake deferred"));
+}
+
+#[test]
+fn the_genome_says_where_trimmed_context_went() {
+    let conversation = (0..30)
+        .flat_map(|i| {
+            [
+                ("user".to_string(), Content::Text(format!("u{i}"))),
+                ("assistant".to_string(), Content::Text(format!("a{i}"))),
+            ]
+        })
+        .collect();
+    let t = T::start(Restored {
+        purpose: "grow".into(),
+        conversation,
+        whole_log: true,
+        ..Default::default()
+    });
+    let (_, req) = t.think().unwrap();
+    let first = crate::llm::joined_text(&req.messages[0].content);
+    assert!(first.starts_with("Tiny trimmed "), "{first}");
 }

@@ -11,8 +11,11 @@ use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
 use crate::memory::dreams::Dream;
+use crate::memory::events::EventKind;
 use crate::runner::brain::task::Purpose;
-use crate::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo, DreamerRestored};
+use crate::runner::genome::dreamer::{
+    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
+};
 use crate::runner::tools::ToolOutcome;
 
 type Effect = Output<Dreamer>;
@@ -228,6 +231,7 @@ impl H {
     }
 
     fn commit(&mut self, result: Result<(), String>) {
+        let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
                 Effect::Genome(DreamerIo::Commit { id, .. }) => Some((*id, ())),
@@ -283,7 +287,9 @@ impl H {
     fn count_events(&self, kind: &str) -> usize {
         self.all
             .iter()
-            .filter(|e| matches!(e, Effect::Record(Write::Event { kind: k, .. }) if *k == kind))
+            .filter(
+                |e| matches!(e, Effect::Record(Write::Event { kind: k, .. }) if k.as_str() == kind),
+            )
             .count()
     }
 
@@ -750,7 +756,7 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     let (old, _) = h.timer().unwrap();
     h.now += TimeDelta::seconds(20);
     h.control(ControlCommand::Wake);
-    assert!(h.wrote(|w| matches!(w, Write::Event { kind: "creature.wake", fields, .. } if fields["source"] == "operator")));
+    assert!(h.wrote(|w| matches!(w, Write::Event { kind: EventKind::Wake, fields, .. } if fields["source"] == "operator")));
     assert!(h.wrote(|w| matches!(w, Write::RemoveSleepFile)));
     h.gather(None);
     let (_, _, req) = h.llm().unwrap();

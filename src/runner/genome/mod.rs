@@ -26,9 +26,10 @@ pub mod dreamer;
 use std::fmt::Debug;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::llm::{LlmError, Request, Response, ToolSpec};
+use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
 use crate::memory::write::SeedPaths;
 
 use super::activity::Activity;
@@ -52,7 +53,7 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
 
     /// The `.sys/events.jsonl` kind written when a sleep consolidated: restore reads the
     /// activity since the last one.
-    const CONSOLIDATION_EVENT: &'static str;
+    const CONSOLIDATION_EVENT: EventKind;
 
     /// Tools beside `bash` and `set_sleep`.
     fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
@@ -113,6 +114,11 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
 
     /// Where the creature's full history is on disk.
     fn history(&self) -> &'static str;
+
+    /// Heads the context after a trim of `dropped` messages: where they went.
+    fn trim_note(dropped: usize) -> String {
+        super::wake::trim_note(dropped)
+    }
 
     /// The genome's parts of the system prompt.
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt;
@@ -300,9 +306,9 @@ impl<'a, G: Genome> Cx<'a, G> {
     }
 
     /// A `.sys/events.jsonl` line.
-    pub fn event(&mut self, kind: &'static str, fields: Value) {
+    pub fn event(&mut self, event: CreatureEvent) {
         self.out
-            .push(Output::Record(Record::event(self.now, kind, fields)));
+            .push(Output::Record(Record::event(self.now, &event)));
     }
 
     /// A `.self/memory.jsonl` line.
@@ -316,9 +322,9 @@ impl<'a, G: Genome> Cx<'a, G> {
 
     /// A fault: an error event, an error memory line, and the status's last error.
     pub fn error(&mut self, error: String, phase: &str) {
-        let fields = json!({ "error": error, "phase": phase });
-        self.event("creature.error", fields.clone());
-        self.memory("error", fields);
+        let event = CreatureEvent::Error(ErrorEvent::in_phase(phase, error.clone()));
+        self.memory("error", Value::Object(event.fields()));
+        self.event(event);
         self.faulted = true;
         self.out.push(Output::Fault(Some(error)));
     }
@@ -326,13 +332,5 @@ impl<'a, G: Genome> Cx<'a, G> {
     /// The sleep consolidated: fatigue and activity start over, the context is trimmed.
     pub fn consolidated(&mut self) {
         self.consolidated = true;
-    }
-}
-
-/// `fields` as the map beside `t` and `type`.
-pub fn fields_of(fields: Value) -> Map<String, Value> {
-    match fields {
-        Value::Object(m) => m,
-        _ => Map::new(),
     }
 }

@@ -5,11 +5,13 @@ use serde_json::json;
 
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::dreams::Dream;
+use crate::memory::events::{CreatureEvent, DreamEvent};
 use crate::runner::brain::task::{self, Task};
 
 use super::consolidation::{self, DreamInput};
 use super::deep_sleep::{self, PrioritiesInput, Pruned};
-use super::{DreamCommit, Dreamer, DreamerIo, recent_observation_lines};
+use super::{CommitError, DreamCommit, Dreamer, DreamerIo, recent_observation_lines};
+use crate::runner::disk::FileError;
 use crate::runner::genome::{Cx, SleepEnd, SleepStep};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,7 +247,7 @@ impl Dreamer {
     pub(super) fn on_committed(
         &mut self,
         id: u64,
-        result: Result<(), String>,
+        result: Result<(), CommitError>,
         cx: &mut Cx<'_, Self>,
     ) -> SleepStep {
         let Some(mut d) = self
@@ -267,15 +269,12 @@ impl Dreamer {
         }
         self.dreams += 1;
         self.last_dream_at = Some(cx.now);
-        cx.event(
-            "creature.dream",
-            json!({
-                "reflection": dream.reflection,
-                "priority": dream.priority,
-                "observations": dream.observations,
-                "deep": dream.deep,
-            }),
-        );
+        cx.event(CreatureEvent::Dream(DreamEvent {
+            reflection: Some(dream.reflection.clone()),
+            priority: Some(dream.priority.clone()),
+            observations: Some(dream.observations),
+            deep: Some(dream.deep),
+        }));
         cx.memory(
             "observation",
             json!({"dream": self.dreams, "observations": dream.observations, "deep": dream.deep}),
@@ -298,7 +297,7 @@ impl Dreamer {
     pub(super) fn on_observations(
         &mut self,
         id: u64,
-        result: Result<String, String>,
+        result: Result<String, FileError>,
         cx: &mut Cx<'_, Self>,
     ) -> SleepStep {
         let Some(d) = self

@@ -10,8 +10,10 @@ use crate::memory::dreams::Dream;
 use crate::memory::write::{self, SeedPaths};
 use crate::runner::genome::{GenomeFiles, GenomeRestore, Performed};
 
+use crate::runner::disk::FileError;
+
 use super::{
-    DreamCommit, Dreamer, DreamerDone, DreamerFresh, DreamerIo, DreamerRestored,
+    CommitError, DreamCommit, Dreamer, DreamerDone, DreamerFresh, DreamerIo, DreamerRestored,
     recent_observation_lines,
 };
 
@@ -93,7 +95,7 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
             DreamerIo::LoadObservations { id } => {
                 let result = read_text(&paths.observations())
                     .map(Option::unwrap_or_default)
-                    .map_err(|e| format!("observations.md: {e}"));
+                    .map_err(FileError::of("observations.md"));
                 return Performed::Done(DreamerDone::ObservationsLoaded { id, result });
             }
             DreamerIo::Observations { text } => (
@@ -134,24 +136,22 @@ fn read_text(path: &Path) -> std::io::Result<Option<String>> {
 
 /// Appends the observations and the dream, all or nothing: when the dream cannot be
 /// written, the observations appended just before are cut off again.
-pub fn commit_dream(paths: &SeedPaths, commit: &DreamCommit) -> Result<(), String> {
+pub fn commit_dream(paths: &SeedPaths, commit: &DreamCommit) -> Result<(), CommitError> {
     let obs_before = if commit.observations.is_empty() {
         None
     } else {
         Some(
             write::append_observations(paths, &commit.date, &commit.observations)
-                .map_err(|e| format!("observations.md: {e}"))?,
+                .map_err(CommitError::Observations)?,
         )
     };
-    if let Err(e) = write::append_dream(paths, &commit.dream) {
+    if let Err(dream) = write::append_dream(paths, &commit.dream) {
         if let Some(len) = obs_before
             && let Err(undo) = write::truncate_to(&paths.observations(), len)
         {
-            return Err(format!(
-                "dreams.jsonl: {e}; and observations.md could not be rolled back: {undo}"
-            ));
+            return Err(CommitError::Rollback { dream, undo });
         }
-        return Err(format!("dreams.jsonl: {e}"));
+        return Err(CommitError::Dream(dream));
     }
     Ok(())
 }

@@ -11,12 +11,17 @@ pub mod files;
 
 mod dream;
 
+use std::io;
+
 use chrono::{DateTime, Utc};
+use thiserror::Error;
 
 use crate::llm::{LlmError, Response};
 use crate::memory::dreams::Dream;
+use crate::memory::events::EventKind;
 use crate::memory::observations::{ObsItem, parse_item};
 use crate::runner::config::RunnerConfig;
+use crate::runner::disk::FileError;
 
 use self::dream::Dreaming;
 use self::files::DreamerFiles;
@@ -100,15 +105,30 @@ pub enum DreamerIo {
     },
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub enum DreamerDone {
     Committed {
         id: u64,
-        result: Result<(), String>,
+        result: Result<(), CommitError>,
     },
     ObservationsLoaded {
         id: u64,
-        result: Result<String, String>,
+        result: Result<String, FileError>,
+    },
+}
+
+/// Why a dream was not written; nothing of it was.
+#[derive(Debug, Error)]
+pub enum CommitError {
+    #[error("observations.md: {0}")]
+    Observations(#[source] io::Error),
+    #[error("dreams.jsonl: {0}")]
+    Dream(#[source] io::Error),
+    #[error("dreams.jsonl: {dream}; and observations.md could not be rolled back: {undo}")]
+    Rollback {
+        dream: io::Error,
+        #[source]
+        undo: io::Error,
     },
 }
 
@@ -153,7 +173,7 @@ impl Genome for Dreamer {
     type Done = DreamerDone;
     type Files = DreamerFiles;
 
-    const CONSOLIDATION_EVENT: &'static str = "creature.dream";
+    const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
 
     fn restore(&mut self, r: DreamerRestored) {
         self.dreams = r.dreams;
@@ -246,6 +266,13 @@ impl Genome for Dreamer {
 
     fn history(&self) -> &'static str {
         HISTORY
+    }
+
+    fn trim_note(dropped: usize) -> String {
+        format!(
+            "[Earlier context ({dropped} messages) was consolidated into .self/observations.md and \
+             .self/dreams.jsonl; every message is still in .self/conversation.jsonl. Search it with rg.]"
+        )
     }
 
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt {
