@@ -6,6 +6,7 @@
 //! A headless runner serves the same commands on a Unix socket ([`socket`]).
 
 pub mod activity;
+pub mod adoption;
 pub mod clock;
 pub mod config;
 pub mod consolidation;
