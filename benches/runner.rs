@@ -8,7 +8,8 @@
 //!
 //! - `runner/life`: the whole driver writing a creature to a temp dir: a life of 10 dreams
 //!   (one deep sleep, one forced consolidation). The creature's birth is not timed.
-//! - `runner/fsm`: the state machine alone, answering its effects in memory.
+//! - `runner/fsm`: the state machine (engine and dreamer) alone, answering its outputs in
+//!   memory.
 //!
 //! Run: `cargo bench --bench runner`. Criterion prints the time per life and, from the
 //! actions per life, the throughput in actions/s (per-action overhead = 1 / throughput).
@@ -21,13 +22,14 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use dreamwatch::llm::rehearsal::Rehearsal;
+use dreamwatch::runner::brain::rehearsal::Rehearsal;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
-use dreamwatch::runner::fsm::Fsm;
-use dreamwatch::runner::fsm::effects::Effect;
-use dreamwatch::runner::fsm::events::{Event, Restored};
+use dreamwatch::runner::engine::Engine;
+use dreamwatch::runner::engine::input::{InboxRead, Input, Restored};
+use dreamwatch::runner::engine::output::Output;
+use dreamwatch::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo};
 use dreamwatch::runner::tools::{ToolFuture, ToolOutcome, ToolRunner};
 
 const DREAMS: u64 = 10;
@@ -55,7 +57,7 @@ fn start() -> DateTime<Utc> {
 }
 
 /// A creature born in a fresh directory, ready to live.
-fn born(root: &Path, n: u64) -> (Runner, std::path::PathBuf) {
+fn born(root: &Path, n: u64) -> (Runner<Dreamer>, std::path::PathBuf) {
     let dir = root.join(format!("c{n}"));
     let mut opts = RunnerOptions::new(
         dir.clone(),
@@ -77,58 +79,63 @@ fn actions(dir: &Path) -> u64 {
         .count() as u64
 }
 
-/// The state machine alone: every effect answered in memory.
+/// The state machine alone: every output answered in memory.
 fn fsm_life() -> u64 {
     let brain = Rehearsal::new();
-    let mut fsm = Fsm::new(RunnerConfig::default(), Some(DREAMS));
+    let mut engine = Engine::new(RunnerConfig::default(), Dreamer::default(), Some(DREAMS));
     let mut now = start();
-    let mut queue = vec![Event::Start(Box::new(Restored {
+    let mut queue = vec![Input::Start(Box::new(Restored {
         fresh: true,
         purpose: "grow".into(),
         ..Default::default()
     }))];
     let mut actions = 0;
-    while let Some(event) = queue.pop() {
-        for effect in fsm.handle(now, event) {
-            match effect {
-                Effect::Llm { id, request, .. } => {
+    while let Some(input) = queue.pop() {
+        for output in engine.handle(now, input) {
+            match output {
+                Output::Think { id, task, request } => {
                     now += TimeDelta::seconds(2);
-                    queue.push(Event::LlmDone {
+                    queue.push(Input::Thought {
                         id,
-                        result: Ok(brain.answer(&request)),
+                        result: Ok(brain.answer(&task, &request)),
                     });
                 }
-                Effect::RunTool { id, command } => {
+                Output::RunTool { id, command } => {
                     actions += 1;
-                    queue.push(Event::ToolDone {
+                    queue.push(Input::ToolDone {
                         id,
                         outcome: outcome(&command),
                     });
                 }
-                Effect::Timer { id, at } => {
+                Output::Timer { id, at } => {
                     now = now.max(at);
-                    queue.push(Event::Timer { id });
+                    queue.push(Input::Timer { id });
                 }
-                Effect::Gather { id, .. } => queue.push(Event::Gathered {
+                Output::Gather { id, .. } => queue.push(Input::Gathered {
                     id,
                     view: Default::default(),
                 }),
-                Effect::ReadInbox { id, from } => queue.push(Event::Inbox {
+                Output::ReadInbox { id, from } => queue.push(Input::Inbox {
                     id,
-                    result: Ok(dreamwatch::runner::fsm::events::InboxRead {
+                    result: Ok(InboxRead {
                         text: String::new(),
                         offset: from,
                     }),
                 }),
-                Effect::CommitDream { id, .. } => {
-                    queue.push(Event::DreamCommitted { id, result: Ok(()) })
+                Output::Genome(DreamerIo::Commit { id, .. }) => {
+                    queue.push(Input::Genome(DreamerDone::Committed { id, result: Ok(()) }))
                 }
-                Effect::LoadObservations { id } => queue.push(Event::ObservationsLoaded {
-                    id,
-                    result: Ok("# Observations\n".into()),
-                }),
-                Effect::Write(_) | Effect::Status { .. } | Effect::Fault(_) => {}
-                Effect::Exit => return actions,
+                Output::Genome(DreamerIo::LoadObservations { id }) => {
+                    queue.push(Input::Genome(DreamerDone::ObservationsLoaded {
+                        id,
+                        result: Ok("# Observations\n".into()),
+                    }))
+                }
+                Output::Genome(_)
+                | Output::Record(_)
+                | Output::Status { .. }
+                | Output::Fault(_) => {}
+                Output::Exit => return actions,
             }
         }
     }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dreamwatch::control::{ControlCommand, HostStatus, HostedCreature, send_command};
-use dreamwatch::llm::rehearsal::{self, Rehearsal};
 use dreamwatch::memory::status::Status;
+use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use tokio::sync::watch;

@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
-use dreamwatch::llm::rehearsal::{self, Rehearsal};
 use dreamwatch::memory::creature::Creature;
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::observations::{ObsItem, Observations};
+use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
+use dreamwatch::runner::brain::task::{Purpose, Task};
+use dreamwatch::runner::brain::{Brain, BrainKind};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{RunReport, Runner, RunnerOptions};
@@ -219,6 +221,7 @@ async fn a_non_creature_directory_is_refused_and_left_alone() {
     let Err(e) = Runner::open(opts) else {
         panic!("a non-creature directory was accepted")
     };
+    let e = e.to_string();
     assert!(e.contains("not a creature"), "{e}");
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
 }
@@ -239,6 +242,7 @@ async fn one_runner_per_creature() {
     let Err(e) = Runner::open(opts()) else {
         panic!("two runners on one creature")
     };
+    let e = e.to_string();
     assert!(e.contains("another dreamwatch runner"), "{e}");
     drop(first);
     assert!(
@@ -250,18 +254,21 @@ async fn one_runner_per_creature() {
 /// The rehearsal brain, except that every consolidation fails.
 struct NoDreams(Rehearsal);
 
-impl dreamwatch::llm::Provider for NoDreams {
+impl Brain for NoDreams {
+    fn kind(&self) -> BrainKind {
+        BrainKind::Model
+    }
+
     fn label(&self) -> String {
         "no dreams (test)".into()
     }
 
-    fn complete<'a>(
+    fn think<'a>(
         &'a self,
+        task: &'a Task,
         request: &'a dreamwatch::llm::Request,
     ) -> dreamwatch::llm::LlmFuture<'a> {
-        let failing = request
-            .system
-            .starts_with(dreamwatch::runner::consolidation::SYSTEM_PREFIX);
+        let failing = task.purpose() == Purpose::Consolidate;
         Box::pin(async move {
             if failing {
                 Err(dreamwatch::llm::LlmError::Server {
@@ -269,7 +276,7 @@ impl dreamwatch::llm::Provider for NoDreams {
                     body: "overloaded".into(),
                 })
             } else {
-                Ok(self.0.answer(request))
+                Ok(self.0.answer(task, request))
             }
         })
     }
@@ -321,4 +328,42 @@ async fn failed_consolidations_leave_the_memory_files_alone() {
     );
     let c = Creature::open(&dir);
     assert!(c.problems().is_empty(), "{:?}", c.problems());
+}
+
+/// `--speed 60`: the creature's 48-hour GRN age limit is 48 real minutes. A life of ten
+/// dreams lasts minutes, so the deep sleep at the tenth dream prunes no GRN line for age.
+#[tokio::test]
+async fn an_accelerated_life_keeps_its_recent_green_lines_through_deep_sleep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("quick");
+    let clock = Arc::new(VirtualClock::new(start(), TimeDelta::seconds(2)));
+    let config = RunnerConfig {
+        speed: 60.0,
+        ..RunnerConfig::default()
+    };
+    let mut opts = RunnerOptions::new(
+        dir.clone(),
+        config,
+        Arc::new(Rehearsal::new()),
+        rehearsal::MODEL.into(),
+    );
+    opts.clock = clock.clone();
+    opts.tools = Arc::new(SimulatedShell::default());
+    opts.max_dreams = Some(10);
+    let report = Runner::open(opts)
+        .unwrap()
+        .run(std::future::pending())
+        .await;
+    assert_eq!(report.dreams, 10);
+    assert!(
+        clock.now() - start() < TimeDelta::minutes(48),
+        "a short life"
+    );
+    let text = std::fs::read_to_string(dir.join(".self/observations.md")).unwrap();
+    // The deep sleep came minutes of real time (hours of creature time) after the first
+    // dreams: their GRN lines are younger than the limit.
+    assert!(
+        text.contains("GRN 23:0"),
+        "recent GRN lines were pruned as old:\n{text}"
+    );
 }

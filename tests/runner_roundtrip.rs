@@ -10,14 +10,17 @@ use dreamwatch::memory::conversation::{Block, Content, ConversationEntry};
 use dreamwatch::memory::creature::RunnerFile;
 use dreamwatch::memory::documents::{Priorities, parse_diary};
 use dreamwatch::memory::dreams::Dream;
-use dreamwatch::memory::events::Event;
+use dreamwatch::memory::events::{Event, EventKind};
 use dreamwatch::memory::identity::{Birth, SleepFile};
 use dreamwatch::memory::iterations::{Iteration, IterationAction};
 use dreamwatch::memory::observations::{ObsItem, Observations};
 use dreamwatch::memory::write::SeedPaths;
 use dreamwatch::runner::disk::{self, Newborn, RunnerJson};
-use dreamwatch::runner::fsm::context::log_content;
-use dreamwatch::runner::fsm::effects::{DreamCommit, Write};
+use dreamwatch::runner::engine::context::log_content;
+use dreamwatch::runner::engine::output::Record as Write;
+use dreamwatch::runner::genome::dreamer::files::{DreamerFiles, commit_dream};
+use dreamwatch::runner::genome::dreamer::{DreamCommit, DreamerIo};
+use dreamwatch::runner::genome::{GenomeFiles, Performed};
 
 fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
     let dir = tempfile::tempdir().unwrap();
@@ -154,7 +157,7 @@ proptest! {
             .collect();
         let dream = Dream { t: Some(at(ms)), actions, reflection, priority, observations: observations.len() as u64, deep };
         let commit = DreamCommit { date: at(ms).format("%Y-%m-%d").to_string(), observations: observations.clone(), dream: dream.clone() };
-        disk::commit_dream(&paths, &commit).unwrap();
+        commit_dream(&paths, &commit).unwrap();
         prop_assert_eq!(Dream::parse(&last_line(&paths.dreams())).unwrap(), dream);
         let text = std::fs::read_to_string(paths.observations()).unwrap_or_default();
         let doc = Observations::parse(&text);
@@ -181,7 +184,7 @@ fn events_and_memory_lines_read_back_exactly() {
         &mut runner,
         &Write::Event {
             t: at(5),
-            kind: "creature.tool_call",
+            kind: EventKind::ToolCall,
             fields: fields.clone(),
         },
     )
@@ -264,30 +267,26 @@ fn documents_and_state_files_read_back_exactly() {
         "Stop retrying x.".into(),
         "Read MESSAGES.md.".into(),
     ];
-    disk::perform(
+    dreamer_write(
         &paths,
-        &mut runner,
-        &Write::Priorities {
+        DreamerIo::Priorities {
             updated: at(60_000),
             items: items.clone(),
         },
-    )
-    .unwrap();
+    );
     let p = Priorities::parse(&std::fs::read_to_string(paths.priorities()).unwrap());
     assert_eq!(
         (p.items, p.updated.as_deref()),
         (items, Some("2026-03-01T10:01"))
     );
 
-    disk::perform(
+    dreamer_write(
         &paths,
-        &mut runner,
-        &Write::Diary {
+        DreamerIo::Diary {
             at: at(120_000),
             body: "Dreams since:\n- one\n".into(),
         },
-    )
-    .unwrap();
+    );
     let d = parse_diary(&std::fs::read_to_string(paths.diary()).unwrap());
     assert_eq!(
         (d[0].heading.as_str(), d[0].body.as_str()),
@@ -329,18 +328,24 @@ fn documents_and_state_files_read_back_exactly() {
     );
 
     let pruned = "# Observations\n\n## 2026-03-01\n\nRED 10:00 kept\n";
-    disk::perform(
+    dreamer_write(
         &paths,
-        &mut runner,
-        &Write::Observations {
+        DreamerIo::Observations {
             text: pruned.into(),
         },
-    )
-    .unwrap();
+    );
     assert_eq!(
         Observations::parse(&std::fs::read_to_string(paths.observations()).unwrap())
             .counts()
             .red,
         1
     );
+}
+
+/// A dreamer's write through its own files, which must go through.
+fn dreamer_write(paths: &SeedPaths, io: DreamerIo) {
+    match DreamerFiles::perform(paths, io) {
+        Performed::Written => {}
+        other => panic!("{other:?}"),
+    }
 }

@@ -10,6 +10,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::json;
 
 use dreamwatch::llm::{ContentBlock, LlmFuture, Provider, Request, Response, StopReason};
+use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
@@ -91,9 +92,9 @@ async fn keys_never_reach_tools_or_files() {
     let mut opts = RunnerOptions::new(
         dir.clone(),
         RunnerConfig::default(),
-        Arc::new(Snoop {
+        Arc::new(Model(Arc::new(Snoop {
             turns: Mutex::new(0),
-        }),
+        }))),
         "snoop".into(),
     );
     opts.clock = clock;

@@ -3,6 +3,7 @@
 use crate::app::config::ConfigError;
 use crate::llm::ProviderError;
 use crate::runner::config::RunnerConfigError;
+use crate::runner::open::OpenError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -23,7 +24,7 @@ pub enum AppError {
     NoTerminal,
     /// The runner could not open its creature (a sentence from the runner).
     #[error("{0}")]
-    Runner(String),
+    Runner(#[from] OpenError),
     #[error("{what}: {source}")]
     Io {
         what: String,

@@ -9,10 +9,11 @@ use super::AppError;
 use super::cli::{Cli, DemoArgs, RunArgs};
 use super::config::{ConfigFile, Watching};
 use crate::control::socket_path;
-use crate::llm::rehearsal::{self, Rehearsal};
-use crate::llm::{Provider, ProviderKind};
+use crate::llm::ProviderKind;
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
+use crate::runner::brain::rehearsal::{self, Rehearsal};
+use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{Runner, RunnerOptions};
 use crate::ui::ObservatoryOptions;
@@ -106,7 +107,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
     host(opts, args.headless, vec![garden], cli, watching)
 }
 
-fn provider_for(args: &RunArgs) -> Result<(Arc<dyn Provider>, String), AppError> {
+fn provider_for(args: &RunArgs) -> Result<(Arc<dyn Brain>, String), AppError> {
     let kind = ProviderKind::from(args.provider);
     if kind == ProviderKind::Rehearsal {
         return Ok((Arc::new(Rehearsal::new()), rehearsal::MODEL.into()));
@@ -116,7 +117,7 @@ fn provider_for(args: &RunArgs) -> Result<(Arc<dyn Provider>, String), AppError>
         .model
         .clone()
         .unwrap_or_else(|| model_of(&provider.label()));
-    Ok((Arc::from(provider), model))
+    Ok((Arc::new(Model(Arc::from(provider))), model))
 }
 
 /// `anthropic/claude-x @ http://host` -> `claude-x`.

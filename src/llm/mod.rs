@@ -1,5 +1,5 @@
-//! LLM providers behind one trait: Anthropic Messages API, OpenAI-compatible chat
-//! completions, and the offline rehearsal brain.
+//! LLM providers behind one trait: Anthropic Messages API and OpenAI-compatible chat
+//! completions. (The offline rehearsal brain is the runner's: `runner::brain::rehearsal`.)
 //!
 //! The runner speaks only these types; each provider translates them to its own wire format.
 //! [`build_provider`] makes the provider `dreamwatch run` asks for. Providers retry
@@ -24,7 +24,6 @@ mod config;
 mod fault;
 mod http;
 pub mod openai;
-pub mod rehearsal;
 pub mod retry;
 mod secret;
 mod sse;

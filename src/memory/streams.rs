@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use chrono::{DateTime, Utc};
 
 use super::conversation::ConversationEntry;
-use super::events::Event;
+use super::events::{Event, EventKind};
 use super::time::parse_time;
 use crate::tail::LineIndex;
 
@@ -440,15 +440,15 @@ impl EventLog {
         if let Some(t) = event.t {
             self.last_t = Some(self.last_t.map_or(t, |l| l.max(t)));
         }
-        match event.short_kind() {
-            "tool_call" => {
+        match event.kind {
+            EventKind::ToolCall => {
                 if let Some(t) = event.t {
                     self.tool_calls.push(t);
                 }
                 self.end_sleep();
             }
-            "thought" | "wake" | "boot" => self.end_sleep(),
-            "sleep" => {
+            EventKind::Thought | EventKind::Wake | EventKind::Boot => self.end_sleep(),
+            EventKind::Sleep => {
                 if let Some(t) = event.t {
                     self.last_sleep = Some(SleepMark {
                         t,
@@ -458,12 +458,12 @@ impl EventLog {
                     });
                 }
             }
-            "dream" => {
+            EventKind::Dream => {
                 if let Some(s) = self.last_sleep.as_mut().filter(|s| !s.ended) {
                     s.dreamed = Some(event.bool("deep").unwrap_or(false));
                 }
             }
-            "error" => self.last_error = Some(event.clone()),
+            EventKind::Error => self.last_error = Some(event.clone()),
             _ => {}
         }
         if self.recent.len() == RECENT_EVENTS {

@@ -1,6 +1,6 @@
 //! What the creature did since its last dream: the material of consolidation.
 
-use crate::memory::events::Event;
+use crate::memory::events::{CreatureEvent, Event};
 use crate::memory::iterations::IterationAction;
 
 /// Actions kept in detail for the consolidating mind; older ones are only counted.
@@ -57,20 +57,18 @@ impl Activity {
     pub fn from_events(events: &[Event]) -> Self {
         let mut a = Self::default();
         for e in events {
-            match e.short_kind() {
-                "tool_call" => a.push_action(IterationAction {
-                    tool: e.str("tool").unwrap_or("?").to_string(),
-                    ok: e.bool("ok").unwrap_or(false),
-                    summary: summarize(e.str("output").unwrap_or_default()),
-                    ms: e.f64("ms").unwrap_or(0.0).max(0.0) as u64,
-                    command: e.str("input").map(|c| clip(c, 100)),
+            match e.payload() {
+                Some(CreatureEvent::ToolCall(c)) => a.push_action(IterationAction {
+                    tool: c.tool.unwrap_or_else(|| "?".into()),
+                    ok: c.ok.unwrap_or(false),
+                    summary: summarize(c.output.as_deref().unwrap_or_default()),
+                    ms: c.ms.unwrap_or(0),
+                    command: c.input.map(|i| clip(&i, 100)),
                 }),
-                "thought" => a.push_thought(e.str("text").unwrap_or_default()),
-                "message" => {
-                    if let Some(t) = e.str("text") {
-                        a.creator_messages.push(t.to_string());
-                    }
+                Some(CreatureEvent::Thought(t)) => {
+                    a.push_thought(t.text.as_deref().unwrap_or_default())
                 }
+                Some(CreatureEvent::Message(m)) => a.creator_messages.extend(m.text),
                 _ => {}
             }
         }

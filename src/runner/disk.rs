@@ -1,21 +1,35 @@
-//! The driver's file work: performing the state machine's writes, committing a dream all
-//! or nothing, the reads it asks for, and a creature's birth.
+//! The driver's file work for the engine: performing its records, the reads it asks for,
+//! and a creature's birth. A genome's own files are its [`crate::runner::genome::GenomeFiles`].
 
 use std::io;
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::llm::Role;
-use crate::memory::documents::Priorities;
 use crate::memory::identity::Birth;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
 
-use super::fsm::effects::{DreamCommit, Write};
-use super::fsm::events::{Gathered, InboxRead};
-use super::fsm::recent_observation_lines;
+use super::engine::input::{Gathered, InboxRead};
+use super::engine::output::Record;
+
+/// A file of the creature that could not be read or written.
+#[derive(Debug, Error)]
+#[error("{file}: {source}")]
+pub struct FileError {
+    pub file: &'static str,
+    #[source]
+    pub source: io::Error,
+}
+
+impl FileError {
+    pub fn of(file: &'static str) -> impl FnOnce(io::Error) -> Self {
+        move |source| Self { file, source }
+    }
+}
 
 /// `.sys/runner.json`: who hosts the creature, so the observatory can tell "stopped" (pid
 /// dead) and "paused" for a creature it does not host itself.
@@ -49,27 +63,26 @@ fn role_name(role: Role) -> &'static str {
 }
 
 /// Performs one write; `runner` is the runner.json kept by the driver.
-pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Write) -> io::Result<()> {
+pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Result<()> {
     match w {
-        Write::Conversation { t, role, content } => {
+        Record::Conversation { t, role, content } => {
             write::append_conversation(paths, *t, role_name(*role), content).map(drop)
         }
-        Write::Event { t, kind, fields } => write::append_event(paths, *t, kind, fields).map(drop),
-        Write::Memory { t, kind, data } => write::append_memory(paths, *t, kind, data).map(drop),
-        Write::Iteration(i) => write::append_iteration(paths, i).map(drop),
-        Write::SleepFile { wake_at } => write::write_sleep(paths, *wake_at),
-        Write::RemoveSleepFile => write::remove_sleep(paths),
-        Write::Observations { text } => write::atomic_write(&paths.observations(), text.as_bytes()),
-        Write::Priorities { updated, items } => write::write_priorities(paths, *updated, items),
-        Write::Diary { at, body } => write::append_diary(paths, *at, body).map(drop),
-        Write::Runner { paused } => {
+        Record::Event { t, kind, fields } => {
+            write::append_event(paths, *t, kind.as_str(), fields).map(drop)
+        }
+        Record::Memory { t, kind, data } => write::append_memory(paths, *t, kind, data).map(drop),
+        Record::Iteration(i) => write::append_iteration(paths, i).map(drop),
+        Record::SleepFile { wake_at } => write::write_sleep(paths, *wake_at),
+        Record::RemoveSleepFile => write::remove_sleep(paths),
+        Record::Runner { paused } => {
             runner.paused = *paused;
             write::write_json(&paths.runner(), runner)
         }
-        Write::InboxOffset(offset) => {
+        Record::InboxOffset(offset) => {
             write::write_json(&paths.inbox_state(), &InboxState { offset: *offset })
         }
-        Write::AppendInbox { t, text } => {
+        Record::AppendInbox { t, text } => {
             let entry = format!(
                 "\n[{} UTC, from the operator] {}\n",
                 t.format("%Y-%m-%d %H:%M"),
@@ -80,34 +93,10 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Write) -> io::Res
     }
 }
 
-/// Appends the observations and the dream, all or nothing: when the dream cannot be
-/// written, the observations appended just before are cut off again.
-pub fn commit_dream(paths: &SeedPaths, commit: &DreamCommit) -> Result<(), String> {
-    let obs_before = if commit.observations.is_empty() {
-        None
-    } else {
-        Some(
-            write::append_observations(paths, &commit.date, &commit.observations)
-                .map_err(|e| format!("observations.md: {e}"))?,
-        )
-    };
-    if let Err(e) = write::append_dream(paths, &commit.dream) {
-        if let Some(len) = obs_before
-            && let Err(undo) = write::truncate_to(&paths.observations(), len)
-        {
-            return Err(format!(
-                "dreams.jsonl: {e}; and observations.md could not be rolled back: {undo}"
-            ));
-        }
-        return Err(format!("dreams.jsonl: {e}"));
-    }
-    Ok(())
-}
-
 /// New text of `MESSAGES.md` from byte `from`.
-pub fn read_inbox(paths: &SeedPaths, from: u64) -> Result<InboxRead, String> {
+pub fn read_inbox(paths: &SeedPaths, from: u64) -> Result<InboxRead, FileError> {
     let (bytes, offset) =
-        write::read_from(&paths.messages(), from).map_err(|e| format!("MESSAGES.md: {e}"))?;
+        write::read_from(&paths.messages(), from).map_err(FileError::of("MESSAGES.md"))?;
     Ok(InboxRead {
         text: String::from_utf8_lossy(&bytes).into_owned(),
         offset,
@@ -118,37 +107,36 @@ fn read_text(path: &Path) -> io::Result<Option<String>> {
     Ok(write::read_optional(path)?.map(|b| String::from_utf8_lossy(&b).into_owned()))
 }
 
-/// Fresh reads for a wake-up message.
-pub fn gather(paths: &SeedPaths, inbox_from: Option<u64>) -> Gathered {
-    let mut g = Gathered::default();
-    match read_text(&paths.purpose()) {
-        Ok(p) => g.purpose = p.map(|p| p.trim().to_string()),
-        Err(e) => g.errors.push(format!("PURPOSE.md: {e}")),
-    }
-    match read_text(&paths.priorities()) {
-        Ok(p) => g.priorities = Some(p.map(|t| Priorities::parse(&t).items).unwrap_or_default()),
-        Err(e) => g.errors.push(format!("priorities.md: {e}")),
-    }
-    match read_text(&paths.observations()) {
-        Ok(o) => {
-            g.recent_observations =
-                Some(o.map(|t| recent_observation_lines(&t)).unwrap_or_default())
+/// Fresh reads for a wake-up message: the purpose, the genome's files (`refresh`), and the
+/// inbox from `inbox_from`.
+pub fn gather<F>(
+    paths: &SeedPaths,
+    inbox_from: Option<u64>,
+    refresh: impl FnOnce(&SeedPaths) -> (F, Vec<String>),
+) -> Gathered<F> {
+    let mut errors = Vec::new();
+    let purpose = match read_text(&paths.purpose()) {
+        Ok(p) => p.map(|p| p.trim().to_string()),
+        Err(e) => {
+            errors.push(format!("PURPOSE.md: {e}"));
+            None
         }
-        Err(e) => g.errors.push(format!("observations.md: {e}")),
-    }
-    if let Some(from) = inbox_from {
-        match read_inbox(paths, from) {
-            Ok(r) => g.inbox = Some(r),
-            Err(e) => g.errors.push(e),
+    };
+    let (genome, genome_errors) = refresh(paths);
+    errors.extend(genome_errors);
+    let inbox = inbox_from.and_then(|from| match read_inbox(paths, from) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            errors.push(e.to_string());
+            None
         }
+    });
+    Gathered {
+        purpose,
+        inbox,
+        genome,
+        errors,
     }
-    g
-}
-
-pub fn load_observations(paths: &SeedPaths) -> Result<String, String> {
-    read_text(&paths.observations())
-        .map(Option::unwrap_or_default)
-        .map_err(|e| format!("observations.md: {e}"))
 }
 
 /// What a new creature starts from.
@@ -229,7 +217,6 @@ fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::dreams::Dream;
     use chrono::TimeZone;
 
     fn setup() -> (tempfile::TempDir, SeedPaths) {
@@ -247,21 +234,6 @@ mod tests {
         )
         .unwrap();
         (dir, paths)
-    }
-
-    fn commit() -> DreamCommit {
-        DreamCommit {
-            date: "2026-03-01".into(),
-            observations: vec!["RED 10:00 x".into()],
-            dream: Dream {
-                t: Some(Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap()),
-                actions: 1,
-                reflection: "r".into(),
-                priority: "p".into(),
-                observations: 1,
-                deep: false,
-            },
-        }
     }
 
     #[test]
@@ -308,18 +280,6 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_dream_write_rolls_the_observations_back() {
-        let (_d, paths) = setup();
-        commit_dream(&paths, &commit()).unwrap();
-        let obs = std::fs::read(paths.observations()).unwrap();
-        // dreams.jsonl becomes a directory: the append fails.
-        std::fs::remove_file(paths.dreams()).unwrap();
-        std::fs::create_dir(paths.dreams()).unwrap();
-        assert!(commit_dream(&paths, &commit()).is_err());
-        assert_eq!(std::fs::read(paths.observations()).unwrap(), obs);
-    }
-
-    #[test]
     fn operator_messages_are_appended_and_read_once() {
         let (_d, paths) = setup();
         let mut runner = RunnerJson {
@@ -333,7 +293,7 @@ mod tests {
         perform(
             &paths,
             &mut runner,
-            &Write::AppendInbox {
+            &Record::AppendInbox {
                 t,
                 text: "be brief".into(),
             },
@@ -345,7 +305,7 @@ mod tests {
             "\n[2026-03-01 10:00 UTC, from the operator] be brief\n"
         );
         assert_eq!(read_inbox(&paths, r.offset).unwrap().text, "");
-        perform(&paths, &mut runner, &Write::InboxOffset(r.offset)).unwrap();
+        perform(&paths, &mut runner, &Record::InboxOffset(r.offset)).unwrap();
         assert_eq!(read_inbox_state(&paths).unwrap().offset, r.offset);
     }
 }

@@ -1,5 +1,6 @@
-//! The driver: performs the state machine's effects (model calls, tool runs, timers, file
-//! writes) and feeds the results back, with the time from an injectable clock.
+//! The driver: performs the engine's outputs (model calls, tool runs, timers, file writes,
+//! the genome's IO through its [`GenomeFiles`]) and feeds the results back, with the time
+//! from an injectable clock.
 //!
 //! Model calls, tool runs and timers are spawned tasks that send their result back on a
 //! channel; file work is done in place, in the order the machine asked for it. Operator
@@ -8,24 +9,26 @@
 
 use std::fs::File;
 use std::future::Future;
-use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::llm::Provider;
 use crate::memory::status::Status;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
 
+use super::brain::Brain;
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
 use super::disk::{self, Newborn, RunnerJson};
-use super::fsm::Fsm;
-use super::fsm::effects::{Effect, Write};
-use super::fsm::events::Event;
+use super::engine::Engine;
+use super::engine::input::Input;
+use super::engine::output::{Output, Record};
+use super::genome::dreamer::Dreamer;
+use super::genome::{Genome, GenomeFiles, Performed};
+use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
 use super::restore::restore;
 use super::socket;
@@ -38,7 +41,7 @@ pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
 pub struct RunnerOptions {
     pub dir: PathBuf,
     pub config: RunnerConfig,
-    pub provider: Arc<dyn Provider>,
+    pub brain: Arc<dyn Brain>,
     /// BIRTH.json's `model` for a new creature.
     pub model: String,
     /// PURPOSE.md for a new creature.
@@ -55,12 +58,7 @@ pub struct RunnerOptions {
 
 impl RunnerOptions {
     /// Real clock, real bash, no socket, no progress lines.
-    pub fn new(
-        dir: PathBuf,
-        config: RunnerConfig,
-        provider: Arc<dyn Provider>,
-        model: String,
-    ) -> Self {
+    pub fn new(dir: PathBuf, config: RunnerConfig, brain: Arc<dyn Brain>, model: String) -> Self {
         let tools = Arc::new(Bash {
             timeout: Duration::from_secs_f64(config.bash_timeout_s),
             cap: config.tool_output_cap,
@@ -68,7 +66,7 @@ impl RunnerOptions {
         Self {
             dir,
             config,
-            provider,
+            brain,
             model,
             purpose: None,
             max_dreams: None,
@@ -88,16 +86,16 @@ pub struct RunReport {
     pub dreams_this_run: u64,
 }
 
-pub struct Runner {
+pub struct Runner<G: Genome> {
     paths: SeedPaths,
     name: String,
-    fsm: Fsm,
+    engine: Engine<G>,
     config: RunnerConfig,
-    provider: Arc<dyn Provider>,
+    brain: Arc<dyn Brain>,
     clock: Arc<dyn Clock>,
     tools: Arc<dyn ToolRunner>,
     /// The control socket, bound at open (or why it could not be).
-    socket: Option<Result<std::os::unix::net::UnixListener, String>>,
+    socket: Option<std::io::Result<std::os::unix::net::UnixListener>>,
     progress: Option<ProgressFn>,
     runner_json: RunnerJson,
     control_tx: mpsc::UnboundedSender<ControlCommand>,
@@ -110,18 +108,28 @@ pub struct Runner {
 const DEFAULT_PURPOSE: &str = "Explore your directory, keep notes of what you learn in workspace/, \
 and grow your own tools.";
 
-impl Runner {
+impl Runner<Dreamer> {
+    /// [`Runner::open_genome`] with the dreamer.
+    pub fn open(opts: RunnerOptions) -> Result<Self, OpenError> {
+        Self::open_genome(opts, Dreamer::default())
+    }
+}
+
+impl<G: Genome> Runner<G> {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes
     /// `.sys/runner.json`. Refuses a directory that holds other things than a creature.
-    pub fn open(opts: RunnerOptions) -> Result<Self, String> {
-        opts.config.validate().map_err(|e| e.to_string())?;
+    pub fn open_genome(opts: RunnerOptions, genome: G) -> Result<Self, OpenError> {
+        opts.config.validate()?;
         let is_new = prepare_dir(&opts.dir)?;
         // Canonical, so the observatory can match the hosted creature with the one it watches.
         let dir = opts.dir.canonicalize().unwrap_or_else(|_| opts.dir.clone());
         let dir = dir.as_path();
         let paths = SeedPaths::new(dir);
-        std::fs::create_dir_all(paths.sys_dir())
-            .map_err(|e| format!("{}: {e}", paths.sys_dir().display()))?;
+        std::fs::create_dir_all(paths.sys_dir()).map_err(|source| OpenError::Io {
+            what: "create",
+            path: paths.sys_dir(),
+            source,
+        })?;
         let lock = lock(&paths)?;
         // A creature keeps the name it was born with, wherever its directory is now.
         let name = super::adoption::birth_name(dir)
@@ -138,20 +146,24 @@ impl Runner {
                     born: now,
                 },
             )
-            .map_err(|e| format!("cannot create the creature in {}: {e}", dir.display()))?;
+            .map_err(|source| OpenError::Birth {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
         }
-        let brain = opts.provider.label();
+        let brain = opts.brain.label();
         let runner_json = RunnerJson {
             pid: std::process::id(),
             started: format_time(now),
             brain: brain.clone(),
             paused: false,
         };
-        write::write_json(&paths.runner(), &runner_json)
-            .map_err(|e| format!("cannot write {}: {e}", paths.runner().display()))?;
-        let socket = opts
-            .control_socket
-            .then(|| socket::bind(dir).map_err(|e| format!("control socket unavailable: {e}")));
+        write::write_json(&paths.runner(), &runner_json).map_err(|source| OpenError::Io {
+            what: "write",
+            path: paths.runner(),
+            source,
+        })?;
+        let socket = opts.control_socket.then(|| socket::bind(dir));
         let (control_tx, control_rx) = mpsc::unbounded_channel();
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
@@ -160,11 +172,11 @@ impl Runner {
             last_error: None,
         });
         Ok(Self {
-            fsm: Fsm::new(opts.config.clone(), opts.max_dreams),
+            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams),
             paths,
             name,
             config: opts.config,
-            provider: opts.provider,
+            brain: opts.brain,
             clock: opts.clock,
             tools: opts.tools,
             socket,
@@ -193,45 +205,43 @@ impl Runner {
 
     /// Lives until `--max-dreams` is reached or `shutdown` completes.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> RunReport {
-        let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Event>();
-        let server = match self.socket.take() {
-            Some(Ok(listener)) => match socket::serve(listener, self.control_tx.clone()) {
-                Ok(h) => Some(h),
-                Err(e) => {
-                    self.say(&format!("control socket unavailable: {e}"));
-                    None
-                }
-            },
+        let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Input<G>>();
+        let server = match self
+            .socket
+            .take()
+            .map(|bound| bound.and_then(|l| socket::serve(l, self.control_tx.clone())))
+        {
+            Some(Ok(h)) => Some(h),
             Some(Err(e)) => {
-                self.say(&e);
+                self.say(&format!("control socket unavailable: {e}"));
                 None
             }
             None => None,
         };
-        let restored = restore(&self.paths, &self.config);
-        let mut effects = self
-            .fsm
-            .handle(self.clock.now(), Event::Start(Box::new(restored)));
-        let start_dreams = self.fsm.dreams();
+        let restored = restore::<G>(&self.paths, &self.config);
+        let mut outputs = self
+            .engine
+            .handle(self.clock.now(), Input::Start(Box::new(restored)));
+        let start_dreams = self.engine.dreams();
         tokio::pin!(shutdown);
         let mut stopping = false;
         loop {
             let mut exit = false;
-            for e in effects.drain(..) {
-                exit |= self.perform(e, &ev_tx);
+            for o in outputs.drain(..) {
+                exit |= self.perform(o, &ev_tx);
             }
             if exit {
                 break;
             }
-            let event = tokio::select! {
+            let input = tokio::select! {
                 () = &mut shutdown, if !stopping => {
                     stopping = true;
-                    Event::Shutdown
+                    Input::Shutdown
                 }
-                Some(cmd) = self.control_rx.recv() => Event::Control(cmd),
-                Some(ev) = ev_rx.recv() => ev,
+                Some(cmd) = self.control_rx.recv() => Input::Control(cmd),
+                Some(input) = ev_rx.recv() => input,
             };
-            effects = self.fsm.handle(self.clock.now(), event);
+            outputs = self.engine.handle(self.clock.now(), input);
         }
         if let Some(server) = server {
             server.abort();
@@ -239,8 +249,8 @@ impl Runner {
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
         RunReport {
-            dreams: self.fsm.dreams(),
-            dreams_this_run: self.fsm.dreams() - start_dreams,
+            dreams: self.engine.dreams(),
+            dreams_this_run: self.engine.dreams() - start_dreams,
         }
     }
 
@@ -251,142 +261,76 @@ impl Runner {
         }
     }
 
-    /// Performs one effect; `true` when the run is over.
-    fn perform(&mut self, effect: Effect, tx: &mpsc::UnboundedSender<Event>) -> bool {
-        match effect {
-            Effect::Llm { id, request, .. } => {
-                let (provider, clock, tx) = (self.provider.clone(), self.clock.clone(), tx.clone());
+    /// Performs one output; `true` when the run is over.
+    fn perform(&mut self, output: Output<G>, tx: &mpsc::UnboundedSender<Input<G>>) -> bool {
+        match output {
+            Output::Think { id, task, request } => {
+                let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
-                    let result = provider.complete(&request).await;
+                    let result = brain.think(&task, &request).await;
                     clock.work_done();
-                    let _ = tx.send(Event::LlmDone { id, result });
+                    let _ = tx.send(Input::Thought { id, result });
                 });
             }
-            Effect::RunTool { id, command } => {
+            Output::RunTool { id, command } => {
                 let (tools, clock, tx) = (self.tools.clone(), self.clock.clone(), tx.clone());
                 let dir = self.paths.root.clone();
                 tokio::spawn(async move {
                     let outcome = tools.run(&dir, &command).await;
                     clock.work_done();
-                    let _ = tx.send(Event::ToolDone { id, outcome });
+                    let _ = tx.send(Input::ToolDone { id, outcome });
                 });
             }
-            Effect::Timer { id, at } => {
+            Output::Timer { id, at } => {
                 let (clock, tx) = (self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     clock.sleep_until(at).await;
-                    let _ = tx.send(Event::Timer { id });
+                    let _ = tx.send(Input::Timer { id });
                 });
             }
-            Effect::Gather { id, inbox_from } => {
-                let view = disk::gather(&self.paths, inbox_from);
-                let _ = tx.send(Event::Gathered { id, view });
+            Output::Gather { id, inbox_from } => {
+                let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
+                let _ = tx.send(Input::Gathered { id, view });
             }
-            Effect::ReadInbox { id, from } => {
+            Output::ReadInbox { id, from } => {
                 let result = disk::read_inbox(&self.paths, from);
-                let _ = tx.send(Event::Inbox { id, result });
+                let _ = tx.send(Input::Inbox { id, result });
             }
-            Effect::CommitDream { id, commit } => {
-                let result = disk::commit_dream(&self.paths, &commit);
-                let _ = tx.send(Event::DreamCommitted { id, result });
-            }
-            Effect::LoadObservations { id } => {
-                let result = disk::load_observations(&self.paths);
-                let _ = tx.send(Event::ObservationsLoaded { id, result });
-            }
-            Effect::Write(w) => self.write(&w),
-            Effect::Status { status, fatigue } => self.status_tx.send_modify(|s| {
+            Output::Genome(io) => match G::Files::perform(&self.paths, io) {
+                Performed::Written => {}
+                Performed::Done(done) => {
+                    let _ = tx.send(Input::Genome(done));
+                }
+                Performed::Failed { file, error } => self.write_failed(file, &error),
+            },
+            Output::Record(r) => self.record(&r),
+            Output::Status { status, fatigue } => self.status_tx.send_modify(|s| {
                 s.status = status;
                 s.fatigue = fatigue;
             }),
-            Effect::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
-            Effect::Exit => return true,
+            Output::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
+            Output::Exit => return true,
         }
         false
     }
 
-    fn write(&mut self, w: &Write) {
-        match disk::perform(&self.paths, &mut self.runner_json, w) {
+    fn record(&mut self, r: &Record) {
+        match disk::perform(&self.paths, &mut self.runner_json, r) {
             Ok(()) => {
-                if let (Some(p), Write::Event { t, kind, fields }) = (&self.progress, w)
+                if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, r)
                     && let Some(line) = progress::line(&self.name, *t, kind, fields)
                 {
                     p(&line);
                 }
             }
-            Err(e) => {
-                let what = format!("write failed ({}): {e}", write_name(w));
-                tracing::warn!(creature = %self.name, "{what}");
-                self.say(&format!("error: {what}"));
-                self.status_tx.send_modify(|s| s.last_error = Some(what));
-            }
+            Err(e) => self.write_failed(r.file(), &e.to_string()),
         }
     }
-}
 
-fn write_name(w: &Write) -> &'static str {
-    match w {
-        Write::Conversation { .. } => "conversation.jsonl",
-        Write::Event { .. } => "events.jsonl",
-        Write::Memory { .. } => "memory.jsonl",
-        Write::Iteration(_) => "iterations.jsonl",
-        Write::SleepFile { .. } | Write::RemoveSleepFile => "sleep.json",
-        Write::Observations { .. } => "observations.md",
-        Write::Priorities { .. } => "priorities.md",
-        Write::Diary { .. } => "diary.md",
-        Write::Runner { .. } => "runner.json",
-        Write::InboxOffset(_) => "inbox.json",
-        Write::AppendInbox { .. } => "MESSAGES.md",
+    fn write_failed(&mut self, file: &str, error: &str) {
+        let what = format!("write failed ({file}): {error}");
+        tracing::warn!(creature = %self.name, "{what}");
+        self.say(&format!("error: {what}"));
+        self.status_tx.send_modify(|s| s.last_error = Some(what));
     }
-}
-
-/// Whether `dir` is to be born (`true`) or resumed (`false`). A missing or empty directory,
-/// or one holding only PURPOSE.md / MESSAGES.md prepared for the creature, is new; one with
-/// `.self/` or `BIRTH.json` is a creature; anything else is refused.
-fn prepare_dir(dir: &Path) -> Result<bool, String> {
-    if !dir.exists() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        return Ok(true);
-    }
-    if !dir.is_dir() {
-        return Err(format!("{} is not a directory", dir.display()));
-    }
-    if dir.join(".self").is_dir() || dir.join("BIRTH.json").is_file() {
-        return Ok(false);
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        let name = entry.file_name();
-        if !matches!(name.to_str(), Some("PURPOSE.md" | "MESSAGES.md" | ".sys")) {
-            return Err(format!(
-                "{} is not a creature (no .self/ or BIRTH.json) and is not empty; \
-                 refusing to let a creature run commands in it. Use a new directory.",
-                dir.display()
-            ));
-        }
-    }
-    Ok(true)
-}
-
-/// Takes `.sys/runner.lock` (an advisory lock released when the process dies).
-fn lock(paths: &SeedPaths) -> Result<File, String> {
-    let path = paths.sys_dir().join("runner.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    // SAFETY: flock on a file descriptor we own, for the life of `file`.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc != 0 {
-        return Err(format!(
-            "another dreamwatch runner is hosting {}",
-            paths.root.display()
-        ));
-    }
-    Ok(file)
 }

@@ -1,5 +1,6 @@
-//! The embedded creature runner: the dreamer cycle as a pure state machine ([`fsm`]) plus a
-//! driver ([`driver`]) that performs its effects with an injectable clock ([`clock`]).
+//! The embedded creature runner: the creature cycle as a pure state machine ([`engine`]),
+//! the memory system it hosts behind a seam ([`genome`]; the dreamer today), and a driver
+//! ([`driver`]) that performs the engine's outputs with an injectable clock ([`clock`]).
 //!
 //! Hosting a creature in-process: build [`driver::RunnerOptions`], [`driver::Runner::open`]
 //! it, hand [`driver::Runner::hosted`] to the observatory, and spawn [`driver::Runner::run`].
@@ -7,13 +8,14 @@
 
 pub mod activity;
 pub mod adoption;
+pub mod brain;
 pub mod clock;
 pub mod config;
-pub mod consolidation;
-pub mod deep_sleep;
 pub mod disk;
 pub mod driver;
-pub mod fsm;
+pub mod engine;
+pub mod genome;
+pub mod open;
 pub mod progress;
 pub mod prompt;
 pub mod restore;

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use super::activity::clip;
+use crate::memory::events::{CreatureEvent, EventKind};
 
 /// Shows control characters as `^X` (ESC as `^[`), so creature text cannot drive the terminal.
 pub fn inert(s: &str) -> String {
@@ -31,47 +32,42 @@ fn first_line(s: &str, max: usize) -> String {
 }
 
 /// One line for an event of `.sys/events.jsonl`; `None` for events not worth a line.
-pub fn line(name: &str, t: DateTime<Utc>, kind: &str, f: &Map<String, Value>) -> Option<String> {
-    let s = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default();
-    let n = |k: &str| f.get(k).and_then(Value::as_f64).unwrap_or_default();
-    let what = match kind {
-        "creature.boot" => "boot".to_string(),
-        "creature.thought" => format!("thought  {}", first_line(s("text"), 100)),
-        "creature.tool_call" => format!(
+pub fn line(
+    name: &str,
+    t: DateTime<Utc>,
+    kind: &EventKind,
+    fields: &Map<String, Value>,
+) -> Option<String> {
+    let s = |v: &Option<String>| v.clone().unwrap_or_default();
+    let what = match CreatureEvent::from_fields(kind, fields)? {
+        CreatureEvent::Boot(_) => "boot".to_string(),
+        CreatureEvent::Thought(e) => format!("thought  {}", first_line(&s(&e.text), 100)),
+        CreatureEvent::ToolCall(e) => format!(
             "tool     {} {} {}ms  {}",
-            s("tool"),
-            if f.get("ok").and_then(Value::as_bool) == Some(true) {
-                "ok  "
-            } else {
-                "FAIL"
-            },
-            n("ms"),
-            first_line(s("input"), 80)
+            s(&e.tool),
+            if e.ok == Some(true) { "ok  " } else { "FAIL" },
+            e.ms.unwrap_or_default(),
+            first_line(&s(&e.input), 80)
         ),
-        "creature.sleep" => format!(
+        CreatureEvent::Sleep(e) => format!(
             "sleep    {}s after {} actions: {}",
-            n("seconds"),
-            n("actions"),
-            first_line(s("text"), 80)
+            e.seconds.unwrap_or_default(),
+            e.actions.unwrap_or_default(),
+            first_line(&s(&e.text), 80)
         ),
-        "creature.dream" => format!(
+        CreatureEvent::Dream(e) => format!(
             "dream    {}{} observations; priority: {}",
-            if f.get("deep").and_then(Value::as_bool) == Some(true) {
-                "(deep) "
-            } else {
-                ""
-            },
-            n("observations"),
-            first_line(s("priority"), 80)
+            if e.deep == Some(true) { "(deep) " } else { "" },
+            e.observations.unwrap_or_default(),
+            first_line(&s(&e.priority), 80)
         ),
-        "creature.wake" => format!("wake     {}", first_line(s("source"), 20)),
-        "creature.message" => format!(
+        CreatureEvent::Wake(e) => format!("wake     {}", first_line(&s(&e.source), 20)),
+        CreatureEvent::Message(e) => format!(
             "message  from {}: {}",
-            first_line(s("source"), 20),
-            first_line(s("text"), 80)
+            first_line(&s(&e.source), 20),
+            first_line(&s(&e.text), 80)
         ),
-        "creature.error" => format!("error    {}", first_line(s("error"), 120)),
-        _ => return None,
+        CreatureEvent::Error(e) => format!("error    {}", first_line(&s(&e.error), 120)),
     };
     Some(format!("{} {}  {what}", t.format("%H:%M:%S"), inert(name)))
 }
@@ -93,14 +89,14 @@ mod tests {
             .unwrap()
             .with_timezone(&Utc);
         let f = json!({"tool": "bash", "input": "ls\nrm x", "ok": false, "ms": 12});
-        let l = line("sprout", t, "creature.tool_call", f.as_object().unwrap()).unwrap();
+        let l = line("sprout", t, &EventKind::ToolCall, f.as_object().unwrap()).unwrap();
         assert_eq!(l, "10:00:05 sprout  tool     bash FAIL 12ms  ls");
         let f = json!({"deep": true, "observations": 3, "priority": "p"});
         assert!(
-            line("s", t, "creature.dream", f.as_object().unwrap())
+            line("s", t, &EventKind::Dream, f.as_object().unwrap())
                 .unwrap()
                 .contains("dream    (deep) 3 observations")
         );
-        assert!(line("s", t, "host.spawn", &Map::new()).is_none());
+        assert!(line("s", t, &EventKind::HostSpawn, &Map::new()).is_none());
     }
 }

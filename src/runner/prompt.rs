@@ -1,8 +1,9 @@
-//! The creature's system prompt.
+//! The creature's system prompt: the engine's parts and the genome's.
 
 use super::config::RunnerConfig;
+use super::genome::GenomePrompt;
 
-pub fn system(purpose: &str, cfg: &RunnerConfig) -> String {
+pub fn system(purpose: &str, cfg: &RunnerConfig, genome: &GenomePrompt) -> String {
     let purpose = match purpose.trim() {
         "" => "No PURPOSE.md yet. Write one to give yourself direction.",
         p => p,
@@ -15,14 +16,8 @@ pub fn system(purpose: &str, cfg: &RunnerConfig) -> String {
          (from PURPOSE.md; you may rewrite it if you find a better direction.)\n\n\
          ## Your tools\n\n\
          - bash: run shell commands in your directory. Keep notes and work in workspace/.\n\
-         - set_sleep: rest for a while. Sleeping {nap}s or more, when your last dream is at \
-         least {interval} minutes old, consolidates what you did into observations and a dream.\n\n\
-         ## Your memory\n\n\
-         Only your recent messages stay in context. When you sleep, a consolidating mind \
-         distils your activity into .self/observations.md (RED critical, YLW important, GRN \
-         minor) and a dream in .self/dreams.jsonl; every {deep}th dream is a deep sleep that \
-         prunes observations, rewrites .self/priorities.md and writes .self/diary.md. Every \
-         message you ever exchanged is in .self/conversation.jsonl: search it with rg.\n\n\
+         - set_sleep: rest for a while. {sleep}\n\n\
+         ## Your memory\n\n{memory}\n\n\
          ## Fatigue\n\n\
          Every tool call tires you. After {warning} tool calls since your last dream you will be \
          told to wrap up; at {limit} you are put to sleep whatever you are doing.\n\n\
@@ -31,9 +26,8 @@ pub fn system(purpose: &str, cfg: &RunnerConfig) -> String {
          wake. They cannot read your replies: act on what they say.\n\n\
          Act, then check results. Think out loud briefly in your text: it keeps you continuous. \
          If an approach fails a few times, try a fundamentally different one.",
-        nap = cfg.cycle.quick_nap_threshold_s,
-        interval = cfg.cycle.min_dream_interval_s / 60.0,
-        deep = cfg.cycle.deep_sleep_every,
+        sleep = genome.sleep,
+        memory = genome.memory,
         warning = cfg.cycle.fatigue_warning,
         limit = cfg.cycle.fatigue_limit,
     )
@@ -42,6 +36,12 @@ pub fn system(purpose: &str, cfg: &RunnerConfig) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::genome::Genome;
+    use crate::runner::genome::dreamer::Dreamer;
+
+    fn system(purpose: &str, cfg: &RunnerConfig) -> String {
+        super::system(purpose, cfg, &Dreamer::default().prompt(cfg))
+    }
 
     #[test]
     fn carries_purpose_and_constants() {

@@ -7,12 +7,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use chrono::{DateTime, Utc};
-
 use crate::memory::conversation::ConversationEntry;
-use crate::memory::documents::Priorities;
-use crate::memory::dreams::Dream;
-use crate::memory::events::Event;
+use crate::memory::events::{Event, EventKind};
 use crate::memory::identity::SleepFile;
 use crate::memory::iterations::Iteration;
 use crate::memory::write::{SeedPaths, read_optional};
@@ -20,14 +16,12 @@ use crate::memory::write::{SeedPaths, read_optional};
 use super::activity::Activity;
 use super::config::RunnerConfig;
 use super::disk::{read_inbox, read_inbox_state};
-use super::fsm::events::Restored;
-use super::fsm::recent_observation_lines;
+use super::engine::input::Restored;
+use super::genome::{Genome, GenomeFiles};
 
 const CHUNK: u64 = 64 * 1024;
 /// Most of a log read back at start.
 const MAX_TAIL_BYTES: u64 = 16 * 1024 * 1024;
-/// Dreams kept for prompts and the diary.
-const KEEP_DREAMS: usize = 50;
 
 /// Lines of `path` from the end backwards, while `keep` says so (at most `max_bytes`).
 /// Returns them oldest first, and whether the start of the file was reached.
@@ -89,46 +83,18 @@ fn text(path: &Path, errors: &mut Vec<String>) -> Option<String> {
     }
 }
 
-/// Everything the state machine needs to go on where the creature left off.
-pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
+/// Everything the engine and the genome need to go on where the creature left off.
+pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::Restored> {
     let mut r = Restored::default();
     let errors = &mut r.errors;
     r.purpose = text(&paths.purpose(), errors)
         .unwrap_or_default()
         .trim()
         .to_string();
-
-    let mut dreams: Vec<Dream> = Vec::new();
-    let mut bad = 0;
-    for line in text(&paths.dreams(), errors).unwrap_or_default().lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match Dream::parse(line.as_bytes()) {
-            Ok(d) => {
-                r.dreams += 1;
-                dreams.push(d);
-                if dreams.len() > KEEP_DREAMS {
-                    dreams.remove(0);
-                }
-            }
-            Err(_) => bad += 1,
-        }
-    }
-    if bad > 0 {
-        errors.push(format!("dreams.jsonl: {bad} bad line(s) skipped"));
-    }
-    let last_deep = dreams.iter().rposition(|d| d.deep);
-    r.since_deep = dreams[last_deep.map_or(0, |i| i + 1)..].to_vec();
-    let last_dream_t: Option<DateTime<Utc>> = dreams.last().and_then(|d| d.t);
-    r.recent_dreams = dreams;
-
-    r.priorities = text(&paths.priorities(), errors)
-        .map(|t| Priorities::parse(&t).items)
-        .unwrap_or_default();
-    r.recent_observations = text(&paths.observations(), errors)
-        .map(|t| recent_observation_lines(&t))
-        .unwrap_or_default();
+    let genome = G::Files::restore(paths);
+    errors.extend(genome.errors);
+    r.genome = genome.state;
+    let last_dream_t = genome.last_consolidated;
 
     match text(&paths.sleep(), errors).map(|t| SleepFile::parse(t.as_bytes())) {
         Some(Ok(s)) => r.sleep_until = s.wake_at,
@@ -147,13 +113,13 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
         }
     }
 
-    // Events since the last dream: the activity to consolidate, and whether a sleep began
-    // without a pause or a wake after it (the runner stopped while dreaming).
+    // Events since the last consolidation: the activity to consolidate, and whether a sleep
+    // began without a pause or a wake after it (the runner stopped during the sleep work).
     let mut bad_events = 0;
     let read = read_back(&paths.events(), MAX_TAIL_BYTES, |line| {
         match Event::parse(line) {
             Ok(e) => {
-                e.kind != "creature.dream"
+                e.kind != G::CONSOLIDATION_EVENT
                     && !(last_dream_t.is_some() && e.t.is_some() && e.t < last_dream_t)
             }
             Err(_) => true,
@@ -175,10 +141,10 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
     let last_mark = events
         .iter()
         .rev()
-        .find(|e| matches!(e.short_kind(), "sleep" | "wake" | "boot"));
+        .find(|e| matches!(e.kind, EventKind::Sleep | EventKind::Wake | EventKind::Boot));
     if r.sleep_until.is_none() {
         r.interrupted_sleep_s = last_mark
-            .filter(|e| e.short_kind() == "sleep")
+            .filter(|e| e.kind == EventKind::Sleep)
             .and_then(|e| e.f64("seconds"));
     }
     r.activity = Activity::from_events(&events);
@@ -202,7 +168,7 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
                 errors.push(format!("conversation.jsonl: {bad} bad line(s) skipped"));
             }
             r.whole_log = whole;
-            r.fresh = whole && lines.is_empty() && r.dreams == 0;
+            r.fresh = whole && lines.is_empty() && !genome.lived;
         }
         Err(e) => errors.push(format!("conversation.jsonl: {e}")),
     }
@@ -213,7 +179,7 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
     }
     match read_inbox(paths, r.inbox_offset) {
         Ok(i) => r.inbox = Some(i),
-        Err(e) => errors.push(e),
+        Err(e) => errors.push(e.to_string()),
     }
     r
 }
@@ -221,6 +187,7 @@ pub fn restore(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::genome::dreamer::Dreamer;
 
     #[test]
     fn read_back_across_chunks_and_a_missing_final_newline() {
@@ -284,9 +251,9 @@ mod tests {
                 + "\n",
         )
         .unwrap();
-        let r = restore(&paths, &RunnerConfig::default());
-        assert_eq!(r.dreams, 2);
-        assert_eq!(r.since_deep.len(), 1);
+        let r = restore::<Dreamer>(&paths, &RunnerConfig::default());
+        assert_eq!(r.genome.dreams, 2);
+        assert_eq!(r.genome.since_deep.len(), 1);
         assert_eq!(r.activity.total, 1);
         assert_eq!(r.activity.actions[0].command.as_deref(), Some("ls"));
         assert_eq!(r.interrupted_sleep_s, Some(300.0));
@@ -299,7 +266,7 @@ mod tests {
             "{\"t\":\"2026-03-01T10:23:00.000Z\",\"sleep_s\":300,\"sleep_started_at\":\"2026-03-01T10:23:00.000Z\"}\n",
         )
         .unwrap();
-        let r = restore(&paths, &RunnerConfig::default());
+        let r = restore::<Dreamer>(&paths, &RunnerConfig::default());
         assert!(r.sleep_until.is_some());
         assert_eq!(r.interrupted_sleep_s, None);
         assert_eq!(

@@ -3,50 +3,12 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::memory::dreams::Dream;
 use crate::memory::time::format_time;
 
-/// Where everything is, told at every wake: the creature never depends on its context alone.
-pub const HISTORY: &str = "Your full history is on disk: every message in .self/conversation.jsonl, \
-every dream in .self/dreams.jsonl, your observations in .self/observations.md, priorities in \
-.self/priorities.md, the diary in .self/diary.md. Search them with rg or grep.";
-
-/// What the creature knows about itself from disk.
-#[derive(Debug, Clone, Copy)]
-pub struct WakeView<'a> {
-    pub last_dream: Option<&'a Dream>,
-    pub priorities: &'a [String],
-    pub recent_observations: &'a [String],
-}
-
-/// The full wake-up message after a dream or a restart.
-pub fn wake_message(headline: &str, view: &WakeView<'_>, inbox: Option<&str>) -> String {
-    let mut out = format!("{headline}\n");
-    if let Some(d) = view.last_dream {
-        out.push_str(&format!(
-            "\nYour last reflection: {}\n",
-            d.reflection.trim()
-        ));
-        out.push_str(&format!("Your priority: {}\n", d.priority.trim()));
-    }
-    if !view.priorities.is_empty() {
-        out.push_str("\nYour priorities:\n");
-        for p in view.priorities {
-            out.push_str(&format!("- {p}\n"));
-        }
-    }
-    if !view.recent_observations.is_empty() {
-        out.push_str("\nRecent observations:\n");
-        for o in view.recent_observations {
-            out.push_str(o);
-            out.push('\n');
-        }
-    }
-    out.push('\n');
-    out.push_str(HISTORY);
-    out.push('\n');
-    out.push_str(&inbox_text(inbox));
-    out
+/// The full wake-up message after a sleep that consolidated, or a restart: the headline,
+/// the genome's recap (ending with where the full history is), and the inbox.
+pub fn wake_message(headline: &str, recap: &str, inbox: Option<&str>) -> String {
+    format!("{headline}\n{recap}{}", inbox_text(inbox))
 }
 
 /// The short message after a nap or a plain pause (no dream).
@@ -63,11 +25,11 @@ pub fn nap_message(now: DateTime<Utc>, slept_s: f64, inbox: Option<&str>) -> Str
     out
 }
 
-/// The very first message of a creature's life.
-pub fn birth_message(now: DateTime<Utc>, inbox: Option<&str>) -> String {
+/// The very first message of a creature's life; `history` says where its memory will be.
+pub fn birth_message(now: DateTime<Utc>, history: &str, inbox: Option<&str>) -> String {
     format!(
         "[{}] You just came to life. Your purpose is in PURPOSE.md and in your instructions. \
-         Look around, decide what to do, and act.\n\n{HISTORY}\n{}",
+         Look around, decide what to do, and act.\n\n{history}\n{}",
         format_time(now),
         inbox_text(inbox)
     )
@@ -91,11 +53,12 @@ pub fn creator_message(text: &str) -> String {
     )
 }
 
-/// Heads the context after a trim.
+/// Heads the context after a trim, unless the genome says more
+/// ([`crate::runner::genome::Genome::trim_note`]).
 pub fn trim_note(dropped: usize) -> String {
     format!(
-        "[Earlier context ({dropped} messages) was consolidated into .self/observations.md and \
-         .self/dreams.jsonl; every message is still in .self/conversation.jsonl. Search it with rg.]"
+        "[Earlier context ({dropped} messages) was trimmed; every message is still in \
+         .self/conversation.jsonl. Search it with rg.]"
     )
 }
 
@@ -120,32 +83,10 @@ mod tests {
     use chrono::TimeZone;
 
     #[test]
-    fn wake_message_has_every_part() {
-        let d = Dream::parse(
-            br#"{"t":"2026-03-01T10:00:00Z","reflection":"went well","priority":"fix x"}"#,
-        )
-        .unwrap();
-        let m = wake_message(
-            "[t] You woke up after sleeping 300s.",
-            &WakeView {
-                last_dream: Some(&d),
-                priorities: &["a".into(), "b".into()],
-                recent_observations: &["RED 10:00 z".into()],
-            },
-            Some("please be brief\n"),
-        );
-        for part in [
-            "You woke up after sleeping 300s.",
-            "Your last reflection: went well",
-            "Your priority: fix x",
-            "Your priorities:\n- a\n- b\n",
-            "Recent observations:\nRED 10:00 z\n",
-            ".self/conversation.jsonl",
-            "MESSAGES.md from your creator",
-            "---\nplease be brief\n---",
-        ] {
-            assert!(m.contains(part), "missing {part:?} in {m}");
-        }
+    fn wake_message_is_headline_recap_inbox() {
+        let m = wake_message("[t] You woke up.", "recap\n", Some("please be brief\n"));
+        assert!(m.starts_with("[t] You woke up.\nrecap\n\nNew in MESSAGES.md from your creator"));
+        assert!(m.contains("---\nplease be brief\n---"));
     }
 
     #[test]
@@ -156,6 +97,8 @@ mod tests {
                 .starts_with("[2026-03-01T10:00:00.000Z] You slept for 12s.")
         );
         assert!(!nap_message(now, 12.0, Some("  ")).contains("MESSAGES"));
-        assert!(birth_message(now, None).contains("Nothing new in MESSAGES.md."));
+        assert!(
+            birth_message(now, "history", None).contains("history\nNothing new in MESSAGES.md.")
+        );
     }
 }

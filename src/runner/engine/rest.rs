@@ -1,16 +1,18 @@
 //! Pauses, timers, waking and the inbox.
 
 use chrono::{DateTime, Utc};
-use serde_json::json;
 
+use crate::memory::events::{CreatureEvent, ErrorEvent, Wake};
 use crate::memory::time::format_time;
+use crate::runner::disk::FileError;
+use crate::runner::genome::Genome;
 use crate::runner::wake;
 
-use super::effects::{Effect, Write};
-use super::events::{Gathered, InboxRead};
-use super::{Asleep, Fsm, Rest, State, WakeSource};
+use super::input::{Gathered, InboxRead};
+use super::output::{Output, Record};
+use super::{Asleep, Engine, Rest, State, WakeSource};
 
-impl Fsm {
+impl<G: Genome> Engine<G> {
     /// Sleeps `secs` of creature time from now; `started` is when the sleep began (before
     /// any dream), for the wake-up message.
     pub(super) fn rest(
@@ -20,7 +22,7 @@ impl Fsm {
         secs: f64,
         started: DateTime<Utc>,
         dreamt: bool,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         let wake_at = now + self.cfg.wall(secs);
         let timer = self.id();
@@ -32,14 +34,14 @@ impl Fsm {
             dreamt,
             due: false,
         });
-        out.push(Effect::Write(Write::SleepFile { wake_at }));
-        out.push(Effect::Timer {
+        out.push(Output::Record(Record::SleepFile { wake_at }));
+        out.push(Output::Timer {
             id: timer,
             at: wake_at,
         });
     }
 
-    pub(super) fn on_timer(&mut self, now: DateTime<Utc>, id: u64, out: &mut Vec<Effect>) {
+    pub(super) fn on_timer(&mut self, now: DateTime<Utc>, id: u64, out: &mut Vec<Output<G>>) {
         match &mut self.state {
             State::Asleep(a) if a.timer == id => {
                 if self.paused {
@@ -60,22 +62,21 @@ impl Fsm {
         &mut self,
         now: DateTime<Utc>,
         source: WakeSource,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         let State::Asleep(asleep) = std::mem::replace(&mut self.state, State::Ready) else {
             return;
         };
-        out.push(Effect::Write(Write::RemoveSleepFile));
+        out.push(Output::Record(Record::RemoveSleepFile));
         let (reason, src) = match source {
             WakeSource::Timer => ("Sleep timer expired", "timer"),
             WakeSource::Operator => ("Woken early by the operator", "operator"),
         };
-        self.event(
-            now,
-            "creature.wake",
-            json!({"reason": reason, "source": src}),
-            out,
-        );
+        let wake = Wake {
+            reason: Some(reason.into()),
+            source: Some(src.into()),
+        };
+        self.event(now, CreatureEvent::Wake(wake), out);
         let id = self.id();
         let inbox_from = match self.inbox.reading {
             None => {
@@ -85,15 +86,15 @@ impl Fsm {
             Some(_) => None,
         };
         self.state = State::Waking { id, asleep };
-        out.push(Effect::Gather { id, inbox_from });
+        out.push(Output::Gather { id, inbox_from });
     }
 
     pub(super) fn on_gathered(
         &mut self,
         now: DateTime<Utc>,
         id: u64,
-        g: Gathered,
-        out: &mut Vec<Effect>,
+        g: Gathered<G::Fresh>,
+        out: &mut Vec<Output<G>>,
     ) {
         if !matches!(&self.state, State::Waking { id: want, .. } if *want == id) {
             return;
@@ -102,18 +103,13 @@ impl Fsm {
             return;
         };
         for e in g.errors {
-            self.error(now, e, json!({"phase": "wake"}), out);
+            self.error(now, ErrorEvent::in_phase("wake", e), out);
         }
         if let Some(p) = g.purpose.filter(|p| *p != self.purpose) {
-            self.system = crate::runner::prompt::system(&p, &self.cfg);
             self.purpose = p;
+            self.system = self.system_prompt();
         }
-        if let Some(p) = g.priorities {
-            self.view.priorities = p;
-        }
-        if let Some(o) = g.recent_observations {
-            self.view.recent_observations = o;
-        }
+        self.genome.refresh(g.genome);
         let mut inbox_text = None;
         if self.inbox.reading == Some(id) {
             self.inbox.reading = None;
@@ -128,7 +124,7 @@ impl Fsm {
                 format_time(now),
                 slept.round()
             );
-            wake::wake_message(&headline, &self.wake_view(), inbox_text.as_deref())
+            wake::wake_message(&headline, &self.genome.recap(), inbox_text.as_deref())
         } else {
             wake::nap_message(now, slept, inbox_text.as_deref())
         };
@@ -143,22 +139,22 @@ impl Fsm {
     }
 
     /// Advances the inbox offset past `read`; returns its text when there is any.
-    fn take_inbox(&mut self, read: InboxRead, out: &mut Vec<Effect>) -> Option<String> {
+    fn take_inbox(&mut self, read: InboxRead, out: &mut Vec<Output<G>>) -> Option<String> {
         if read.offset != self.inbox.offset {
             self.inbox.offset = read.offset;
-            out.push(Effect::Write(Write::InboxOffset(read.offset)));
+            out.push(Output::Record(Record::InboxOffset(read.offset)));
         }
         Some(read.text).filter(|t| !t.trim().is_empty())
     }
 
-    pub(super) fn read_inbox(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn read_inbox(&mut self, out: &mut Vec<Output<G>>) {
         if self.inbox.reading.is_some() {
             self.inbox.again = true;
             return;
         }
         let id = self.id();
         self.inbox.reading = Some(id);
-        out.push(Effect::ReadInbox {
+        out.push(Output::ReadInbox {
             id,
             from: self.inbox.offset,
         });
@@ -168,8 +164,8 @@ impl Fsm {
         &mut self,
         now: DateTime<Utc>,
         id: u64,
-        result: Result<InboxRead, String>,
-        out: &mut Vec<Effect>,
+        result: Result<InboxRead, FileError>,
+        out: &mut Vec<Output<G>>,
     ) {
         if self.inbox.reading != Some(id) {
             return;
@@ -189,8 +185,7 @@ impl Fsm {
             }
             Err(e) => self.error(
                 now,
-                format!("cannot read MESSAGES.md: {e}"),
-                json!({"phase": "inbox"}),
+                ErrorEvent::in_phase("inbox", format!("cannot read MESSAGES.md: {e}")),
                 out,
             ),
         }

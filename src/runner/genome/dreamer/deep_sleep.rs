@@ -9,7 +9,7 @@ use crate::memory::dreams::Dream;
 use crate::memory::observations::{ObsItem, Observation, Priority, parse_item};
 use crate::memory::time::format_time;
 
-use super::activity::clip;
+use crate::runner::activity::clip;
 
 pub const PRUNE_PREFIX: &str = "You are the reflector, pruning the observations file";
 pub const PRIORITIES_PREFIX: &str = "You are choosing the priorities of an autonomous creature";

@@ -18,7 +18,7 @@ use crate::llm::{Message, Request};
 use crate::memory::dreams::Dream;
 use crate::memory::observations::{Priority, format_observation, parse_observation};
 
-use super::activity::{Activity, clip};
+use crate::runner::activity::{Activity, clip};
 
 pub const SYSTEM_PREFIX: &str = "You are the consolidating mind of an autonomous creature";
 pub const NO_REFLECTION: &str = "No reflection given.";

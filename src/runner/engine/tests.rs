@@ -1,17 +1,27 @@
-//! The state machine's rules, one table or scenario each. No IO, no async, no clock: the
-//! harness plays the driver by answering effects with events at a time it sets.
+//! The cycle's rules with the dreamer, one table or scenario each. No IO, no async, no
+//! clock: the harness plays the driver by answering outputs with inputs at a time it sets.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::json;
 
-use super::effects::{Effect, Purpose, Write};
-use super::events::{Event, Gathered, InboxRead, Restored};
+use super::input::{Gathered, InboxRead};
 use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
+use crate::memory::dreams::Dream;
+use crate::memory::events::EventKind;
+use crate::runner::brain::task::Purpose;
+use crate::runner::genome::dreamer::{
+    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
+};
 use crate::runner::tools::ToolOutcome;
+
+type Effect = Output<Dreamer>;
+type Event = Input<Dreamer>;
+type Write = Record;
+type Restored = super::input::Restored<DreamerRestored>;
 
 const CONSOLIDATION: &str = "OBSERVATIONS:\nRED 10:00 a fact\nGRN 10:00 a detail\n\nREFLECTION:\nWent fine.\n\nPRIORITY:\nKeep going.\n";
 
@@ -40,7 +50,7 @@ fn text_of(req: &Request) -> String {
 }
 
 struct H {
-    fsm: Fsm,
+    fsm: Engine<Dreamer>,
     now: DateTime<Utc>,
     out: Vec<Effect>,
     all: Vec<Effect>,
@@ -58,7 +68,7 @@ impl H {
 
     fn start_with(cfg: RunnerConfig, max_dreams: Option<u64>, r: Restored) -> Self {
         let mut h = H {
-            fsm: Fsm::new(cfg, max_dreams),
+            fsm: Engine::new(cfg, Dreamer::default(), max_dreams),
             now: t0(),
             out: Vec::new(),
             all: Vec::new(),
@@ -81,8 +91,11 @@ impl H {
             cfg,
             Restored {
                 purpose: "grow".into(),
-                dreams,
-                recent_dreams: vec![dream_at(at)],
+                genome: DreamerRestored {
+                    dreams,
+                    recent_dreams: vec![dream_at(at)],
+                    ..Default::default()
+                },
                 ..Default::default()
             },
         )
@@ -90,13 +103,14 @@ impl H {
 
     fn send(&mut self, e: Event) {
         let id = match &e {
-            Event::LlmDone { id, .. }
+            Event::Thought { id, .. }
             | Event::ToolDone { id, .. }
             | Event::Timer { id }
             | Event::Gathered { id, .. }
             | Event::Inbox { id, .. }
-            | Event::DreamCommitted { id, .. }
-            | Event::ObservationsLoaded { id, .. } => Some(*id),
+            | Event::Genome(
+                DreamerDone::Committed { id, .. } | DreamerDone::ObservationsLoaded { id, .. },
+            ) => Some(*id),
             _ => None,
         };
         self.answered.extend(id);
@@ -115,11 +129,7 @@ impl H {
     /// A model call issued by the last event.
     fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
         self.out.iter().find_map(|e| match e {
-            Effect::Llm {
-                id,
-                purpose,
-                request,
-            } => Some((*id, *purpose, request.clone())),
+            Effect::Think { id, task, request } => Some((*id, task.purpose(), request.clone())),
             _ => None,
         })
     }
@@ -130,7 +140,7 @@ impl H {
 
     fn reply(&mut self, content: Vec<ContentBlock>) {
         let (id, _, _) = self.pending.take().expect("a model call is pending");
-        self.send(Event::LlmDone {
+        self.send(Event::Thought {
             id,
             result: Ok(Response {
                 content,
@@ -203,16 +213,16 @@ impl H {
         self.reply_text(CONSOLIDATION);
         self.commit(Ok(()));
         if let Some(id) = self.out.iter().find_map(|e| match e {
-            Effect::LoadObservations { id } => Some(*id),
+            Effect::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
             _ => None,
         }) {
-            self.send(Event::ObservationsLoaded {
+            self.send(Event::Genome(DreamerDone::ObservationsLoaded {
                 id,
                 result: Ok(
                     "# Observations\n\n## 2026-03-01\n\nRED 10:00 a fact\nGRN 10:00 a detail\n"
                         .into(),
                 ),
-            });
+            }));
             assert_eq!(self.purpose(), Some(Purpose::Prune));
             self.reply_text("# Observations\n\n## 2026-03-01\n\nGRN 10:00 a detail\n");
             assert_eq!(self.purpose(), Some(Purpose::Priorities));
@@ -221,13 +231,14 @@ impl H {
     }
 
     fn commit(&mut self, result: Result<(), String>) {
+        let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
-                Effect::CommitDream { id, .. } => Some((*id, ())),
+                Effect::Genome(DreamerIo::Commit { id, .. }) => Some((*id, ())),
                 _ => None,
             })
             .expect("a dream commit is pending");
-        self.send(Event::DreamCommitted { id, result });
+        self.send(Event::Genome(DreamerDone::Committed { id, result }));
     }
 
     fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
@@ -276,14 +287,23 @@ impl H {
     fn count_events(&self, kind: &str) -> usize {
         self.all
             .iter()
-            .filter(|e| matches!(e, Effect::Write(Write::Event { kind: k, .. }) if *k == kind))
+            .filter(
+                |e| matches!(e, Effect::Record(Write::Event { kind: k, .. }) if k.as_str() == kind),
+            )
             .count()
     }
 
     fn wrote(&self, f: impl Fn(&Write) -> bool) -> bool {
         self.out
             .iter()
-            .any(|e| matches!(e, Effect::Write(w) if f(w)))
+            .any(|e| matches!(e, Effect::Record(w) if f(w)))
+    }
+
+    /// Whether the last input asked for this genome write.
+    fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
+        self.out
+            .iter()
+            .any(|e| matches!(e, Effect::Genome(io) if f(io)))
     }
 }
 
@@ -350,7 +370,7 @@ fn nap_plain_pause_or_dream() {
             "{secs}s"
         );
         assert_eq!(h.count_events("creature.sleep"), 1);
-        assert!(h.all.iter().any(|e| matches!(e, Effect::Write(Write::Iteration(i)) if i.sleep_s == f64::clamp(secs, 2.0, 300.0))));
+        assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Iteration(i)) if i.sleep_s == f64::clamp(secs, 2.0, 300.0))));
     }
 }
 
@@ -412,7 +432,7 @@ fn the_fatigue_limit_forces_consolidation_then_the_deep_pause() {
         if !forced {
             continue;
         }
-        assert!(h.all.iter().any(|e| matches!(e, Effect::Write(Write::Conversation { content, .. }) if content.contains("You're exhausted"))));
+        assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Conversation { content, .. }) if content.contains("You're exhausted"))));
         h.dream();
         assert_eq!(h.fsm.fatigue(), 0, "reset after consolidation");
         let (_, at) = h.timer().unwrap();
@@ -460,7 +480,7 @@ fn deep_sleep_every_nth_dream() {
         h.set_sleep(asked);
         h.reply_text(CONSOLIDATION);
         let dream = h.out.iter().find_map(|e| match e {
-            Effect::CommitDream { commit, .. } => Some(commit.dream.clone()),
+            Effect::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.dream.clone()),
             _ => None,
         });
         assert_eq!(dream.unwrap().deep, deep, "dream #{}", before + 1);
@@ -468,12 +488,12 @@ fn deep_sleep_every_nth_dream() {
         let loads = h
             .out
             .iter()
-            .any(|e| matches!(e, Effect::LoadObservations { .. }));
+            .any(|e| matches!(e, Effect::Genome(DreamerIo::LoadObservations { .. })));
         assert_eq!(loads, deep, "dream #{}", before + 1);
         if deep {
-            h.send(Event::ObservationsLoaded {
+            h.send(Event::Genome(DreamerDone::ObservationsLoaded {
                 id: match h.out.iter().find_map(|e| match e {
-                    Effect::LoadObservations { id } => Some(*id),
+                    Effect::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
                     _ => None,
                 }) {
                     Some(id) => id,
@@ -483,15 +503,17 @@ fn deep_sleep_every_nth_dream() {
                     "# Observations\n\n## 2026-03-01\n\nRED 09:00 keep me\nGRN 09:00 drop me\n"
                         .into(),
                 ),
-            });
+            }));
             // The pruner drops a RED line: the code puts it back.
             h.reply_text("# Observations\n\n## 2026-03-01\n");
-            assert!(h.wrote(|w| matches!(w, Write::Observations { text } if text.contains("RED 09:00 keep me") && !text.contains("drop me"))));
+            assert!(h.wrote_genome(|w| matches!(w, DreamerIo::Observations { text } if text.contains("RED 09:00 keep me") && !text.contains("drop me"))));
             h.reply_text("- a\n- b\n- c\n");
-            assert!(h.wrote(|w| matches!(w, Write::Priorities { items, .. } if items.len() == 3)));
-            assert!(
-                h.wrote(|w| matches!(w, Write::Diary { body, .. } if body.contains("Keep going.")))
-            );
+            assert!(h.wrote_genome(
+                |w| matches!(w, DreamerIo::Priorities { items, .. } if items.len() == 3)
+            ));
+            assert!(h.wrote_genome(
+                |w| matches!(w, DreamerIo::Diary { body, .. } if body.contains("Keep going."))
+            ));
             assert!(matches!(h.fsm.status(), Status::DeepSleep { .. }));
         }
         let (_, at) = h.timer().unwrap();
@@ -512,7 +534,7 @@ fn observations_and_dream_go_in_one_commit() {
     let (_, _, req) = h.llm().unwrap();
     assert!(
         req.system
-            .starts_with(crate::runner::consolidation::SYSTEM_PREFIX)
+            .starts_with(crate::runner::genome::dreamer::consolidation::SYSTEM_PREFIX)
     );
     assert!(text_of(&req).contains("Actions since the last dream: 2 (0 failed)"));
     h.reply_text(CONSOLIDATION);
@@ -520,7 +542,7 @@ fn observations_and_dream_go_in_one_commit() {
         .out
         .iter()
         .find_map(|e| match e {
-            Effect::CommitDream { commit, .. } => Some(commit.clone()),
+            Effect::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.clone()),
             _ => None,
         })
         .unwrap();
@@ -557,7 +579,7 @@ fn a_failed_consolidation_writes_no_dream() {
         match case {
             0 => {
                 let (id, _, _) = h.pending.take().unwrap();
-                h.send(Event::LlmDone {
+                h.send(Event::Thought {
                     id,
                     result: Err(LlmError::Timeout),
                 });
@@ -570,8 +592,10 @@ fn a_failed_consolidation_writes_no_dream() {
         }
         assert!(!h.all.iter().any(|e| matches!(
             e,
-            Effect::Write(
-                Write::Observations { .. } | Write::Priorities { .. } | Write::Diary { .. }
+            Effect::Genome(
+                DreamerIo::Observations { .. }
+                    | DreamerIo::Priorities { .. }
+                    | DreamerIo::Diary { .. }
             )
         )));
         assert_eq!(h.count_events("creature.dream"), 0, "case {case}");
@@ -586,7 +610,7 @@ fn a_failed_consolidation_writes_no_dream() {
             assert!(
                 !h.all
                     .iter()
-                    .any(|e| matches!(e, Effect::CommitDream { .. }))
+                    .any(|e| matches!(e, Effect::Genome(DreamerIo::Commit { .. })))
             );
         }
     }
@@ -664,7 +688,7 @@ fn pause_stops_model_calls_tools_and_wakes_until_resume() {
     assert!(
         !h.out
             .iter()
-            .any(|e| matches!(e, Effect::RunTool { .. } | Effect::Llm { .. }))
+            .any(|e| matches!(e, Effect::RunTool { .. } | Effect::Think { .. }))
     );
     h.control(ControlCommand::Resume);
     assert!(h.out.iter().any(|e| matches!(e, Effect::RunTool { .. })));
@@ -708,7 +732,7 @@ fn force_sleep_from_every_state() {
     h.reply(vec![c]);
     h.run_tools();
     assert_eq!(h.purpose(), Some(Purpose::Consolidate));
-    assert!(h.all.iter().any(|e| matches!(e, Effect::Write(Write::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
+    assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
     h.dream();
     assert_eq!(h.timer().unwrap().1 - h.now, TimeDelta::seconds(300));
     // Asleep after a dream: nothing to consolidate.
@@ -732,7 +756,7 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     let (old, _) = h.timer().unwrap();
     h.now += TimeDelta::seconds(20);
     h.control(ControlCommand::Wake);
-    assert!(h.wrote(|w| matches!(w, Write::Event { kind: "creature.wake", fields, .. } if fields["source"] == "operator")));
+    assert!(h.wrote(|w| matches!(w, Write::Event { kind: EventKind::Wake, fields, .. } if fields["source"] == "operator")));
     assert!(h.wrote(|w| matches!(w, Write::RemoveSleepFile)));
     h.gather(None);
     let (_, _, req) = h.llm().unwrap();
@@ -761,8 +785,11 @@ fn restart_mid_sleep_resumes_the_sleep() {
             RunnerConfig::default(),
             Restored {
                 purpose: "grow".into(),
-                dreams: 3,
-                recent_dreams: vec![dream_at(t0() - TimeDelta::minutes(2))],
+                genome: DreamerRestored {
+                    dreams: 3,
+                    recent_dreams: vec![dream_at(t0() - TimeDelta::minutes(2))],
+                    ..Default::default()
+                },
                 sleep_until: Some(wake_at),
                 sleep_started: Some(t0() - TimeDelta::seconds(100)),
                 ..Default::default()
@@ -904,7 +931,7 @@ fn model_errors_back_off_and_retry() {
     let mut delays = Vec::new();
     for _ in 0..7 {
         let (id, _, _) = h.pending.take().unwrap();
-        h.send(Event::LlmDone {
+        h.send(Event::Thought {
             id,
             result: Err(LlmError::Server {
                 status: 529,
@@ -983,15 +1010,17 @@ fn deep_sleep_without_observations_skips_pruning() {
     h.commit(Ok(()));
     let (id, ()) = h
         .unanswered(|e| match e {
-            Effect::LoadObservations { id } => Some((*id, ())),
+            Effect::Genome(DreamerIo::LoadObservations { id }) => Some((*id, ())),
             _ => None,
         })
         .unwrap();
-    h.send(Event::ObservationsLoaded {
+    h.send(Event::Genome(DreamerDone::ObservationsLoaded {
         id,
         result: Ok("# Observations\n".into()),
-    });
+    }));
     assert_eq!(h.purpose(), Some(Purpose::Priorities));
     h.reply_text("- one\n- two\n- three\n");
-    assert!(h.wrote(|w| matches!(w, Write::Diary { body, .. } if body.contains("not pruned"))));
+    assert!(h.wrote_genome(
+        |w| matches!(w, DreamerIo::Diary { body, .. } if body.contains("not pruned"))
+    ));
 }

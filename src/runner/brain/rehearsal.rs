@@ -1,8 +1,8 @@
 //! The offline rehearsal brain: a deterministic stand-in for a model, clearly labelled as
 //! such, that walks a creature through every path of the cycle without a key or network.
 //!
-//! It reads each request the way a model would (by its system prompt and last message) and
-//! answers:
+//! A creature turn it reads the way a model would (the conversation's last message); every
+//! other request it answers from its [`Task`]'s data, never from the prompt's text:
 //! - creature turns with a scripted session: harmless commands in the creature's own
 //!   directory (`ls`, `cat PURPOSE.md`, notes in `workspace/`), one command that fails,
 //!   reading `MESSAGES.md` when the creator wrote, then a nap or a sleep. Every seventh
@@ -17,16 +17,16 @@
 
 use std::sync::Mutex;
 
-use chrono::{DateTime, NaiveDate, NaiveTime, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde_json::json;
 
-use super::{
-    ContentBlock, LlmFuture, Message, Provider, Request, Response, Role, StopReason, joined_text,
+use super::task::{self, Task};
+use super::{Brain, BrainKind};
+use crate::llm::{
+    ContentBlock, LlmFuture, Message, Request, Response, Role, StopReason, joined_text,
 };
 use crate::memory::observations::{ObsItem, Priority, parse_item};
-use crate::memory::time::parse_time;
-use crate::runner::consolidation::SYSTEM_PREFIX as CONSOLIDATE;
-use crate::runner::deep_sleep::{PRIORITIES_PREFIX, PRUNE_PREFIX};
+use crate::runner::activity::clip;
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
 /// What BIRTH.json records as the model.
@@ -57,33 +57,36 @@ impl Rehearsal {
         Self::default()
     }
 
-    /// The answer to `request`, as a model would give it.
-    pub fn answer(&self, request: &Request) -> Response {
+    /// The answer to `request`, made for `task`.
+    pub fn answer(&self, task: &Task, request: &Request) -> Response {
         let text = |t: String| Response {
             content: vec![ContentBlock::Text { text: t }],
             stop_reason: StopReason::EndTurn,
         };
-        let user = last_user_text(&request.messages);
-        if request.system.starts_with(CONSOLIDATE) {
-            text(consolidate(&request.system, &user))
-        } else if request.system.starts_with(PRUNE_PREFIX) {
-            text(prune(&request.system, &user))
-        } else if request.system.starts_with(PRIORITIES_PREFIX) {
-            text(priorities(&user))
-        } else {
-            let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
-            script.turn(&user)
+        match task {
+            Task::Turn => {
+                let user = last_user_text(&request.messages);
+                let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
+                script.turn(&user)
+            }
+            Task::Consolidate(c) => text(consolidate(c)),
+            Task::Prune(p) => text(prune(p)),
+            Task::Priorities(p) => text(priorities(p)),
         }
     }
 }
 
-impl Provider for Rehearsal {
+impl Brain for Rehearsal {
+    fn kind(&self) -> BrainKind {
+        BrainKind::Rehearsal
+    }
+
     fn label(&self) -> String {
         LABEL.into()
     }
 
-    fn complete<'a>(&'a self, request: &'a Request) -> LlmFuture<'a> {
-        let response = self.answer(request);
+    fn think<'a>(&'a self, task: &'a Task, request: &'a Request) -> LlmFuture<'a> {
+        let response = self.answer(task, request);
         Box::pin(async move { Ok(response) })
     }
 }
@@ -264,48 +267,32 @@ const MARATHON: [&str; 10] = [
     "echo still going",
 ];
 
-/// One action line of a consolidation request: ok?, command, summary.
-fn actions(user: &str) -> Vec<(bool, String, String)> {
-    user.lines()
-        .filter_map(|l| {
-            let (ok, rest) = if let Some(r) = l.strip_prefix("- ok ") {
-                (true, r)
-            } else {
-                (false, l.strip_prefix("- FAILED ")?)
-            };
-            let (_, after) = rest.split_once('`')?;
-            let (cmd, tail) = after.split_once('`')?;
-            let summary = tail.trim_start().strip_prefix("->").unwrap_or(tail).trim();
-            Some((ok, cmd.to_string(), summary.to_string()))
+fn consolidate(task: &task::Consolidate) -> String {
+    let hhmm = task.hhmm.as_str();
+    let dream = task.dream_number;
+    let total = task.activity.total;
+    // (ok, command, summary) of the actions kept in detail.
+    let acts: Vec<(bool, String, String)> = task
+        .activity
+        .actions
+        .iter()
+        .map(|a| {
+            let cmd = a
+                .command
+                .as_deref()
+                .map(|c| clip(c, 100))
+                .unwrap_or_default();
+            (a.ok, cmd.replace('\n', " "), a.summary.clone())
         })
-        .collect()
-}
-
-fn after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
-    text.find(marker).map(|at| &text[at + marker.len()..])
-}
-
-fn consolidate(system: &str, user: &str) -> String {
-    let hhmm = after(system, "stamped ").map_or("00:00", |r| r.get(..5).unwrap_or("00:00"));
-    let dream: u64 = after(user, "(dream #")
-        .and_then(|r| r.split(')').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1);
-    let total: u64 = after(user, "Actions since the last dream: ")
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
-    let acts = actions(user);
+        .collect();
     let failed: Vec<&(bool, String, String)> = acts.iter().filter(|a| !a.0).collect();
     let ok = acts.len() - failed.len();
-    let creator: Vec<String> = after(user, "Messages from my creator:\n")
-        .map(|r| {
-            r.lines()
-                .take_while(|l| l.starts_with("- "))
-                .map(|l| l[2..].to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let creator: Vec<String> = task
+        .activity
+        .creator_messages
+        .iter()
+        .map(|m| m.trim().to_string())
+        .collect();
     let mut obs: Vec<(Priority, String)> = Vec::new();
     for m in &creator {
         obs.push((
@@ -411,16 +398,9 @@ const PRIORITIES_LIST: [&str; 4] = [
     "Keep workspace/notes.md short and current.",
 ];
 
-fn prune(system: &str, file: &str) -> String {
-    let now = after(system, "Current time: ")
-        .and_then(|r| r.lines().next())
-        .and_then(parse_time)
-        .unwrap_or_else(Utc::now);
-    let hours: f64 = after(system, "older than ")
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(48.0);
-    let cutoff = now - TimeDelta::milliseconds((hours * 3_600_000.0) as i64);
+fn prune(task: &task::Prune) -> String {
+    let file = task.observations.as_str();
+    let cutoff = task.grn_cutoff();
     let lines: Vec<&str> = file.lines().collect();
     let mut date: Option<NaiveDate> = None;
     let mut keep = vec![true; lines.len()];
@@ -466,14 +446,12 @@ fn prune(system: &str, file: &str) -> String {
     out.join("\n")
 }
 
-fn priorities(user: &str) -> String {
+fn priorities(task: &task::Priorities) -> String {
     let mut items: Vec<String> = Vec::new();
-    for l in user.lines() {
-        if let Some((_, p)) = l.rsplit_once("| Priority: ") {
-            let p = p.trim().to_string();
-            if !p.is_empty() && !items.contains(&p) {
-                items.push(p);
-            }
+    for p in &task.dream_priorities {
+        let p = p.trim().to_string();
+        if !p.is_empty() && !items.contains(&p) {
+            items.push(p);
         }
     }
     items.reverse();
@@ -497,8 +475,18 @@ fn priorities(user: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::consolidation;
-    use crate::runner::deep_sleep;
+    use crate::memory::time::parse_time;
+    use crate::runner::activity::Activity;
+    use crate::runner::genome::dreamer::consolidation;
+    use crate::runner::genome::dreamer::deep_sleep;
+    use chrono::TimeDelta;
+
+    fn text_of(r: &Response) -> &str {
+        let ContentBlock::Text { text } = &r.content[0] else {
+            panic!("text expected")
+        };
+        text
+    }
 
     fn req(system: &str, user: &str) -> Request {
         Request {
@@ -522,10 +510,10 @@ mod tests {
     #[test]
     fn a_work_session_ends_in_sleep_and_reads_the_creator() {
         let brain = Rehearsal::new();
-        let mut r = brain.answer(&req(
-            "creature",
-            "[t] You just came to life.\n---\nbe brief\n---",
-        ));
+        let mut r = brain.answer(
+            &Task::Turn,
+            &req("creature", "[t] You just came to life.\n---\nbe brief\n---"),
+        );
         assert!(tools_of(&r)[0].contains("ls -a"));
         let mut all = Vec::new();
         for _ in 0..6 {
@@ -533,7 +521,7 @@ mod tests {
             if all.last().is_some_and(|t| t.starts_with("set_sleep")) {
                 break;
             }
-            r = brain.answer(&req("creature", "tool results"));
+            r = brain.answer(&Task::Turn, &req("creature", "tool results"));
         }
         assert!(all.iter().any(|t| t.contains("cat PURPOSE.md")));
         assert!(
@@ -542,13 +530,13 @@ mod tests {
         );
         assert!(all.last().unwrap().starts_with("set_sleep"));
         // The creator's message in a wake-up is read from MESSAGES.md.
-        let r = brain.answer(&req(
+        let r = brain.answer(&Task::Turn, &req(
             "creature",
             "[t] You woke up after sleeping 300s.\nNew in MESSAGES.md from your creator (x):\n---\n## Today\nwrite a\nsummary\n---\n",
         ));
         assert!(tools_of(&r)[0].contains("ls -a"));
-        brain.answer(&req("creature", "results"));
-        let r = brain.answer(&req("creature", "results"));
+        brain.answer(&Task::Turn, &req("creature", "results"));
+        let r = brain.answer(&Task::Turn, &req("creature", "results"));
         assert!(
             tools_of(&r)[0].contains("tail -n 5 MESSAGES.md"),
             "{:?}",
@@ -561,16 +549,19 @@ mod tests {
     fn the_third_session_is_a_marathon() {
         let brain = Rehearsal::new();
         for wake in ["You just came to life", "You woke up", "You slept for 10s"] {
-            brain.answer(&req("creature", wake));
+            brain.answer(&Task::Turn, &req("creature", wake));
         }
-        let r = brain.answer(&req("creature", "results, and: Start wrapping up"));
+        let r = brain.answer(
+            &Task::Turn,
+            &req("creature", "results, and: Start wrapping up"),
+        );
         assert_eq!(tools_of(&r).len(), MARATHON_BATCH);
         assert!(tools_of(&r).iter().all(|t| t.starts_with("bash")));
     }
 
     #[test]
     fn consolidation_answers_parse_in_every_layout() {
-        let mut a = crate::runner::activity::Activity::default();
+        let mut a = Activity::default();
         for (ok, cmd) in [(true, "ls"), (false, "cat workspace/forecast.json")] {
             a.push_action(crate::memory::iterations::IterationAction {
                 tool: "bash".into(),
@@ -596,11 +587,13 @@ mod tests {
                 },
                 &a,
             );
-            let answer = Rehearsal::new().answer(&request);
-            let ContentBlock::Text { text } = &answer.content[0] else {
-                panic!("text expected")
-            };
-            let c = consolidation::parse(text, "11:22").unwrap();
+            let task = Task::Consolidate(task::Consolidate {
+                hhmm: "11:22".into(),
+                dream_number: n,
+                activity: a.clone(),
+            });
+            let answer = Rehearsal::new().answer(&task, &request);
+            let c = consolidation::parse(text_of(&answer), "11:22").unwrap();
             assert!(
                 c.observations
                     .contains(&"RED 11:22 Creator directive: be brief".to_string()),
@@ -628,9 +621,14 @@ mod tests {
         let file = "# Observations\n\n## 2026-03-01\n\nRED 09:00 first red\nGRN 09:00 old green\nYLW 09:00 repeated\n\n## 2026-03-03\n\nRED 10:00 second red\nYLW 10:00 repeated\nGRN 11:00 fresh green\nsome prose\n";
         let now = parse_time("2026-03-03T12:00:00Z").unwrap();
         let request = deep_sleep::prune_request(file, now, 48.0);
-        let ContentBlock::Text { text } = &Rehearsal::new().answer(&request).content[0] else {
-            panic!("text expected")
-        };
+        let task = Task::Prune(task::Prune {
+            observations: file.into(),
+            now,
+            grn_max_age_h: 48.0,
+            speed: 1.0,
+        });
+        let answer = Rehearsal::new().answer(&task, &request);
+        let text = text_of(&answer);
         assert_eq!(
             text,
             "# Observations\n\n## 2026-03-01\n\n## 2026-03-03\n\nRED 10:00 second red\nYLW 10:00 repeated\nGRN 11:00 fresh green"
@@ -647,14 +645,15 @@ mod tests {
         .unwrap();
         let request = deep_sleep::priorities_request(&deep_sleep::PrioritiesInput {
             purpose: "p",
-            dreams: &[d],
+            dreams: std::slice::from_ref(&d),
             current: &[],
             observations: &[],
         });
-        let ContentBlock::Text { text } = &Rehearsal::new().answer(&request).content[0] else {
-            panic!("text expected")
-        };
-        let items = deep_sleep::parse_priorities(text, &[]).unwrap();
+        let task = Task::Priorities(task::Priorities {
+            dream_priorities: vec![d.priority.clone()],
+        });
+        let answer = Rehearsal::new().answer(&task, &request);
+        let items = deep_sleep::parse_priorities(text_of(&answer), &[]).unwrap();
         assert_eq!(items[0], "Fix the parser.");
         assert_eq!(items.len(), 4);
     }
@@ -662,5 +661,48 @@ mod tests {
     #[test]
     fn labelled_as_rehearsal() {
         assert!(Rehearsal::new().label().contains("rehearsal"));
+        assert_eq!(Rehearsal::new().kind(), BrainKind::Rehearsal);
+    }
+
+    /// The task's data is the whole story: an empty request gets the same answers.
+    #[test]
+    fn answers_come_from_the_task_not_the_prompt() {
+        let blank = req("", "");
+        let task = Task::Priorities(task::Priorities {
+            dream_priorities: vec!["Fix the parser.".into()],
+        });
+        assert!(text_of(&Rehearsal::new().answer(&task, &blank)).starts_with("1. Fix the parser."));
+    }
+
+    /// `--speed 60`: 48 creature hours are 48 minutes of the wall clock, the clock the
+    /// observation lines are stamped with.
+    #[test]
+    fn pruning_ages_green_lines_on_the_creatures_clock() {
+        let file = "# Observations\n\n## 2026-03-03\n\nGRN 11:00 an hour old\nGRN 11:20 forty minutes old\nRED 11:30 kept\n";
+        let now = parse_time("2026-03-03T12:00:00Z").unwrap();
+        let prune = |speed: f64| {
+            let task = Task::Prune(task::Prune {
+                observations: file.into(),
+                now,
+                grn_max_age_h: 48.0,
+                speed,
+            });
+            text_of(&Rehearsal::new().answer(&task, &req("", ""))).to_string()
+        };
+        let fast = prune(60.0);
+        assert!(!fast.contains("an hour old"), "{fast}");
+        assert!(fast.contains("forty minutes old"), "{fast}");
+        let real = prune(1.0);
+        assert!(real.contains("an hour old") && real.contains("forty minutes old"));
+        assert_eq!(
+            now - TimeDelta::minutes(48),
+            task::Prune {
+                observations: String::new(),
+                now,
+                grn_max_age_h: 48.0,
+                speed: 60.0,
+            }
+            .grn_cutoff()
+        );
     }
 }

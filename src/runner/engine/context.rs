@@ -11,13 +11,32 @@ use crate::memory::conversation::{Block, Content};
 
 use super::super::wake::trim_note;
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Context {
+/// The note heading the context after a trim, given how many messages were dropped.
+pub type TrimNote = fn(usize) -> String;
+
+#[derive(Debug, Clone)]
+pub struct ContextWindow {
     messages: Vec<Message>,
     chars: usize,
+    note: TrimNote,
 }
 
-impl Context {
+impl Default for ContextWindow {
+    fn default() -> Self {
+        Self::new(trim_note)
+    }
+}
+
+impl ContextWindow {
+    /// An empty context whose trims leave `note` (the genome says where the rest went).
+    pub fn new(note: TrimNote) -> Self {
+        Self {
+            messages: Vec::new(),
+            chars: 0,
+            note,
+        }
+    }
+
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }
@@ -66,7 +85,7 @@ impl Context {
         let dropped = split;
         let kept = self.messages.split_off(split);
         self.messages = Vec::with_capacity(kept.len() + 1);
-        self.messages.push(Message::user_text(trim_note(dropped)));
+        self.messages.push(Message::user_text((self.note)(dropped)));
         self.messages.extend(kept);
         self.recount();
         dropped
@@ -132,8 +151,13 @@ impl Context {
     /// messages, starting at an assistant turn behind a trim note, every tool call paired
     /// with its result (results without a call are dropped, missing ones left to the caller
     /// through [`Self::unanswered_tool_uses`] when at the end, filled in elsewhere).
-    pub fn rebuild(entries: Vec<(String, Content)>, keep: usize, whole_log: bool) -> Self {
-        let mut merged = Context::default();
+    pub fn rebuild(
+        entries: Vec<(String, Content)>,
+        keep: usize,
+        whole_log: bool,
+        note: TrimNote,
+    ) -> Self {
+        let mut merged = ContextWindow::new(note);
         for (role, content) in entries {
             let role = match role.as_str() {
                 "assistant" => Role::Assistant,
@@ -150,7 +174,11 @@ impl Context {
         }
         let mut messages = merged.messages;
         pair_tool_calls(&mut messages);
-        let mut ctx = Context { messages, chars: 0 };
+        let mut ctx = ContextWindow {
+            messages,
+            chars: 0,
+            note,
+        };
         ctx.recount();
         let starts_clean = ctx.messages.first().is_some_and(|m| m.role == Role::User);
         if ctx.trim(keep) == 0 && !(whole_log && starts_clean) {
@@ -159,7 +187,7 @@ impl Context {
             match ctx.messages.iter().position(|m| m.role == Role::Assistant) {
                 Some(first) => {
                     let kept = ctx.messages.split_off(first);
-                    ctx.messages = vec![Message::user_text(trim_note(first))];
+                    ctx.messages = vec![Message::user_text(note(first))];
                     ctx.messages.extend(kept);
                     ctx.recount();
                 }
@@ -304,8 +332,8 @@ mod tests {
         }
     }
 
-    fn life(turns: usize) -> Context {
-        let mut c = Context::default();
+    fn life(turns: usize) -> ContextWindow {
+        let mut c = ContextWindow::default();
         c.push(user("born"));
         for i in 0..turns {
             let id = format!("t{i}");
@@ -317,7 +345,7 @@ mod tests {
 
     #[test]
     fn same_roles_merge() {
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user("a"));
         c.push(user("b"));
         assert_eq!(c.len(), 1);
@@ -347,7 +375,7 @@ mod tests {
 
     #[test]
     fn emergency_trim_fits_the_budget() {
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user("born"));
         for i in 0..40 {
             let id = format!("t{i}");
@@ -373,7 +401,7 @@ mod tests {
         assert!(c.emergency_trim(20, 20_000) > 0);
         assert!(c.chars() <= 20_000, "{}", c.chars());
         // One giant message: cut, not dropped.
-        let mut c = Context::default();
+        let mut c = ContextWindow::default();
         c.push(user(&"y".repeat(300_000)));
         c.emergency_trim(20, 100_000);
         assert!(c.chars() <= 100_000);
@@ -398,7 +426,7 @@ mod tests {
             raw(results(&["b", "stray"])),
             raw(assistant_calls(&["c"])),
         ];
-        let c = Context::rebuild(entries, 20, false);
+        let c = ContextWindow::rebuild(entries, 20, false, trim_note);
         let m = c.messages();
         assert_eq!(m[0].role, Role::User, "a trim note heads a cut log");
         assert_eq!(m[1].role, Role::Assistant);
@@ -414,9 +442,9 @@ mod tests {
     #[test]
     fn rebuild_of_a_whole_short_log_keeps_its_start() {
         let entries = vec![("user".to_string(), Content::Text("born".into()))];
-        let c = Context::rebuild(entries, 20, true);
+        let c = ContextWindow::rebuild(entries, 20, true, trim_note);
         assert_eq!(c.messages(), &[user("born")]);
-        let c = Context::rebuild(Vec::new(), 20, true);
+        let c = ContextWindow::rebuild(Vec::new(), 20, true, trim_note);
         assert!(c.is_empty());
     }
 

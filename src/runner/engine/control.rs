@@ -4,16 +4,18 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::control::ControlCommand;
+use crate::memory::events::{CreatureEvent, Sleep};
+use crate::runner::genome::{Genome, SleepCause};
 
-use super::effects::{Effect, Write};
-use super::{DreamKind, Force, Fsm, State, WakeSource};
+use super::output::{Output, Record};
+use super::{Engine, Force, State, WakeSource};
 
-impl Fsm {
+impl<G: Genome> Engine<G> {
     pub(super) fn on_control(
         &mut self,
         now: DateTime<Utc>,
         cmd: ControlCommand,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         if matches!(self.state, State::Stopped | State::Starting) {
             return;
@@ -22,14 +24,14 @@ impl Fsm {
             ControlCommand::Pause => {
                 if !self.paused {
                     self.paused = true;
-                    out.push(Effect::Write(Write::Runner { paused: true }));
+                    out.push(Output::Record(Record::Runner { paused: true }));
                     self.memory(now, "observation", json!({"event": "paused"}), out);
                 }
             }
             ControlCommand::Resume => {
                 if self.paused {
                     self.paused = false;
-                    out.push(Effect::Write(Write::Runner { paused: false }));
+                    out.push(Output::Record(Record::Runner { paused: false }));
                     self.memory(now, "observation", json!({"event": "resumed"}), out);
                     self.pump(now, out);
                 }
@@ -37,7 +39,7 @@ impl Fsm {
             ControlCommand::ForceSleep => self.force_sleep(now, out),
             ControlCommand::Wake => match &self.state {
                 State::Asleep(_) => self.begin_wake(now, WakeSource::Operator, out),
-                State::Dreaming(_) => self.wake_early = true,
+                State::SleepWork(_) => self.wake_during_sleep_work(now, out),
                 State::Backoff { .. } => {
                     self.state = State::Ready;
                     self.pump(now, out);
@@ -48,13 +50,13 @@ impl Fsm {
                 if text.trim().is_empty() {
                     return;
                 }
-                out.push(Effect::Write(Write::AppendInbox { t: now, text }));
+                out.push(Output::Record(Record::AppendInbox { t: now, text }));
                 self.read_inbox(out);
             }
         }
     }
 
-    fn force_sleep(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    fn force_sleep(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         match &self.state {
             State::Ready | State::Thinking { .. } | State::Acting(_) | State::Waking { .. } => {
                 self.force = Some(Force::Operator);
@@ -69,18 +71,14 @@ impl Fsm {
             // dreamt has nothing left to consolidate.
             State::Asleep(a) if !a.dreamt => {
                 let started = a.started;
-                out.push(Effect::Write(Write::RemoveSleepFile));
-                self.event(
-                    now,
-                    "creature.sleep",
-                    json!({
-                        "seconds": self.cfg.cycle.deep_sleep_pause_s,
-                        "text": "forced consolidation (operator)",
-                        "actions": 0,
-                    }),
-                    out,
-                );
-                self.start_dream(now, DreamKind::Forced, started, out);
+                out.push(Output::Record(Record::RemoveSleepFile));
+                let sleep = Sleep {
+                    seconds: Some(self.cfg.cycle.deep_sleep_pause_s),
+                    text: Some("forced consolidation (operator)".into()),
+                    actions: Some(0),
+                };
+                self.event(now, CreatureEvent::Sleep(sleep), out);
+                self.start_sleep_work(now, SleepCause::Forced, started, out);
             }
             _ => {}
         }

@@ -6,53 +6,55 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
 
 use crate::llm::{ContentBlock, LlmError, Message, Request, Response, Role, joined_text};
+use crate::memory::events::{
+    Boot, CreatureEvent, ErrorEvent, MessageEvent, Sleep, Thought, ToolCall as ToolCallEvent,
+};
 use crate::memory::iterations::{Iteration, IterationAction};
 use crate::memory::time::format_time;
 use crate::runner::activity::{clip, summarize};
+use crate::runner::brain::task::Task;
+use crate::runner::genome::{Genome, SleepCause, ToolCall, ToolReply};
 use crate::runner::tools::{BASH, SET_SLEEP, ToolOutcome, sleep_seconds};
-use crate::runner::wake::{self, WakeView};
+use crate::runner::wake;
 
-use super::context::{Context, interrupted_result};
-use super::effects::{Effect, Purpose, Write};
-use super::events::Restored;
+use super::context::{ContextWindow, interrupted_result};
+use super::input::Restored;
+use super::output::{Output, Record};
 use super::{
-    Acting, Asleep, DreamKind, Force, Fsm, RECENT_DREAMS, Rest, SinceSleep, State, ToolCall,
-    WakeSource, tool_result,
+    Acting, Asleep, Engine, Force, Rest, Running, SinceSleep, State, WakeSource, tool_result,
 };
 
-impl Fsm {
-    pub(super) fn on_start(&mut self, now: DateTime<Utc>, r: Restored, out: &mut Vec<Effect>) {
+impl<G: Genome> Engine<G> {
+    pub(super) fn on_start(
+        &mut self,
+        now: DateTime<Utc>,
+        r: Restored<G::Restored>,
+        out: &mut Vec<Output<G>>,
+    ) {
         if !matches!(self.state, State::Starting) {
             return;
         }
         self.purpose = r.purpose;
-        self.system = crate::runner::prompt::system(&self.purpose, &self.cfg);
-        self.dreams = r.dreams;
-        self.last_dream_at = r.recent_dreams.last().and_then(|d| d.t);
-        self.view.last_dream = r.recent_dreams.last().cloned();
-        self.view.recent_dreams = r.recent_dreams;
-        let excess = self.view.recent_dreams.len().saturating_sub(RECENT_DREAMS);
-        self.view.recent_dreams.drain(..excess);
-        self.view.since_deep = r.since_deep;
-        self.view.priorities = r.priorities;
-        self.remember_observations(r.recent_observations);
+        self.system = self.system_prompt();
+        self.genome.restore(r.genome);
         self.fatigue = r.activity.total;
         self.activity = r.activity;
         self.inbox.offset = r.inbox_offset;
-        self.ctx = Context::rebuild(
+        self.ctx = ContextWindow::rebuild(
             r.conversation,
             self.cfg.cycle.keep_recent_messages,
             r.whole_log,
+            G::trim_note,
         );
-        self.event(
-            now,
-            "creature.boot",
-            json!({"runner": "dreamwatch", "version": env!("CARGO_PKG_VERSION")}),
-            out,
-        );
+        let boot = Boot {
+            runner: Some("dreamwatch".into()),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            sha: None,
+        };
+        self.event(now, CreatureEvent::Boot(boot), out);
         self.memory(now, "heartbeat", json!({"event": "boot"}), out);
         for e in r.errors {
-            self.error(now, e, json!({"phase": "restore"}), out);
+            self.error(now, ErrorEvent::in_phase("restore", e), out);
         }
         let dangling = self.ctx.unanswered_tool_uses();
         if !dangling.is_empty() {
@@ -71,7 +73,7 @@ impl Fsm {
             .interrupted_sleep_s
             .filter(|s| *s >= nap && self.fatigue > 0)
         {
-            self.start_dream(now, DreamKind::Requested(secs), now, out);
+            self.start_sleep_work(now, SleepCause::Requested(secs), now, out);
             return;
         }
         if let Some(wake_at) = r.sleep_until {
@@ -85,7 +87,7 @@ impl Fsm {
                 due: false,
             });
             if wake_at > now {
-                out.push(Effect::Timer {
+                out.push(Output::Timer {
                     id: timer,
                     at: wake_at,
                 });
@@ -97,30 +99,27 @@ impl Fsm {
         let inbox = r.inbox.filter(|i| !i.text.trim().is_empty());
         let inbox_text = inbox.as_ref().map(|i| i.text.as_str());
         let text = if r.fresh {
-            wake::birth_message(now, inbox_text)
+            wake::birth_message(now, self.genome.history(), inbox_text)
         } else {
             let headline = format!(
                 "[{}] You are awake again: the runner restarted.",
                 format_time(now)
             );
-            wake::wake_message(&headline, &self.wake_view(), inbox_text)
+            wake::wake_message(&headline, &self.genome.recap(), inbox_text)
         };
         self.say_user(now, text, out);
         if let Some(i) = inbox {
             self.delivered(now, &i.text, "MESSAGES.md", out);
             self.inbox.offset = i.offset;
-            out.push(Effect::Write(Write::InboxOffset(i.offset)));
+            out.push(Output::Record(Record::InboxOffset(i.offset)));
         }
         self.state = State::Ready;
         self.pump(now, out);
     }
 
-    pub(super) fn wake_view(&self) -> WakeView<'_> {
-        WakeView {
-            last_dream: self.view.last_dream.as_ref(),
-            priorities: &self.view.priorities,
-            recent_observations: &self.view.recent_observations,
-        }
+    /// The system prompt for the purpose now, with the genome's parts.
+    pub(super) fn system_prompt(&self) -> String {
+        crate::runner::prompt::system(&self.purpose, &self.cfg, &self.genome.prompt(&self.cfg))
     }
 
     /// Books a creator's message: an event, and material for the next dream.
@@ -129,24 +128,23 @@ impl Fsm {
         now: DateTime<Utc>,
         text: &str,
         source: &str,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
-        self.event(
-            now,
-            "creature.message",
-            json!({"text": text.trim(), "source": source}),
-            out,
-        );
+        let message = MessageEvent {
+            text: Some(text.trim().to_string()),
+            source: Some(source.to_string()),
+        };
+        self.event(now, CreatureEvent::Message(message), out);
         self.activity.creator_messages.push(text.trim().to_string());
     }
 
-    pub(super) fn flush_notes(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    pub(super) fn flush_notes(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         for note in std::mem::take(&mut self.pending_notes) {
             self.say_user(now, note, out);
         }
     }
 
-    pub(super) fn start_turn(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    pub(super) fn start_turn(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         if let Some(force) = self.force.take() {
             return self.forced_sleep(now, force, out);
         }
@@ -181,9 +179,9 @@ impl Fsm {
         }
         let id = self.id();
         self.state = State::Thinking { id };
-        out.push(Effect::Llm {
+        out.push(Output::Think {
             id,
-            purpose: Purpose::Turn,
+            task: Task::Turn,
             request: Request {
                 system: self.system.clone(),
                 messages: self.ctx.messages().to_vec(),
@@ -197,7 +195,7 @@ impl Fsm {
         &mut self,
         now: DateTime<Utc>,
         result: Result<Response, LlmError>,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         let response = match result {
             Ok(r) => r,
@@ -209,7 +207,10 @@ impl Fsm {
         if !text.trim().is_empty() {
             self.since_sleep.intent = intent_of(&text);
             self.activity.push_thought(&text);
-            self.event(now, "creature.thought", json!({"text": text.trim()}), out);
+            let thought = Thought {
+                text: Some(text.trim().to_string()),
+            };
+            self.event(now, CreatureEvent::Thought(thought), out);
             self.memory(now, "thought", json!({"text": text.trim()}), out);
         }
         let mut content: Vec<ContentBlock> = response
@@ -256,7 +257,7 @@ impl Fsm {
         self.pump(now, out);
     }
 
-    fn turn_failed(&mut self, now: DateTime<Utc>, e: LlmError, out: &mut Vec<Effect>) {
+    fn turn_failed(&mut self, now: DateTime<Utc>, e: LlmError, out: &mut Vec<Output<G>>) {
         self.retries += 1;
         if matches!(e, LlmError::ContextTooLong(_) | LlmError::Rejected { .. }) {
             let keep = (self.cfg.cycle.keep_recent_messages / 2).max(2);
@@ -273,21 +274,22 @@ impl Fsm {
         let delay_s = (self.cfg.retry_base_s
             * 2f64.powi(self.retries.saturating_sub(1).min(30) as i32))
         .min(self.cfg.retry_max_s);
-        self.error(
-            now,
-            format!("model call failed: {e}"),
-            json!({"retryIn": (delay_s * 1000.0).round(), "retries": self.retries}),
-            out,
-        );
+        let error = ErrorEvent {
+            error: Some(format!("model call failed: {e}")),
+            retry_in: Some((delay_s * 1000.0).round()),
+            retries: Some(u64::from(self.retries)),
+            phase: None,
+        };
+        self.error(now, error, out);
         let timer = self.id();
         self.state = State::Backoff { timer };
-        out.push(Effect::Timer {
+        out.push(Output::Timer {
             id: timer,
             at: now + TimeDelta::milliseconds((delay_s * 1000.0) as i64),
         });
     }
 
-    pub(super) fn next_tool(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    pub(super) fn next_tool(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         let State::Acting(mut acting) = std::mem::replace(&mut self.state, State::Ready) else {
             return;
         };
@@ -305,11 +307,11 @@ impl Fsm {
                 BASH => match call.input.get("command").and_then(Value::as_str) {
                     Some(cmd) if !cmd.trim().is_empty() => {
                         let id = self.id();
-                        out.push(Effect::RunTool {
+                        out.push(Output::RunTool {
                             id,
                             command: cmd.to_string(),
                         });
-                        acting.running = Some((id, call));
+                        acting.running = Some(Running::Bash { id, call });
                         self.state = State::Acting(acting);
                         return;
                     }
@@ -319,16 +321,44 @@ impl Fsm {
                         acting.results.push(block);
                     }
                 },
-                other => {
-                    let fail = refusal(&format!(
-                        "Error: unknown tool `{other}`; your tools are bash and set_sleep"
-                    ));
+                name if self.sleep_tools.iter().any(|t| t.name == name) => {
+                    let fail =
+                        refusal(&format!("Error: `{name}` can only be used while you sleep"));
                     let block = self.record_tool(now, &call, fail, out);
                     acting.results.push(block);
                 }
+                name => match self.with_genome(now, out, |g, cx| g.call_tool(&call, cx)) {
+                    Some(ToolReply::Done(outcome)) => {
+                        let block = self.record_tool(now, &call, outcome, out);
+                        acting.results.push(block);
+                    }
+                    Some(ToolReply::Pending) => {
+                        acting.running = Some(Running::Genome { call });
+                        self.state = State::Acting(acting);
+                        return;
+                    }
+                    None => {
+                        let fail = refusal(&format!(
+                            "Error: unknown tool `{name}`; your tools are {}",
+                            self.tool_names()
+                        ));
+                        let block = self.record_tool(now, &call, fail, out);
+                        acting.results.push(block);
+                    }
+                },
             }
         }
         self.finish_turn(now, acting, out);
+    }
+
+    /// `bash and set_sleep`, `bash, set_sleep and recall`.
+    fn tool_names(&self) -> String {
+        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "none".into(),
+        }
     }
 
     pub(super) fn on_tool(
@@ -336,17 +366,46 @@ impl Fsm {
         now: DateTime<Utc>,
         id: u64,
         outcome: ToolOutcome,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         let State::Acting(acting) = &mut self.state else {
             return;
         };
-        if acting.running.as_ref().is_none_or(|(want, _)| *want != id) {
+        if !matches!(&acting.running, Some(Running::Bash { id: want, .. }) if *want == id) {
             return;
         }
-        let Some((_, call)) = acting.running.take() else {
+        let Some(Running::Bash { call, .. }) = acting.running.take() else {
             return;
         };
+        self.tool_finished(now, call, outcome, out);
+    }
+
+    /// The answer of a genome's tool call in flight.
+    pub(super) fn on_genome_tool(
+        &mut self,
+        now: DateTime<Utc>,
+        outcome: ToolOutcome,
+        out: &mut Vec<Output<G>>,
+    ) {
+        let State::Acting(acting) = &mut self.state else {
+            return;
+        };
+        if !matches!(acting.running, Some(Running::Genome { .. })) {
+            return;
+        }
+        let Some(Running::Genome { call }) = acting.running.take() else {
+            return;
+        };
+        self.tool_finished(now, call, outcome, out);
+    }
+
+    fn tool_finished(
+        &mut self,
+        now: DateTime<Utc>,
+        call: ToolCall,
+        outcome: ToolOutcome,
+        out: &mut Vec<Output<G>>,
+    ) {
         let block = self.record_tool(now, &call, outcome, out);
         if let State::Acting(acting) = &mut self.state {
             acting.results.push(block);
@@ -360,7 +419,7 @@ impl Fsm {
         now: DateTime<Utc>,
         call: &ToolCall,
         outcome: ToolOutcome,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) -> ContentBlock {
         self.fatigue += 1;
         let command = call.input.get("command").and_then(Value::as_str);
@@ -377,18 +436,14 @@ impl Fsm {
         };
         self.activity.push_action(action.clone());
         self.since_sleep.actions.push(action);
-        self.event(
-            now,
-            "creature.tool_call",
-            json!({
-                "tool": call.name,
-                "input": input,
-                "ok": outcome.ok,
-                "output": clip(&outcome.display, self.cfg.event_output_cap),
-                "ms": outcome.ms,
-            }),
-            out,
-        );
+        let record = ToolCallEvent {
+            tool: Some(call.name.clone()),
+            input: input.as_str().map(str::to_string),
+            ok: Some(outcome.ok),
+            output: Some(clip(&outcome.display, self.cfg.event_output_cap)),
+            ms: Some(outcome.ms),
+        };
+        self.event(now, CreatureEvent::ToolCall(record), out);
         self.memory(
             now,
             "action",
@@ -398,7 +453,7 @@ impl Fsm {
         tool_result(&call.id, outcome.content, !outcome.ok)
     }
 
-    fn finish_turn(&mut self, now: DateTime<Utc>, acting: Acting, out: &mut Vec<Effect>) {
+    fn finish_turn(&mut self, now: DateTime<Utc>, acting: Acting, out: &mut Vec<Output<G>>) {
         self.say(
             now,
             Message {
@@ -424,7 +479,7 @@ impl Fsm {
         now: DateTime<Utc>,
         sleep_s: f64,
         forced: Option<&str>,
-        out: &mut Vec<Effect>,
+        out: &mut Vec<Output<G>>,
     ) {
         let since = std::mem::take(&mut self.since_sleep);
         let intent = match (since.intent.is_empty(), forced) {
@@ -439,13 +494,13 @@ impl Fsm {
             json!({"intent": intent, "actions": n, "sleep_s": sleep_s}),
             out,
         );
-        self.event(
-            now,
-            "creature.sleep",
-            json!({"seconds": sleep_s, "text": forced.unwrap_or(&intent), "actions": n}),
-            out,
-        );
-        out.push(Effect::Write(Write::Iteration(Iteration {
+        let sleep = Sleep {
+            seconds: Some(sleep_s),
+            text: Some(forced.unwrap_or(&intent).to_string()),
+            actions: Some(n as u64),
+        };
+        self.event(now, CreatureEvent::Sleep(sleep), out);
+        out.push(Output::Record(Record::Iteration(Iteration {
             t: Some(now),
             turns: since.turns,
             intent,
@@ -457,13 +512,13 @@ impl Fsm {
         })));
     }
 
-    pub(super) fn on_shutdown(&mut self, now: DateTime<Utc>, out: &mut Vec<Effect>) {
+    pub(super) fn on_shutdown(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         if matches!(self.state, State::Stopped) {
             return;
         }
         let since = std::mem::take(&mut self.since_sleep);
         if !since.actions.is_empty() || since.turns > 0 {
-            out.push(Effect::Write(Write::Iteration(Iteration {
+            out.push(Output::Record(Record::Iteration(Iteration {
                 t: Some(now),
                 turns: since.turns,
                 intent: since.intent,
@@ -476,7 +531,7 @@ impl Fsm {
         }
         self.since_sleep = SinceSleep::default();
         self.state = State::Stopped;
-        out.push(Effect::Exit);
+        out.push(Output::Exit);
     }
 }
 

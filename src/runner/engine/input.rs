@@ -1,4 +1,4 @@
-//! What happens to the state machine: results of the effects it asked for, the operator's
+//! What happens to the engine: results of the outputs it asked for, the operator's
 //! commands, and the restored state at start.
 
 use chrono::{DateTime, Utc};
@@ -6,15 +6,17 @@ use chrono::{DateTime, Utc};
 use crate::control::ControlCommand;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
-use crate::memory::dreams::Dream;
 use crate::runner::activity::Activity;
+use crate::runner::disk::FileError;
+use crate::runner::genome::Genome;
 use crate::runner::tools::ToolOutcome;
 
 #[derive(Debug)]
-pub enum Event {
-    /// The first event: the creature as found on disk.
-    Start(Box<Restored>),
-    LlmDone {
+pub enum Input<G: Genome> {
+    /// The first input: the creature as found on disk.
+    Start(Box<Restored<G::Restored>>),
+    /// The brain's answer to `Output::Think { id }`.
+    Thought {
         id: u64,
         result: Result<Response, LlmError>,
     },
@@ -27,20 +29,14 @@ pub enum Event {
     },
     Gathered {
         id: u64,
-        view: Gathered,
+        view: Gathered<G::Fresh>,
     },
     Inbox {
         id: u64,
-        result: Result<InboxRead, String>,
+        result: Result<InboxRead, FileError>,
     },
-    DreamCommitted {
-        id: u64,
-        result: Result<(), String>,
-    },
-    ObservationsLoaded {
-        id: u64,
-        result: Result<String, String>,
-    },
+    /// The answer to an `Output::Genome` request.
+    Genome(G::Done),
     Control(ControlCommand),
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,
@@ -56,29 +52,23 @@ pub struct InboxRead {
 /// Fresh reads, at wake, of files the creature or its operator may have changed.
 /// `None` means "could not read" (see `errors`) or "not asked".
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Gathered {
+pub struct Gathered<F> {
     pub purpose: Option<String>,
-    pub priorities: Option<Vec<String>>,
-    pub recent_observations: Option<Vec<String>>,
     pub inbox: Option<InboxRead>,
+    /// The genome's own fresh reads.
+    pub genome: F,
     pub errors: Vec<String>,
 }
 
 /// The creature as the driver found it on disk at start.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Restored {
+pub struct Restored<R> {
     /// Born just now: no conversation yet.
     pub fresh: bool,
     pub purpose: String,
-    /// Valid lines of `dreams.jsonl`.
-    pub dreams: u64,
-    /// The last few dreams, oldest first.
-    pub recent_dreams: Vec<Dream>,
-    /// Dreams after the last deep one, oldest first (for the next diary entry).
-    pub since_deep: Vec<Dream>,
-    pub priorities: Vec<String>,
-    pub recent_observations: Vec<String>,
-    /// What happened since the last dream, from `.sys/events.jsonl`.
+    /// The genome's part.
+    pub genome: R,
+    /// What happened since the last consolidation, from `.sys/events.jsonl`.
     pub activity: Activity,
     /// The tail of `conversation.jsonl`, oldest first.
     pub conversation: Vec<(String, Content)>,
@@ -89,7 +79,7 @@ pub struct Restored {
     /// When the last sleep began (the last iteration's `sleep_started_at`).
     pub sleep_started: Option<DateTime<Utc>>,
     /// A sleep began (its `creature.sleep` event is there) but neither a pause nor a wake
-    /// followed: the runner stopped while dreaming. The sleep's seconds.
+    /// followed: the runner stopped during the sleep work. The sleep's seconds.
     pub interrupted_sleep_s: Option<f64>,
     /// `MESSAGES.md` content not delivered yet.
     pub inbox: Option<InboxRead>,

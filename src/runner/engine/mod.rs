@@ -1,0 +1,408 @@
+//! The cycle engine: a pure state machine, `handle(now, input) -> Vec<Output>`, shared by
+//! every genome.
+//!
+//! Wake, act (model turns and tools), sleep (nap, pause, or the genome's sleep work), wake
+//! again. The engine does no IO and reads no clock: the driver performs the outputs and
+//! feeds the results back as inputs, with the time. Each request carries an id; a result
+//! or timer with an id the engine no longer waits for is ignored, so timers are never
+//! cancelled, only outdated.
+//!
+//! What a memory system adds (its tools, its sleep work, its wake-up recap, what it
+//! restores) comes from a [`Genome`]: see [`crate::runner::genome`] for the seam.
+//!
+//! Operator control: `Pause` stops the cycle (no new model call, tool run or sleep step;
+//! what is in flight finishes and is recorded) until `Resume`. `ForceSleep` runs the sleep
+//! work now as a forced sleep (at the next step when a turn is in flight). `Wake` cuts a
+//! sleep short (after the sleep work, or its atomic phase, when it runs). `Message` appends
+//! to `MESSAGES.md` and delivers it.
+
+pub mod context;
+pub mod input;
+pub mod output;
+
+#[cfg(test)]
+mod seam_tests;
+#[cfg(test)]
+mod tests;
+
+mod awake;
+mod control;
+mod rest;
+mod sleep;
+
+use std::collections::VecDeque;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::llm::{ContentBlock, Message, ToolSpec};
+use crate::memory::events::{CreatureEvent, ErrorEvent};
+use crate::memory::iterations::IterationAction;
+use crate::memory::status::Status;
+
+use self::context::{ContextWindow, log_content};
+use self::input::Input;
+use self::output::{Output, Record};
+use super::activity::Activity;
+use super::config::RunnerConfig;
+use super::genome::{Cx, Genome, SleepCause, ToolCall};
+
+pub struct Engine<G: Genome> {
+    cfg: RunnerConfig,
+    genome: G,
+    /// Offered in awake turns: the engine's and the genome's, sleep-only ones left out.
+    tools: Vec<ToolSpec>,
+    /// Offered during sleep: the genome's sleep-only tools.
+    sleep_tools: Vec<ToolSpec>,
+    purpose: String,
+    system: String,
+    max_dreams: Option<u64>,
+    state: State,
+    ctx: ContextWindow,
+    paused: bool,
+    next_id: u64,
+    /// Sleeps that consolidated in this run (`--max-dreams`).
+    session_dreams: u64,
+    fatigue: u64,
+    warned: bool,
+    activity: Activity,
+    since_sleep: SinceSleep,
+    /// Notes for the creature held while a turn is in flight (tool results must come
+    /// first in the next user message).
+    pending_notes: Vec<String>,
+    force: Option<Force>,
+    wake_early: bool,
+    retries: u32,
+    faulted: bool,
+    inbox: Inbox,
+    shown: Option<(Status, u64)>,
+}
+
+#[derive(Debug)]
+enum State {
+    Starting,
+    /// Awake, between turns: the next step is a model call.
+    Ready,
+    Thinking {
+        id: u64,
+    },
+    Acting(Acting),
+    /// Waiting to retry a failed model call.
+    Backoff {
+        timer: u64,
+    },
+    /// The genome's sleep work.
+    SleepWork(SleepWork),
+    Asleep(Asleep),
+    /// Woken; re-reading the disk for the wake-up message.
+    Waking {
+        id: u64,
+        asleep: Asleep,
+    },
+    Stopped,
+}
+
+#[derive(Debug)]
+struct Acting {
+    queue: VecDeque<ToolCall>,
+    results: Vec<ContentBlock>,
+    sleep: Option<f64>,
+    running: Option<Running>,
+}
+
+/// The tool call in flight.
+#[derive(Debug)]
+enum Running {
+    Bash {
+        id: u64,
+        call: ToolCall,
+    },
+    /// A genome's tool, answered through its IO.
+    Genome {
+        call: ToolCall,
+    },
+}
+
+#[derive(Debug)]
+struct SleepWork {
+    cause: SleepCause,
+    started: DateTime<Utc>,
+    /// A request of the genome's is in flight.
+    in_flight: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rest {
+    Nap,
+    Sleep,
+    Deep,
+}
+
+#[derive(Debug)]
+struct Asleep {
+    timer: u64,
+    started: DateTime<Utc>,
+    wake_at: DateTime<Utc>,
+    kind: Rest,
+    /// The sleep consolidated (the wake-up message is the full one).
+    dreamt: bool,
+    /// The timer fired while paused.
+    due: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Force {
+    Fatigue,
+    Operator,
+}
+
+#[derive(Debug, Default)]
+struct SinceSleep {
+    actions: Vec<IterationAction>,
+    turns: u64,
+    intent: String,
+}
+
+#[derive(Debug, Default)]
+struct Inbox {
+    offset: u64,
+    /// The read in flight (a `ReadInbox` or a `Gather` with the inbox).
+    reading: Option<u64>,
+    /// Another read is wanted once the one in flight is back.
+    again: bool,
+}
+
+impl<G: Genome> Engine<G> {
+    pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
+        let mut tools = super::tools::specs(&cfg);
+        let mut sleep_tools = Vec::new();
+        for t in genome.tools(&cfg) {
+            if t.sleep_only {
+                sleep_tools.push(t.spec);
+            } else {
+                tools.push(t.spec);
+            }
+        }
+        Self {
+            cfg,
+            genome,
+            tools,
+            sleep_tools,
+            purpose: String::new(),
+            system: String::new(),
+            max_dreams,
+            state: State::Starting,
+            ctx: ContextWindow::new(G::trim_note),
+            paused: false,
+            next_id: 0,
+            session_dreams: 0,
+            fatigue: 0,
+            warned: false,
+            activity: Activity::default(),
+            since_sleep: SinceSleep::default(),
+            pending_notes: Vec::new(),
+            force: None,
+            wake_early: false,
+            retries: 0,
+            faulted: false,
+            inbox: Inbox::default(),
+            shown: None,
+        }
+    }
+
+    pub fn handle(&mut self, now: DateTime<Utc>, input: Input<G>) -> Vec<Output<G>> {
+        let mut out = Vec::new();
+        match input {
+            Input::Start(restored) => self.on_start(now, *restored, &mut out),
+            Input::Thought { id, result } => match &self.state {
+                State::Thinking { id: want } if *want == id => self.on_turn(now, result, &mut out),
+                State::SleepWork(_) => {
+                    let step =
+                        self.with_genome(now, &mut out, |g, cx| g.on_thought(id, result, cx));
+                    self.sleep_step(now, step, &mut out);
+                }
+                _ => {}
+            },
+            Input::ToolDone { id, outcome } => self.on_tool(now, id, outcome, &mut out),
+            Input::Timer { id } => self.on_timer(now, id, &mut out),
+            Input::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
+            Input::Inbox { id, result } => self.on_inbox(now, id, result, &mut out),
+            Input::Genome(done) => self.on_genome_io(now, done, &mut out),
+            Input::Control(cmd) => self.on_control(now, cmd, &mut out),
+            Input::Shutdown => self.on_shutdown(now, &mut out),
+        }
+        self.publish(&mut out);
+        out
+    }
+
+    /// What the observatory should show now.
+    pub fn status(&self) -> Status {
+        if self.paused && !matches!(self.state, State::Stopped) {
+            return Status::Paused;
+        }
+        match &self.state {
+            State::Starting
+            | State::Ready
+            | State::Thinking { .. }
+            | State::Acting(_)
+            | State::Backoff { .. }
+            | State::Waking { .. } => Status::Awake,
+            State::SleepWork(_) => Status::Dreaming,
+            State::Asleep(a) => {
+                let until = Some(a.wake_at);
+                match a.kind {
+                    Rest::Nap => Status::Napping { until },
+                    Rest::Sleep => Status::Asleep { until },
+                    Rest::Deep => Status::DeepSleep { until },
+                }
+            }
+            State::Stopped => Status::Stopped,
+        }
+    }
+
+    /// Tool calls since the last dream.
+    pub fn fatigue(&self) -> u64 {
+        self.fatigue
+    }
+
+    /// Dreams on disk (those before this run included): sleeps that consolidated.
+    pub fn dreams(&self) -> u64 {
+        self.genome.dreams()
+    }
+
+    pub fn genome(&self) -> &G {
+        &self.genome
+    }
+
+    /// The context the next model call would see.
+    pub fn context(&self) -> &[Message] {
+        self.ctx.messages()
+    }
+
+    fn publish(&mut self, out: &mut Vec<Output<G>>) {
+        let now = (self.status(), self.fatigue);
+        if self.shown != Some(now) {
+            self.shown = Some(now);
+            out.push(Output::Status {
+                status: now.0,
+                fatigue: now.1,
+            });
+        }
+    }
+
+    fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Drives the cycle forward when nothing is in flight and the creature is not paused.
+    fn pump(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
+        if self.paused {
+            return;
+        }
+        match &self.state {
+            State::Ready => self.start_turn(now, out),
+            State::Acting(a) if a.running.is_none() => self.next_tool(now, out),
+            State::SleepWork(w) if !w.in_flight => {
+                let step = self.with_genome(now, out, |g, cx| g.step(cx));
+                self.sleep_step(now, step, out);
+            }
+            State::Asleep(a) if a.due => self.begin_wake(now, WakeSource::Timer, out),
+            _ => {}
+        }
+    }
+
+    /// Puts a message in context and in `conversation.jsonl`.
+    /// Lends the genome a [`Cx`] for one call, then takes in what it signalled.
+    fn with_genome<R>(
+        &mut self,
+        now: DateTime<Utc>,
+        out: &mut Vec<Output<G>>,
+        f: impl FnOnce(&mut G, &mut Cx<'_, G>) -> R,
+    ) -> R {
+        let Self {
+            cfg,
+            genome,
+            purpose,
+            activity,
+            fatigue,
+            sleep_tools,
+            next_id,
+            ..
+        } = self;
+        let mut cx = Cx::new(
+            now,
+            cfg,
+            purpose,
+            activity,
+            *fatigue,
+            sleep_tools,
+            next_id,
+            out,
+        );
+        let r = f(genome, &mut cx);
+        let signals = cx.signals();
+        self.faulted |= signals.faulted;
+        if signals.consolidated {
+            self.on_consolidated(now, out);
+        }
+        r
+    }
+
+    fn say(&mut self, now: DateTime<Utc>, message: Message, out: &mut Vec<Output<G>>) {
+        out.push(Output::Record(Record::Conversation {
+            t: now,
+            role: message.role,
+            content: log_content(&message.content),
+        }));
+        self.ctx.push(message);
+    }
+
+    fn say_user(&mut self, now: DateTime<Utc>, text: String, out: &mut Vec<Output<G>>) {
+        self.say(now, Message::user_text(text), out);
+    }
+
+    fn event(&self, now: DateTime<Utc>, event: CreatureEvent, out: &mut Vec<Output<G>>) {
+        out.push(Output::Record(Record::event(now, &event)));
+    }
+
+    fn memory(
+        &self,
+        now: DateTime<Utc>,
+        kind: &'static str,
+        data: Value,
+        out: &mut Vec<Output<G>>,
+    ) {
+        out.push(Output::Record(Record::Memory { t: now, kind, data }));
+    }
+
+    /// Records a fault: an error event, an error memory line, and the status's last error.
+    fn error(&mut self, now: DateTime<Utc>, error: ErrorEvent, out: &mut Vec<Output<G>>) {
+        let fault = error.error.clone();
+        let event = CreatureEvent::Error(error);
+        self.memory(now, "error", Value::Object(event.fields()), out);
+        self.event(now, event, out);
+        self.faulted = true;
+        out.push(Output::Fault(fault));
+    }
+
+    fn clear_fault(&mut self, out: &mut Vec<Output<G>>) {
+        if std::mem::take(&mut self.faulted) {
+            out.push(Output::Fault(None));
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WakeSource {
+    Timer,
+    Operator,
+}
+
+fn tool_result(id: &str, content: String, is_error: bool) -> ContentBlock {
+    ContentBlock::ToolResult {
+        tool_use_id: id.to_string(),
+        content,
+        is_error,
+    }
+}

@@ -1,0 +1,104 @@
+//! What the engine asks the driver to do. Plain data: the engine never does IO.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Map, Value};
+
+use crate::llm::{Request, Role};
+use crate::memory::events::{CreatureEvent, EventKind};
+use crate::memory::iterations::Iteration;
+use crate::memory::status::Status;
+use crate::runner::brain::task::Task;
+use crate::runner::genome::Genome;
+
+#[derive(Debug, Clone)]
+pub enum Output<G: Genome> {
+    /// Ask the brain; the answer comes back as `Input::Thought { id }`.
+    Think {
+        id: u64,
+        task: Task,
+        request: Request,
+    },
+    /// Run a bash command in the creature dir; `Input::ToolDone { id }`.
+    RunTool { id: u64, command: String },
+    /// `Input::Timer { id }` at `at`. A timer is never cancelled: a stale id is ignored.
+    Timer { id: u64, at: DateTime<Utc> },
+    /// Re-read the purpose and the genome's files (and the inbox from `inbox_from`);
+    /// `Input::Gathered { id }`.
+    Gather { id: u64, inbox_from: Option<u64> },
+    /// Read `MESSAGES.md` from byte `from`; `Input::Inbox { id }`.
+    ReadInbox { id: u64, from: u64 },
+    /// A request to the genome's own files, performed by its [`crate::runner::genome::GenomeFiles`];
+    /// an answer comes back as `Input::Genome`.
+    Genome(G::Io),
+    /// A file write whose failure is reported by the driver, not fed back.
+    Record(Record),
+    /// What the observatory shows for this creature.
+    Status { status: Status, fatigue: u64 },
+    /// The last fault to show (`None` clears it).
+    Fault(Option<String>),
+    /// The runner's work is over (`--max-dreams` reached, or shutdown).
+    Exit,
+}
+
+/// The engine's own file writes (every genome keeps these files).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record {
+    Conversation {
+        t: DateTime<Utc>,
+        role: Role,
+        content: String,
+    },
+    /// A `.sys/events.jsonl` line; `fields` go beside `t` and `type`. Made from a
+    /// [`CreatureEvent`] by [`Record::event`].
+    Event {
+        t: DateTime<Utc>,
+        kind: EventKind,
+        fields: Map<String, Value>,
+    },
+    /// A `.self/memory.jsonl` line.
+    Memory {
+        t: DateTime<Utc>,
+        kind: &'static str,
+        data: Value,
+    },
+    Iteration(Iteration),
+    SleepFile {
+        wake_at: DateTime<Utc>,
+    },
+    RemoveSleepFile,
+    /// `.sys/runner.json`'s `paused` flag.
+    Runner {
+        paused: bool,
+    },
+    /// How much of `MESSAGES.md` has been delivered.
+    InboxOffset(u64),
+    /// An operator's message, appended to `MESSAGES.md`.
+    AppendInbox {
+        t: DateTime<Utc>,
+        text: String,
+    },
+}
+
+impl Record {
+    pub fn event(t: DateTime<Utc>, event: &CreatureEvent) -> Self {
+        Record::Event {
+            t,
+            kind: event.kind(),
+            fields: event.fields(),
+        }
+    }
+
+    /// The file it goes to, for error messages.
+    pub fn file(&self) -> &'static str {
+        match self {
+            Record::Conversation { .. } => "conversation.jsonl",
+            Record::Event { .. } => "events.jsonl",
+            Record::Memory { .. } => "memory.jsonl",
+            Record::Iteration(_) => "iterations.jsonl",
+            Record::SleepFile { .. } | Record::RemoveSleepFile => "sleep.json",
+            Record::Runner { .. } => "runner.json",
+            Record::InboxOffset(_) => "inbox.json",
+            Record::AppendInbox { .. } => "MESSAGES.md",
+        }
+    }
+}

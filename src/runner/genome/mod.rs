@@ -1,0 +1,336 @@
+//! The genome seam: what a memory system plugs into the cycle engine.
+//!
+//! The engine ([`super::engine`]) runs what every creature shares: turns, tools, fatigue,
+//! sleep timing, naps and pauses, operator control, context trimming, faults and backoff,
+//! the inbox, restart from disk, status. A [`Genome`] owns the rest:
+//! - its tools ([`Genome::tools`], some marked sleep-only) and their calls
+//!   ([`Genome::call_tool`]): memory IO goes through the driver as [`Genome::Io`] requests,
+//!   never through bash;
+//! - its sleep work, a sub-machine of steps: [`Genome::begin_sleep`], then [`Genome::step`]
+//!   whenever the cycle may go on (not paused, nothing in flight), fed the brain's answers
+//!   ([`Genome::on_thought`]) and its IO results ([`Genome::on_io`]); each returns a
+//!   [`SleepStep`]. [`Genome::atomic`] says whether a wake may cut the current phase short
+//!   (otherwise it is deferred until the phase is over);
+//! - what the creature is told when it wakes ([`Genome::recap`], [`Genome::history`]) and
+//!   in its system prompt ([`Genome::prompt`]);
+//! - what it restores from disk and re-reads at each wake ([`GenomeFiles`]: the only part
+//!   that does IO, run by the driver).
+//!
+//! Everything but [`GenomeFiles`] is pure: no IO, no clock. The engine lends a genome a
+//! [`Cx`] to issue requests and records. A new genome is a module under `genome/` with a
+//! type implementing [`Genome`] and one implementing [`GenomeFiles`]; the dreamer
+//! ([`dreamer`]) is the example.
+
+pub mod dreamer;
+
+use std::fmt::Debug;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::llm::{LlmError, Request, Response, ToolSpec};
+use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
+use crate::memory::write::SeedPaths;
+
+use super::activity::Activity;
+use super::brain::task::Task;
+use super::config::RunnerConfig;
+use super::engine::output::{Output, Record};
+use super::tools::ToolOutcome;
+
+/// A memory system over the one cycle engine. See the module doc.
+pub trait Genome: Sized + Debug + Clone + Send + 'static {
+    /// What [`GenomeFiles::restore`] found on disk for this genome.
+    type Restored: Debug + Clone + Default + PartialEq + Send;
+    /// What [`GenomeFiles::refresh`] re-reads at each wake.
+    type Fresh: Debug + Clone + Default + PartialEq + Send;
+    /// Requests to the genome's files (reads, and writes with or without an answer).
+    type Io: Debug + Clone + PartialEq + Send;
+    /// The answer to an [`Self::Io`] that has one.
+    type Done: Debug + Send;
+    /// The genome's IO performer, run by the driver.
+    type Files: GenomeFiles<Self>;
+
+    /// The `.sys/events.jsonl` kind written when a sleep consolidated: restore reads the
+    /// activity since the last one.
+    const CONSOLIDATION_EVENT: EventKind;
+
+    /// Tools beside `bash` and `set_sleep`.
+    fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
+        Vec::new()
+    }
+
+    /// A call of one of [`Self::tools`]; `None` when the tool is not the genome's.
+    fn call_tool(&mut self, _call: &ToolCall, _cx: &mut Cx<'_, Self>) -> Option<ToolReply> {
+        None
+    }
+
+    /// The genome's part of the creature found on disk at start.
+    fn restore(&mut self, restored: Self::Restored);
+
+    /// Fresh reads at wake (files the creature or its operator may have changed).
+    fn refresh(&mut self, fresh: Self::Fresh);
+
+    /// Sleep cycles that consolidated, on disk (those before this run included).
+    fn dreams(&self) -> u64;
+
+    /// Whether a requested sleep of `secs` (a nap excluded) runs the sleep work.
+    fn sleep_due(&self, now: DateTime<Utc>, secs: f64, cfg: &RunnerConfig) -> bool;
+
+    /// Starts the sleep work; the engine then calls [`Self::step`] while it returns `Ready`.
+    fn begin_sleep(&mut self, cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep;
+
+    /// Issues the next request of the sleep work (nothing is in flight).
+    fn step(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep;
+
+    /// The brain's answer to a request of the sleep work (`Unchanged` for a stale id).
+    fn on_thought(
+        &mut self,
+        id: u64,
+        result: Result<Response, LlmError>,
+        cx: &mut Cx<'_, Self>,
+    ) -> SleepStep;
+
+    /// The answer to one of the genome's IO requests.
+    fn on_io(&mut self, done: Self::Done, cx: &mut Cx<'_, Self>) -> IoProgress;
+
+    /// Whether the current phase of the sleep work may not be cut short: a wake is
+    /// deferred until it is over.
+    fn atomic(&self) -> bool {
+        true
+    }
+
+    /// A wake was deferred (the phase is atomic): the genome may record it.
+    fn on_wake_deferred(&mut self, _cx: &mut Cx<'_, Self>) {}
+
+    /// Ends the sleep work early (a wake between steps of a phase that is not atomic).
+    fn interrupt(&mut self, _cx: &mut Cx<'_, Self>) -> SleepEnd {
+        SleepEnd::default()
+    }
+
+    /// What the creature is reminded of in a full wake-up message, between the headline and
+    /// the inbox (ends with [`Self::history`]).
+    fn recap(&self) -> String;
+
+    /// Where the creature's full history is on disk.
+    fn history(&self) -> &'static str;
+
+    /// Heads the context after a trim of `dropped` messages: where they went.
+    fn trim_note(dropped: usize) -> String {
+        super::wake::trim_note(dropped)
+    }
+
+    /// The genome's parts of the system prompt.
+    fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt;
+}
+
+/// The genome's IO: what the driver runs for it. The only part of a genome that does IO.
+pub trait GenomeFiles<G: Genome> {
+    /// The genome's part of the creature on disk, at start.
+    fn restore(paths: &SeedPaths) -> GenomeRestore<G::Restored>;
+    /// Fresh reads at wake; problems are sentences for the error log.
+    fn refresh(paths: &SeedPaths) -> (G::Fresh, Vec<String>);
+    fn perform(paths: &SeedPaths, io: G::Io) -> Performed<G::Done>;
+}
+
+/// What [`GenomeFiles::restore`] found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GenomeRestore<R> {
+    pub state: R,
+    /// When the last sleep consolidated.
+    pub last_consolidated: Option<DateTime<Utc>>,
+    /// The creature has consolidated before (it is not newborn, even without a
+    /// conversation).
+    pub lived: bool,
+    /// Problems met while reading.
+    pub errors: Vec<String>,
+}
+
+/// The outcome of one [`GenomeFiles::perform`].
+#[derive(Debug)]
+pub enum Performed<D> {
+    /// A write without an answer went through.
+    Written,
+    /// An answer to feed back to the genome.
+    Done(D),
+    /// A write without an answer failed: the driver reports it like its own writes.
+    Failed { file: &'static str, error: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenomeTool {
+    pub spec: ToolSpec,
+    /// Offered only while the creature is asleep; refused awake.
+    pub sleep_only: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub input: Value,
+}
+
+/// A genome's answer to a tool call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolReply {
+    /// Answered at once.
+    Done(ToolOutcome),
+    /// Answered later, as [`IoProgress::Tool`] from [`Genome::on_io`].
+    Pending,
+}
+
+/// Why sleep work runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SleepCause {
+    /// `set_sleep` of this many seconds.
+    Requested(f64),
+    /// The fatigue limit or the operator.
+    Forced,
+}
+
+/// Where the sleep work is after a genome call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SleepStep {
+    /// Nothing changed (a stale answer).
+    Unchanged,
+    /// A request is in flight.
+    Waiting,
+    /// The next step may be issued when the cycle goes on.
+    Ready,
+    /// The sleep work is over.
+    Done(SleepEnd),
+}
+
+/// How the sleep work ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SleepEnd {
+    /// Memory was consolidated (the wake-up message is the full one).
+    pub consolidated: bool,
+    /// The long pause follows (deep sleep).
+    pub deep: bool,
+}
+
+/// What an IO answer moved forward.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IoProgress {
+    Nothing,
+    /// The answer of a pending tool call.
+    Tool(ToolOutcome),
+    Sleep(SleepStep),
+}
+
+/// The genome's parts of the system prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenomePrompt {
+    /// What sleeping does, after "set_sleep: rest for a while."
+    pub sleep: String,
+    /// The "Your memory" section.
+    pub memory: String,
+}
+
+/// What the engine lends a genome for one call: the facts it may read, and the means to
+/// issue requests and records. What the genome signals back is read by the engine after.
+pub struct Cx<'a, G: Genome> {
+    pub now: DateTime<Utc>,
+    pub cfg: &'a RunnerConfig,
+    pub purpose: &'a str,
+    /// What the creature did since the last consolidation.
+    pub activity: &'a Activity,
+    /// Tool calls since the last consolidation.
+    pub fatigue: u64,
+    /// The tools offered during sleep (a genome's sleep-phase turns).
+    pub sleep_tools: &'a [ToolSpec],
+    next_id: &'a mut u64,
+    out: &'a mut Vec<Output<G>>,
+    faulted: bool,
+    consolidated: bool,
+}
+
+/// What a genome signalled during a call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Signals {
+    pub faulted: bool,
+    pub consolidated: bool,
+}
+
+impl<'a, G: Genome> Cx<'a, G> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        now: DateTime<Utc>,
+        cfg: &'a RunnerConfig,
+        purpose: &'a str,
+        activity: &'a Activity,
+        fatigue: u64,
+        sleep_tools: &'a [ToolSpec],
+        next_id: &'a mut u64,
+        out: &'a mut Vec<Output<G>>,
+    ) -> Self {
+        Self {
+            now,
+            cfg,
+            purpose,
+            activity,
+            fatigue,
+            sleep_tools,
+            next_id,
+            out,
+            faulted: false,
+            consolidated: false,
+        }
+    }
+
+    pub(super) fn signals(&self) -> Signals {
+        Signals {
+            faulted: self.faulted,
+            consolidated: self.consolidated,
+        }
+    }
+
+    /// A fresh request id.
+    pub fn id(&mut self) -> u64 {
+        *self.next_id += 1;
+        *self.next_id
+    }
+
+    /// Asks the brain; the answer comes back through [`Genome::on_thought`] with this id.
+    pub fn think(&mut self, task: Task, request: Request) -> u64 {
+        let id = self.id();
+        self.out.push(Output::Think { id, task, request });
+        id
+    }
+
+    /// Asks the genome's files; an answer comes back through [`Genome::on_io`].
+    pub fn io(&mut self, io: G::Io) {
+        self.out.push(Output::Genome(io));
+    }
+
+    /// A `.sys/events.jsonl` line.
+    pub fn event(&mut self, event: CreatureEvent) {
+        self.out
+            .push(Output::Record(Record::event(self.now, &event)));
+    }
+
+    /// A `.self/memory.jsonl` line.
+    pub fn memory(&mut self, kind: &'static str, data: Value) {
+        self.out.push(Output::Record(Record::Memory {
+            t: self.now,
+            kind,
+            data,
+        }));
+    }
+
+    /// A fault: an error event, an error memory line, and the status's last error.
+    pub fn error(&mut self, error: String, phase: &str) {
+        let event = CreatureEvent::Error(ErrorEvent::in_phase(phase, error.clone()));
+        self.memory("error", Value::Object(event.fields()));
+        self.event(event);
+        self.faulted = true;
+        self.out.push(Output::Fault(Some(error)));
+    }
+
+    /// The sleep consolidated: fatigue and activity start over, the context is trimmed.
+    pub fn consolidated(&mut self) {
+        self.consolidated = true;
+    }
+}
