@@ -300,7 +300,7 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
             .iter()
             .map(|o| json!({"event": "observation", "creature": name, "priority": o.priority, "time": o.time, "text": o.text, "legacy": o.legacy}))
             .collect(),
-        Change::ObservationsRewritten => vec![json!({"event": "observations_rewritten", "creature": name, "counts": c.observations().counts()})],
+        Change::ObservationsRewritten => vec![json!({"event": "observations_rewritten", "creature": name, "counts": c.observation_counts()})],
         Change::Dream(d) => vec![json!({"event": "dream", "creature": name, "t": time(d.t), "reflection": d.reflection, "priority": d.priority, "deep": d.deep, "actions": d.actions, "observations": d.observations})],
         Change::Conversation { new_entries } => {
             let recent = c.conversation().recent();

@@ -296,3 +296,194 @@ fn text_output_sanitises_paths_and_indents_multiline_reflections() {
     );
     assert!(!text.contains("^J"), "{text}");
 }
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// Runs `inspect --json` on `root`, killing it when it has not finished after a minute
+/// (a hang is the failure under test, not a slow machine).
+fn inspect_json_or_hang(root: &Path) -> Value {
+    let mut child = bin()
+        .args(["inspect", "--json"])
+        .arg(root)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut stdout, &mut out).unwrap();
+        let _ = tx.send(out);
+    });
+    let Ok(out) = rx.recv_timeout(Duration::from_secs(60)) else {
+        child.kill().unwrap();
+        child.wait().unwrap();
+        panic!("inspect hung on {}", root.display());
+    };
+    assert!(child.wait().unwrap().success());
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn problem_files(v: &Value) -> Vec<String> {
+    v["creatures"][0]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["file"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn files_linked_to_dev_zero_are_problems_not_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("zeroes");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::create_dir_all(root.join(".sys")).unwrap();
+    let files = [
+        "BIRTH.json",
+        "PURPOSE.md",
+        ".self/observations.md",
+        ".self/diary.md",
+        ".self/rules.md",
+        ".sys/sleep.json",
+        ".self/dreams.jsonl",
+        ".sys/events.jsonl",
+    ];
+    for file in files {
+        std::os::unix::fs::symlink("/dev/zero", root.join(file)).unwrap();
+    }
+    let v = inspect_json_or_hang(&root);
+    let problems = problem_files(&v);
+    for file in files {
+        assert!(problems.iter().any(|p| p == file), "{file}: {problems:?}");
+    }
+    assert!(v.to_string().contains("not a regular file"), "{v}");
+}
+
+#[test]
+fn fifos_are_problems_not_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("pipes");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::create_dir_all(root.join(".sys")).unwrap();
+    let files = [
+        "BIRTH.json",
+        "PURPOSE.md",
+        ".self/observations.md",
+        ".self/priorities.md",
+        ".self/diary.md",
+        ".self/rules.md",
+        ".self/briefing.md",
+        ".sys/sleep.json",
+        ".sys/runner.json",
+        ".self/dreams.jsonl",
+        ".self/conversation.jsonl",
+        ".self/memory.jsonl",
+        ".self/creator-log.jsonl",
+        ".sys/events.jsonl",
+        ".sys/iterations.jsonl",
+    ];
+    for file in files {
+        mkfifo(&root.join(file));
+    }
+    let v = inspect_json_or_hang(&root);
+    let problems = problem_files(&v);
+    for file in files {
+        assert!(problems.iter().any(|p| p == file), "{file}: {problems:?}");
+    }
+}
+
+/// Appends `first` and then `rest` to `path` in two writes; until the second, the file's
+/// modification time is an hour ahead, so the unfinished line is never idle (shown only
+/// after a file is left alone for a while).
+fn append_in_two_writes(path: &Path, first: &str, rest: &str) {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    f.write_all(first.as_bytes()).unwrap();
+    f.set_modified(std::time::SystemTime::now() + Duration::from_secs(3600))
+        .unwrap();
+    // Several poll ticks pass with the line unfinished.
+    std::thread::sleep(Duration::from_millis(600));
+    f.write_all(rest.as_bytes()).unwrap();
+}
+
+#[test]
+fn follow_reports_a_line_written_in_two_parts_once_whole() {
+    let garden = garden_with(&["head-ember"]);
+    let root = garden.path().join("head-ember");
+    let mut child = bin()
+        .args(["inspect", "--follow", "--poll-ms", "100"])
+        .arg(garden.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen: Vec<Value> = Vec::new();
+    let mut next = |want: &str| -> Value {
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(15))
+                .unwrap_or_else(|_| panic!("no {want} event after {seen:?}"));
+            let v: Value = serde_json::from_str(&line).unwrap();
+            seen.push(v.clone());
+            if v["event"] == want {
+                return v;
+            }
+        }
+    };
+    next("creature_added");
+
+    append_in_two_writes(
+        &root.join(".self/observations.md"),
+        "YLW 13:00 follow-partial-mar",
+        "ker-whole\n",
+    );
+    let o = next("observation");
+    assert_eq!(o["text"], "follow-partial-marker-whole");
+
+    append_in_two_writes(
+        &root.join(".self/dreams.jsonl"),
+        "{\"t\":\"2026-11-22T17:51:00.000Z\",\"actions\":4,\"reflection\":\"split",
+        " dream\",\"priority\":\"p\",\"observations\":1,\"deep\":false}\n",
+    );
+    assert_eq!(next("dream")["reflection"], "split dream");
+
+    append_in_two_writes(
+        &root.join(".self/conversation.jsonl"),
+        "{\"t\":\"2026-11-22T17:52:00.000Z\",\"role\":\"us",
+        "er\",\"content\":\"hello\"}\n",
+    );
+    assert_eq!(next("conversation")["role"], "user");
+
+    append_in_two_writes(
+        &root.join(".sys/events.jsonl"),
+        "{\"t\":\"2026-11-22T17:53:00.000Z\",\"type\":\"creature.too",
+        "l_call\",\"tool\":\"bash\"}\n",
+    );
+    assert_eq!(next("fatigue")["to"], 1);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let observations: Vec<&Value> = seen
+        .iter()
+        .filter(|v| v["event"] == "observation")
+        .collect();
+    assert_eq!(observations.len(), 1, "{seen:?}");
+    assert!(
+        !seen.iter().any(|v| v["event"] == "problem"),
+        "a half line was read as a bad line: {seen:?}"
+    );
+}

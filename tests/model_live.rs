@@ -10,6 +10,7 @@ use dreamwatch::memory::creature::{Change, Creature};
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::layout::FileKind;
 use dreamwatch::memory::status::Status;
+use dreamwatch::memory::whole_files::DEFAULT_SETTLE;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap()
@@ -415,7 +416,7 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
     let total_lines = i as u64 + 1;
 
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut c = Creature::open_deferred(&root, move || {
+    let mut c = Creature::open_deferred(&root, DEFAULT_SETTLE, move || {
         let _ = tx.send(());
     });
     // Appended while the head is being counted: kept.
@@ -456,4 +457,176 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
         ),
         (c.conversation().entries(), c.conversation().bad_lines())
     );
+}
+
+fn observation_texts(c: &Creature) -> Vec<String> {
+    c.observations()
+        .observations()
+        .map(|o| o.text.clone())
+        .collect()
+}
+
+fn added_texts(changes: &[Change]) -> Vec<String> {
+    changes
+        .iter()
+        .flat_map(|ch| match ch {
+            Change::ObservationsAdded(added) => added.iter().map(|o| o.text.clone()).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+#[test]
+fn an_observation_is_an_entry_only_once_its_newline_arrives() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(&obs, "## 2026-03-01\nRED 10:00 first\n");
+    // Never idle long enough: an unfinished last line is never shown.
+    let mut c = Creature::with_settle(&root, std::time::Duration::MAX);
+    append(&obs, "YLW 13:00 follow-partial-mar");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), Vec::<String>::new(), "{changes:?}");
+    assert_eq!(observation_texts(&c), ["first"]);
+    append(&obs, "ker-whole\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["follow-partial-marker-whole"]);
+    assert_eq!(
+        observation_texts(&c),
+        ["first", "follow-partial-marker-whole"]
+    );
+}
+
+#[test]
+fn an_idle_unfinished_line_is_shown_then_replaced_by_its_completion() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(&obs, "## 2026-03-01\nRED 10:00 first\n");
+    // Idle at once: a person's editor that saved without a final newline.
+    let mut c = Creature::with_settle(&root, std::time::Duration::ZERO);
+    append(&obs, "YLW 13:00 typed by a person");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["typed by a person"]);
+    append(&obs, ", then finished\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), Vec::<String>::new(), "{changes:?}");
+    assert!(
+        changes.contains(&Change::ObservationsRewritten),
+        "{changes:?}"
+    );
+    assert_eq!(
+        observation_texts(&c),
+        ["first", "typed by a person, then finished"]
+    );
+}
+
+#[test]
+fn a_held_line_is_shown_once_its_file_has_been_idle() {
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    append(
+        &obs,
+        "## 2026-03-01\nRED 10:00 first\nGRN 10:01 no final newline",
+    );
+    let file = OpenOptions::new().append(true).open(&obs).unwrap();
+    let hour = std::time::Duration::from_secs(3600);
+    // Written an hour ago: idle for longer than the settle time.
+    file.set_modified(std::time::SystemTime::now() - hour)
+        .unwrap();
+    let c = Creature::with_settle(&root, std::time::Duration::from_secs(2));
+    assert_eq!(observation_texts(&c), ["first", "no final newline"]);
+    // Written "in the future": not idle yet, so held back.
+    file.set_modified(std::time::SystemTime::now() + hour)
+        .unwrap();
+    let mut c = Creature::with_settle(&root, std::time::Duration::from_secs(2));
+    assert_eq!(observation_texts(&c), ["first"]);
+    // Once idle (mtime in the past again), a refresh with no other change shows it.
+    file.set_modified(std::time::SystemTime::now() - hour)
+        .unwrap();
+    let changes = c.refresh();
+    assert_eq!(added_texts(&changes), ["no final newline"]);
+    assert!(c.refresh().is_empty());
+}
+
+#[test]
+fn unfinished_lines_of_documents_wait_like_observations() {
+    let (_d, root) = creature();
+    let rules = root.join(".self/rules.md");
+    append(&rules, "- ALWAYS: one\n");
+    let mut c = Creature::with_settle(&root, std::time::Duration::MAX);
+    append(&rules, "- NEVER: tw");
+    assert!(c.refresh_paths(&[&rules]).is_empty());
+    assert_eq!(c.rules().len(), 1);
+    append(&rules, "o\n");
+    assert_eq!(c.refresh_paths(&[&rules]), vec![Change::Rules]);
+    assert_eq!(c.rules().len(), 2);
+}
+
+#[test]
+fn bad_lines_past_the_listed_problems_are_only_counted() {
+    let (_d, root) = creature();
+    let dreams = root.join(".self/dreams.jsonl");
+    append(&dreams, &"x\n".repeat(1000));
+    let mut c = Creature::open(&root);
+    assert_eq!(c.problems().len(), 200);
+    assert_eq!(c.problems_dropped(), 800);
+    append(&dreams, &"y\n".repeat(1000));
+    let changes = c.refresh_paths(&[&dreams]);
+    let listed = changes
+        .iter()
+        .filter(|ch| matches!(ch, Change::Problem(_)))
+        .count();
+    assert_eq!(listed, 0, "no change per problem that is not listed");
+    assert_eq!(c.problems().len(), 200);
+    assert_eq!(c.problems_dropped(), 1800);
+}
+
+#[test]
+fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
+    use dreamwatch::memory::dream_log::RECENT_DREAMS;
+    let (_d, root) = creature();
+    let dreams = root.join(".self/dreams.jsonl");
+    let total = RECENT_DREAMS * 3 + 7;
+    let mut text = "{}\n".repeat(total - 2);
+    text.push_str(&dream(t0(), true));
+    text.push_str(&dream(t0() + Duration::minutes(10), true));
+    append(&dreams, &text);
+    let mut c = Creature::open(&root);
+    assert_eq!(c.dreams().len(), RECENT_DREAMS);
+    let s = c.summary(t0(), &Cycle::default());
+    assert_eq!(s.dreams, total as u64);
+    assert_eq!((s.deep_sleeps, s.deep_every), (2, 1));
+    assert_eq!(
+        s.last_dream.and_then(|d| d.t),
+        Some(t0() + Duration::minutes(10))
+    );
+    append(&dreams, &"{}\n".repeat(total));
+    let changes = c.refresh_paths(&[&dreams]);
+    let dream_changes = changes
+        .iter()
+        .filter(|ch| matches!(ch, Change::Dream(_)))
+        .count();
+    assert!(dream_changes <= RECENT_DREAMS, "{dream_changes}");
+    assert_eq!(c.summary(t0(), &Cycle::default()).dreams, 2 * total as u64);
+}
+
+#[test]
+fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
+    use dreamwatch::memory::observation_log::RECENT_OBSERVATION_ITEMS;
+    let (_d, root) = creature();
+    let obs = root.join(".self/observations.md");
+    let total = RECENT_OBSERVATION_ITEMS + 10;
+    append(
+        &obs,
+        &format!("## 2026-03-01\n{}", "GRN 10:00 x\n".repeat(total)),
+    );
+    let mut c = Creature::open(&root);
+    assert_eq!(c.observations().items.len(), RECENT_OBSERVATION_ITEMS);
+    assert_eq!(c.observation_counts().grn, total);
+    assert_eq!(c.summary(t0(), &Cycle::default()).observations.grn, total);
+    append(&obs, "RED 10:01 the newest\n");
+    let changes = c.refresh_paths(&[&obs]);
+    assert_eq!(added_texts(&changes), ["the newest"]);
+    assert_eq!(c.observation_counts().red, 1);
+    let (line, _) = c.observations().items.last().unwrap();
+    assert_eq!(*line, total + 2);
 }

@@ -104,3 +104,51 @@ async fn with_filesystem_events() {
 async fn with_polling_only() {
     garden_follows_changes(true).await;
 }
+
+/// The observatory's model of a garden whose creature has a FIFO and links to
+/// `/dev/zero` for files: it opens (each bad file a problem) instead of hanging.
+#[test]
+fn hostile_files_do_not_hang_the_live_garden() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("hostile");
+    fs::create_dir_all(root.join(".self")).unwrap();
+    fs::create_dir_all(root.join(".sys")).unwrap();
+    for file in ["BIRTH.json", ".self/diary.md", ".sys/sleep.json"] {
+        std::os::unix::fs::symlink("/dev/zero", root.join(file)).unwrap();
+    }
+    for file in [".self/observations.md", ".self/conversation.jsonl"] {
+        let status = std::process::Command::new("mkfifo")
+            .arg(root.join(file))
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let garden = dir.path().to_path_buf();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let _guard = runtime.enter();
+        let (live, _rx) = LiveGarden::open(vec![Root::Garden(garden)], options(true));
+        let problems: Vec<String> = live
+            .creatures()
+            .values()
+            .flat_map(|c| c.problems().iter().map(|p| p.file.clone()))
+            .collect();
+        let _ = tx.send(problems);
+    });
+    let problems = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the live garden hung on a FIFO or /dev/zero");
+    for file in [
+        "BIRTH.json",
+        ".self/diary.md",
+        ".sys/sleep.json",
+        ".self/observations.md",
+        ".self/conversation.jsonl",
+    ] {
+        assert!(problems.iter().any(|p| p == file), "{file}: {problems:?}");
+    }
+}

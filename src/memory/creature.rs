@@ -1,27 +1,26 @@
 //! A live model of one creature directory: every file read once, then followed.
 
 use std::collections::{HashMap, VecDeque};
-use std::fs;
-use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
+use super::dream_log::DreamLog;
 use super::dreams::Dream;
 use super::events::Event;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::layout::FileKind;
-use super::observations::{ObsItem, Observation, Observations};
+use super::observation_log::ObservationLog;
+use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
-use super::streams::{ConversationLog, EventLog, MemoryLog};
+use super::streams::{ConversationLog, EventLog, HeadProblems, MemoryLog};
+use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
-/// Whole files (markdown, JSON) larger than this are not read.
-const MAX_DOCUMENT: u64 = 16 << 20;
 /// Iterations kept in memory.
 const RECENT_ITERATIONS: usize = 1000;
 
@@ -73,18 +72,12 @@ impl RunnerFile {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    ino: u64,
-    len: u64,
-    mtime_ns: i128,
-}
-
 /// Counts of what one log refresh folded.
 #[derive(Debug, Default)]
 struct LogFold {
     conversation: u64,
     events: u64,
+    dreams: u64,
 }
 
 /// A creature, as its files describe it.
@@ -94,8 +87,8 @@ pub struct Creature {
     dir_name: String,
     birth: Option<Birth>,
     purpose: Option<String>,
-    observations: Observations,
-    dreams: Vec<Dream>,
+    observations: ObservationLog,
+    dreams: DreamLog,
     priorities: Priorities,
     rules: Vec<Rule>,
     diary_text: String,
@@ -109,7 +102,7 @@ pub struct Creature {
     pub(crate) sleep: Option<SleepFile>,
     pub(crate) runner: Option<RunnerFile>,
     problems: Problems,
-    stamps: HashMap<FileKind, (PathBuf, Stamp)>,
+    whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
     /// Set by [`Creature::open_deferred`]: called when a large log's background count is done.
     on_counted: Option<Notifier>,
@@ -129,18 +122,32 @@ impl Creature {
     /// Reads every file of the creature at `root`. Never fails: what cannot be read is
     /// recorded in [`Creature::problems`].
     pub fn open(root: &Path) -> Self {
-        Self::open_with(root, None)
+        Self::open_with(root, DEFAULT_SETTLE, None)
+    }
+
+    /// Like [`Creature::open`], with the time a file must be left alone before an
+    /// unfinished last line is shown (see [`WholeFiles`]).
+    pub fn with_settle(root: &Path, settle: Duration) -> Self {
+        Self::open_with(root, settle, None)
     }
 
     /// Like [`Creature::open`], but a conversation log larger than
     /// [`DEFER_ABOVE`](super::streams::DEFER_ABOVE) is read tail first and its head
     /// counted on a background thread; `on_counted` runs when that count is ready, and the
     /// next refresh of the conversation joins it ([`Change::ConversationCounted`]).
-    pub fn open_deferred(root: &Path, on_counted: impl Fn() + Send + Sync + 'static) -> Self {
-        Self::open_with(root, Some(Notifier(std::sync::Arc::new(on_counted))))
+    pub fn open_deferred(
+        root: &Path,
+        settle: Duration,
+        on_counted: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        Self::open_with(
+            root,
+            settle,
+            Some(Notifier(std::sync::Arc::new(on_counted))),
+        )
     }
 
-    fn open_with(root: &Path, on_counted: Option<Notifier>) -> Self {
+    fn open_with(root: &Path, settle: Duration, on_counted: Option<Notifier>) -> Self {
         let root = root.to_path_buf();
         let dir_name = root
             .file_name()
@@ -152,8 +159,8 @@ impl Creature {
             dir_name,
             birth: None,
             purpose: None,
-            observations: Observations::default(),
-            dreams: Vec::new(),
+            observations: ObservationLog::default(),
+            dreams: DreamLog::default(),
             priorities: Priorities::default(),
             rules: Vec::new(),
             diary_text: String::new(),
@@ -167,7 +174,7 @@ impl Creature {
             sleep: None,
             runner: None,
             problems: Problems::default(),
-            stamps: HashMap::new(),
+            whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
             on_counted,
         };
@@ -175,15 +182,7 @@ impl Creature {
         if creature.on_counted.is_none()
             && let Some(problems) = creature.conversation.wait_head()
         {
-            let path = creature.conversation.path().to_path_buf();
-            for (line, what) in problems {
-                let file = creature.relative(&path);
-                creature.problems.push(Problem {
-                    file,
-                    line: Some(line + 1),
-                    what,
-                });
-            }
+            creature.add_head_problems(problems);
         }
         creature
     }
@@ -240,13 +239,39 @@ impl Creature {
     }
 
     fn problem(&mut self, changes: &mut Vec<Change>, path: &Path, line: Option<u64>, what: String) {
-        let problem = Problem {
-            file: self.relative(path),
-            line,
-            what,
-        };
+        let file = self.relative(path);
+        self.line_problem(changes, file, line, what);
+    }
+
+    /// Lists a problem (and reports it as a change) while the list has room; past that
+    /// it is only counted, so a file of bad lines costs no memory per line.
+    fn line_problem(
+        &mut self,
+        changes: &mut Vec<Change>,
+        file: String,
+        line: Option<u64>,
+        what: String,
+    ) {
+        if self.problems.is_full() {
+            self.problems.count_dropped(1);
+            return;
+        }
+        let problem = Problem { file, line, what };
         self.problems.push(problem.clone());
         changes.push(Change::Problem(problem));
+    }
+
+    /// The problems found counting a large conversation's head.
+    fn add_head_problems(&mut self, head: HeadProblems) {
+        let file = self.relative(self.conversation.path());
+        for (line, what) in head.listed {
+            self.problems.push(Problem {
+                file: file.clone(),
+                line: Some(line + 1),
+                what,
+            });
+        }
+        self.problems.count_dropped(head.dropped);
     }
 
     /// A JSON file's content through `parse`; one that does not parse is recorded as a
@@ -267,55 +292,20 @@ impl Creature {
         }
     }
 
-    /// Re-reads a whole file when its (inode, length, mtime) changed.
+    /// Reads a whole file again when it changed (see [`WholeFiles`]).
     fn refresh_document(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
         let path = kind.resolve(&self.root);
-        let stamp = match fs::metadata(&path) {
-            Ok(m) => Some(Stamp {
-                ino: m.ino(),
-                len: m.len(),
-                mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-            }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => {
-                self.problem(changes, &path, None, format!("cannot stat: {e}"));
-                return;
-            }
-        };
-        let previous = self.stamps.get(&kind).map(|(p, s)| (p.clone(), *s));
-        match (stamp, previous) {
-            (None, None) => return,
-            (Some(s), Some((p, old))) if s == old && p == path => return,
-            (None, Some(_)) => {
-                self.stamps.remove(&kind);
-                self.apply_document(kind, None, changes);
-                return;
-            }
-            _ => {}
-        }
-        let Some(stamp) = stamp else { return };
-        let rel = self.relative(&path);
-        self.problems.clear_file(&rel);
-        if stamp.len > MAX_DOCUMENT {
-            self.problem(
-                changes,
-                &path,
-                None,
-                format!("{} bytes: too large to read", stamp.len),
-            );
-            self.stamps.insert(kind, (path, stamp));
-            return;
-        }
-        match fs::read(&path) {
-            Ok(bytes) => {
-                self.stamps.insert(kind, (path.clone(), stamp));
+        match self.whole.read(kind, &path) {
+            WholeRead::Unchanged => {}
+            WholeRead::Gone => self.apply_document(kind, None, changes),
+            WholeRead::Content(bytes) => {
+                self.problems.clear_file(&self.relative(&path));
                 self.apply_document(kind, Some((&path, bytes)), changes);
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                self.stamps.remove(&kind);
-                self.apply_document(kind, None, changes);
+            WholeRead::Failed(what) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.problem(changes, &path, None, what);
             }
-            Err(e) => self.problem(changes, &path, None, format!("cannot read: {e}")),
         }
     }
 
@@ -325,53 +315,40 @@ impl Creature {
         content: Option<(&Path, Vec<u8>)>,
         changes: &mut Vec<Change>,
     ) {
-        let text = content
-            .as_ref()
-            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
-            .unwrap_or_default();
         match kind {
             FileKind::Birth => {
                 self.birth = self.parse_json_file(&content, Birth::parse, changes);
                 changes.push(Change::Identity);
             }
             FileKind::Purpose => {
-                self.purpose = content.map(|_| text);
+                self.purpose = into_text(content);
                 changes.push(Change::Identity);
             }
             FileKind::Observations => {
-                let new = Observations::parse(&text);
+                let new = ObservationLog::parse(&into_text(content).unwrap_or_default());
                 let old = std::mem::replace(&mut self.observations, new);
-                let items = &self.observations.items;
-                if items.len() >= old.items.len() && items[..old.items.len()] == old.items[..] {
-                    let added: Vec<Observation> = items[old.items.len()..]
-                        .iter()
-                        .filter_map(|(_, item)| match item {
-                            ObsItem::Observation(o) => Some(o.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    if !added.is_empty() {
-                        changes.push(Change::ObservationsAdded(added));
-                    }
-                } else {
-                    changes.push(Change::ObservationsRewritten);
+                match self.observations.added_since(&old) {
+                    Some(added) if added.is_empty() => {}
+                    Some(added) => changes.push(Change::ObservationsAdded(added)),
+                    None => changes.push(Change::ObservationsRewritten),
                 }
             }
             FileKind::Priorities => {
-                self.priorities = Priorities::parse(&text);
+                self.priorities = Priorities::parse(&into_text(content).unwrap_or_default());
                 changes.push(Change::Priorities);
             }
             FileKind::Rules => {
-                self.rules = parse_rules(&text);
+                self.rules = parse_rules(&into_text(content).unwrap_or_default());
                 changes.push(Change::Rules);
             }
             FileKind::Diary => {
+                let text = into_text(content).unwrap_or_default();
                 self.diary = parse_diary(&text);
                 self.diary_text = text;
                 changes.push(Change::Diary);
             }
             FileKind::Briefing => {
-                self.briefing = content.map(|_| text);
+                self.briefing = into_text(content);
                 changes.push(Change::Briefing);
             }
             FileKind::Sleep => {
@@ -398,13 +375,7 @@ impl Creature {
         if kind == FileKind::Conversation
             && let Some(problems) = self.conversation.join_head()
         {
-            for (line, what) in problems {
-                self.problems.push(Problem {
-                    file: self.relative(&path),
-                    line: Some(line + 1),
-                    what,
-                });
-            }
+            self.add_head_problems(problems);
             changes.push(Change::ConversationCounted);
         }
         let mut tailer = match self.tailers.remove(&kind) {
@@ -461,6 +432,15 @@ impl Creature {
         if fold.events > 0 {
             changes.push(Change::Events { new: fold.events });
         }
+        // One change per new dream still kept (a huge file reports its recent dreams).
+        let recent = self.dreams.recent();
+        let new = recent.len().min(fold.dreams as usize);
+        changes.extend(
+            recent[recent.len() - new..]
+                .iter()
+                .cloned()
+                .map(Change::Dream),
+        );
         if kind == FileKind::Dreams {
             // A dreams reset drops the logs fatigue is counted from: read them again now.
             for log in [FileKind::Events, FileKind::Conversation] {
@@ -515,8 +495,8 @@ impl Creature {
                     self.events.forget_calls_until(t);
                     self.conversation.forget_calls_until(t);
                 }
-                self.dreams.push(d.clone());
-                changes.push(Change::Dream(d));
+                fold.dreams += 1;
+                self.dreams.push(d);
             }),
             FileKind::Iterations => Iteration::parse(bytes).map(|i| {
                 if self.iterations.len() == RECENT_ITERATIONS {
@@ -559,16 +539,14 @@ impl Creature {
             if kind == FileKind::Conversation
                 && let Some(backfill) = self.conversation.backfill.as_mut()
             {
-                backfill.tail_problems.push((number, what));
+                if backfill.tail_problems.len() < super::problem::MAX_KEPT {
+                    backfill.tail_problems.push((number, what));
+                } else {
+                    self.problems.count_dropped(1);
+                }
                 return;
             }
-            let problem = Problem {
-                file: rel.to_string(),
-                line: Some(number + 1),
-                what,
-            };
-            self.problems.push(problem.clone());
-            changes.push(Change::Problem(problem));
+            self.line_problem(changes, rel.to_string(), Some(number + 1), what);
         }
     }
 
@@ -579,7 +557,7 @@ impl Creature {
         self.problems.clear_file(&rel);
         match kind {
             FileKind::Dreams => {
-                self.dreams.clear();
+                self.dreams = DreamLog::default();
                 // Fatigue is counted against the last dream: recount the logs.
                 self.tailers.remove(&FileKind::Events);
                 self.tailers.remove(&FileKind::Conversation);
@@ -617,11 +595,24 @@ impl Creature {
         self.purpose.as_deref()
     }
 
+    /// The last items of `observations.md` (at most
+    /// [`RECENT_OBSERVATION_ITEMS`](super::observation_log::RECENT_OBSERVATION_ITEMS)).
     pub fn observations(&self) -> &Observations {
-        &self.observations
+        self.observations.recent()
     }
 
+    /// Counts over the whole of `observations.md`.
+    pub fn observation_counts(&self) -> ObsCounts {
+        self.observations.counts()
+    }
+
+    /// The recent dreams (at most [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
     pub fn dreams(&self) -> &[Dream] {
+        self.dreams.recent()
+    }
+
+    /// Every dream counted, and the recent ones.
+    pub fn dream_log(&self) -> &DreamLog {
         &self.dreams
     }
 
@@ -679,11 +670,19 @@ impl Creature {
     }
 
     pub(crate) fn last_dream_time(&self) -> Option<DateTime<Utc>> {
-        self.dreams.iter().rev().find_map(|d| d.t)
+        self.dreams.last_time()
     }
 
     /// The path a file kind resolves to in this creature now.
     pub fn path_of(&self, kind: FileKind) -> PathBuf {
         kind.resolve(&self.root)
     }
+}
+
+/// A document's bytes as text, without a copy when they are valid UTF-8.
+fn into_text(content: Option<(&Path, Vec<u8>)>) -> Option<String> {
+    content.map(|(_, bytes)| {
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    })
 }

@@ -103,17 +103,24 @@ impl Observations {
     pub fn counts(&self) -> ObsCounts {
         let mut c = ObsCounts::default();
         for (_, item) in &self.items {
-            match item {
-                ObsItem::Observation(o) => match o.priority {
-                    Priority::Red => c.red += 1,
-                    Priority::Ylw => c.ylw += 1,
-                    Priority::Grn => c.grn += 1,
-                },
-                ObsItem::Prose(_) => c.other += 1,
-                _ => {}
-            }
+            c.add(item);
         }
         c
+    }
+}
+
+impl ObsCounts {
+    /// Counts one item (headers and titles count nowhere).
+    pub fn add(&mut self, item: &ObsItem) {
+        match item {
+            ObsItem::Observation(o) => match o.priority {
+                Priority::Red => self.red += 1,
+                Priority::Ylw => self.ylw += 1,
+                Priority::Grn => self.grn += 1,
+            },
+            ObsItem::Prose(_) => self.other += 1,
+            _ => {}
+        }
     }
 }
 

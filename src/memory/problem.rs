@@ -22,12 +22,26 @@ pub struct Problems {
 }
 
 impl Problems {
-    pub fn push(&mut self, problem: Problem) {
-        if self.kept.len() < MAX_KEPT {
-            self.kept.push(problem);
-        } else {
+    /// Lists `problem`, or only counts it when the list is full; returns whether it was
+    /// listed.
+    pub fn push(&mut self, problem: Problem) -> bool {
+        if self.is_full() {
             self.dropped += 1;
+            false
+        } else {
+            self.kept.push(problem);
+            true
         }
+    }
+
+    /// No more problems are listed, only counted.
+    pub fn is_full(&self) -> bool {
+        self.kept.len() >= MAX_KEPT
+    }
+
+    /// Counts `n` problems that are not listed.
+    pub fn count_dropped(&mut self, n: u64) {
+        self.dropped += n;
     }
 
     /// Forgets the problems of one file (it is being read again from its start).
@@ -42,5 +56,32 @@ impl Problems {
     /// Problems not kept because the list was full.
     pub fn dropped(&self) -> u64 {
         self.dropped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(line: u64) -> Problem {
+        Problem {
+            file: ".self/dreams.jsonl".into(),
+            line: Some(line),
+            what: "bad".into(),
+        }
+    }
+
+    #[test]
+    fn problems_beyond_the_listed_ones_are_counted_not_stored() {
+        let mut problems = Problems::default();
+        for line in 0..MAX_KEPT as u64 {
+            assert!(problems.push(problem(line)));
+        }
+        assert!(problems.is_full());
+        assert!(!problems.push(problem(9999)));
+        problems.count_dropped(10);
+        assert_eq!(problems.list().len(), MAX_KEPT);
+        assert_eq!(problems.dropped(), 11);
+        assert!(problems.kept.capacity() <= 2 * MAX_KEPT);
     }
 }

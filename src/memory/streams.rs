@@ -48,7 +48,17 @@ pub(crate) struct Backfill {
 struct HeadCount {
     log: ConversationLog,
     problems: Vec<(u64, String)>,
+    /// Problems past the listed ones: counted only.
+    dropped: u64,
     error: Option<String>,
+}
+
+/// What counting a large conversation's head found wrong: the first problems (0-based
+/// line numbers) and how many more there were.
+#[derive(Debug, Default)]
+pub(crate) struct HeadProblems {
+    pub(crate) listed: Vec<(u64, String)>,
+    pub(crate) dropped: u64,
 }
 
 /// Conversations larger than this are opened tail first, their head counted in the
@@ -162,7 +172,7 @@ impl ConversationLog {
         else {
             return Ok(());
         };
-        let mut file = std::fs::File::open(&self.path)?;
+        let mut file = crate::tail::open_regular(&self.path)?;
         file.seek(SeekFrom::Start(start))?;
         let mut span = Vec::new();
         file.take(last + last_len as u64 - start)
@@ -191,7 +201,7 @@ impl ConversationLog {
     /// [`TAIL_WINDOW`] bytes. `None` when the log is small or has no such line start.
     pub(crate) fn tail_start(path: &Path) -> Option<u64> {
         use std::io::{Read, Seek, SeekFrom};
-        let mut file = std::fs::File::open(path).ok()?;
+        let mut file = crate::tail::open_regular(path).ok()?;
         let len = file.metadata().ok()?.len();
         if len <= DEFER_ABOVE {
             return None;
@@ -229,14 +239,14 @@ impl ConversationLog {
     }
 
     /// Waits for the head's count (see [`ConversationLog::join_head`]).
-    pub(crate) fn wait_head(&mut self) -> Option<Vec<(u64, String)>> {
+    pub(crate) fn wait_head(&mut self) -> Option<HeadProblems> {
         let head = self.backfill.as_ref()?.rx.recv().ok();
         self.join(head)
     }
 
     /// Joins the head's count, once it has arrived, with the tail read so far. Returns
     /// the problems found (absolute line numbers, 0-based) or `None` while still counting.
-    pub(crate) fn join_head(&mut self) -> Option<Vec<(u64, String)>> {
+    pub(crate) fn join_head(&mut self) -> Option<HeadProblems> {
         let head = match self.backfill.as_ref()?.rx.try_recv() {
             Ok(head) => Some(head),
             Err(mpsc::TryRecvError::Empty) => return None,
@@ -245,10 +255,13 @@ impl ConversationLog {
         self.join(head)
     }
 
-    fn join(&mut self, head: Option<HeadCount>) -> Option<Vec<(u64, String)>> {
+    fn join(&mut self, head: Option<HeadCount>) -> Option<HeadProblems> {
         let backfill = self.backfill.take()?;
         let Some(head) = head else {
-            return Some(vec![(0, "counting the conversation stopped early".into())]);
+            return Some(HeadProblems {
+                listed: vec![(0, "counting the conversation stopped early".into())],
+                dropped: 0,
+            });
         };
         let mut log = head.log;
         let base = log.index.len();
@@ -259,17 +272,20 @@ impl ConversationLog {
         let tail = std::mem::take(self);
         log.absorb(tail);
         *self = log;
-        let mut problems = head.problems;
-        problems.extend(
+        let mut listed = head.problems;
+        listed.extend(
             backfill
                 .tail_problems
                 .into_iter()
                 .map(|(n, what)| (n + base, what)),
         );
         if let Some(error) = head.error {
-            problems.push((base, format!("counting stopped: {error}")));
+            listed.push((base, format!("counting stopped: {error}")));
         }
-        Some(problems)
+        Some(HeadProblems {
+            listed,
+            dropped: head.dropped,
+        })
     }
 
     /// Appends the log of the part of the file that follows this one (its line numbers
@@ -337,6 +353,7 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
                 h.join().unwrap_or_else(|_| HeadCount {
                     log: ConversationLog::new(path.to_path_buf()),
                     problems: Vec::new(),
+                    dropped: 0,
                     error: Some("a counting thread failed".into()),
                 })
             })
@@ -345,6 +362,7 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
     let mut joined = HeadCount {
         log: ConversationLog::new(path.to_path_buf()),
         problems: Vec::new(),
+        dropped: 0,
         error: None,
     };
     for part in parts {
@@ -352,10 +370,16 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
         joined
             .problems
             .extend(part.problems.into_iter().map(|(n, what)| (n + base, what)));
+        joined.dropped += part.dropped;
         joined.error = joined.error.or(part.error);
         joined.log.absorb(part.log);
     }
+    let past = joined
+        .problems
+        .len()
+        .saturating_sub(super::problem::MAX_KEPT);
     joined.problems.truncate(super::problem::MAX_KEPT);
+    joined.dropped += past as u64;
     joined
 }
 
@@ -363,7 +387,7 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
 fn slice_at_lines(path: &Path, end: u64, parts: usize) -> Vec<u64> {
     use std::io::{Read, Seek, SeekFrom};
     let mut cuts = vec![0];
-    if let Ok(mut file) = std::fs::File::open(path) {
+    if let Ok(mut file) = crate::tail::open_regular(path) {
         let mut window = vec![0u8; 1 << 20];
         for k in 1..parts as u64 {
             let guess = end / parts as u64 * k;
@@ -390,6 +414,7 @@ fn slice_at_lines(path: &Path, end: u64, parts: usize) -> Vec<u64> {
 fn count_range(path: &Path, start: u64, end: u64, last_dream: Option<DateTime<Utc>>) -> HeadCount {
     let mut log = ConversationLog::new(path.to_path_buf());
     let mut problems = Vec::new();
+    let mut dropped = 0;
     let mut tailer = crate::tail::Tailer::range(path, start, end);
     let result = tailer.poll(&mut |event| {
         if let crate::tail::TailEvent::Line {
@@ -398,14 +423,18 @@ fn count_range(path: &Path, start: u64, end: u64, last_dream: Option<DateTime<Ut
             bytes,
         } = event
             && let Err(what) = log.push(number, offset, bytes, last_dream)
-            && problems.len() < super::problem::MAX_KEPT
         {
-            problems.push((number, what));
+            if problems.len() < super::problem::MAX_KEPT {
+                problems.push((number, what));
+            } else {
+                dropped += 1;
+            }
         }
     });
     HeadCount {
         log,
         problems,
+        dropped,
         error: result.err().map(|e| e.to_string()),
     }
 }

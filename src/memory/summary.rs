@@ -35,19 +35,14 @@ pub struct Summary {
 
 impl Creature {
     pub fn summary(&self, now: DateTime<Utc>, k: &Cycle) -> Summary {
-        let dreams = self.dreams();
-        let deep_indices: Vec<u64> = dreams
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.deep)
-            .map(|(i, _)| i as u64 + 1)
-            .collect();
-        let deep_every = match deep_indices.as_slice() {
-            [.., a, b] if b > a => b - a,
+        let dreams = self.dream_log();
+        let (before_last_deep, last_deep) = dreams.last_deep();
+        let deep_every = match (before_last_deep, last_deep) {
+            (Some(a), Some(b)) if b > a => b - a,
             _ => k.deep_sleep_every.max(1),
         };
-        let count = dreams.len() as u64;
-        let since_deep = match deep_indices.last() {
+        let count = dreams.count();
+        let since_deep = match last_deep {
             Some(last) => count - last,
             None => count % deep_every,
         };
@@ -58,10 +53,10 @@ impl Creature {
             status: self.status(now, k),
             fatigue: self.fatigue(),
             dreams: count,
-            deep_sleeps: deep_indices.len() as u64,
+            deep_sleeps: dreams.deep_count(),
             deep_every,
             dreams_until_deep: deep_every.saturating_sub(since_deep % deep_every).max(1),
-            observations: self.observations().counts(),
+            observations: self.observation_counts(),
             last_dream: dreams.last().cloned(),
             last_activity: self.last_activity(),
         }
@@ -84,7 +79,7 @@ impl Creature {
             self.events.last_t,
             self.conversation.last_t,
             self.memory_log().last_t,
-            self.dreams().iter().rev().find_map(|d| d.t),
+            self.dream_log().last_time(),
             self.iterations().back().and_then(|i| i.t),
         ]
         .into_iter()
@@ -134,10 +129,8 @@ impl Creature {
                         let min_dream_interval =
                             Duration::milliseconds((k.min_dream_interval_s * 1000.0) as i64);
                         let due = self
-                            .dreams()
-                            .iter()
-                            .rev()
-                            .find_map(|d| d.t)
+                            .dream_log()
+                            .last_time()
                             .is_none_or(|t| sleep.t - t >= min_dream_interval);
                         if due && now - sleep.t < Duration::minutes(5) {
                             Status::Dreaming

@@ -155,19 +155,19 @@ pub fn truncate_to(path: &Path, len: u64) -> io::Result<()> {
     OpenOptions::new().write(true).open(path)?.set_len(len)
 }
 
-/// Reads a file, `None` when it does not exist.
+/// Most of a file [`read_optional`] reads whole.
+pub const MAX_WHOLE_FILE: u64 = 64 << 20;
+
+/// Reads a regular file of at most [`MAX_WHOLE_FILE`] bytes, `None` when it does not
+/// exist. A FIFO, a device or a larger file is an error, never a hang.
 pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e),
-    }
+    crate::tail::read_bounded(path, MAX_WHOLE_FILE)
 }
 
 /// Reads `path` from byte `offset` on; a file shorter than `offset` was rewritten, so it is
 /// read from the start. Returns the bytes and the new offset (the file length).
 pub fn read_from(path: &Path, offset: u64) -> io::Result<(Vec<u8>, u64)> {
-    let mut file = match File::open(path) {
+    let mut file = match crate::tail::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(e),

@@ -1,6 +1,5 @@
 //! The search thread: scans each file in turn and publishes hits once per chunk.
 
-use std::fs::File;
 use std::sync::atomic::Ordering;
 
 use super::preview::preview;
@@ -29,7 +28,7 @@ pub fn run(req: &SearchRequest, shared: &Shared) {
         if shared.cancelled.load(Ordering::Acquire) {
             return;
         }
-        let file = match File::open(path) {
+        let file = match crate::tail::open_regular(path) {
             Ok(file) => file,
             Err(e) => {
                 lock(&shared.errors).push(format!("{}: {e}", path.display()));

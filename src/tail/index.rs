@@ -1,4 +1,3 @@
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom};
 use std::ops::Range;
 use std::path::Path;
@@ -57,7 +56,7 @@ impl LineIndex {
         else {
             return Ok(Vec::new());
         };
-        let mut reader = BufReader::with_capacity(64 << 10, File::open(path)?);
+        let mut reader = BufReader::with_capacity(64 << 10, super::open_regular(path)?);
         reader.seek(SeekFrom::Start(offset))?;
         let mut out = Vec::with_capacity((end - range.start) as usize);
         let mut buf = Vec::new();

@@ -1,4 +1,3 @@
-use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -101,7 +100,7 @@ impl Tailer {
     /// Stats the file and passes a reset, if any, then each newly completed line.
     pub fn poll(&mut self, on: &mut dyn FnMut(TailEvent<'_>)) -> io::Result<Poll> {
         let mut result = Poll::default();
-        let mut file = match File::open(&self.path) {
+        let mut file = match super::open_regular(&self.path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 result.missing = true;

@@ -1,5 +1,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 
@@ -22,6 +23,7 @@ pub struct LiveGarden {
     garden: Garden,
     creatures: CreatureMap<Creature>,
     watcher: Watcher,
+    settle: Duration,
 }
 
 impl LiveGarden {
@@ -35,6 +37,7 @@ impl LiveGarden {
             garden: Garden::new(roots),
             creatures: CreatureMap::new(),
             watcher,
+            settle: opts.settle,
         };
         live.rescan_garden();
         (live, rx)
@@ -108,7 +111,7 @@ impl LiveGarden {
         for path in diff.added {
             let tx = self.watcher.sender();
             let hint = FileKind::Conversation.resolve(&path);
-            let creature = Creature::open_deferred(&path, move || {
+            let creature = Creature::open_deferred(&path, self.settle, move || {
                 // The receiver may be gone when the garden closes: nothing to tell then.
                 let _ = tx.send(WatchBatch {
                     paths: vec![hint.clone()],

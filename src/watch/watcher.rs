@@ -24,6 +24,9 @@ pub struct WatchOptions {
     pub force_poll: bool,
     /// Events arriving within this window after the first are merged into one batch.
     pub batch_window: Duration,
+    /// How long a file must be left alone before its unfinished last line is shown
+    /// (shown at the first re-stat after that: a poll tick).
+    pub settle: Duration,
 }
 
 impl Default for WatchOptions {
@@ -32,6 +35,7 @@ impl Default for WatchOptions {
             poll_interval: Some(Duration::from_secs(2)),
             force_poll: false,
             batch_window: Duration::from_millis(3),
+            settle: crate::memory::whole_files::DEFAULT_SETTLE,
         }
     }
 }

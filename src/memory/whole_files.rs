@@ -1,0 +1,200 @@
+//! Whole files (markdown, JSON) of a creature, read again when they change.
+//!
+//! A file is read again when its (inode, length, mtime) changed, and only as a regular
+//! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). In a line-based file a last
+//! line without its newline is still being written: it is held back until its newline
+//! arrives, or until the file has been left alone for the settle time (a person's editor
+//! that saves without a final newline). A held line that is later completed replaces
+//! what was shown, since the whole file is parsed again.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::layout::FileKind;
+use crate::tail::read_bounded;
+
+/// Whole files larger than this are not read.
+pub const MAX_DOCUMENT: u64 = 16 << 20;
+/// How long a file must be left alone before its unfinished last line is shown.
+pub const DEFAULT_SETTLE: Duration = Duration::from_secs(2);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+}
+
+#[derive(Debug)]
+struct Seen {
+    path: PathBuf,
+    stamp: Stamp,
+    /// An unfinished last line was left out of what was read.
+    held: bool,
+    /// A digest of the content handed out last (`None`: it could not be read).
+    digest: Option<u64>,
+}
+
+/// What [`WholeFiles::read`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum WholeRead {
+    /// Nothing new to show.
+    Unchanged,
+    /// The file is gone (it existed before).
+    Gone,
+    /// The content to show: the file up to its last newline, or all of it.
+    Content(Vec<u8>),
+    /// It cannot be read: why.
+    Failed(String),
+}
+
+/// The whole files of one creature, as last read.
+#[derive(Debug)]
+pub struct WholeFiles {
+    settle: Duration,
+    seen: HashMap<FileKind, Seen>,
+}
+
+impl WholeFiles {
+    pub fn new(settle: Duration) -> Self {
+        Self {
+            settle,
+            seen: HashMap::new(),
+        }
+    }
+
+    /// Reads `path` (the file of `kind`) if it changed since the last call, or if an
+    /// unfinished line held back then has now been idle for the settle time.
+    pub fn read(&mut self, kind: FileKind, path: &Path) -> WholeRead {
+        let stamp = match std::fs::metadata(path) {
+            Ok(m) => Stamp {
+                ino: m.ino(),
+                len: m.len(),
+                mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return match self.seen.remove(&kind) {
+                    Some(_) => WholeRead::Gone,
+                    None => WholeRead::Unchanged,
+                };
+            }
+            Err(e) => return WholeRead::Failed(format!("cannot stat: {e}")),
+        };
+        let previous = self.seen.get(&kind);
+        if let Some(seen) = previous
+            && seen.path == path
+            && seen.stamp == stamp
+            && !(seen.held && self.idle(stamp))
+        {
+            return WholeRead::Unchanged;
+        }
+        let previous_digest = previous.and_then(|s| s.digest);
+        let mut seen = Seen {
+            path: path.to_path_buf(),
+            stamp,
+            held: false,
+            digest: None,
+        };
+        let result = match read_bounded(path, MAX_DOCUMENT) {
+            Ok(Some(mut bytes)) => {
+                if is_line_based(kind) && !self.idle(stamp) {
+                    let complete = memchr::memrchr(b'\n', &bytes).map_or(0, |nl| nl + 1);
+                    seen.held = complete < bytes.len();
+                    bytes.truncate(complete);
+                }
+                let digest = digest(&bytes);
+                seen.digest = Some(digest);
+                if previous_digest == Some(digest) {
+                    WholeRead::Unchanged
+                } else {
+                    WholeRead::Content(bytes)
+                }
+            }
+            Ok(None) => {
+                self.seen.remove(&kind);
+                return WholeRead::Gone;
+            }
+            Err(e) => WholeRead::Failed(format!("cannot read: {e}")),
+        };
+        self.seen.insert(kind, seen);
+        result
+    }
+
+    /// Whether a file with this stamp has been left alone for the settle time.
+    fn idle(&self, stamp: Stamp) -> bool {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i128);
+        now.saturating_sub(stamp.mtime_ns) >= self.settle.as_nanos() as i128
+    }
+}
+
+/// Markdown files are written line by line (by models, runners and people); JSON files
+/// are rewritten whole and have no last line to wait for.
+fn is_line_based(kind: FileKind) -> bool {
+    !matches!(kind, FileKind::Birth | FileKind::Sleep | FileKind::Runner)
+}
+
+fn digest(bytes: &[u8]) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn unchanged_files_are_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("rules.md");
+        std::fs::write(&p, "- ALWAYS: x\n").unwrap();
+        let mut files = WholeFiles::new(Duration::MAX);
+        assert_eq!(
+            files.read(FileKind::Rules, &p),
+            WholeRead::Content(b"- ALWAYS: x\n".to_vec())
+        );
+        assert_eq!(files.read(FileKind::Rules, &p), WholeRead::Unchanged);
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(files.read(FileKind::Rules, &p), WholeRead::Gone);
+        assert_eq!(files.read(FileKind::Rules, &p), WholeRead::Unchanged);
+    }
+
+    #[test]
+    fn json_files_are_read_whole_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("BIRTH.json");
+        std::fs::write(&p, "{\"name\":\"ada\"}").unwrap();
+        let mut files = WholeFiles::new(Duration::MAX);
+        assert_eq!(
+            files.read(FileKind::Birth, &p),
+            WholeRead::Content(b"{\"name\":\"ada\"}".to_vec())
+        );
+    }
+
+    #[test]
+    fn a_growing_unfinished_line_changes_nothing_until_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("diary.md");
+        std::fs::write(&p, "# Diary\npart").unwrap();
+        let mut files = WholeFiles::new(Duration::MAX);
+        assert_eq!(
+            files.read(FileKind::Diary, &p),
+            WholeRead::Content(b"# Diary\n".to_vec())
+        );
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b" more").unwrap();
+        assert_eq!(files.read(FileKind::Diary, &p), WholeRead::Unchanged);
+        f.write_all(b"\n").unwrap();
+        assert_eq!(
+            files.read(FileKind::Diary, &p),
+            WholeRead::Content(b"# Diary\npart more\n".to_vec())
+        );
+    }
+}
