@@ -93,11 +93,11 @@ fn fsm_life() -> u64 {
     while let Some(input) = queue.pop() {
         for output in engine.handle(now, input) {
             match output {
-                Output::Think { id, task, request } => {
+                Output::Think { id, task, .. } => {
                     now += TimeDelta::seconds(2);
                     queue.push(Input::Thought {
                         id,
-                        result: Ok(brain.answer(&task, &request)),
+                        result: Ok(brain.answer(&task)),
                     });
                 }
                 Output::RunTool { id, command } => {

@@ -630,3 +630,35 @@ fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
     let (line, _) = c.observations().items.last().unwrap();
     assert_eq!(*line, total + 2);
 }
+
+/// Whether the runner runs and listens is looked up when a hint names something in
+/// `.sys/`, or on a full refresh: never when a status is derived (every tick does that).
+#[test]
+fn the_runner_is_probed_on_hints_in_sys_only() {
+    let (_d, root) = creature();
+    let mut child = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let runner_json = root.join(".sys/runner.json");
+    fs::write(&runner_json, format!("{{\"pid\": {}}}", child.id())).unwrap();
+    let mut c = Creature::open(&root);
+    let probe = |c: &Creature| {
+        let p = c.runner_probe();
+        (p.alive, p.listening)
+    };
+    assert_eq!(probe(&c), (true, false));
+
+    let socket = dreamwatch::memory::layout::control_socket(&root);
+    fs::write(&socket, "").unwrap();
+    assert_eq!(probe(&c), (true, false));
+    assert!(c.refresh_paths(&[&socket]).contains(&Change::Runner));
+    assert_eq!(probe(&c), (true, true));
+
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_ne!(c.status(t0(), &Cycle::default()), Status::Stopped);
+    assert!(c.refresh_paths(&[&runner_json]).contains(&Change::Runner));
+    assert_eq!(probe(&c), (false, false));
+    assert_eq!(c.status(t0(), &Cycle::default()), Status::Stopped);
+}

@@ -266,7 +266,7 @@ impl Brain for NoDreams {
     fn think<'a>(
         &'a self,
         task: &'a Task,
-        request: &'a dreamwatch::llm::Request,
+        _request: &'a dreamwatch::llm::Request,
     ) -> dreamwatch::llm::LlmFuture<'a> {
         let failing = task.purpose() == Purpose::Consolidate;
         Box::pin(async move {
@@ -276,7 +276,7 @@ impl Brain for NoDreams {
                     body: "overloaded".into(),
                 })
             } else {
-                Ok(self.0.answer(task, request))
+                Ok(self.0.answer(task))
             }
         })
     }

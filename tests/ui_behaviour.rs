@@ -616,3 +616,48 @@ fn a_notice_goes_with_the_first_key_after_it_was_shown() {
     press(&mut screen, &["o"]);
     assert!(!screen.text().unwrap().contains("GRN observations hidden"));
 }
+
+/// A tick re-derives every creature's status from what the model last read: it neither
+/// stats the control socket nor looks the runner's process up. A hint in `.sys/` or a
+/// rescan does. (The runner and its socket go here behind the watcher's back: a tick that
+/// looked would see it.)
+#[test]
+fn a_tick_with_nothing_changed_reads_nothing() {
+    let garden = Garden::new();
+    let pip = garden.creature("pip");
+    let mut runner = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    std::fs::create_dir_all(pip.join(".sys")).unwrap();
+    std::fs::write(
+        pip.join(".sys/runner.json"),
+        format!("{{\"pid\": {}}}", runner.id()),
+    )
+    .unwrap();
+    std::fs::write(pip.join(".sys/control.sock"), "").unwrap();
+    let mut screen = garden.screen("dark", 120, 36);
+    press(&mut screen, &["]"]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("│pip  model unknown  ● awake"), "{text}");
+    assert!(
+        text.contains("s sleep"),
+        "a live runner takes commands: {text}"
+    );
+
+    runner.kill().unwrap();
+    runner.wait().unwrap();
+    std::fs::remove_file(pip.join(".sys/control.sock")).unwrap();
+    screen.tick(ui_support::clock() + chrono::Duration::seconds(1));
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("│pip  model unknown  ● awake"),
+        "the tick looked: {text}"
+    );
+    assert!(text.contains("s sleep"), "the tick looked: {text}");
+
+    screen.refresh();
+    let text = screen.text().unwrap();
+    assert!(text.contains("│pip  model unknown  ○ stopped"), "{text}");
+    assert!(!text.contains("s sleep"), "{text}");
+}

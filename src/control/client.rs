@@ -11,9 +11,9 @@ use super::protocol::{ControlCommand, MAX_LINE, Reply};
 /// How long a runner has to answer, connection included.
 const TIMEOUT: Duration = Duration::from_secs(5);
 
-/// The control socket of the creature in `dir`.
+/// The control socket of the creature in `dir` (where the on-disk contract puts it).
 pub fn socket_path(dir: &Path) -> PathBuf {
-    dir.join(".sys").join("control.sock")
+    crate::memory::layout::control_socket(dir)
 }
 
 /// Why a command did not reach a runner, or was refused by it.

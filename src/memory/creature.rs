@@ -13,7 +13,7 @@ use super::dreams::Dream;
 use super::events::Event;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
-use super::layout::FileKind;
+use super::layout::{FileKind, SYS_DIR, control_socket};
 use super::observation_log::ObservationLog;
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
@@ -66,10 +66,21 @@ pub struct RunnerFile {
 }
 
 impl RunnerFile {
-    /// Whether the runner process is still alive.
+    /// Whether the runner process is still alive (a look at `/proc`).
     pub fn is_alive(&self) -> bool {
         Path::new("/proc").join(self.pid.to_string()).exists()
     }
+}
+
+/// Whether the creature's runner runs and listens on its control socket: looked up when a
+/// hint names something in `.sys/` and on a full refresh, never when a status is derived
+/// (a tick derives every creature's status again).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunnerProbe {
+    /// runner.json names a live process.
+    pub alive: bool,
+    /// ... and its control socket exists.
+    pub listening: bool,
 }
 
 /// Counts of what one log refresh folded.
@@ -101,6 +112,7 @@ pub struct Creature {
     pub(crate) conversation: ConversationLog,
     pub(crate) sleep: Option<SleepFile>,
     pub(crate) runner: Option<RunnerFile>,
+    runner_probe: RunnerProbe,
     problems: Problems,
     whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
@@ -173,6 +185,7 @@ impl Creature {
             conversation,
             sleep: None,
             runner: None,
+            runner_probe: RunnerProbe::default(),
             problems: Problems::default(),
             whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
@@ -193,17 +206,37 @@ impl Creature {
         for kind in FileKind::ALL {
             self.refresh_kind(kind, &mut changes);
         }
+        self.probe_runner(&mut changes);
         changes
+    }
+
+    /// Looks again whether the runner in runner.json runs and listens; a change is a
+    /// [`Change::Runner`].
+    fn probe_runner(&mut self, changes: &mut Vec<Change>) {
+        let probe = match &self.runner {
+            Some(runner) if runner.is_alive() => RunnerProbe {
+                alive: true,
+                listening: control_socket(&self.root).exists(),
+            },
+            _ => RunnerProbe::default(),
+        };
+        if probe != self.runner_probe {
+            self.runner_probe = probe;
+            changes.push(Change::Runner);
+        }
     }
 
     /// Reads what changed in the given paths (hints from a watcher). Paths outside this
     /// creature are ignored; a hint on a directory re-stats every file.
     pub fn refresh_paths<P: AsRef<Path>>(&mut self, paths: &[P]) -> Vec<Change> {
         let mut kinds: Vec<FileKind> = Vec::new();
+        let sys = self.root.join(SYS_DIR);
+        let mut probe = false;
         for path in paths.iter().map(AsRef::as_ref) {
             if !path.starts_with(&self.root) {
                 continue;
             }
+            probe |= path.starts_with(&sys);
             match FileKind::of_path(&self.root, path) {
                 Some(kind) => kinds.push(kind),
                 None if path.is_dir() || !path.exists() => return self.refresh(),
@@ -215,6 +248,9 @@ impl Creature {
         let mut changes = Vec::new();
         for kind in kinds {
             self.refresh_kind(kind, &mut changes);
+        }
+        if probe {
+            self.probe_runner(&mut changes);
         }
         changes
     }
@@ -658,6 +694,11 @@ impl Creature {
 
     pub fn runner(&self) -> Option<&RunnerFile> {
         self.runner.as_ref()
+    }
+
+    /// Whether the runner ran and listened when last probed (no IO).
+    pub fn runner_probe(&self) -> RunnerProbe {
+        self.runner_probe
     }
 
     pub fn problems(&self) -> &[Problem] {

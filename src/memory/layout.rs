@@ -84,12 +84,20 @@ impl FileKind {
     }
 }
 
+/// The runner's own directory in a creature: its files, and its control socket.
+pub const SYS_DIR: &str = ".sys";
+
+/// Where a dreamwatch runner listens for commands while it hosts the creature at `root`.
+pub fn control_socket(root: &Path) -> PathBuf {
+    root.join(SYS_DIR).join("control.sock")
+}
+
 /// The directories a watcher must watch for one creature.
 pub fn watched_dirs(root: &Path) -> Vec<PathBuf> {
     vec![
         root.to_path_buf(),
         root.join(".self"),
-        root.join(".sys"),
+        root.join(SYS_DIR),
         root.join("self"),
     ]
 }

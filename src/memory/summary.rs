@@ -90,7 +90,7 @@ impl Creature {
     /// Status from the files alone (a hosting runner's word overrides this in the UI).
     pub fn status(&self, now: DateTime<Utc>, k: &Cycle) -> Status {
         if let Some(runner) = self.runner() {
-            if !runner.is_alive() {
+            if !self.runner_probe().alive {
                 return Status::Stopped;
             }
             if runner.paused {

@@ -59,7 +59,7 @@ impl Headless {
     }
 
     /// As [`Headless::open`], the creatures in `hosted` counting as hosted by this
-    /// observatory with their runner's cycle constants (their control effects are
+    /// observatory with their runner's cycle constants (their control jobs are
     /// returned by [`Headless::press`]).
     pub fn open_hosting(
         paths: &[PathBuf],
@@ -127,6 +127,11 @@ impl Headless {
     /// The runner hosting `creature` reports its status.
     pub fn host_status(&mut self, creature: &Path, status: HostStatus) {
         self.wake(Wake::Host(creature.to_path_buf(), status));
+    }
+
+    /// The clock moves on to `now`, as the loop's tick does.
+    pub fn tick(&mut self, now: DateTime<Utc>) {
+        self.app.tick(now);
     }
 
     /// Re-reads every file, as a poll tick does.

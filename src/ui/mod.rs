@@ -1,11 +1,13 @@
 //! The observatory: a terminal UI over the memory model.
 //!
-//! - [`input`]: keys and the mouse become [`input::action::Action`]s through the keymap;
-//!   hints and help come from the same command list.
+//! - [`focus`]: the focused pane, the main view shown, the mode.
+//! - [`input`]: keys become [`input::action::Action`]s (each declared once, in one table)
+//!   through the keymap; hints and help come from the same action list.
 //! - [`state`]: everything shown, including text [`prepare`]d once when it arrives.
-//! - [`update`]: actions change the state and ask for effects.
+//! - [`update`]: actions and the mouse change the state and ask for jobs (IO).
 //! - [`draw`]: a pure function of the state, laid out by [`layout`].
-//! - [`runtime`]: the terminal, the event loop (draw only when dirty), effects.
+//! - [`runtime`]: the terminal, the event loop (one handler, draw only when dirty), jobs;
+//!   [`headless`] drives the same handler on a test backend.
 //! - [`theme`], [`config`]: built-in themes and the user's config file.
 
 use std::path::PathBuf;

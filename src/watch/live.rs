@@ -83,8 +83,11 @@ impl LiveGarden {
                 out.push(LiveChange::Changed(root.clone(), changes));
             }
         }
-        if !batch.paths.is_empty() {
-            self.update_watches();
+        if structural {
+            // A wanted directory that did not exist may have appeared: its creation is a
+            // hint in its parent, which makes the batch structural.
+            self.watcher
+                .retry((!batch.rescan).then_some(batch.paths.as_slice()));
         }
         out
     }
@@ -125,6 +128,9 @@ impl LiveGarden {
         out
     }
 
+    /// Sets the directories to watch: the roots, every garden's subdirectories and every
+    /// creature's own. Called only when the garden may have changed (a structural hint or
+    /// a rescan): a line appended to a creature's file does not list the garden again.
     fn update_watches(&mut self) {
         let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
         for root in self.garden.roots() {
@@ -144,6 +150,42 @@ impl LiveGarden {
         for path in self.creatures.keys() {
             dirs.extend(watched_dirs(path));
         }
-        self.watcher.set_dirs(&dirs);
+        self.watcher.set_dirs(dirs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The watch set is recomputed on structural hints only: a line appended to a
+    /// creature's file does not list the garden again (a directory that appeared in the
+    /// garden meanwhile is picked up when its own hint comes).
+    #[test]
+    fn an_appended_line_does_not_list_the_garden_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let garden = tmp.path().to_path_buf();
+        std::fs::create_dir_all(garden.join("a/.self")).unwrap();
+        let opts = WatchOptions {
+            poll_interval: None,
+            ..WatchOptions::default()
+        };
+        let (mut live, _rx) = LiveGarden::open(vec![Root::Garden(garden.clone())], opts);
+        assert_eq!(live.watch_mode(), WatchMode::Events);
+        assert!(live.watcher.watched().contains(&garden.join("a/.self")));
+        std::fs::create_dir(garden.join("b")).unwrap();
+        let obs = garden.join("a/.self/observations.md");
+        std::fs::write(&obs, "## 2026-03-01\nRED 10:00 hello\n").unwrap();
+        let changes = live.apply(&WatchBatch {
+            paths: vec![obs],
+            rescan: false,
+        });
+        assert!(!changes.is_empty());
+        assert!(!live.watcher.watched().contains(&garden.join("b")));
+        live.apply(&WatchBatch {
+            paths: vec![garden.join("b")],
+            rescan: false,
+        });
+        assert!(live.watcher.watched().contains(&garden.join("b")));
     }
 }

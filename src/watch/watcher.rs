@@ -1,10 +1,10 @@
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc as std_mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
+use notify::{RecommendedWatcher, RecursiveMode};
 use tokio::sync::mpsc;
 
 /// Paths that changed (hints: the model stats them), or a request to re-stat everything.
@@ -46,9 +46,28 @@ pub enum WatchMode {
     Polling,
 }
 
+/// What watches one directory (non-recursively): notify's watcher, or a fake in tests.
+trait DirWatch: Send {
+    fn watch(&mut self, dir: &Path) -> notify::Result<()>;
+    fn unwatch(&mut self, dir: &Path) -> notify::Result<()>;
+}
+
+impl DirWatch for RecommendedWatcher {
+    fn watch(&mut self, dir: &Path) -> notify::Result<()> {
+        notify::Watcher::watch(self, dir, RecursiveMode::NonRecursive)
+    }
+
+    fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
+        notify::Watcher::unwatch(self, dir)
+    }
+}
+
 /// One watcher for every directory of every creature.
 pub struct Watcher {
-    inner: Option<RecommendedWatcher>,
+    inner: Option<Box<dyn DirWatch>>,
+    /// The directories asked for by the last [`Watcher::set_dirs`].
+    wanted: BTreeSet<PathBuf>,
+    /// Those actually watched (the others did not exist yet).
     watched: BTreeSet<PathBuf>,
     mode: WatchMode,
     tx: mpsc::UnboundedSender<WatchBatch>,
@@ -70,7 +89,7 @@ impl Watcher {
                         .name("dreamwatch-watch".into())
                         .spawn(move || batch_events(raw_rx, batch_tx, window))
                         .ok()
-                        .map(|_| w)
+                        .map(|_| Box::new(w) as Box<dyn DirWatch>)
                 }
                 Err(e) => {
                     tracing::warn!("filesystem events unavailable ({e}); polling instead");
@@ -114,6 +133,7 @@ impl Watcher {
         (
             Self {
                 inner,
+                wanted: BTreeSet::new(),
                 watched: BTreeSet::new(),
                 mode,
                 tx: sender,
@@ -132,24 +152,49 @@ impl Watcher {
     }
 
     /// Watches exactly `dirs` (non-recursively): adds what is new, removes what is gone.
-    /// Directories that do not exist yet are skipped; call again when they may exist.
-    pub fn set_dirs(&mut self, dirs: &BTreeSet<PathBuf>) {
+    /// The same set as last time costs nothing. Directories that do not exist yet are
+    /// skipped until [`Watcher::retry`] says they may.
+    pub fn set_dirs(&mut self, dirs: BTreeSet<PathBuf>) {
+        if dirs == self.wanted {
+            return;
+        }
+        self.wanted = dirs;
         let Some(inner) = self.inner.as_mut() else {
             return;
         };
-        let stale: Vec<PathBuf> = self.watched.difference(dirs).cloned().collect();
+        let stale: Vec<PathBuf> = self.watched.difference(&self.wanted).cloned().collect();
         for dir in stale {
             // The directory may be gone already, which also ends its watch.
             let _ = inner.unwatch(&dir);
             self.watched.remove(&dir);
         }
-        for dir in dirs.difference(&self.watched.clone()) {
-            if !dir.is_dir() {
-                continue;
-            }
-            match inner.watch(dir, RecursiveMode::NonRecursive) {
+        self.watch_missing(|_| true);
+    }
+
+    /// Tries again to watch the wanted directories that did not exist: those among
+    /// `paths` (a hint that they appeared), or all of them when `paths` is `None`.
+    pub fn retry(&mut self, paths: Option<&[PathBuf]>) {
+        match paths {
+            None => self.watch_missing(|_| true),
+            Some(paths) => self.watch_missing(|dir| paths.iter().any(|p| p == dir)),
+        }
+    }
+
+    /// Watches the wanted, unwatched directories that `pick` selects and that exist.
+    fn watch_missing(&mut self, pick: impl Fn(&Path) -> bool) {
+        let Some(inner) = self.inner.as_mut() else {
+            return;
+        };
+        let missing: Vec<PathBuf> = self
+            .wanted
+            .difference(&self.watched)
+            .filter(|dir| pick(dir) && dir.is_dir())
+            .cloned()
+            .collect();
+        for dir in missing {
+            match inner.watch(&dir) {
                 Ok(()) => {
-                    self.watched.insert(dir.clone());
+                    self.watched.insert(dir);
                 }
                 Err(e) => tracing::warn!("cannot watch {}: {e}", dir.display()),
             }
@@ -201,5 +246,78 @@ fn batch_events(
         if tx.send(batch).is_err() {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+
+    /// Records every watch and unwatch, by directory name.
+    #[derive(Clone, Default)]
+    struct Calls(Arc<Mutex<Vec<String>>>);
+
+    impl Calls {
+        fn push(&self, what: &str, dir: &Path) {
+            let name = dir.file_name().unwrap_or_default().to_string_lossy();
+            self.0.lock().unwrap().push(format!("{what} {name}"));
+        }
+
+        fn take(&self) -> Vec<String> {
+            std::mem::take(&mut *self.0.lock().unwrap())
+        }
+    }
+
+    impl DirWatch for Calls {
+        fn watch(&mut self, dir: &Path) -> notify::Result<()> {
+            self.push("watch", dir);
+            Ok(())
+        }
+
+        fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
+            self.push("unwatch", dir);
+            Ok(())
+        }
+    }
+
+    fn watcher(calls: &Calls) -> Watcher {
+        let (tx, _) = mpsc::unbounded_channel();
+        Watcher {
+            inner: Some(Box::new(calls.clone())),
+            wanted: BTreeSet::new(),
+            watched: BTreeSet::new(),
+            mode: WatchMode::Events,
+            tx,
+        }
+    }
+
+    #[test]
+    fn watches_change_only_when_the_wanted_set_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = |name: &str| tmp.path().join(name);
+        for name in ["a", "b"] {
+            std::fs::create_dir(dir(name)).unwrap();
+        }
+        let calls = Calls::default();
+        let mut w = watcher(&calls);
+        let wanted = BTreeSet::from([dir("a"), dir("b"), dir("c")]);
+        w.set_dirs(wanted.clone());
+        assert_eq!(calls.take(), ["watch a", "watch b"]);
+        // The same set again: nothing is watched, unwatched, or even stat'ed.
+        std::fs::create_dir(dir("c")).unwrap();
+        w.set_dirs(wanted.clone());
+        assert_eq!(calls.take(), Vec::<String>::new());
+        // A missing directory is watched once a hint names it (or on a rescan).
+        w.retry(Some(&[dir("a").join("file")]));
+        assert_eq!(calls.take(), Vec::<String>::new());
+        w.retry(Some(&[dir("c")]));
+        assert_eq!(calls.take(), ["watch c"]);
+        w.retry(None);
+        assert_eq!(calls.take(), Vec::<String>::new());
+        w.set_dirs(BTreeSet::from([dir("a")]));
+        assert_eq!(calls.take(), ["unwatch b", "unwatch c"]);
+        assert_eq!(w.watched(), &BTreeSet::from([dir("a")]));
     }
 }

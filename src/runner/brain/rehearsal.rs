@@ -1,8 +1,7 @@
 //! The offline rehearsal brain: a deterministic stand-in for a model, clearly labelled as
 //! such, that walks a creature through every path of the cycle without a key or network.
 //!
-//! A creature turn it reads the way a model would (the conversation's last message); every
-//! other request it answers from its [`Task`]'s data, never from the prompt's text:
+//! It answers every request from its [`Task`]'s data, never from the prompt's text:
 //! - creature turns with a scripted session: harmless commands in the creature's own
 //!   directory (`ls`, `cat PURPOSE.md`, notes in `workspace/`), one command that fails,
 //!   reading `MESSAGES.md` when the creator wrote, then a nap or a sleep. Every seventh
@@ -22,9 +21,7 @@ use serde_json::json;
 
 use super::task::{self, Task};
 use super::{Brain, BrainKind};
-use crate::llm::{
-    ContentBlock, LlmFuture, Message, Request, Response, Role, StopReason, joined_text,
-};
+use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::runner::activity::clip;
 
@@ -57,17 +54,16 @@ impl Rehearsal {
         Self::default()
     }
 
-    /// The answer to `request`, made for `task`.
-    pub fn answer(&self, task: &Task, request: &Request) -> Response {
+    /// The answer to a request made for `task`: the task alone decides it.
+    pub fn answer(&self, task: &Task) -> Response {
         let text = |t: String| Response {
             content: vec![ContentBlock::Text { text: t }],
             stop_reason: StopReason::EndTurn,
         };
         match task {
-            Task::Turn => {
-                let user = last_user_text(&request.messages);
+            Task::Turn(turn) => {
                 let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
-                script.turn(&user)
+                script.turn(turn)
             }
             Task::Consolidate(c) => text(consolidate(c)),
             Task::Prune(p) => text(prune(p)),
@@ -85,42 +81,17 @@ impl Brain for Rehearsal {
         LABEL.into()
     }
 
-    fn think<'a>(&'a self, task: &'a Task, request: &'a Request) -> LlmFuture<'a> {
-        let response = self.answer(task, request);
+    fn think<'a>(&'a self, task: &'a Task, _request: &'a Request) -> LlmFuture<'a> {
+        let response = self.answer(task);
         Box::pin(async move { Ok(response) })
     }
 }
 
-fn last_user_text(messages: &[Message]) -> String {
-    messages
+/// The creator's words, headings left out, on one line.
+fn creator_words(messages: &[String]) -> Option<String> {
+    let words: Vec<&str> = messages
         .iter()
-        .rev()
-        .find(|m| m.role == Role::User)
-        .map(|m| joined_text(&m.content))
-        .unwrap_or_default()
-}
-
-fn is_wake(text: &str) -> bool {
-    [
-        "You just came to life",
-        "You woke up",
-        "You slept for",
-        "You are awake again",
-    ]
-    .iter()
-    .any(|p| text.contains(p))
-}
-
-/// The creator's words in a wake-up message or an operator message, headings left out.
-fn creator_words(text: &str) -> Option<String> {
-    let body = if let Some(at) = text.find("New in MESSAGES.md from your creator") {
-        text[at..].split("---\n").nth(1)?
-    } else {
-        let at = text.find("[MESSAGE FROM YOUR CREATOR")?;
-        text[at..].split_once("]\n\n")?.1
-    };
-    let words: Vec<&str> = body
-        .lines()
+        .flat_map(|m| m.lines())
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
@@ -137,12 +108,12 @@ fn shell_safe(s: &str, max: usize) -> String {
 }
 
 impl Script {
-    fn turn(&mut self, user: &str) -> Response {
-        if is_wake(user) || self.session == 0 {
+    fn turn(&mut self, turn: &task::Turn) -> Response {
+        if turn.woke || self.session == 0 {
             self.session += 1;
             self.step = 0;
         }
-        if let Some(words) = creator_words(user) {
+        if let Some(words) = creator_words(&turn.creator_messages) {
             self.creator = Some(words);
         }
         self.step += 1;
@@ -488,13 +459,17 @@ mod tests {
         text
     }
 
-    fn req(system: &str, user: &str) -> Request {
-        Request {
-            system: system.into(),
-            messages: vec![Message::user_text(user)],
-            tools: Vec::new(),
-            max_tokens: 100,
-        }
+    /// The first turn after a wake, with the creator's messages.
+    fn woke(creator: &[&str]) -> Task {
+        Task::Turn(task::Turn {
+            woke: true,
+            creator_messages: creator.iter().map(|m| m.to_string()).collect(),
+        })
+    }
+
+    /// A turn after tool results: nothing new.
+    fn results() -> Task {
+        Task::Turn(task::Turn::default())
     }
 
     fn tools_of(r: &Response) -> Vec<String> {
@@ -510,10 +485,7 @@ mod tests {
     #[test]
     fn a_work_session_ends_in_sleep_and_reads_the_creator() {
         let brain = Rehearsal::new();
-        let mut r = brain.answer(
-            &Task::Turn,
-            &req("creature", "[t] You just came to life.\n---\nbe brief\n---"),
-        );
+        let mut r = brain.answer(&woke(&["be brief"]));
         assert!(tools_of(&r)[0].contains("ls -a"));
         let mut all = Vec::new();
         for _ in 0..6 {
@@ -521,7 +493,7 @@ mod tests {
             if all.last().is_some_and(|t| t.starts_with("set_sleep")) {
                 break;
             }
-            r = brain.answer(&Task::Turn, &req("creature", "tool results"));
+            r = brain.answer(&results());
         }
         assert!(all.iter().any(|t| t.contains("cat PURPOSE.md")));
         assert!(
@@ -530,13 +502,10 @@ mod tests {
         );
         assert!(all.last().unwrap().starts_with("set_sleep"));
         // The creator's message in a wake-up is read from MESSAGES.md.
-        let r = brain.answer(&Task::Turn, &req(
-            "creature",
-            "[t] You woke up after sleeping 300s.\nNew in MESSAGES.md from your creator (x):\n---\n## Today\nwrite a\nsummary\n---\n",
-        ));
+        let r = brain.answer(&woke(&["## Today\nwrite a\nsummary\n"]));
         assert!(tools_of(&r)[0].contains("ls -a"));
-        brain.answer(&Task::Turn, &req("creature", "results"));
-        let r = brain.answer(&Task::Turn, &req("creature", "results"));
+        brain.answer(&results());
+        let r = brain.answer(&results());
         assert!(
             tools_of(&r)[0].contains("tail -n 5 MESSAGES.md"),
             "{:?}",
@@ -548,13 +517,10 @@ mod tests {
     #[test]
     fn the_third_session_is_a_marathon() {
         let brain = Rehearsal::new();
-        for wake in ["You just came to life", "You woke up", "You slept for 10s"] {
-            brain.answer(&Task::Turn, &req("creature", wake));
+        for _ in 0..3 {
+            brain.answer(&woke(&[]));
         }
-        let r = brain.answer(
-            &Task::Turn,
-            &req("creature", "results, and: Start wrapping up"),
-        );
+        let r = brain.answer(&results());
         assert_eq!(tools_of(&r).len(), MARATHON_BATCH);
         assert!(tools_of(&r).iter().all(|t| t.starts_with("bash")));
     }
@@ -577,22 +543,12 @@ mod tests {
         }
         a.creator_messages.push("be brief".into());
         for n in 1..=4 {
-            let request = consolidation::request(
-                &consolidation::DreamInput {
-                    purpose: "p",
-                    hhmm: "11:22",
-                    dream_number: n,
-                    previous: None,
-                    recent_observations: &[],
-                },
-                &a,
-            );
             let task = Task::Consolidate(task::Consolidate {
                 hhmm: "11:22".into(),
                 dream_number: n,
                 activity: a.clone(),
             });
-            let answer = Rehearsal::new().answer(&task, &request);
+            let answer = Rehearsal::new().answer(&task);
             let c = consolidation::parse(text_of(&answer), "11:22").unwrap();
             assert!(
                 c.observations
@@ -620,14 +576,13 @@ mod tests {
     fn pruning_drops_old_green_repeats_and_the_oldest_red() {
         let file = "# Observations\n\n## 2026-03-01\n\nRED 09:00 first red\nGRN 09:00 old green\nYLW 09:00 repeated\n\n## 2026-03-03\n\nRED 10:00 second red\nYLW 10:00 repeated\nGRN 11:00 fresh green\nsome prose\n";
         let now = parse_time("2026-03-03T12:00:00Z").unwrap();
-        let request = deep_sleep::prune_request(file, now, 48.0);
         let task = Task::Prune(task::Prune {
             observations: file.into(),
             now,
             grn_max_age_h: 48.0,
             speed: 1.0,
         });
-        let answer = Rehearsal::new().answer(&task, &request);
+        let answer = Rehearsal::new().answer(&task);
         let text = text_of(&answer);
         assert_eq!(
             text,
@@ -643,16 +598,10 @@ mod tests {
             br#"{"t":"2026-03-01T10:00:00Z","reflection":"r","priority":"Fix the parser."}"#,
         )
         .unwrap();
-        let request = deep_sleep::priorities_request(&deep_sleep::PrioritiesInput {
-            purpose: "p",
-            dreams: std::slice::from_ref(&d),
-            current: &[],
-            observations: &[],
-        });
         let task = Task::Priorities(task::Priorities {
             dream_priorities: vec![d.priority.clone()],
         });
-        let answer = Rehearsal::new().answer(&task, &request);
+        let answer = Rehearsal::new().answer(&task);
         let items = deep_sleep::parse_priorities(text_of(&answer), &[]).unwrap();
         assert_eq!(items[0], "Fix the parser.");
         assert_eq!(items.len(), 4);
@@ -662,16 +611,6 @@ mod tests {
     fn labelled_as_rehearsal() {
         assert!(Rehearsal::new().label().contains("rehearsal"));
         assert_eq!(Rehearsal::new().kind(), BrainKind::Rehearsal);
-    }
-
-    /// The task's data is the whole story: an empty request gets the same answers.
-    #[test]
-    fn answers_come_from_the_task_not_the_prompt() {
-        let blank = req("", "");
-        let task = Task::Priorities(task::Priorities {
-            dream_priorities: vec!["Fix the parser.".into()],
-        });
-        assert!(text_of(&Rehearsal::new().answer(&task, &blank)).starts_with("1. Fix the parser."));
     }
 
     /// `--speed 60`: 48 creature hours are 48 minutes of the wall clock, the clock the
@@ -687,7 +626,7 @@ mod tests {
                 grn_max_age_h: 48.0,
                 speed,
             });
-            text_of(&Rehearsal::new().answer(&task, &req("", ""))).to_string()
+            text_of(&Rehearsal::new().answer(&task)).to_string()
         };
         let fast = prune(60.0);
         assert!(!fast.contains("an hour old"), "{fast}");

@@ -18,7 +18,7 @@ pub enum Purpose {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Task {
     /// A creature turn: the conversation so far, with tools.
-    Turn,
+    Turn(Turn),
     /// The dreamer's consolidating mind, over the activity since the last dream.
     Consolidate(Consolidate),
     /// The dreamer's deep-sleep pruning of `observations.md`.
@@ -30,12 +30,21 @@ pub enum Task {
 impl Task {
     pub fn purpose(&self) -> Purpose {
         match self {
-            Task::Turn => Purpose::Turn,
+            Task::Turn(_) => Purpose::Turn,
             Task::Consolidate(_) => Purpose::Consolidate,
             Task::Prune(_) => Purpose::Prune,
             Task::Priorities(_) => Purpose::Priorities,
         }
     }
+}
+
+/// What is new for the creature since its last turn.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Turn {
+    /// The first turn since the creature woke (or was born, or its runner restarted).
+    pub woke: bool,
+    /// Its creator's messages delivered since the last turn, as written.
+    pub creator_messages: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

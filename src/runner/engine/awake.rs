@@ -108,6 +108,7 @@ impl<G: Genome> Engine<G> {
             wake::wake_message(&headline, &self.genome.recap(), inbox_text)
         };
         self.say_user(now, text, out);
+        self.news.woke = true;
         if let Some(i) = inbox {
             self.delivered(now, &i.text, "MESSAGES.md", out);
             self.inbox.offset = i.offset;
@@ -136,6 +137,7 @@ impl<G: Genome> Engine<G> {
         };
         self.event(now, CreatureEvent::Message(message), out);
         self.activity.creator_messages.push(text.trim().to_string());
+        self.news.creator_messages.push(text.trim().to_string());
     }
 
     pub(super) fn flush_notes(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
@@ -181,7 +183,7 @@ impl<G: Genome> Engine<G> {
         self.state = State::Thinking { id };
         out.push(Output::Think {
             id,
-            task: Task::Turn,
+            task: Task::Turn(std::mem::take(&mut self.news)),
             request: Request {
                 system: self.system.clone(),
                 messages: self.ctx.messages().to_vec(),

@@ -44,6 +44,7 @@ use self::context::{ContextWindow, log_content};
 use self::input::Input;
 use self::output::{Output, Record};
 use super::activity::Activity;
+use super::brain::task::Turn;
 use super::config::RunnerConfig;
 use super::genome::{Cx, Genome, SleepCause, ToolCall};
 
@@ -67,6 +68,8 @@ pub struct Engine<G: Genome> {
     warned: bool,
     activity: Activity,
     since_sleep: SinceSleep,
+    /// What is new for the creature since its last turn (the brain's [`Turn`] task).
+    news: Turn,
     /// Notes for the creature held while a turn is in flight (tool results must come
     /// first in the next user message).
     pending_notes: Vec<String>,
@@ -200,6 +203,7 @@ impl<G: Genome> Engine<G> {
             warned: false,
             activity: Activity::default(),
             since_sleep: SinceSleep::default(),
+            news: Turn::default(),
             pending_notes: Vec::new(),
             force: None,
             wake_early: false,

@@ -129,6 +129,7 @@ impl<G: Genome> Engine<G> {
             wake::nap_message(now, slept, inbox_text.as_deref())
         };
         self.say_user(now, text, out);
+        self.news.woke = true;
         if let Some(t) = inbox_text {
             self.delivered(now, &t, "MESSAGES.md", out);
         }

@@ -150,7 +150,7 @@ impl Genome for Tiny {
                     tools: cx.sleep_tools.to_vec(),
                     max_tokens: 10,
                 };
-                self.awaiting = Some(cx.think(Task::Turn, request));
+                self.awaiting = Some(cx.think(Task::Turn(Default::default()), request));
                 SleepStep::Waiting
             }
             Some(Phase::Dreaming(_)) => {
@@ -485,4 +485,33 @@ fn the_genome_says_where_trimmed_context_went() {
     let (_, req) = t.think().unwrap();
     let first = crate::llm::joined_text(&req.messages[0].content);
     assert!(first.starts_with("Tiny trimmed "), "{first}");
+}
+
+#[test]
+fn a_turn_task_says_what_is_new_as_data() {
+    fn turn(t: &T) -> Option<crate::runner::brain::task::Turn> {
+        t.out.iter().find_map(|o| match o {
+            Output::Think {
+                task: Task::Turn(turn),
+                ..
+            } => Some(turn.clone()),
+            _ => None,
+        })
+    }
+    let mut t = T::start(Restored {
+        inbox: Some(super::input::InboxRead {
+            text: "be brief\n".into(),
+            offset: 9,
+        }),
+        ..born()
+    });
+    let first = turn(&t).unwrap();
+    assert!(first.woke);
+    assert_eq!(first.creator_messages, ["be brief"]);
+    t.call("recall", json!({}));
+    assert_eq!(
+        turn(&t).unwrap(),
+        Default::default(),
+        "nothing new after a tool call"
+    );
 }

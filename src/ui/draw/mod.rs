@@ -4,7 +4,7 @@
 mod bars;
 mod doc;
 mod dreams;
-pub mod fmt;
+mod fmt;
 mod garden;
 mod header;
 mod help;

@@ -140,137 +140,163 @@ macro_rules! actions {
 
 actions! {
     Help {
-        group: General, keys: ["?"], modes: [Normal, Help], needs: Nothing, bar: Normal(0),
+        group: General, keys: ["?"], modes: [Normal, Help],
+        needs: Nothing, bar: Normal(0),
         hint: "help", description: "show or hide this help",
     }
     Quit {
-        group: General, keys: ["q", "ctrl-c"], modes: [Normal, Help], needs: Nothing,
-        bar: Normal(0),
+        group: General, keys: ["q", "ctrl-c"], modes: [Normal, Help],
+        needs: Nothing, bar: Normal(0),
         hint: "quit", description: "quit",
     }
     FocusNext {
-        group: Move, keys: ["tab"], modes: [Normal], needs: Nothing, bar: Normal(3),
+        group: Move, keys: ["tab"], modes: [Normal],
+        needs: Nothing, bar: Normal(3),
         hint: "focus", description: "focus the next pane",
     }
     FocusPrev {
-        group: Move, keys: ["backtab"], modes: [Normal], needs: Nothing, bar: Never,
+        group: Move, keys: ["backtab"], modes: [Normal],
+        needs: Nothing, bar: Never,
         hint: "focus back", description: "focus the previous pane",
     }
     FocusLeft {
-        group: Move, keys: ["h", "left"], modes: [Normal], needs: Nothing, bar: Never,
+        group: Move, keys: ["h", "left"], modes: [Normal],
+        needs: Nothing, bar: Never,
         hint: "left", description: "focus the pane to the left",
     }
     FocusRight {
-        group: Move, keys: ["l", "right"], modes: [Normal], needs: Nothing, bar: Never,
+        group: Move, keys: ["l", "right"], modes: [Normal],
+        needs: Nothing, bar: Never,
         hint: "right", description: "focus the pane to the right",
     }
     NextCreature {
-        group: Move, keys: ["]"], modes: [Normal], needs: Nothing, bar: Never,
+        group: Move, keys: ["]"], modes: [Normal],
+        needs: Nothing, bar: Never,
         hint: "next creature", description: "select the next creature",
     }
     PrevCreature {
-        group: Move, keys: ["["], modes: [Normal], needs: Nothing, bar: Never,
+        group: Move, keys: ["["], modes: [Normal],
+        needs: Nothing, bar: Never,
         hint: "prev creature", description: "select the previous creature",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help], needs: Nothing, bar: Overlay(5),
+        group: Move, keys: ["k", "up"], modes: [Normal, Help],
+        needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help], needs: Nothing,
-        bar: Overlay(5),
+        group: Move, keys: ["j", "down"], modes: [Normal, Help],
+        needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help], needs: Nothing,
-        bar: Never,
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help],
+        needs: Nothing, bar: Never,
         hint: "page up", description: "up one page",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help], needs: Nothing,
-        bar: Never,
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help],
+        needs: Nothing, bar: Never,
         hint: "page down", description: "down one page",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help], needs: Nothing, bar: Never,
+        group: Move, keys: ["g", "home"], modes: [Normal, Help],
+        needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help], needs: Nothing,
-        bar: RecallPane(2),
+        group: Move, keys: ["G", "end"], modes: [Normal, Help],
+        needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
     ViewObservations {
-        group: Views, keys: ["1"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        group: Views, keys: ["1"], modes: [Normal],
+        needs: Nothing, bar: OtherView(4),
         hint: "observations", description: "observations",
     }
     ViewDreams {
-        group: Views, keys: ["2"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        group: Views, keys: ["2"], modes: [Normal],
+        needs: Nothing, bar: OtherView(4),
         hint: "dreams", description: "dreams timeline",
     }
     ViewDiary {
-        group: Views, keys: ["3"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        group: Views, keys: ["3"], modes: [Normal],
+        needs: Nothing, bar: OtherView(4),
         hint: "diary", description: "diary",
     }
     ViewRecall {
-        group: Views, keys: ["4"], modes: [Normal], needs: Nothing, bar: OtherView(4),
+        group: Views, keys: ["4"], modes: [Normal],
+        needs: Nothing, bar: OtherView(4),
         hint: "recall", description: "total recall (conversation log)",
     }
     ToggleRed {
-        group: Filter, keys: ["r"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        group: Filter, keys: ["r"], modes: [Normal],
+        needs: Observations, bar: MainPane(5),
         hint: "RED", description: "show or hide RED observations",
     }
     ToggleYlw {
-        group: Filter, keys: ["y"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        group: Filter, keys: ["y"], modes: [Normal],
+        needs: Observations, bar: MainPane(5),
         hint: "YLW", description: "show or hide YLW observations",
     }
     ToggleGrn {
-        group: Filter, keys: ["e"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        group: Filter, keys: ["e"], modes: [Normal],
+        needs: Observations, bar: MainPane(5),
         hint: "GRN", description: "show or hide GRN observations",
     }
     ToggleOrder {
-        group: Filter, keys: ["o"], modes: [Normal], needs: Observations, bar: MainPane(5),
+        group: Filter, keys: ["o"], modes: [Normal],
+        needs: Observations, bar: MainPane(5),
         hint: "order", description: "newest first, or oldest first following new lines",
     }
     Search {
-        group: Search, keys: ["/"], modes: [Normal], needs: Creature, bar: Normal(2),
+        group: Search, keys: ["/"], modes: [Normal],
+        needs: Creature, bar: Normal(2),
         hint: "search", description: "search total recall",
     }
     NextHit {
-        group: Search, keys: ["n"], modes: [Normal], needs: Hits, bar: Normal(2),
+        group: Search, keys: ["n"], modes: [Normal],
+        needs: Hits, bar: Normal(2),
         hint: "next hit", description: "next search hit",
     }
     PrevHit {
-        group: Search, keys: ["N"], modes: [Normal], needs: Hits, bar: Never,
+        group: Search, keys: ["N"], modes: [Normal],
+        needs: Hits, bar: Never,
         hint: "prev hit", description: "previous search hit",
     }
     ForceSleep {
-        group: Creature, keys: ["s"], modes: [Normal], needs: Control, bar: Normal(1),
+        group: Creature, keys: ["s"], modes: [Normal],
+        needs: Control, bar: Normal(1),
         hint: "sleep", description: "force the creature to sleep now",
     }
     PauseResume {
-        group: Creature, keys: ["p"], modes: [Normal], needs: Control, bar: Normal(1),
+        group: Creature, keys: ["p"], modes: [Normal],
+        needs: Control, bar: Normal(1),
         hint: "pause", description: "pause or resume the creature",
     }
     Wake {
-        group: Creature, keys: ["w"], modes: [Normal], needs: Control, bar: Normal(1),
+        group: Creature, keys: ["w"], modes: [Normal],
+        needs: Control, bar: Normal(1),
         hint: "wake", description: "wake the creature early",
     }
     Message {
-        group: Creature, keys: ["m"], modes: [Normal], needs: Creature, bar: Normal(1),
+        group: Creature, keys: ["m"], modes: [Normal],
+        needs: Creature, bar: Normal(1),
         hint: "message", description: "write to the creature's MESSAGES.md",
     }
     SendMessage {
-        group: Prompt, keys: ["ctrl-s"], modes: [Message], needs: Nothing, bar: Overlay(5),
+        group: Prompt, keys: ["ctrl-s"], modes: [Message],
+        needs: Nothing, bar: Overlay(5),
         hint: "send", description: "send the message",
     }
     Submit {
-        group: Prompt, keys: ["enter"], modes: [Search], needs: Nothing, bar: Overlay(5),
+        group: Prompt, keys: ["enter"], modes: [Search],
+        needs: Nothing, bar: Overlay(5),
         hint: "search", description: "run the search",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search], needs: Nothing,
-        bar: Overlay(5),
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search],
+        needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel",
     }
 }

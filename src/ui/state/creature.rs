@@ -228,8 +228,8 @@ impl CreatureUi {
             self.summary.deep_every = every;
             self.summary.dreams_until_deep = every - self.summary.dreams % every;
         } else {
-            let listening = c.runner().is_some_and(|r| r.is_alive())
-                && crate::control::socket_path(c.root()).exists();
+            // What the model last probed: no IO here, this runs on every tick.
+            let listening = c.runner_probe().listening;
             self.link = if listening {
                 RunnerLink::Socket
             } else {
