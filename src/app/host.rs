@@ -1,7 +1,7 @@
 //! `dreamwatch run` and `dreamwatch demo`: a runner hosting a creature, headless or with
 //! the observatory opened on it (the two wired together here, neither knowing the other).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use super::config::{ConfigFile, Watching};
 use crate::control::socket_path;
 use crate::llm::ProviderKind;
 use crate::memory::cycle::Profile;
+use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
@@ -31,10 +32,12 @@ fn settings(
     speed: f64,
 ) -> Result<(RunnerConfig, Watching), AppError> {
     let file = ConfigFile::load(cli.ui.config.as_deref())?;
-    let mut config = file.runner(profile)?;
+    let mut config = file.runner(profile).value;
     config.speed = speed;
     config.validate()?;
-    Ok((config, Watching::from_file(&file, profile)))
+    let watching = Watching::from_file(&file, profile);
+    super::warn(&watching.warnings);
+    Ok((config, watching))
 }
 
 pub fn run(args: &RunArgs, cli: &Cli) -> Result<(), AppError> {
@@ -43,7 +46,26 @@ pub fn run(args: &RunArgs, cli: &Cli) -> Result<(), AppError> {
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
+    if !args.adopt {
+        refuse_foreign(&args.dir)?;
+    }
     host(opts, args.headless, vec![args.dir.clone()], cli, watching)
+}
+
+/// Refuses a creature another runner created (see [`adoption`](crate::runner::adoption)).
+fn refuse_foreign(dir: &Path) -> Result<(), AppError> {
+    match adoption_needed(dir) {
+        None => Ok(()),
+        Some(why) => Err(AppError::Usage(format!(
+            "{} holds a creature not created by dreamwatch ({why}). Hosting it would write \
+             its logs, end its sleep and give it this runner's model. \
+             `dreamwatch run --adopt {}` takes it over (keeping its name); \
+             `dreamwatch {}` only watches it.",
+            dir.display(),
+            dir.display(),
+            dir.display()
+        ))),
+    }
 }
 
 pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
@@ -81,6 +103,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
     );
     opts.purpose = Some(DEMO_PURPOSE.into());
     opts.max_dreams = args.max_dreams;
+    refuse_foreign(&opts.dir)?;
     host(opts, args.headless, vec![garden], cli, watching)
 }
 
@@ -116,6 +139,9 @@ fn host(
     watching: Watching,
 ) -> Result<(), AppError> {
     opts.control_socket = true;
+    if !headless {
+        super::needs_terminal()?;
+    }
     if headless {
         opts.progress = Some(Box::new(|line| println!("{line}")));
     }

@@ -5,11 +5,13 @@
 //! The only module that knows clap, and the only one that imports both the runner and the
 //! observatory: each gets its own option types from here.
 
+use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::memory::garden::Root;
+use crate::memory::garden::{Root, default_garden};
 use crate::ui::ObservatoryOptions;
 
 pub mod cli;
@@ -37,13 +39,13 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dreamwatch: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
 /// The observatory on the paths given. Bad paths are a usage error (exit 2), before the
-/// terminal is taken over.
+/// terminal is taken over; so is no path when there is no default garden.
 fn observe(cli: &Cli) -> ExitCode {
     let bad: Vec<String> = cli
         .paths
@@ -54,7 +56,26 @@ fn observe(cli: &Cli) -> ExitCode {
         bad.iter().for_each(|e| eprintln!("dreamwatch: {e}"));
         return ExitCode::from(2);
     }
+    if cli.paths.is_empty() {
+        let looked = default_garden();
+        if !looked.as_deref().is_some_and(Path::is_dir) {
+            let place = looked.map_or_else(
+                || "no home directory to look in".to_string(),
+                |p| format!("no garden at {}", p.display()),
+            );
+            eprintln!(
+                "dreamwatch: no creatures to watch: no path given, and {place} (OpenSeed's \
+                 default). Give creature directories or gardens, or try `dreamwatch demo`."
+            );
+            return ExitCode::from(2);
+        }
+    }
     let watching = Watching::load(cli.ui.config.as_deref(), None);
+    warn(&watching.warnings);
+    if let Err(e) = needs_terminal() {
+        eprintln!("dreamwatch: {e}");
+        return ExitCode::from(e.exit_code());
+    }
     let options = ObservatoryOptions {
         paths: cli.paths.clone(),
         theme: cli.ui.theme.clone(),
@@ -87,12 +108,29 @@ fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
     })
 }
 
+/// Config problems on stderr, where they stay readable after the observatory's screen
+/// is gone (the observatory shows them too).
+fn warn(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("dreamwatch: {w}");
+    }
+}
+
+/// The observatory draws on a terminal: say so before anything starts.
+fn needs_terminal() -> Result<(), AppError> {
+    if std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    Err(AppError::NoTerminal)
+}
+
 fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
     crate::ui::screenshot::run(&crate::ui::screenshot::ScreenshotOptions {
         out: args.out.clone(),
         width: args.width,
         height: args.height,
         theme: cli.ui.theme.clone(),
+        fixtures: args.fixtures.clone(),
     })
     .map_err(AppError::Observatory)
 }
