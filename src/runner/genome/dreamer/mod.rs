@@ -3,7 +3,7 @@
 //! observations, rewrites the priorities and writes the diary.
 //!
 //! [`Dreamer`] is the pure part (its recall of recent dreams, observations and priorities,
-//! and the dream sub-machine in [`dream`]); [`files::DreamerFiles`] does its IO.
+//! and the dream sub-machine of `dream.rs`); [`files::DreamerFiles`] does its IO.
 
 pub mod consolidation;
 pub mod deep_sleep;
