@@ -121,7 +121,10 @@ fn bad_paths_exit_2_with_a_message() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/definitely/not/here"));
+    // Not a creature, and not a garden: it holds things, none of them creatures. (An
+    // empty directory is a garden waiting for creatures: tests/paths_cli.rs.)
     let empty = tempfile::tempdir().unwrap();
+    std::fs::write(empty.path().join("notes.txt"), "not a creature").unwrap();
     let out = bin().arg("inspect").arg(empty.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("neither a creature"));

@@ -34,7 +34,8 @@ pub enum Command {
     Run(RunArgs),
     /// A fresh garden with a rehearsal creature, shown in the observatory: no key, no network
     Demo(DemoArgs),
-    /// Render the observatory on fixture data to SVG (and PNG when a converter is installed)
+    /// Render the observatory on fixture creatures to SVG (and PNG when rsvg-convert is
+    /// installed); needs the fixtures (the repository's tests/fixtures/openseed, see --fixtures)
     Screenshot(ScreenshotArgs),
 }
 
@@ -95,7 +96,7 @@ impl From<ProviderArg> for ProviderKind {
 /// `--profile`: [`Profile`] as clap spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
-    /// The seed's constants (DESIGN.md section 3).
+    /// The seed's constants (listed in config.sample.toml's `[runner]` table).
     Seed,
     /// OpenSeed since February 2026: deep sleep every 5th dream, without the pause.
     Openseed,
@@ -114,6 +115,10 @@ impl From<ProfileArg> for Profile {
 pub struct RunArgs {
     /// The creature's directory (created when new, resumed otherwise)
     pub dir: PathBuf,
+    /// Host a creature dreamwatch did not create (its BIRTH.json names another genome, as
+    /// OpenSeed's do): its logs are written and its sleep is ended by this runner
+    #[arg(long)]
+    pub adopt: bool,
     #[arg(long, value_enum, default_value_t = ProviderArg::Anthropic)]
     pub provider: ProviderArg,
     /// Model name (default depends on the provider)
@@ -165,6 +170,15 @@ pub struct ScreenshotArgs {
     pub width: u16,
     #[arg(long, default_value_t = 36)]
     pub height: u16,
+    /// Directory of `*/creature` fixtures to draw (default: the tests/fixtures/openseed of
+    /// the repository this binary was built from)
+    #[arg(long, env = "DREAMWATCH_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures())]
+    pub fixtures: PathBuf,
+}
+
+/// The fixture creatures of the repository the binary was built from.
+fn built_fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openseed")
 }
 
 impl WatchArgs {

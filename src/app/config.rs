@@ -5,6 +5,8 @@
 //! `fatigue_warning` and `fatigue_limit`: it sets the same constants, so the gauge and the
 //! runner never disagree. Giving a value both ways, differently, is an error.
 
+use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -19,9 +21,24 @@ pub struct ConfigFile {
     /// The file read; `None` when there is none (the default file does not exist).
     path: Option<PathBuf>,
     table: toml::Table,
+    /// The line of each key (`theme`, `runner.fatigue_limit`), 1-based.
+    lines: HashMap<String, usize>,
 }
 
-/// What is wrong with the config file; every message names it.
+/// `:LINE` after a file's name, when the line is known.
+pub struct At(pub Option<usize>);
+
+impl fmt::Display for At {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(line) => write!(f, ":{line}"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What is wrong with the config file; every message names it, and the line and key
+/// when there is one.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config {}: {source}", path.display())]
@@ -29,29 +46,62 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{}: {message}", path.display())]
-    Toml { path: PathBuf, message: String },
-    /// A table the runner's constants cannot be made from.
-    #[error("{}: {source}", path.display())]
+    /// The text is not TOML.
+    #[error("{}{}: {message}", path.display(), At(*line))]
+    Toml {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+    /// One key's value (or the key itself) is wrong.
+    #[error("{}{}: {key}: {message}", path.display(), At(*line))]
+    Key {
+        path: PathBuf,
+        line: Option<usize>,
+        key: String,
+        message: String,
+    },
+    /// A `[runner]` table the runner's constants cannot be made from as a whole.
+    #[error("{}{}: {source}", path.display(), At(*line))]
     Runner {
         path: PathBuf,
+        line: Option<usize>,
         source: RunnerConfigError,
     },
-    #[error("{}: [runner] must be a table", path.display())]
-    RunnerNotATable { path: PathBuf },
-    #[error("{}: [fatigue] {key} = {alias} disagrees with [runner] fatigue_{key} = {runner}: keep one", path.display())]
+    #[error("{}{}: [fatigue] {key} = {alias} disagrees with [runner] fatigue_{key} = {runner}: keep one", path.display(), At(*line))]
     FatigueTwice {
         path: PathBuf,
+        line: Option<usize>,
         key: &'static str,
         alias: toml::Value,
         runner: toml::Value,
     },
-    #[error("{}: fatigue.warning ({warning}) must be below fatigue.limit ({limit})", path.display())]
+    #[error("{}{}: fatigue.warning ({warning}) must be below fatigue.limit ({limit})", path.display(), At(*line))]
     FatigueOrder {
         path: PathBuf,
+        line: Option<usize>,
         warning: u64,
         limit: u64,
     },
+}
+
+/// A part of the config: what could be used, and the problems that were left out (each
+/// replaced by its default).
+#[derive(Debug)]
+pub struct Checked<T> {
+    pub value: T,
+    pub problems: Vec<ConfigError>,
+}
+
+impl<T> Checked<T> {
+    /// The value when there was no problem, else the first problem.
+    #[cfg(test)]
+    pub fn strict(self) -> Result<T, ConfigError> {
+        match self.problems.into_iter().next() {
+            None => Ok(self.value),
+            Some(e) => Err(e),
+        }
+    }
 }
 
 /// `[fatigue]`: where the gauge turns to warning and limit colours, which is where the
@@ -88,10 +138,12 @@ impl ConfigFile {
             Ok(table) => Ok(Self {
                 path: Some(path),
                 table,
+                lines: key_lines(text),
             }),
             Err(e) => Err(ConfigError::Toml {
                 path,
-                message: e.message().to_string(),
+                line: e.span().map(|span| line_of(text, span.start)),
+                message: e.message().trim().to_string(),
             }),
         }
     }
@@ -100,86 +152,249 @@ impl ConfigFile {
         self.path.clone().unwrap_or_else(|| PathBuf::from("config"))
     }
 
-    /// The observatory's part: everything but the runner's tables. Unknown keys are errors.
-    pub fn observatory(&self) -> Result<ObservatoryConfig, ConfigError> {
+    /// The line of `key` in `table` (`None`: at the top).
+    fn line(&self, table: Option<&str>, key: &str) -> Option<usize> {
+        let full = match table {
+            Some(t) => format!("{t}.{key}"),
+            None => key.to_string(),
+        };
+        self.lines.get(&full).copied()
+    }
+
+    fn key_problem(&self, table: Option<&str>, key: &str, message: String) -> ConfigError {
+        ConfigError::Key {
+            path: self.path(),
+            line: self.line(table, key),
+            key: match table {
+                Some(t) => format!("[{t}] {key}"),
+                None => key.to_string(),
+            },
+            message,
+        }
+    }
+
+    /// The observatory's part: everything but the runner's tables. A key that is unknown
+    /// or has a wrong value is left out (its default stands), with a problem.
+    pub fn observatory(&self) -> Checked<ObservatoryConfig> {
         let mut rest = self.table.clone();
         rest.remove("runner");
         rest.remove("fatigue");
-        ObservatoryConfig::deserialize(toml::Value::Table(rest)).map_err(|e| ConfigError::Toml {
-            path: self.path(),
-            message: e.message().to_string(),
-        })
+        let mut problems = Vec::new();
+        let check = |table: toml::Table| {
+            ObservatoryConfig::deserialize(toml::Value::Table(table))
+                .map_err(|e| e.message().to_string())
+        };
+        for (key, value) in rest.clone() {
+            if key == "keys"
+                && let toml::Value::Table(bindings) = &value
+            {
+                for (action, binding) in bindings {
+                    let mut keys = toml::Table::new();
+                    keys.insert(action.clone(), binding.clone());
+                    let alone =
+                        toml::Table::from_iter([("keys".to_string(), toml::Value::Table(keys))]);
+                    if let Err(message) = check(alone) {
+                        problems.push(self.key_problem(Some("keys"), action, message));
+                        if let Some(toml::Value::Table(t)) = rest.get_mut("keys") {
+                            t.remove(action);
+                        }
+                    }
+                }
+                continue;
+            }
+            if let Err(message) = check(toml::Table::from_iter([(key.clone(), value)])) {
+                problems.push(self.key_problem(None, &key, message));
+                rest.remove(&key);
+            }
+        }
+        let value = check(rest).unwrap_or_else(|message| {
+            problems.push(ConfigError::Toml {
+                path: self.path(),
+                line: None,
+                message,
+            });
+            ObservatoryConfig::default()
+        });
+        Checked { value, problems }
     }
 
     /// The runner's settings: `[runner]` (with `[fatigue]` folded in) over `profile`, or
-    /// over the file's own `profile` when none is given.
-    pub fn runner(&self, profile: Option<Profile>) -> Result<RunnerConfig, ConfigError> {
+    /// over the file's own `profile` when none is given. A key that is unknown or has a
+    /// wrong value is left out (its default stands), with a problem; when the values
+    /// only disagree together, the one whose absence settles it is left out.
+    pub fn runner(&self, profile: Option<Profile>) -> Checked<RunnerConfig> {
+        let mut problems = Vec::new();
         let mut table = match self.table.get("runner") {
             None => toml::Table::new(),
             Some(toml::Value::Table(t)) => t.clone(),
-            Some(_) => return Err(ConfigError::RunnerNotATable { path: self.path() }),
+            Some(_) => {
+                problems.push(self.key_problem(None, "runner", "must be a table".into()));
+                toml::Table::new()
+            }
         };
-        let alias = self.fatigue_alias()?;
-        if let Some(alias) = &alias {
-            for (key, value) in [("warning", &alias.warning), ("limit", &alias.limit)] {
-                let Some(value) = value else { continue };
-                let runner_key = format!("fatigue_{key}");
-                match table.get(&runner_key) {
-                    Some(runner) if runner != value => {
-                        return Err(ConfigError::FatigueTwice {
-                            path: self.path(),
-                            key,
-                            alias: value.clone(),
-                            runner: runner.clone(),
-                        });
-                    }
-                    _ => {
-                        table.insert(runner_key, value.clone());
-                    }
-                }
+        let alias = self.fold_fatigue(&mut table, &mut problems);
+        for (key, value) in table.clone() {
+            let alone = toml::Table::from_iter([(key.clone(), value)]);
+            if let Err(
+                e @ (RunnerConfigError::Profile(_)
+                | RunnerConfigError::UnknownKey { .. }
+                | RunnerConfigError::Value(_)),
+            ) = RunnerConfig::from_table(&alone, profile)
+            {
+                problems.push(self.runner_problem(&key, &e));
+                table.remove(&key);
             }
         }
-        let config =
-            RunnerConfig::from_table(&table, profile).map_err(|source| ConfigError::Runner {
-                path: self.path(),
-                source,
-            })?;
+        let config = match RunnerConfig::from_table(&table, profile) {
+            Ok(config) => config,
+            Err(whole) => self.settle(&mut table, profile, whole, &mut problems),
+        };
         let Cycle {
             fatigue_warning: warning,
             fatigue_limit: limit,
             ..
         } = config.cycle;
-        if alias.is_some() && warning >= limit {
-            return Err(ConfigError::FatigueOrder {
+        if alias && warning >= limit {
+            problems.push(ConfigError::FatigueOrder {
                 path: self.path(),
+                line: self.line(None, "fatigue"),
                 warning,
                 limit,
             });
+            let defaults = RunnerConfig::profile(profile.unwrap_or_default()).cycle;
+            let mut config = config;
+            config.cycle.fatigue_warning = defaults.fatigue_warning;
+            config.cycle.fatigue_limit = defaults.fatigue_limit;
+            return Checked {
+                value: config,
+                problems,
+            };
         }
-        Ok(config)
+        Checked {
+            value: config,
+            problems,
+        }
+    }
+
+    /// Leaves out the first key of `table` without which the runner's settings hold
+    /// together; without one, the profile's defaults stand for the whole table.
+    fn settle(
+        &self,
+        table: &mut toml::Table,
+        profile: Option<Profile>,
+        whole: RunnerConfigError,
+        problems: &mut Vec<ConfigError>,
+    ) -> RunnerConfig {
+        for key in table.keys().cloned().collect::<Vec<_>>() {
+            let mut without = table.clone();
+            without.remove(&key);
+            if let Ok(config) = RunnerConfig::from_table(&without, profile) {
+                problems.push(self.runner_problem(&key, &whole));
+                *table = without;
+                return config;
+            }
+        }
+        problems.push(ConfigError::Runner {
+            path: self.path(),
+            line: self.line(None, "runner"),
+            source: whole,
+        });
+        let file_profile = table
+            .get("profile")
+            .and_then(|v| Profile::deserialize(v.clone()).ok());
+        RunnerConfig::profile(profile.or(file_profile).unwrap_or_default())
+    }
+
+    fn runner_problem(&self, key: &str, e: &RunnerConfigError) -> ConfigError {
+        // `[fatigue]` keys folded into the table are found at their own line.
+        let line = self.line(Some("runner"), key).or_else(|| {
+            key.strip_prefix("fatigue_")
+                .and_then(|k| self.line(Some("fatigue"), k))
+        });
+        ConfigError::Key {
+            path: self.path(),
+            line,
+            key: format!("[runner] {key}"),
+            message: e.to_string(),
+        }
+    }
+
+    /// Folds `[fatigue]` into the runner's table; whether there was one. A value given
+    /// both ways, differently, is a problem: the runner's stands.
+    fn fold_fatigue(&self, table: &mut toml::Table, problems: &mut Vec<ConfigError>) -> bool {
+        let Some(value) = self.table.get("fatigue") else {
+            return false;
+        };
+        let alias = match FatigueAlias::deserialize(value.clone()) {
+            Ok(alias) => alias,
+            Err(e) => {
+                problems.push(self.key_problem(
+                    None,
+                    "fatigue",
+                    format!("[fatigue]: {}", e.message()),
+                ));
+                return false;
+            }
+        };
+        for (key, value) in [("warning", alias.warning), ("limit", alias.limit)] {
+            let Some(value) = value else { continue };
+            let runner_key = format!("fatigue_{key}");
+            match table.get(&runner_key) {
+                Some(runner) if *runner != value => problems.push(ConfigError::FatigueTwice {
+                    path: self.path(),
+                    line: self.line(Some("fatigue"), key),
+                    key,
+                    alias: value,
+                    runner: runner.clone(),
+                }),
+                _ => {
+                    table.insert(runner_key, value);
+                }
+            }
+        }
+        true
     }
 
     /// The cycle constants of creatures this config hosts or watches.
-    pub fn cycle(&self, profile: Option<Profile>) -> Result<Cycle, ConfigError> {
-        self.runner(profile).map(|r| r.cycle)
-    }
-
-    fn fatigue_alias(&self) -> Result<Option<FatigueAlias>, ConfigError> {
-        let Some(value) = self.table.get("fatigue") else {
-            return Ok(None);
-        };
-        FatigueAlias::deserialize(value.clone())
-            .map(Some)
-            .map_err(|e| ConfigError::Toml {
-                path: self.path(),
-                message: format!("[fatigue]: {}", e.message()),
-            })
+    pub fn cycle(&self, profile: Option<Profile>) -> Checked<Cycle> {
+        let Checked { value, problems } = self.runner(profile);
+        Checked {
+            value: value.cycle,
+            problems,
+        }
     }
 }
 
-/// What a command that only watches takes from the config file: the observatory's part
-/// and the cycle constants. A problem is a warning, and defaults stand in for what it
-/// spoils.
+/// 1-based line of byte `offset` in `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset)
+        .map_or(0, |before| before.matches('\n').count())
+        + 1
+}
+
+/// The line of every key of the file and of its tables (`table.key`).
+fn key_lines(text: &str) -> HashMap<String, usize> {
+    let mut lines = HashMap::new();
+    let Ok(root) = toml::de::DeTable::parse(text) else {
+        return lines;
+    };
+    for (key, value) in root.get_ref() {
+        let name = key.get_ref().to_string();
+        lines.insert(name.clone(), line_of(text, key.span().start));
+        if let toml::de::DeValue::Table(inner) = value.get_ref() {
+            for (k, _) in inner {
+                lines.insert(
+                    format!("{name}.{}", k.get_ref()),
+                    line_of(text, k.span().start),
+                );
+            }
+        }
+    }
+    lines
+}
+
+/// What a command takes from the config file: the observatory's part and the cycle
+/// constants. A problem is a warning, and defaults stand in for what it spoils.
 pub struct Watching {
     pub observatory: ObservatoryConfig,
     pub cycle: Cycle,
@@ -199,18 +414,17 @@ impl Watching {
     }
 
     pub fn from_file(file: &ConfigFile, profile: Option<Profile>) -> Self {
-        let mut warnings = Vec::new();
-        let observatory = file.observatory().unwrap_or_else(|e| {
-            warnings.push(format!("{e} (using defaults)"));
-            ObservatoryConfig::default()
-        });
-        let cycle = file.cycle(profile).unwrap_or_else(|e| {
-            warnings.push(format!("{e} (using the default cycle constants)"));
-            Cycle::profile(profile.unwrap_or_default())
-        });
+        let observatory = file.observatory();
+        let cycle = file.cycle(profile);
+        let warnings = observatory
+            .problems
+            .iter()
+            .chain(&cycle.problems)
+            .map(|e| format!("{e} (using the default)"))
+            .collect();
         Self {
-            observatory,
-            cycle,
+            observatory: observatory.value,
+            cycle: cycle.value,
             warnings,
         }
     }
@@ -229,7 +443,7 @@ mod tests {
 
     #[test]
     fn the_sample_loads_cleanly_and_binds_what_it_names() {
-        let config = config(SAMPLE).observatory().unwrap();
+        let config = config(SAMPLE).observatory().strict().unwrap();
         assert_eq!(config.theme.as_deref(), Some("dark"));
         assert!(!config.keys.is_empty());
         let mut keymap = Keymap::default();
@@ -243,6 +457,7 @@ mod tests {
         let cfg = ConfigFile::load(Some(&sample))
             .unwrap()
             .runner(None)
+            .strict()
             .unwrap();
         assert_eq!(cfg, RunnerConfig::profile(Profile::Seed));
     }
@@ -250,13 +465,14 @@ mod tests {
     #[test]
     fn empty_and_bad_files() {
         assert_eq!(
-            config("").observatory().unwrap(),
+            config("").observatory().strict().unwrap(),
             ObservatoryConfig::default()
         );
-        assert!(config("colour = 1").observatory().is_err());
+        assert!(config("colour = 1").observatory().strict().is_err());
         assert!(
             config("[fatigue]\nwarning = 90\nlimit = 80")
                 .cycle(None)
+                .strict()
                 .is_err()
         );
         let dir = tempfile::tempdir().unwrap();
@@ -275,7 +491,10 @@ mod tests {
         let p = dir.path().join("config.toml");
         std::fs::write(&p, "theme = \"dark\"\n[runner]\ndeep_sleep_every = 3\n").unwrap();
         let file = ConfigFile::load(Some(&p)).unwrap();
-        assert_eq!(file.runner(None).unwrap().cycle.deep_sleep_every, 3);
+        assert_eq!(
+            file.runner(None).strict().unwrap().cycle.deep_sleep_every,
+            3
+        );
         assert!(ConfigFile::load(Some(&dir.path().join("missing.toml"))).is_err());
     }
 
@@ -292,7 +511,7 @@ mod tests {
         ] {
             std::fs::write(&p, text).unwrap();
             let e = ConfigFile::load(Some(&p))
-                .and_then(|f| f.runner(None))
+                .and_then(|f| f.runner(None).strict())
                 .unwrap_err()
                 .to_string();
             assert!(e.contains("mine.toml"), "{text:?}: {e}");
@@ -307,34 +526,43 @@ mod tests {
     fn fatigue_is_an_alias_of_the_runners_fatigue_constants() {
         let c = config("[fatigue]\nwarning = 30\nlimit = 40")
             .cycle(None)
+            .strict()
             .unwrap();
         assert_eq!((c.fatigue_warning, c.fatigue_limit), (30, 40));
         // Said both ways alike is fine; one side alone fills in the other.
         let c = config("[fatigue]\nlimit = 70\n[runner]\nfatigue_limit = 70\nfatigue_warning = 50")
             .cycle(None)
+            .strict()
             .unwrap();
         assert_eq!((c.fatigue_warning, c.fatigue_limit), (50, 70));
         let e = config("[fatigue]\nlimit = 70\n[runner]\nfatigue_limit = 40")
             .cycle(None)
+            .strict()
             .unwrap_err()
             .to_string();
         assert!(e.contains("keep one"), "{e}");
-        assert!(config("[fatigue]\nlimt = 70").cycle(None).is_err());
+        assert!(config("[fatigue]\nlimt = 70").cycle(None).strict().is_err());
         // Without [fatigue], the runner's constants are taken as they are.
-        let c = config("[runner]\nfatigue_limit = 40").cycle(None).unwrap();
+        let c = config("[runner]\nfatigue_limit = 40")
+            .cycle(None)
+            .strict()
+            .unwrap();
         assert_eq!((c.fatigue_warning, c.fatigue_limit), (60, 40));
     }
 
     #[test]
     fn the_profile_given_wins_over_the_files() {
         let file = config("[runner]\nprofile = \"openseed\"");
-        assert_eq!(file.cycle(None).unwrap().deep_sleep_every, 5);
+        assert_eq!(file.cycle(None).strict().unwrap().deep_sleep_every, 5);
         assert_eq!(
-            file.cycle(Some(Profile::Seed)).unwrap().deep_sleep_every,
+            file.cycle(Some(Profile::Seed))
+                .strict()
+                .unwrap()
+                .deep_sleep_every,
             10
         );
         assert_eq!(
-            config("").cycle(Some(Profile::Openseed)).unwrap(),
+            config("").cycle(Some(Profile::Openseed)).strict().unwrap(),
             Cycle::profile(Profile::Openseed)
         );
     }
@@ -346,5 +574,71 @@ mod tests {
         assert_eq!(watching.observatory.theme.as_deref(), Some("light"));
         assert_eq!(watching.cycle, Cycle::default());
         assert_eq!(watching.warnings.len(), 1);
+    }
+
+    #[test]
+    fn problems_name_the_line_and_the_key_and_the_good_settings_stay() {
+        let file = config(
+            "theme = \"light\"\npoll_ms = \"fast\"\n[keys]\nquit = 3\nhelp = \"?\"\n\n[runner]\ndeep_sleep_every = 3\nfatigue_limt = 40\nquick_nap_threshold_s = \"x\"\n",
+        );
+        let observatory = file.observatory();
+        assert_eq!(observatory.value.theme.as_deref(), Some("light"));
+        assert_eq!(observatory.value.poll_ms, None);
+        assert_eq!(
+            observatory.value.keys.len(),
+            1,
+            "help is kept, quit left out"
+        );
+        let said: Vec<String> = observatory
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(
+            said.iter().any(|e| e.starts_with("test.toml:2: poll_ms:")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|e| e.starts_with("test.toml:4: [keys] quit:")),
+            "{said:?}"
+        );
+        let runner = file.runner(None);
+        assert_eq!(runner.value.cycle.deep_sleep_every, 3);
+        let said: Vec<String> = runner.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(
+            said[0].starts_with("test.toml:9: [runner] fatigue_limt:"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].starts_with("test.toml:10: [runner] quick_nap_threshold_s:"),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn values_that_disagree_leave_out_the_one_that_settles_it() {
+        let file = config("[runner]\ndeep_sleep_every = 4\nmin_sleep_s = 200\nmax_sleep_s = 100\n");
+        let runner = file.runner(None);
+        assert_eq!(runner.value.cycle.deep_sleep_every, 4);
+        assert_eq!(runner.value.min_sleep_s, 200.0);
+        assert_eq!(
+            runner.value.max_sleep_s,
+            RunnerConfig::default().max_sleep_s
+        );
+        let said = runner.problems[0].to_string();
+        assert!(
+            said.starts_with("test.toml:4: [runner] max_sleep_s:"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_toml_is_named_with_its_line() {
+        let e = ConfigFile::parse(PathBuf::from("c.toml"), "theme = \"x\"\n\n[runner\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.toml:3: "), "{e}");
     }
 }

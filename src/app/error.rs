@@ -13,6 +13,15 @@ pub enum AppError {
     Provider(#[from] ProviderError),
     #[error(transparent)]
     Settings(#[from] RunnerConfigError),
+    /// The command was asked for something it refuses to do (exit 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The observatory was asked for with stdout not a terminal.
+    #[error(
+        "the observatory needs a terminal (stdout is not one): `dreamwatch inspect` prints \
+         a summary, and `run` and `demo` take --headless"
+    )]
+    NoTerminal,
     /// The runner could not open its creature (a sentence from the runner).
     #[error("{0}")]
     Runner(#[from] OpenError),
@@ -27,6 +36,14 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// The process's exit code: 2 for a refusal, 1 for a failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
     /// An IO error with what was being done.
     pub fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Self {
         let what = what.into();

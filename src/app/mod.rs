@@ -5,31 +5,37 @@
 //! The only module that knows clap, and the only one that imports both the runner and the
 //! observatory: each gets its own option types from here.
 
+use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::memory::garden::Root;
+use crate::memory::garden::{Root, default_garden};
 use crate::ui::ObservatoryOptions;
 
 pub mod cli;
 pub mod config;
 mod error;
 mod host;
+pub mod secrets;
 
 pub use error::AppError;
 
 use cli::{Cli, Command};
 use config::Watching;
+use secrets::Secrets;
 
 /// `dreamwatch` with the process's arguments.
 pub fn main() -> ExitCode {
+    // First, while the process has a single thread (see `Secrets::take_from_env`).
+    let secrets = Secrets::take_from_env();
     let cli = Cli::parse();
     crate::logging::init(cli.ui.log_file.as_deref());
     let result = match &cli.command {
         Some(Command::Inspect(args)) => return inspect(&cli, args),
-        Some(Command::Run(args)) => host::run(args, &cli),
-        Some(Command::Demo(args)) => host::demo(args, &cli),
+        Some(Command::Run(args)) => host::run(args, &cli, &secrets),
+        Some(Command::Demo(args)) => host::demo(args, &cli, &secrets),
         Some(Command::Screenshot(args)) => screenshot(&cli, args),
         None => return observe(&cli),
     };
@@ -37,13 +43,13 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("dreamwatch: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
 /// The observatory on the paths given. Bad paths are a usage error (exit 2), before the
-/// terminal is taken over.
+/// terminal is taken over; so is no path when there is no default garden.
 fn observe(cli: &Cli) -> ExitCode {
     let bad: Vec<String> = cli
         .paths
@@ -54,7 +60,26 @@ fn observe(cli: &Cli) -> ExitCode {
         bad.iter().for_each(|e| eprintln!("dreamwatch: {e}"));
         return ExitCode::from(2);
     }
+    if cli.paths.is_empty() {
+        let looked = default_garden();
+        if !looked.as_deref().is_some_and(Path::is_dir) {
+            let place = looked.map_or_else(
+                || "no home directory to look in".to_string(),
+                |p| format!("no garden at {}", p.display()),
+            );
+            eprintln!(
+                "dreamwatch: no creatures to watch: no path given, and {place} (OpenSeed's \
+                 default). Give creature directories or gardens, or try `dreamwatch demo`."
+            );
+            return ExitCode::from(2);
+        }
+    }
     let watching = Watching::load(cli.ui.config.as_deref(), None);
+    warn(&watching.warnings);
+    if let Err(e) = needs_terminal() {
+        eprintln!("dreamwatch: {e}");
+        return ExitCode::from(e.exit_code());
+    }
     let options = ObservatoryOptions {
         paths: cli.paths.clone(),
         theme: cli.ui.theme.clone(),
@@ -87,12 +112,29 @@ fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
     })
 }
 
+/// Config problems on stderr, where they stay readable after the observatory's screen
+/// is gone (the observatory shows them too).
+fn warn(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("dreamwatch: {w}");
+    }
+}
+
+/// The observatory draws on a terminal: say so before anything starts.
+fn needs_terminal() -> Result<(), AppError> {
+    if std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    Err(AppError::NoTerminal)
+}
+
 fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
     crate::ui::screenshot::run(&crate::ui::screenshot::ScreenshotOptions {
         out: args.out.clone(),
         width: args.width,
         height: args.height,
         theme: cli.ui.theme.clone(),
+        fixtures: args.fixtures.clone(),
     })
     .map_err(AppError::Observatory)
 }

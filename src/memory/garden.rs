@@ -15,7 +15,10 @@ pub enum Root {
 
 impl Root {
     /// Classifies a path: a creature, or a garden (a directory whose subdirectories
-    /// are, or will be, creatures). Errors are messages for the user.
+    /// are, or will be, creatures: an empty directory is a garden waiting for its first).
+    /// Errors are messages for the user; when creatures sit one level deeper
+    /// (`DIR/*/creature`, as in OpenSeed's fixture layouts) the message says how to
+    /// watch them.
     pub fn classify(path: &Path) -> Result<Root, String> {
         let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if !meta.is_dir() {
@@ -24,13 +27,18 @@ impl Root {
         if is_creature(path) {
             return Ok(Root::Creature(path.to_path_buf()));
         }
-        if !creatures_in(path).is_empty() {
+        if !creatures_in(path).is_empty() || is_empty_dir(path) {
             return Ok(Root::Garden(path.to_path_buf()));
         }
-        Err(format!(
+        let mut message = format!(
             "{}: neither a creature (no .self/ or BIRTH.json) nor a garden of creatures",
             path.display()
-        ))
+        );
+        if let Some(hint) = deeper_hint(path) {
+            message.push_str("; ");
+            message.push_str(&hint);
+        }
+        Err(message)
     }
 
     pub fn path(&self) -> &Path {
@@ -38,6 +46,41 @@ impl Root {
             Root::Creature(p) | Root::Garden(p) => p,
         }
     }
+}
+
+/// OpenSeed's garden, where the observatory looks when given no path
+/// (`~/.openseed/creatures`); `None` when there is no home directory.
+pub fn default_garden() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|d| d.home_dir().join(".openseed/creatures"))
+}
+
+fn is_empty_dir(path: &Path) -> bool {
+    std::fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none())
+}
+
+/// "creatures found one level deeper: dreamwatch DIR/*/NAME" when the subdirectories of
+/// `dir` hold creatures (listed one by one when they are not all called the same).
+fn deeper_hint(dir: &Path) -> Option<String> {
+    let deeper: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .flat_map(|p| creatures_in(&p))
+        .collect();
+    let first = deeper.first()?.file_name()?;
+    let command = if deeper.iter().all(|p| p.file_name() == Some(first)) {
+        format!("{}/*/{}", dir.display(), Path::new(first).display())
+    } else {
+        deeper
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Some(format!(
+        "creatures found one level deeper: dreamwatch {command}"
+    ))
 }
 
 /// The creatures directly under `garden`, in natural order (`c2` before `c10`).
@@ -125,6 +168,12 @@ mod tests {
         ));
         assert!(Root::classify(&garden.join("missing")).is_err());
         let empty = tempfile::tempdir().unwrap();
+        assert_eq!(
+            Root::classify(empty.path()),
+            Ok(Root::Garden(empty.path().to_path_buf())),
+            "an empty directory is a garden waiting for creatures"
+        );
+        std::fs::write(empty.path().join("notes.txt"), "x").unwrap();
         assert!(Root::classify(empty.path()).is_err());
 
         let mut g = Garden::new(vec![Root::Garden(garden.to_path_buf())]);
@@ -135,6 +184,23 @@ mod tests {
         let diff = g.scan();
         assert_eq!(diff.added, vec![garden.join("b")]);
         assert_eq!(diff.removed, vec![garden.join("a")]);
+    }
+
+    #[test]
+    fn creatures_one_level_deeper_are_pointed_at() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            std::fs::create_dir_all(dir.path().join(name).join("creature/.self")).unwrap();
+        }
+        let e = Root::classify(dir.path()).unwrap_err();
+        let hint = format!("dreamwatch {}/*/creature", dir.path().display());
+        assert!(e.contains(&hint), "{e}");
+        std::fs::create_dir_all(dir.path().join("c/other/.self")).unwrap();
+        let e = Root::classify(dir.path()).unwrap_err();
+        assert!(
+            e.contains(&dir.path().join("c/other").display().to_string()),
+            "{e}"
+        );
     }
 
     #[test]

@@ -131,9 +131,9 @@ impl<G: Genome> Runner<G> {
             source,
         })?;
         let lock = lock(&paths)?;
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+        // A creature keeps the name it was born with, wherever its directory is now.
+        let name = super::adoption::birth_name(dir)
+            .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "creature".into());
         let now = opts.clock.now();
         if is_new {
@@ -169,6 +169,7 @@ impl<G: Genome> Runner<G> {
             status: Status::Unknown,
             fatigue: 0,
             brain,
+            brain_kind: opts.brain.kind(),
             last_error: None,
         });
         Ok(Self {

@@ -7,6 +7,7 @@
 //! A headless runner serves the same commands on a Unix socket ([`socket`]).
 
 pub mod activity;
+pub mod adoption;
 pub mod brain;
 pub mod clock;
 pub mod config;

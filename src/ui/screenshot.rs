@@ -1,8 +1,8 @@
 //! `dreamwatch screenshot`: the observatory on the OpenSeed fixture creatures, the clock
 //! stopped, drawn to SVG (and PNG when `rsvg-convert` is installed) in `--out`.
 //!
-//! The fixtures are read from `$DREAMWATCH_FIXTURES`, else `tests/fixtures/openseed` under
-//! the current directory (the repository root): every `*/creature` directory in it.
+//! The fixtures are every `*/creature` directory in [`ScreenshotOptions::fixtures`] (the
+//! command line says where they are).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -119,12 +119,6 @@ pub fn fixture_creatures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-fn fixtures_dir() -> PathBuf {
-    std::env::var_os("DREAMWATCH_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("tests/fixtures/openseed"))
-}
-
 /// The SVG look of a theme: its base colours behind and in front of the text.
 fn svg_options(theme: &Theme) -> SvgOptions {
     let rgb = |c: Option<ratatui::style::Color>, fallback: [u8; 3]| match c {
@@ -201,12 +195,14 @@ pub struct ScreenshotOptions {
     pub height: u16,
     /// The theme of the pictures that name none (else the default theme).
     pub theme: Option<String>,
+    /// The directory of `*/creature` fixtures drawn.
+    pub fixtures: PathBuf,
 }
 
 pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
-    let dir = fixtures_dir();
-    let creatures = fixture_creatures(&dir).with_context(|| {
-        "run from the repository root, or set DREAMWATCH_FIXTURES to a directory of */creature fixtures"
+    let creatures = fixture_creatures(&args.fixtures).with_context(|| {
+        "give --fixtures (or DREAMWATCH_FIXTURES) a directory of */creature fixtures, such as \
+         the repository's tests/fixtures/openseed"
     })?;
     let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
     let written = render_all(&creatures, theme, &args.out, args.width, args.height)?;

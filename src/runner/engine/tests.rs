@@ -18,9 +18,6 @@ use crate::runner::genome::dreamer::{
 };
 use crate::runner::tools::ToolOutcome;
 
-type Effect = Output<Dreamer>;
-type Event = Input<Dreamer>;
-type Write = Record;
 type Restored = super::input::Restored<DreamerRestored>;
 
 const CONSOLIDATION: &str = "OBSERVATIONS:\nRED 10:00 a fact\nGRN 10:00 a detail\n\nREFLECTION:\nWent fine.\n\nPRIORITY:\nKeep going.\n";
@@ -52,8 +49,8 @@ fn text_of(req: &Request) -> String {
 struct H {
     fsm: Engine<Dreamer>,
     now: DateTime<Utc>,
-    out: Vec<Effect>,
-    all: Vec<Effect>,
+    out: Vec<Output<Dreamer>>,
+    all: Vec<Output<Dreamer>>,
     calls: u32,
     /// The model call issued and not answered yet.
     pending: Option<(u64, Purpose, Request)>,
@@ -76,7 +73,7 @@ impl H {
             pending: None,
             answered: Default::default(),
         };
-        h.send(Event::Start(Box::new(r)));
+        h.send(Input::Start(Box::new(r)));
         h
     }
 
@@ -101,14 +98,14 @@ impl H {
         )
     }
 
-    fn send(&mut self, e: Event) {
+    fn send(&mut self, e: Input<Dreamer>) {
         let id = match &e {
-            Event::Thought { id, .. }
-            | Event::ToolDone { id, .. }
-            | Event::Timer { id }
-            | Event::Gathered { id, .. }
-            | Event::Inbox { id, .. }
-            | Event::Genome(
+            Input::Thought { id, .. }
+            | Input::ToolDone { id, .. }
+            | Input::Timer { id }
+            | Input::Gathered { id, .. }
+            | Input::Inbox { id, .. }
+            | Input::Genome(
                 DreamerDone::Committed { id, .. } | DreamerDone::ObservationsLoaded { id, .. },
             ) => Some(*id),
             _ => None,
@@ -129,7 +126,7 @@ impl H {
     /// A model call issued by the last event.
     fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
         self.out.iter().find_map(|e| match e {
-            Effect::Think { id, task, request } => Some((*id, task.purpose(), request.clone())),
+            Output::Think { id, task, request } => Some((*id, task.purpose(), request.clone())),
             _ => None,
         })
     }
@@ -140,7 +137,7 @@ impl H {
 
     fn reply(&mut self, content: Vec<ContentBlock>) {
         let (id, _, _) = self.pending.take().expect("a model call is pending");
-        self.send(Event::Thought {
+        self.send(Input::Thought {
             id,
             result: Ok(Response {
                 content,
@@ -172,7 +169,7 @@ impl H {
     }
 
     /// The latest effect `f` picks whose id has no answer yet.
-    fn unanswered<T>(&self, f: impl Fn(&Effect) -> Option<(u64, T)>) -> Option<(u64, T)> {
+    fn unanswered<T>(&self, f: impl Fn(&Output<Dreamer>) -> Option<(u64, T)>) -> Option<(u64, T)> {
         self.all
             .iter()
             .rev()
@@ -182,10 +179,10 @@ impl H {
 
     fn run_tools(&mut self) {
         while let Some((id, ())) = self.unanswered(|e| match e {
-            Effect::RunTool { id, .. } => Some((*id, ())),
+            Output::RunTool { id, .. } => Some((*id, ())),
             _ => None,
         }) {
-            self.send(Event::ToolDone {
+            self.send(Input::ToolDone {
                 id,
                 outcome: ToolOutcome {
                     ok: true,
@@ -213,10 +210,10 @@ impl H {
         self.reply_text(CONSOLIDATION);
         self.commit(Ok(()));
         if let Some(id) = self.out.iter().find_map(|e| match e {
-            Effect::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
+            Output::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
             _ => None,
         }) {
-            self.send(Event::Genome(DreamerDone::ObservationsLoaded {
+            self.send(Input::Genome(DreamerDone::ObservationsLoaded {
                 id,
                 result: Ok(
                     "# Observations\n\n## 2026-03-01\n\nRED 10:00 a fact\nGRN 10:00 a detail\n"
@@ -234,16 +231,16 @@ impl H {
         let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
-                Effect::Genome(DreamerIo::Commit { id, .. }) => Some((*id, ())),
+                Output::Genome(DreamerIo::Commit { id, .. }) => Some((*id, ())),
                 _ => None,
             })
             .expect("a dream commit is pending");
-        self.send(Event::Genome(DreamerDone::Committed { id, result }));
+        self.send(Input::Genome(DreamerDone::Committed { id, result }));
     }
 
     fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
         self.unanswered(|e| match e {
-            Effect::Timer { id, at } => Some((*id, *at)),
+            Output::Timer { id, at } => Some((*id, *at)),
             _ => None,
         })
     }
@@ -252,13 +249,13 @@ impl H {
     fn fire(&mut self) {
         let (id, at) = self.timer().expect("a timer is pending");
         self.now = at;
-        self.send(Event::Timer { id });
+        self.send(Input::Timer { id });
     }
 
     fn gather(&mut self, inbox: Option<&str>) {
         let (id, from) = self
             .unanswered(|e| match e {
-                Effect::Gather { id, inbox_from } => Some((*id, *inbox_from)),
+                Output::Gather { id, inbox_from } => Some((*id, *inbox_from)),
                 _ => None,
             })
             .expect("a gather is pending");
@@ -266,7 +263,7 @@ impl H {
             text: inbox.unwrap_or_default().into(),
             offset: f + inbox.map_or(0, |t| t.len() as u64),
         });
-        self.send(Event::Gathered {
+        self.send(Input::Gathered {
             id,
             view: Gathered {
                 inbox,
@@ -281,29 +278,29 @@ impl H {
     }
 
     fn control(&mut self, cmd: ControlCommand) {
-        self.send(Event::Control(cmd));
+        self.send(Input::Control(cmd));
     }
 
     fn count_events(&self, kind: &str) -> usize {
         self.all
             .iter()
             .filter(
-                |e| matches!(e, Effect::Record(Write::Event { kind: k, .. }) if k.as_str() == kind),
+                |e| matches!(e, Output::Record(Record::Event { kind: k, .. }) if k.as_str() == kind),
             )
             .count()
     }
 
-    fn wrote(&self, f: impl Fn(&Write) -> bool) -> bool {
+    fn wrote(&self, f: impl Fn(&Record) -> bool) -> bool {
         self.out
             .iter()
-            .any(|e| matches!(e, Effect::Record(w) if f(w)))
+            .any(|e| matches!(e, Output::Record(w) if f(w)))
     }
 
     /// Whether the last input asked for this genome write.
     fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
         self.out
             .iter()
-            .any(|e| matches!(e, Effect::Genome(io) if f(io)))
+            .any(|e| matches!(e, Output::Genome(io) if f(io)))
     }
 }
 
@@ -370,7 +367,7 @@ fn nap_plain_pause_or_dream() {
             "{secs}s"
         );
         assert_eq!(h.count_events("creature.sleep"), 1);
-        assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Iteration(i)) if i.sleep_s == f64::clamp(secs, 2.0, 300.0))));
+        assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Iteration(i)) if i.sleep_s == f64::clamp(secs, 2.0, 300.0))));
     }
 }
 
@@ -432,7 +429,7 @@ fn the_fatigue_limit_forces_consolidation_then_the_deep_pause() {
         if !forced {
             continue;
         }
-        assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Conversation { content, .. }) if content.contains("You're exhausted"))));
+        assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Conversation { content, .. }) if content.contains("You're exhausted"))));
         h.dream();
         assert_eq!(h.fsm.fatigue(), 0, "reset after consolidation");
         let (_, at) = h.timer().unwrap();
@@ -480,7 +477,7 @@ fn deep_sleep_every_nth_dream() {
         h.set_sleep(asked);
         h.reply_text(CONSOLIDATION);
         let dream = h.out.iter().find_map(|e| match e {
-            Effect::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.dream.clone()),
+            Output::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.dream.clone()),
             _ => None,
         });
         assert_eq!(dream.unwrap().deep, deep, "dream #{}", before + 1);
@@ -488,12 +485,12 @@ fn deep_sleep_every_nth_dream() {
         let loads = h
             .out
             .iter()
-            .any(|e| matches!(e, Effect::Genome(DreamerIo::LoadObservations { .. })));
+            .any(|e| matches!(e, Output::Genome(DreamerIo::LoadObservations { .. })));
         assert_eq!(loads, deep, "dream #{}", before + 1);
         if deep {
-            h.send(Event::Genome(DreamerDone::ObservationsLoaded {
+            h.send(Input::Genome(DreamerDone::ObservationsLoaded {
                 id: match h.out.iter().find_map(|e| match e {
-                    Effect::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
+                    Output::Genome(DreamerIo::LoadObservations { id }) => Some(*id),
                     _ => None,
                 }) {
                     Some(id) => id,
@@ -542,7 +539,7 @@ fn observations_and_dream_go_in_one_commit() {
         .out
         .iter()
         .find_map(|e| match e {
-            Effect::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.clone()),
+            Output::Genome(DreamerIo::Commit { commit, .. }) => Some(commit.clone()),
             _ => None,
         })
         .unwrap();
@@ -579,7 +576,7 @@ fn a_failed_consolidation_writes_no_dream() {
         match case {
             0 => {
                 let (id, _, _) = h.pending.take().unwrap();
-                h.send(Event::Thought {
+                h.send(Input::Thought {
                     id,
                     result: Err(LlmError::Timeout),
                 });
@@ -592,7 +589,7 @@ fn a_failed_consolidation_writes_no_dream() {
         }
         assert!(!h.all.iter().any(|e| matches!(
             e,
-            Effect::Genome(
+            Output::Genome(
                 DreamerIo::Observations { .. }
                     | DreamerIo::Priorities { .. }
                     | DreamerIo::Diary { .. }
@@ -610,7 +607,7 @@ fn a_failed_consolidation_writes_no_dream() {
             assert!(
                 !h.all
                     .iter()
-                    .any(|e| matches!(e, Effect::Genome(DreamerIo::Commit { .. })))
+                    .any(|e| matches!(e, Output::Genome(DreamerIo::Commit { .. })))
             );
         }
     }
@@ -656,11 +653,11 @@ fn emergency_trim_keeps_requests_under_the_limit() {
             .out
             .iter()
             .find_map(|e| match e {
-                Effect::RunTool { id, .. } => Some(*id),
+                Output::RunTool { id, .. } => Some(*id),
                 _ => None,
             })
             .unwrap();
-        h.send(Event::ToolDone {
+        h.send(Input::ToolDone {
             id,
             outcome: ToolOutcome {
                 ok: true,
@@ -682,22 +679,22 @@ fn pause_stops_model_calls_tools_and_wakes_until_resume() {
     let mut h = H::fresh();
     h.control(ControlCommand::Pause);
     assert_eq!(h.fsm.status(), Status::Paused);
-    assert!(h.wrote(|w| matches!(w, Write::Runner { paused: true })));
+    assert!(h.wrote(|w| matches!(w, Record::Runner { paused: true })));
     let c = h.call("bash", json!({"command": "ls"}));
     h.reply(vec![c]);
     assert!(
         !h.out
             .iter()
-            .any(|e| matches!(e, Effect::RunTool { .. } | Effect::Think { .. }))
+            .any(|e| matches!(e, Output::RunTool { .. } | Output::Think { .. }))
     );
     h.control(ControlCommand::Resume);
-    assert!(h.out.iter().any(|e| matches!(e, Effect::RunTool { .. })));
+    assert!(h.out.iter().any(|e| matches!(e, Output::RunTool { .. })));
     h.run_tools();
     // Paused while asleep: the timer fires, the creature stays asleep.
     h.set_sleep(10.0);
     h.control(ControlCommand::Pause);
     h.fire();
-    assert!(!h.out.iter().any(|e| matches!(e, Effect::Gather { .. })));
+    assert!(!h.out.iter().any(|e| matches!(e, Output::Gather { .. })));
     assert_eq!(h.fsm.status(), Status::Paused);
     h.control(ControlCommand::Resume);
     h.gather(None);
@@ -732,7 +729,7 @@ fn force_sleep_from_every_state() {
     h.reply(vec![c]);
     h.run_tools();
     assert_eq!(h.purpose(), Some(Purpose::Consolidate));
-    assert!(h.all.iter().any(|e| matches!(e, Effect::Record(Write::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
+    assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
     h.dream();
     assert_eq!(h.timer().unwrap().1 - h.now, TimeDelta::seconds(300));
     // Asleep after a dream: nothing to consolidate.
@@ -756,14 +753,14 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     let (old, _) = h.timer().unwrap();
     h.now += TimeDelta::seconds(20);
     h.control(ControlCommand::Wake);
-    assert!(h.wrote(|w| matches!(w, Write::Event { kind: EventKind::Wake, fields, .. } if fields["source"] == "operator")));
-    assert!(h.wrote(|w| matches!(w, Write::RemoveSleepFile)));
+    assert!(h.wrote(|w| matches!(w, Record::Event { kind: EventKind::Wake, fields, .. } if fields["source"] == "operator")));
+    assert!(h.wrote(|w| matches!(w, Record::RemoveSleepFile)));
     h.gather(None);
     let (_, _, req) = h.llm().unwrap();
     assert!(text_of(&req).contains("You woke up after sleeping 20s."));
-    h.send(Event::Timer { id: old });
+    h.send(Input::Timer { id: old });
     assert!(
-        h.out.iter().all(|e| matches!(e, Effect::Status { .. })),
+        h.out.iter().all(|e| matches!(e, Output::Status { .. })),
         "stale timer ignored"
     );
     // Wake during a dream: no pause after it.
@@ -773,7 +770,7 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     h.control(ControlCommand::Wake);
     h.reply_text(CONSOLIDATION);
     h.commit(Ok(()));
-    assert!(h.out.iter().any(|e| matches!(e, Effect::Gather { .. })));
+    assert!(h.out.iter().any(|e| matches!(e, Output::Gather { .. })));
 }
 
 #[test]
@@ -889,24 +886,24 @@ fn messages_are_delivered_once_and_after_tool_results() {
     h.control(ControlCommand::Message {
         text: "be brief".into(),
     });
-    assert!(h.wrote(|w| matches!(w, Write::AppendInbox { text, .. } if text == "be brief")));
+    assert!(h.wrote(|w| matches!(w, Record::AppendInbox { text, .. } if text == "be brief")));
     let (id, from) = h
         .out
         .iter()
         .find_map(|e| match e {
-            Effect::ReadInbox { id, from } => Some((*id, *from)),
+            Output::ReadInbox { id, from } => Some((*id, *from)),
             _ => None,
         })
         .unwrap();
     assert_eq!(from, 0);
-    h.send(Event::Inbox {
+    h.send(Input::Inbox {
         id,
         result: Ok(InboxRead {
             text: "[2026-03-01 10:00 UTC] be brief\n".into(),
             offset: 40,
         }),
     });
-    assert!(h.wrote(|w| matches!(w, Write::InboxOffset(40))));
+    assert!(h.wrote(|w| matches!(w, Record::InboxOffset(40))));
     h.run_tools();
     let (_, _, req) = h.llm().unwrap();
     let last = req.messages.last().unwrap();
@@ -918,7 +915,7 @@ fn messages_are_delivered_once_and_after_tool_results() {
     h.fire();
     assert!(h.out.iter().any(|e| matches!(
         e,
-        Effect::Gather {
+        Output::Gather {
             inbox_from: Some(40),
             ..
         }
@@ -931,7 +928,7 @@ fn model_errors_back_off_and_retry() {
     let mut delays = Vec::new();
     for _ in 0..7 {
         let (id, _, _) = h.pending.take().unwrap();
-        h.send(Event::Thought {
+        h.send(Input::Thought {
             id,
             result: Err(LlmError::Server {
                 status: 529,
@@ -944,9 +941,9 @@ fn model_errors_back_off_and_retry() {
     }
     assert_eq!(delays, vec![2, 4, 8, 16, 32, 60, 60]);
     assert_eq!(h.count_events("creature.error"), 7);
-    assert!(h.all.iter().any(|e| matches!(e, Effect::Fault(Some(_)))));
+    assert!(h.all.iter().any(|e| matches!(e, Output::Fault(Some(_)))));
     h.reply_text("better now");
-    assert!(h.out.iter().any(|e| matches!(e, Effect::Fault(None))));
+    assert!(h.out.iter().any(|e| matches!(e, Output::Fault(None))));
 }
 
 #[test]
@@ -961,7 +958,7 @@ fn max_dreams_ends_the_run_after_the_nth_dream() {
             h.now += TimeDelta::minutes(10);
         }
     }
-    assert!(h.out.iter().any(|e| matches!(e, Effect::Exit)));
+    assert!(h.out.iter().any(|e| matches!(e, Output::Exit)));
     assert_eq!(h.fsm.status(), Status::Stopped);
 }
 
@@ -969,14 +966,14 @@ fn max_dreams_ends_the_run_after_the_nth_dream() {
 fn shutdown_writes_an_interrupted_checkpoint() {
     let mut h = H::fresh();
     h.bash(3);
-    h.send(Event::Shutdown);
+    h.send(Input::Shutdown);
+    assert!(h.wrote(
+        |w| matches!(w, Record::Iteration(i) if i.interrupted && i.action_count == Some(3))
+    ));
+    assert!(h.out.iter().any(|e| matches!(e, Output::Exit)));
+    h.send(Input::Shutdown);
     assert!(
-        h.wrote(|w| matches!(w, Write::Iteration(i) if i.interrupted && i.action_count == Some(3)))
-    );
-    assert!(h.out.iter().any(|e| matches!(e, Effect::Exit)));
-    h.send(Event::Shutdown);
-    assert!(
-        !h.out.iter().any(|e| matches!(e, Effect::Exit)),
+        !h.out.iter().any(|e| matches!(e, Output::Exit)),
         "only once"
     );
 }
@@ -987,15 +984,15 @@ fn status_and_fatigue_are_published_on_change_only() {
     let before = h
         .all
         .iter()
-        .filter(|e| matches!(e, Effect::Status { .. }))
+        .filter(|e| matches!(e, Output::Status { .. }))
         .count();
     assert_eq!(before, 1);
     h.reply_text("just talking");
-    assert!(!h.out.iter().any(|e| matches!(e, Effect::Status { .. })));
+    assert!(!h.out.iter().any(|e| matches!(e, Output::Status { .. })));
     h.bash(2);
     assert!(h.all.iter().any(|e| matches!(
         e,
-        Effect::Status {
+        Output::Status {
             fatigue: 2,
             status: Status::Awake
         }
@@ -1010,11 +1007,11 @@ fn deep_sleep_without_observations_skips_pruning() {
     h.commit(Ok(()));
     let (id, ()) = h
         .unanswered(|e| match e {
-            Effect::Genome(DreamerIo::LoadObservations { id }) => Some((*id, ())),
+            Output::Genome(DreamerIo::LoadObservations { id }) => Some((*id, ())),
             _ => None,
         })
         .unwrap();
-    h.send(Event::Genome(DreamerDone::ObservationsLoaded {
+    h.send(Input::Genome(DreamerDone::ObservationsLoaded {
         id,
         result: Ok("# Observations\n".into()),
     }));

@@ -1,0 +1,19 @@
+//! `dreamwatch screenshot` run from any directory, not only the repository root.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
+
+mod cli_support;
+
+use cli_support::{bin, stderr};
+
+#[test]
+fn screenshots_are_drawn_outside_the_repository() {
+    let home = tempfile::tempdir().unwrap();
+    let out = bin(home.path())
+        .current_dir(home.path())
+        .env_remove("DREAMWATCH_FIXTURES")
+        .args(["screenshot", "--out", "shots"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(home.path().join("shots/observations.svg").is_file());
+}
