@@ -9,6 +9,7 @@ use std::path::Path;
 
 use dreamwatch::control::{ControlCommand, HostStatus};
 use dreamwatch::memory::cycle::Cycle;
+use dreamwatch::memory::identity::BrainKind;
 use dreamwatch::memory::status::Status;
 
 use dreamwatch::ui::headless::Headless;
@@ -132,6 +133,7 @@ fn host_status(status: Status) -> HostStatus {
         status,
         fatigue: 3,
         brain: "rehearsal (offline demo brain)".into(),
+        brain_kind: BrainKind::Rehearsal,
         last_error: None,
     }
 }
