@@ -9,6 +9,8 @@ Cases (each a creature of its own):
   bad-events     5,000,000 one-byte bad lines in .sys/events.jsonl (10 MB)
   empty-dreams   60 MB of `{}` lines in .self/dreams.jsonl (20,000,000 valid dreams)
   observations   16 MB of short tag lines in .self/observations.md
+  iterations     5,000,000 `{}` lines in .sys/iterations.jsonl (15 MB)
+  creator-log    5,000,000 `{}` lines in .self/creator-log.jsonl (15 MB)
 
 Peak RSS is `/usr/bin/time -f %M` (KiB, the kernel's maximum resident set). Run by hand;
 it is not part of the test suite.
@@ -47,6 +49,13 @@ def make(base):
     line = b"RED 10:00 x\n"
     write_lines(os.path.join(c, ".self/observations.md"), line, (16 << 20) // len(line))
     cases["observations"] = c
+    c = os.path.join(base, "iterations")
+    os.makedirs(os.path.join(c, ".self"), exist_ok=True)
+    write_lines(os.path.join(c, ".sys/iterations.jsonl"), b"{}\n", 5_000_000)
+    cases["iterations"] = c
+    c = os.path.join(base, "creator-log")
+    write_lines(os.path.join(c, ".self/creator-log.jsonl"), b"{}\n", 5_000_000)
+    cases["creator-log"] = c
     return cases
 
 

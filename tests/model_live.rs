@@ -631,6 +631,22 @@ fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
     assert_eq!(*line, total + 2);
 }
 
+#[test]
+fn many_iterations_and_creator_log_lines_make_one_change_each() {
+    use dreamwatch::memory::creature::RECENT_CREATOR_LOG;
+    let (_d, root) = creature();
+    let mut c = Creature::open(&root);
+    let iterations = root.join(".sys/iterations.jsonl");
+    let creator_log = root.join(".self/creator-log.jsonl");
+    append(&iterations, &"{}\n".repeat(5000));
+    append(&creator_log, &"{}\n".repeat(RECENT_CREATOR_LOG * 3));
+    let changes = c.refresh_paths(&[&iterations, &creator_log]);
+    let count = |want: &Change| changes.iter().filter(|ch| *ch == want).count();
+    assert_eq!(count(&Change::Iteration), 1);
+    assert_eq!(count(&Change::CreatorLog), 1);
+    assert_eq!(c.creator_log().len(), RECENT_CREATOR_LOG);
+}
+
 /// Whether the runner runs and listens is looked up when a hint names something in
 /// `.sys/`, or on a full refresh: never when a status is derived (every tick does that).
 #[test]

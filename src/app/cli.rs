@@ -96,7 +96,7 @@ impl From<ProviderArg> for ProviderKind {
 /// `--profile`: [`Profile`] as clap spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
-    /// The seed's constants (DESIGN.md section 3).
+    /// The seed's constants (listed in config.sample.toml's `[runner]` table).
     Seed,
     /// OpenSeed since February 2026: deep sleep every 5th dream, without the pause.
     Openseed,

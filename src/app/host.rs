@@ -8,8 +8,9 @@ use std::time::Duration;
 use super::AppError;
 use super::cli::{Cli, DemoArgs, RunArgs};
 use super::config::{ConfigFile, Watching};
+use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
-use crate::llm::ProviderKind;
+use crate::llm::{ProviderKind, ProviderOptions};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
@@ -40,16 +41,23 @@ fn settings(
     Ok((config, watching))
 }
 
-pub fn run(args: &RunArgs, cli: &Cli) -> Result<(), AppError> {
+pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
-    let (provider, model) = provider_for(args)?;
+    let (provider, model) = provider_for(args, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
     if !args.adopt {
         refuse_foreign(&args.dir)?;
     }
-    host(opts, args.headless, vec![args.dir.clone()], cli, watching)
+    host(
+        opts,
+        args.headless,
+        vec![args.dir.clone()],
+        cli,
+        watching,
+        secrets,
+    )
 }
 
 /// Refuses a creature another runner created (see [`adoption`](crate::runner::adoption)).
@@ -68,7 +76,7 @@ fn refuse_foreign(dir: &Path) -> Result<(), AppError> {
     }
 }
 
-pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
+pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
     let (config, watching) = settings(cli, None, args.speed)?;
     let temp;
     let garden: PathBuf = match &args.dir {
@@ -104,15 +112,23 @@ pub fn demo(args: &DemoArgs, cli: &Cli) -> Result<(), AppError> {
     opts.purpose = Some(DEMO_PURPOSE.into());
     opts.max_dreams = args.max_dreams;
     refuse_foreign(&opts.dir)?;
-    host(opts, args.headless, vec![garden], cli, watching)
+    host(opts, args.headless, vec![garden], cli, watching, secrets)
 }
 
-fn provider_for(args: &RunArgs) -> Result<(Arc<dyn Brain>, String), AppError> {
+/// The brain `--provider` asks for, its key from the secrets taken at startup (the
+/// environment no longer has it).
+fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, String), AppError> {
     let kind = ProviderKind::from(args.provider);
     if kind == ProviderKind::Rehearsal {
         return Ok((Arc::new(Rehearsal::new()), rehearsal::MODEL.into()));
     }
-    let provider = crate::llm::build_provider(kind, args.model.clone(), args.base_url.clone())?;
+    let provider = crate::llm::build_provider_with(
+        kind,
+        args.model.clone(),
+        args.base_url.clone(),
+        &|name| secrets.get(name).or_else(|| std::env::var(name).ok()),
+        ProviderOptions::default(),
+    )?;
     let model = args
         .model
         .clone()
@@ -137,8 +153,11 @@ fn host(
     watch: Vec<PathBuf>,
     cli: &Cli,
     watching: Watching,
+    secrets: &Secrets,
 ) -> Result<(), AppError> {
     opts.control_socket = true;
+    refuse_dumps();
+    opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
     if !headless {
         super::needs_terminal()?;
     }

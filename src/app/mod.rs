@@ -18,20 +18,24 @@ pub mod cli;
 pub mod config;
 mod error;
 mod host;
+pub mod secrets;
 
 pub use error::AppError;
 
 use cli::{Cli, Command};
 use config::Watching;
+use secrets::Secrets;
 
 /// `dreamwatch` with the process's arguments.
 pub fn main() -> ExitCode {
+    // First, while the process has a single thread (see `Secrets::take_from_env`).
+    let secrets = Secrets::take_from_env();
     let cli = Cli::parse();
     crate::logging::init(cli.ui.log_file.as_deref());
     let result = match &cli.command {
         Some(Command::Inspect(args)) => return inspect(&cli, args),
-        Some(Command::Run(args)) => host::run(args, &cli),
-        Some(Command::Demo(args)) => host::demo(args, &cli),
+        Some(Command::Run(args)) => host::run(args, &cli, &secrets),
+        Some(Command::Demo(args)) => host::demo(args, &cli, &secrets),
         Some(Command::Screenshot(args)) => screenshot(&cli, args),
         None => return observe(&cli),
     };

@@ -17,12 +17,15 @@ use super::layout::{FileKind, SYS_DIR, control_socket};
 use super::observation_log::ObservationLog;
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
+use super::recent::Recent;
 use super::streams::{ConversationLog, EventLog, HeadProblems, MemoryLog};
 use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
 /// Iterations kept in memory.
 const RECENT_ITERATIONS: usize = 1000;
+/// Self-evaluations kept in memory.
+pub const RECENT_CREATOR_LOG: usize = 1000;
 
 /// What changed in a creature during one refresh.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,6 +92,8 @@ struct LogFold {
     conversation: u64,
     events: u64,
     dreams: u64,
+    iterations: u64,
+    creator_log: u64,
 }
 
 /// A creature, as its files describe it.
@@ -105,7 +110,7 @@ pub struct Creature {
     diary_text: String,
     diary: Vec<DiaryEntry>,
     briefing: Option<String>,
-    creator_log: Vec<CreatorLogEntry>,
+    creator_log: Recent<CreatorLogEntry>,
     iterations: VecDeque<Iteration>,
     pub(crate) events: EventLog,
     memory: MemoryLog,
@@ -178,7 +183,7 @@ impl Creature {
             diary_text: String::new(),
             diary: Vec::new(),
             briefing: None,
-            creator_log: Vec::new(),
+            creator_log: Recent::new(RECENT_CREATOR_LOG),
             iterations: VecDeque::new(),
             events: EventLog::default(),
             memory: MemoryLog::default(),
@@ -468,6 +473,13 @@ impl Creature {
         if fold.events > 0 {
             changes.push(Change::Events { new: fold.events });
         }
+        // One change for any number of new lines where the views re-read what is kept.
+        if fold.iterations > 0 {
+            changes.push(Change::Iteration);
+        }
+        if fold.creator_log > 0 {
+            changes.push(Change::CreatorLog);
+        }
         // One change per new dream still kept (a huge file reports its recent dreams).
         let recent = self.dreams.recent();
         let new = recent.len().min(fold.dreams as usize);
@@ -539,11 +551,11 @@ impl Creature {
                     self.iterations.pop_front();
                 }
                 self.iterations.push_back(i);
-                changes.push(Change::Iteration);
+                fold.iterations += 1;
             }),
             FileKind::CreatorLog => CreatorLogEntry::parse(bytes).map(|c| {
                 self.creator_log.push(c);
-                changes.push(Change::CreatorLog);
+                fold.creator_log += 1;
             }),
             FileKind::Events => match Event::parse(bytes) {
                 Ok(e) => {
@@ -672,8 +684,9 @@ impl Creature {
         self.briefing.as_deref()
     }
 
+    /// The last self-evaluations (at most [`RECENT_CREATOR_LOG`]).
     pub fn creator_log(&self) -> &[CreatorLogEntry] {
-        &self.creator_log
+        self.creator_log.as_slice()
     }
 
     pub fn iterations(&self) -> &VecDeque<Iteration> {

@@ -4,22 +4,34 @@
 use chrono::{DateTime, Utc};
 
 use super::dreams::Dream;
+use super::recent::Recent;
 
 /// Dreams kept in memory for the views (about a year of a creature dreaming every ten
 /// minutes); the counts cover every dream.
 pub const RECENT_DREAMS: usize = 10_000;
 
 /// Dreams read so far: counts over all of them, the last [`RECENT_DREAMS`] themselves.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct DreamLog {
-    /// At most twice [`RECENT_DREAMS`]: trimmed in blocks, so a push stays cheap.
-    recent: Vec<Dream>,
+    recent: Recent<Dream>,
     count: u64,
     deep: u64,
     /// 1-based numbers of the two last deep dreams (the earlier one first).
     last_deep: (Option<u64>, Option<u64>),
     /// The time of the last dream that has one.
     last_t: Option<DateTime<Utc>>,
+}
+
+impl Default for DreamLog {
+    fn default() -> Self {
+        Self {
+            recent: Recent::new(RECENT_DREAMS),
+            count: 0,
+            deep: 0,
+            last_deep: (None, None),
+            last_t: None,
+        }
+    }
 }
 
 impl DreamLog {
@@ -32,15 +44,12 @@ impl DreamLog {
         if dream.t.is_some() {
             self.last_t = dream.t;
         }
-        if self.recent.len() == 2 * RECENT_DREAMS {
-            self.recent.drain(..RECENT_DREAMS);
-        }
         self.recent.push(dream);
     }
 
     /// The last dreams, at most [`RECENT_DREAMS`], oldest first.
     pub fn recent(&self) -> &[Dream] {
-        &self.recent[self.recent.len().saturating_sub(RECENT_DREAMS)..]
+        self.recent.as_slice()
     }
 
     /// Every dream read.
@@ -99,6 +108,5 @@ mod tests {
             )
         );
         assert_eq!(log.recent().len(), RECENT_DREAMS);
-        assert!(log.recent.capacity() <= 4 * RECENT_DREAMS);
     }
 }

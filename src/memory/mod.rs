@@ -19,6 +19,7 @@ pub mod messages;
 pub mod observation_log;
 pub mod observations;
 pub mod problem;
+pub mod recent;
 pub mod status;
 pub mod streams;
 pub mod summary;
