@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use dreamwatch::control::{ControlCommand, HostStatus};
 use dreamwatch::memory::cycle::Cycle;
+use dreamwatch::memory::identity::BrainKind;
 use dreamwatch::memory::status::Status;
 use dreamwatch::ui::headless::Headless;
 use dreamwatch::ui::input::keymap::{KeyNames, Keymap};
@@ -137,6 +138,7 @@ fn hosted_creatures_get_commands_and_their_runners_word() {
             status: Status::Paused,
             fatigue: 61,
             brain: "rehearsal (offline demo brain)".into(),
+            brain_kind: BrainKind::Rehearsal,
             last_error: None,
         },
     );
@@ -422,6 +424,26 @@ fn on_a_narrow_terminal_the_side_panel_takes_the_main_place_while_focused() {
 /// secondary counts before the time to wake and the last activity, which used to be cut
 /// to `wakes in ` and `active 7m` at the edge; the garden keeps its last-activity time.
 #[test]
+fn the_rehearsal_mark_comes_from_the_brain_kind_not_its_label() {
+    let garden = Garden::new();
+    let ember = garden.creature("ember");
+    let mut screen = hosting(&garden, &ember, 120, 30);
+    screen.host_status(
+        &ember,
+        HostStatus {
+            status: Status::Awake,
+            fatigue: 1,
+            brain: "openai/rehearsal-tuned @ http://127.0.0.1:8080/v1".into(),
+            brain_kind: BrainKind::Model,
+            last_error: None,
+        },
+    );
+    let text = screen.text().unwrap();
+    assert!(text.contains("openai/rehearsal-tuned"), "{text}");
+    assert!(!text.contains("REHEARSAL"), "{text}");
+}
+
+#[test]
 fn a_narrow_header_keeps_the_time_to_wake_and_the_last_activity() {
     let garden = Garden::new();
     let ember = garden.creature("ember");
@@ -434,6 +456,7 @@ fn a_narrow_header_keeps_the_time_to_wake_and_the_last_activity() {
             },
             fatigue: 12,
             brain: "rehearsal (offline demo brain)".into(),
+            brain_kind: BrainKind::Rehearsal,
             last_error: None,
         },
     );

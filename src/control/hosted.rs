@@ -8,6 +8,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::protocol::{Answer, ControlCommand};
 use crate::memory::cycle::Cycle;
+use crate::memory::identity::BrainKind;
 use crate::memory::status::Status;
 
 /// What the runner tells the observatory about its creature, beyond the files.
@@ -17,6 +18,7 @@ pub struct HostStatus {
     pub fatigue: u64,
     /// Provider label, e.g. `rehearsal (offline demo brain)`.
     pub brain: String,
+    pub brain_kind: BrainKind,
     /// The last fault (LLM error, failed write), shown until the next success.
     pub last_error: Option<String>,
 }

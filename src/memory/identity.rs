@@ -32,6 +32,29 @@ impl Birth {
     }
 }
 
+/// What answers a creature: a model, or dreamwatch's offline rehearsal brain (a demo,
+/// which the observatory marks as such).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BrainKind {
+    Model,
+    Rehearsal,
+}
+
+/// The `model` BIRTH.json records for a creature born on the rehearsal brain.
+pub const REHEARSAL_MODEL: &str = "rehearsal";
+
+impl BrainKind {
+    /// The kind of brain a BIRTH.json `model` names.
+    pub fn of_birth_model(model: &str) -> Self {
+        if model == REHEARSAL_MODEL {
+            Self::Rehearsal
+        } else {
+            Self::Model
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SleepFile {
     #[serde(default, with = "opt_time")]

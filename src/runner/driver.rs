@@ -172,6 +172,7 @@ impl<G: Genome> Runner<G> {
             status: Status::Unknown,
             fatigue: 0,
             brain,
+            brain_kind: opts.brain.kind(),
             last_error: None,
         });
         Ok(Self {

@@ -13,12 +13,7 @@ use crate::llm::{LlmFuture, Provider, Request};
 use self::task::Task;
 
 /// Which kind of brain: the label is for people, this is for code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BrainKind {
-    Model,
-    /// The offline rehearsal brain: deterministic, no network, a demo.
-    Rehearsal,
-}
+pub use crate::memory::identity::BrainKind;
 
 /// What answers a creature's requests.
 pub trait Brain: Send + Sync {

@@ -27,7 +27,7 @@ use crate::runner::activity::clip;
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
 /// What BIRTH.json records as the model.
-pub const MODEL: &str = "rehearsal";
+pub const MODEL: &str = crate::memory::identity::REHEARSAL_MODEL;
 
 /// Sessions between marathons (the first is session 3).
 const MARATHON_EVERY: u64 = 7;

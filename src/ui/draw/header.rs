@@ -7,6 +7,7 @@ use ratatui::widgets::Paragraph;
 
 use super::fmt::{self, Part, truncate};
 use super::pane;
+use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::ui::state::App;
 
 /// Cells of the fatigue gauge.
@@ -37,9 +38,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         Part::keep(Span::raw("  ")),
     ];
     match ui.brain() {
-        Some(brain) if brain.to_ascii_lowercase().contains("rehearsal") => {
+        Some((BrainKind::Rehearsal, brain)) => {
             first.push(Part::keep(Span::styled(" REHEARSAL ", theme.rehearsal)));
-            let what = if brain.eq_ignore_ascii_case("rehearsal") {
+            let what = if brain == REHEARSAL_MODEL {
                 "offline demo brain"
             } else {
                 brain
@@ -49,7 +50,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
                 Span::styled(format!(" {what}"), theme.muted),
             ));
         }
-        Some(brain) => first.push(Part::optional(
+        Some((BrainKind::Model, brain)) => first.push(Part::optional(
             1,
             Span::styled(brain.to_string(), theme.base),
         )),

@@ -7,6 +7,7 @@ use super::recall::RecallState;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
+use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
@@ -239,11 +240,14 @@ impl CreatureUi {
     }
 
     /// The brain's label: the host's, else the model from BIRTH.json.
-    pub fn brain(&self) -> Option<&str> {
-        self.host
-            .as_ref()
-            .map(|h| h.brain.as_str())
-            .or(self.model.as_deref())
+    /// What answers the creature, and its label: the runner's brain when hosted, else
+    /// the model BIRTH.json names.
+    pub fn brain(&self) -> Option<(BrainKind, &str)> {
+        match (&self.host, &self.model) {
+            (Some(h), _) => Some((h.brain_kind, h.brain.as_str())),
+            (None, Some(model)) => Some((BrainKind::of_birth_model(model), model.as_str())),
+            (None, None) => None,
+        }
     }
 
     pub fn status(&self) -> Status {
