@@ -1,7 +1,7 @@
 //! `dreamwatch inspect`: the headless face of the memory model. A summary of creatures
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
-use std::io::Write;
+use std::io::{IsTerminal, Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,7 +37,7 @@ pub fn run(args: InspectOptions) -> ExitCode {
         match Root::classify(path) {
             Ok(root) => roots.push(root),
             Err(e) => {
-                eprintln!("dreamwatch inspect: {e}");
+                eprintln!("dreamwatch inspect: {}", sanitize_line(&e.to_string()));
                 bad = true;
             }
         }
@@ -59,7 +59,12 @@ pub fn run(args: InspectOptions) -> ExitCode {
             .iter()
             .map(|c| creature_json(c, now, &k))
             .collect();
-        writeln!(out, "{}", json!({ "creatures": list }))
+        let terminal = std::io::stdout().is_terminal();
+        writeln!(
+            out,
+            "{}",
+            json_line(&json!({ "creatures": list }), terminal)
+        )
     } else {
         creatures
             .iter()
@@ -287,9 +292,18 @@ fn follow(roots: Vec<Root>, watch: WatchOptions, k: &Cycle) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn emit(out: &mut impl Write, value: Value) {
+fn emit(out: &mut Stdout, value: Value) {
+    let line = json_line(&value, out.is_terminal());
     // A closed pipe ends nothing here: the loop stops at the next signal or channel close.
-    let _ = writeln!(out, "{value}").and_then(|()| out.flush());
+    let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+}
+
+/// One JSON value as a line. JSON escapes only C0 controls: for a terminal, the rest that
+/// a terminal may obey (DEL, C1 controls such as CSI U+009B, bidi overrides) goes through
+/// the sanitiser, which leaves the line valid JSON.
+fn json_line(value: &Value, terminal: bool) -> String {
+    let line = value.to_string();
+    if terminal { sanitize_line(&line) } else { line }
 }
 
 /// The JSON lines one model change produces.
@@ -317,5 +331,26 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
         Change::Diary => vec![json!({"event": "diary", "creature": name, "entries": c.diary().len()})],
         Change::Priorities => vec![json!({"event": "priorities", "creature": name, "items": c.priorities().items})],
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_for_a_terminal_is_inert_and_still_json() {
+        let value = json!({"name": "a\u{9b}31mb\u{7f}\u{202e}c\u{1b}[2J"});
+        let raw = json_line(&value, false);
+        assert_eq!(raw, value.to_string());
+        let shown = json_line(&value, true);
+        assert!(
+            !shown
+                .chars()
+                .any(|c| c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c)),
+            "{shown:?}"
+        );
+        let back: Value = serde_json::from_str(&shown).unwrap();
+        assert_eq!(back["name"], "a<U+009B>31mb^?<U+202E>c\u{1b}[2J");
     }
 }

@@ -22,7 +22,8 @@ pub const SET_SLEEP: &str = "set_sleep";
 /// hold them) before the runner stops reading.
 const DRAIN_GRACE: Duration = Duration::from_millis(300);
 
-pub fn specs(cfg: &RunnerConfig) -> Vec<ToolSpec> {
+/// `bash` and `set_sleep`; `sleep` is the genome's sentence on what a long sleep does.
+pub fn specs(cfg: &RunnerConfig, sleep: &str) -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: BASH.into(),
@@ -43,13 +44,9 @@ pub fn specs(cfg: &RunnerConfig) -> Vec<ToolSpec> {
         ToolSpec {
             name: SET_SLEEP.into(),
             description: format!(
-                "Sleep for N seconds ({}-{}). Sleeps of {}s or more consolidate your memory into \
-                 observations and a dream when your last dream is at least {} minutes old. You \
-                 continue this conversation when you wake.",
-                cfg.min_sleep_s,
-                cfg.max_sleep_s,
-                cfg.cycle.quick_nap_threshold_s,
-                cfg.cycle.min_dream_interval_s / 60.0
+                "Sleep for N seconds ({}-{}). {sleep} You continue this conversation when you \
+                 wake.",
+                cfg.min_sleep_s, cfg.max_sleep_s,
             ),
             input_schema: json!({
                 "type": "object",
@@ -302,6 +299,8 @@ fn elapsed_ms(started: Instant) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::genome::Genome;
+    use crate::runner::genome::dreamer::Dreamer;
 
     #[test]
     fn sleep_seconds_table() {
@@ -337,7 +336,8 @@ mod tests {
 
     #[test]
     fn specs_name_both_tools() {
-        let s = specs(&RunnerConfig::default());
+        let cfg = RunnerConfig::default();
+        let s = specs(&cfg, &Dreamer::default().prompt(&cfg).sleep);
         assert!(s[1].description.contains("Sleeps of 30s or more"));
         assert!(s[1].description.contains("at least 10 minutes old"));
         assert_eq!(

@@ -178,7 +178,7 @@ struct Inbox {
 
 impl<G: Genome> Engine<G> {
     pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
-        let mut tools = super::tools::specs(&cfg);
+        let mut tools = super::tools::specs(&cfg, &genome.prompt(&cfg).sleep);
         let mut sleep_tools = Vec::new();
         for t in genome.tools(&cfg) {
             if t.sleep_only {

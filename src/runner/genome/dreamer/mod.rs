@@ -287,8 +287,8 @@ impl Genome for Dreamer {
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt {
         GenomePrompt {
             sleep: format!(
-                "Sleeping {nap}s or more, when your last dream is at least {interval} minutes \
-                 old, consolidates what you did into observations and a dream.",
+                "Sleeps of {nap}s or more consolidate your memory into observations and a dream \
+                 when your last dream is at least {interval} minutes old.",
                 nap = cfg.cycle.quick_nap_threshold_s,
                 interval = cfg.cycle.min_dream_interval_s / 60.0,
             ),
