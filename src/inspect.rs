@@ -276,7 +276,14 @@ fn follow(roots: Vec<Root>, watch: WatchOptions, k: &Cycle) -> ExitCode {
                 }
             }
             for (path, c) in live.creatures() {
-                let s = c.summary(now, k);
+                let mut s = c.summary(now, k);
+                // A creature being removed loses BIRTH.json before its directory goes: it
+                // keeps the name it was known by (identity is written once).
+                if c.birth().is_none()
+                    && let Some(before) = last.get(path)
+                {
+                    s.name.clone_from(&before.name);
+                }
                 if let Some(before) = last.get(path) {
                     if before.status != s.status {
                         emit(&mut out, json!({"event": "status", "creature": s.name, "from": status_name(&before.status), "to": status_name(&s.status), "wakes_at": time(s.status.wakes_at())}));
