@@ -678,3 +678,25 @@ fn the_runner_is_probed_on_hints_in_sys_only() {
     assert_eq!(probe(&c), (false, false));
     assert_eq!(c.status(t0(), &Cycle::default()), Status::Stopped);
 }
+
+#[test]
+fn a_file_that_cannot_be_read_is_one_problem_however_often_it_is_looked_at() {
+    let (_d, root) = creature();
+    let conv = root.join(".self/conversation.jsonl");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&conv)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut c = Creature::open(&root);
+    assert_eq!(c.problems().len(), 1, "{:?}", c.problems());
+    for _ in 0..3 {
+        let changes = c.refresh();
+        assert!(
+            !changes.iter().any(|ch| matches!(ch, Change::Problem(_))),
+            "{changes:?}"
+        );
+    }
+    assert_eq!(c.problems().len(), 1);
+    assert_eq!(c.problems_dropped(), 0);
+}

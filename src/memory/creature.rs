@@ -281,7 +281,15 @@ impl Creature {
 
     fn problem(&mut self, changes: &mut Vec<Change>, path: &Path, line: Option<u64>, what: String) {
         let file = self.relative(path);
-        self.line_problem(changes, file, line, what);
+        // A file that cannot be read is looked at again on every refresh: one problem.
+        let known = self
+            .problems
+            .list()
+            .iter()
+            .any(|p| p.file == file && p.line == line && p.what == what);
+        if !known {
+            self.line_problem(changes, file, line, what);
+        }
     }
 
     /// Lists a problem (and reports it as a change) while the list has room; past that
