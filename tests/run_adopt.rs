@@ -13,27 +13,30 @@ fn an_openseed_creature_is_refused_and_left_untouched() {
         let dir = home.path().join("creature");
         copy_dir(&fixture(name), &dir);
         let before = snapshot(&dir);
-        let out = bin(home.path())
-            .args([
-                "run",
-                "--provider",
-                "rehearsal",
-                "--headless",
-                "--max-dreams",
-                "1",
-            ])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
-        assert!(err.contains("--adopt"), "{name}: {err}");
-        assert!(err.contains("not created by dreamwatch"), "{name}: {err}");
-        assert_eq!(
-            snapshot(&dir),
-            before,
-            "{name}: the creature was written to"
-        );
+        // With the rehearsal brain, and with a real one before it asks for a key.
+        for provider in ["rehearsal", "anthropic"] {
+            let out = bin(home.path())
+                .args([
+                    "run",
+                    "--headless",
+                    "--max-dreams",
+                    "1",
+                    "--provider",
+                    provider,
+                ])
+                .arg(&dir)
+                .output()
+                .unwrap();
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains("--adopt"), "{name}: {err}");
+            assert!(err.contains("not created by dreamwatch"), "{name}: {err}");
+            assert_eq!(
+                snapshot(&dir),
+                before,
+                "{name}: the creature was written to"
+            );
+        }
     }
 }
 

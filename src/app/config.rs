@@ -26,7 +26,7 @@ pub struct ConfigFile {
 }
 
 /// `:LINE` after a file's name, when the line is known.
-pub struct At(pub Option<usize>);
+struct At(Option<usize>);
 
 impl fmt::Display for At {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

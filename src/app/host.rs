@@ -42,14 +42,14 @@ fn settings(
 }
 
 pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
+    if !args.adopt {
+        refuse_foreign(&args.dir)?;
+    }
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
-    if !args.adopt {
-        refuse_foreign(&args.dir)?;
-    }
     host(
         opts,
         args.headless,

@@ -24,7 +24,6 @@ pub const REDACTED: &str = "[redacted]";
 const PIECE: usize = 8;
 
 /// The secrets the process was started with, by variable name.
-#[derive(Default, Clone)]
 pub struct Secrets {
     taken: Vec<(String, String)>,
 }
