@@ -13,6 +13,7 @@ use dreamwatch::memory::dreams::Dream;
 use dreamwatch::memory::events::Event;
 use dreamwatch::memory::identity::{Birth, SleepFile};
 use dreamwatch::memory::iterations::Iteration;
+use dreamwatch::memory::json::LineError;
 use dreamwatch::memory::observations::{ObsItem, parse_item};
 
 const KILLS: u32 = 20;
@@ -29,7 +30,7 @@ impl Rng {
 }
 
 /// Valid lines of a JSON-lines file; panics on a bad or partial one.
-fn parse_all(path: &Path, parse: fn(&[u8]) -> Result<(), String>) -> usize {
+fn parse_all(path: &Path, parse: fn(&[u8]) -> Result<(), LineError>) -> usize {
     let Ok(bytes) = std::fs::read(path) else {
         return 0;
     };

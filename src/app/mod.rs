@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use crate::memory::garden::{Root, default_garden};
+use crate::memory::garden::{Root, RootError, default_garden};
 use crate::ui::ObservatoryOptions;
 
 pub mod cli;
@@ -51,7 +51,7 @@ pub fn main() -> ExitCode {
 /// The observatory on the paths given. Bad paths are a usage error (exit 2), before the
 /// terminal is taken over; so is no path when there is no default garden.
 fn observe(cli: &Cli) -> ExitCode {
-    let bad: Vec<String> = cli
+    let bad: Vec<RootError> = cli
         .paths
         .iter()
         .filter_map(|p| Root::classify(p).err())

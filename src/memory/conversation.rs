@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::json::parse_line;
+use super::json::{LineError, parse_line};
 use super::time::parse_time;
 
 /// One line of the conversation log.
@@ -60,9 +60,9 @@ struct RawEntry {
 
 impl ConversationEntry {
     /// Parses one line. Errors are short reasons for the problem list.
-    pub fn parse(line: &[u8]) -> Result<Self, String> {
+    pub fn parse(line: &[u8]) -> Result<Self, LineError> {
         let raw: RawEntry = parse_line(line)?;
-        let role = raw.role.ok_or("missing \"role\"")?;
+        let role = raw.role.ok_or(LineError::Missing("role"))?;
         let content = match raw.content {
             Some(Value::String(s)) => Content::from_text(s),
             Some(Value::Array(items)) => {

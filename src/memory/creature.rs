@@ -13,6 +13,7 @@ use super::dreams::Dream;
 use super::events::Event;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
+use super::json::LineError;
 use super::layout::{FileKind, SYS_DIR, control_socket};
 use super::observation_log::ObservationLog;
 use super::observations::{ObsCounts, Observation, Observations};
@@ -328,7 +329,7 @@ impl Creature {
     fn parse_json_file<T>(
         &mut self,
         content: &Option<(&Path, Vec<u8>)>,
-        parse: fn(&[u8]) -> Result<T, String>,
+        parse: fn(&[u8]) -> Result<T, LineError>,
         changes: &mut Vec<Change>,
     ) -> Option<T> {
         let (path, bytes) = content.as_ref()?;
@@ -540,7 +541,7 @@ impl Creature {
         fold: &mut LogFold,
         changes: &mut Vec<Change>,
     ) {
-        let result: Result<(), String> = match kind {
+        let result: Result<(), LineError> = match kind {
             FileKind::Conversation => {
                 fold.conversation += 1;
                 let last_dream = self.last_dream_time();
@@ -596,13 +597,13 @@ impl Creature {
                 && let Some(backfill) = self.conversation.backfill.as_mut()
             {
                 if backfill.tail_problems.len() < super::problem::MAX_KEPT {
-                    backfill.tail_problems.push((number, what));
+                    backfill.tail_problems.push((number, what.to_string()));
                 } else {
                     self.problems.count_dropped(1);
                 }
                 return;
             }
-            self.line_problem(changes, rel.to_string(), Some(number + 1), what);
+            self.line_problem(changes, rel.to_string(), Some(number + 1), what.to_string());
         }
     }
 

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::json::parse_line;
+use super::json::{LineError, parse_line};
 use super::time::parse_time;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,7 +25,7 @@ pub struct Dream {
 }
 
 impl Dream {
-    pub fn parse(line: &[u8]) -> Result<Self, String> {
+    pub fn parse(line: &[u8]) -> Result<Self, LineError> {
         parse_line(line)
     }
 }

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use super::json::parse_line;
+use super::json::{LineError, parse_line};
 use super::time::parse_time;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -360,14 +360,14 @@ impl CreatureEvent {
 }
 
 impl Event {
-    pub fn parse(line: &[u8]) -> Result<Self, String> {
+    pub fn parse(line: &[u8]) -> Result<Self, LineError> {
         let value: Value = parse_line(line)?;
         let Value::Object(mut fields) = value else {
-            return Err("not a JSON object".into());
+            return Err(LineError::NotAnObject);
         };
         let kind = match fields.remove("type") {
             Some(Value::String(s)) => EventKind::parse(&s),
-            _ => return Err("missing \"type\"".into()),
+            _ => return Err(LineError::Missing("type")),
         };
         let t = fields
             .remove("t")

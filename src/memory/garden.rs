@@ -7,6 +7,28 @@ use super::creature_map::{NaturalPath, sort_naturally};
 use super::layout::is_creature;
 
 /// What a path given on the command line is.
+/// Why a path given to watch is neither a creature nor a garden (a message for the user).
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    #[error("{}: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    #[error(
+        "{}: neither a creature (no .self/ or BIRTH.json) nor a garden of creatures{}",
+        .path.display(),
+        .deeper.as_deref().map(|hint| format!("; {hint}")).unwrap_or_default()
+    )]
+    Neither {
+        path: PathBuf,
+        /// Where creatures were found one level deeper, as a command to watch them.
+        deeper: Option<String>,
+    },
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Root {
     Creature(PathBuf),
@@ -16,13 +38,15 @@ pub enum Root {
 impl Root {
     /// Classifies a path: a creature, or a garden (a directory whose subdirectories
     /// are, or will be, creatures: an empty directory is a garden waiting for its first).
-    /// Errors are messages for the user; when creatures sit one level deeper
-    /// (`DIR/*/creature`, as in OpenSeed's fixture layouts) the message says how to
-    /// watch them.
-    pub fn classify(path: &Path) -> Result<Root, String> {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// When creatures sit one level deeper (`DIR/*/creature`, as in OpenSeed's fixture
+    /// layouts) the error says how to watch them.
+    pub fn classify(path: &Path) -> Result<Root, RootError> {
+        let meta = std::fs::metadata(path).map_err(|source| RootError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        })?;
         if !meta.is_dir() {
-            return Err(format!("{}: not a directory", path.display()));
+            return Err(RootError::NotADirectory(path.to_path_buf()));
         }
         if is_creature(path) {
             return Ok(Root::Creature(path.to_path_buf()));
@@ -30,15 +54,10 @@ impl Root {
         if !creatures_in(path).is_empty() || is_empty_dir(path) {
             return Ok(Root::Garden(path.to_path_buf()));
         }
-        let mut message = format!(
-            "{}: neither a creature (no .self/ or BIRTH.json) nor a garden of creatures",
-            path.display()
-        );
-        if let Some(hint) = deeper_hint(path) {
-            message.push_str("; ");
-            message.push_str(&hint);
-        }
-        Err(message)
+        Err(RootError::Neither {
+            path: path.to_path_buf(),
+            deeper: deeper_hint(path),
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -159,18 +178,18 @@ mod tests {
         let garden = dir.path();
         std::fs::create_dir_all(garden.join("a/.self")).unwrap();
         assert_eq!(
-            Root::classify(garden),
-            Ok(Root::Garden(garden.to_path_buf()))
+            Root::classify(garden).ok(),
+            Some(Root::Garden(garden.to_path_buf()))
         );
         assert!(matches!(
-            Root::classify(&garden.join("a")),
-            Ok(Root::Creature(_))
+            Root::classify(&garden.join("a")).ok(),
+            Some(Root::Creature(_))
         ));
         assert!(Root::classify(&garden.join("missing")).is_err());
         let empty = tempfile::tempdir().unwrap();
         assert_eq!(
-            Root::classify(empty.path()),
-            Ok(Root::Garden(empty.path().to_path_buf())),
+            Root::classify(empty.path()).ok(),
+            Some(Root::Garden(empty.path().to_path_buf())),
             "an empty directory is a garden waiting for creatures"
         );
         std::fs::write(empty.path().join("notes.txt"), "x").unwrap();
@@ -192,11 +211,11 @@ mod tests {
         for name in ["a", "b"] {
             std::fs::create_dir_all(dir.path().join(name).join("creature/.self")).unwrap();
         }
-        let e = Root::classify(dir.path()).unwrap_err();
+        let e = Root::classify(dir.path()).unwrap_err().to_string();
         let hint = format!("dreamwatch {}/*/creature", dir.path().display());
         assert!(e.contains(&hint), "{e}");
         std::fs::create_dir_all(dir.path().join("c/other/.self")).unwrap();
-        let e = Root::classify(dir.path()).unwrap_err();
+        let e = Root::classify(dir.path()).unwrap_err().to_string();
         assert!(
             e.contains(&dir.path().join("c/other").display().to_string()),
             "{e}"

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::dreams::opt_time;
+use super::json::LineError;
 
 /// Every field but `name` may be missing; OpenSeed variants add more, which pass through.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -27,8 +28,8 @@ pub struct Birth {
 }
 
 impl Birth {
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    pub fn parse(bytes: &[u8]) -> Result<Self, LineError> {
+        Ok(serde_json::from_slice(bytes)?)
     }
 }
 
@@ -62,8 +63,8 @@ pub struct SleepFile {
 }
 
 impl SleepFile {
-    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    pub fn parse(bytes: &[u8]) -> Result<Self, LineError> {
+        Ok(serde_json::from_slice(bytes)?)
     }
 }
 

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::dreams::opt_time;
-use super::json::parse_line;
+use super::json::{LineError, parse_line};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Iteration {
@@ -42,7 +42,7 @@ pub struct IterationAction {
 }
 
 impl Iteration {
-    pub fn parse(line: &[u8]) -> Result<Self, String> {
+    pub fn parse(line: &[u8]) -> Result<Self, LineError> {
         parse_line(line)
     }
 }
@@ -62,7 +62,7 @@ pub struct CreatorLogEntry {
 }
 
 impl CreatorLogEntry {
-    pub fn parse(line: &[u8]) -> Result<Self, String> {
+    pub fn parse(line: &[u8]) -> Result<Self, LineError> {
         parse_line(line)
     }
 }

@@ -7,12 +7,34 @@
 
 use serde::de::DeserializeOwned;
 
+/// Why a line of a creature's JSON file (or a JSON file) is not a record. Shown as a short
+/// reason in the problem list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("not a JSON object")]
+    NotAnObject,
+    /// serde_json's reason (kept as text: its error type is neither `Clone` nor `Eq`).
+    #[error("{0}")]
+    Json(String),
+    #[error("missing {0:?}")]
+    Missing(&'static str),
+    /// The line could not be read back from disk.
+    #[error("cannot read {path}: {reason}")]
+    Unreadable { path: String, reason: String },
+}
+
+impl From<serde_json::Error> for LineError {
+    fn from(e: serde_json::Error) -> Self {
+        Self::Json(e.to_string())
+    }
+}
+
 /// Parses one JSON line (without its newline), repairing lone surrogate escapes and
-/// invalid UTF-8 (shown as U+FFFD). The error is a short human-readable reason.
-pub fn parse_line<T: DeserializeOwned>(line: &[u8]) -> Result<T, String> {
+/// invalid UTF-8 (shown as U+FFFD).
+pub fn parse_line<T: DeserializeOwned>(line: &[u8]) -> Result<T, LineError> {
     // Every creature line is an object; serde would also accept a struct as an array.
     if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err("not a JSON object".into());
+        return Err(LineError::NotAnObject);
     }
     let first = match serde_json::from_slice::<T>(line) {
         Ok(v) => return Ok(v),
@@ -21,10 +43,10 @@ pub fn parse_line<T: DeserializeOwned>(line: &[u8]) -> Result<T, String> {
     let text = String::from_utf8_lossy(line);
     let repaired = repair_lone_surrogates(&text);
     match (&text, &repaired) {
-        (std::borrow::Cow::Borrowed(_), None) => Err(first.to_string()),
+        (std::borrow::Cow::Borrowed(_), None) => Err(first.into()),
         _ => {
             let candidate = repaired.as_deref().unwrap_or(&text);
-            serde_json::from_str::<T>(candidate).map_err(|e| e.to_string())
+            Ok(serde_json::from_str::<T>(candidate)?)
         }
     }
 }

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
+use super::json::LineError;
 use super::time::parse_time;
 use crate::tail::LineIndex;
 
@@ -113,13 +114,22 @@ impl ConversationLog {
     }
 
     /// Reads lines `range` (0-based) from disk and parses them.
-    pub fn read_lines(&self, range: Range<u64>) -> Vec<(u64, Result<ConversationEntry, String>)> {
+    pub fn read_lines(
+        &self,
+        range: Range<u64>,
+    ) -> Vec<(u64, Result<ConversationEntry, LineError>)> {
         match self.index.read(&self.path, range) {
             Ok(lines) => lines
                 .into_iter()
                 .map(|(n, bytes)| (n, ConversationEntry::parse(&bytes)))
                 .collect(),
-            Err(e) => vec![(0, Err(format!("cannot read {}: {e}", self.path.display())))],
+            Err(e) => vec![(
+                0,
+                Err(LineError::Unreadable {
+                    path: self.path.display().to_string(),
+                    reason: e.to_string(),
+                }),
+            )],
         }
     }
 
@@ -132,7 +142,7 @@ impl ConversationLog {
         offset: u64,
         bytes: &[u8],
         last_dream: Option<DateTime<Utc>>,
-    ) -> Result<(), String> {
+    ) -> Result<(), LineError> {
         self.index.record(line_no, offset);
         let t = match light_parse(bytes) {
             Some(t) => t,
@@ -425,7 +435,7 @@ fn count_range(path: &Path, start: u64, end: u64, last_dream: Option<DateTime<Ut
             && let Err(what) = log.push(number, offset, bytes, last_dream)
         {
             if problems.len() < super::problem::MAX_KEPT {
-                problems.push((number, what));
+                problems.push((number, what.to_string()));
             } else {
                 dropped += 1;
             }

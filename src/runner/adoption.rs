@@ -48,7 +48,7 @@ fn read_birth(dir: &Path) -> Option<Result<Birth, String>> {
     let path = SeedPaths::new(dir).birth();
     match read_bounded(&path, MAX_BIRTH) {
         Ok(None) => None,
-        Ok(Some(bytes)) => Some(Birth::parse(&bytes)),
+        Ok(Some(bytes)) => Some(Birth::parse(&bytes).map_err(|e| e.to_string())),
         Err(e) => Some(Err(e.to_string())),
     }
 }

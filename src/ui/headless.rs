@@ -71,7 +71,7 @@ impl Headless {
     ) -> Result<Self, String> {
         let roots = paths
             .iter()
-            .map(|p| Root::classify(p))
+            .map(|p| Root::classify(p).map_err(|e| e.to_string()))
             .collect::<Result<Vec<_>, _>>()?;
         let opts = WatchOptions {
             poll_interval: None,

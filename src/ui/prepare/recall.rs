@@ -246,7 +246,7 @@ mod tests {
     }
 
     fn parse(line: &str) -> Result<ConversationEntry, String> {
-        ConversationEntry::parse(line.as_bytes())
+        ConversationEntry::parse(line.as_bytes()).map_err(|e| e.to_string())
     }
 
     #[test]

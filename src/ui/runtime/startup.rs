@@ -60,7 +60,7 @@ pub fn roots(paths: &[PathBuf], hosted: &[HostedCreature]) -> anyhow::Result<Vec
     }
     for path in &given {
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-        roots.push(Root::classify(&path).map_err(anyhow::Error::msg)?);
+        roots.push(Root::classify(&path)?);
     }
     for h in hosted {
         let dir = canonical(&h.dir);

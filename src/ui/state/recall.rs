@@ -238,8 +238,9 @@ impl RecallState {
         let start = line.saturating_sub(READ_BATCH / 2);
         let end = (start + READ_BATCH).min(self.total);
         for (n, entry) in log.read_lines(start..end) {
-            self.cache.entry(n).or_insert_with(|| {
-                prepare::recall::entry(n, entry.as_ref().map_err(String::as_str), theme)
+            self.cache.entry(n).or_insert_with(|| match &entry {
+                Ok(e) => prepare::recall::entry(n, Ok(e), theme),
+                Err(why) => prepare::recall::entry(n, Err(&why.to_string()), theme),
             });
         }
         // The disk read failed or came back short: say so rather than loop on it.
