@@ -132,6 +132,7 @@ fn fsm_life() -> u64 {
                     }))
                 }
                 Output::Genome(_)
+                | Output::Answer(_)
                 | Output::Record(_)
                 | Output::Status { .. }
                 | Output::Fault(_) => {}

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dreamwatch::control::{ControlCommand, HostStatus, HostedCreature, send_command};
+use dreamwatch::control::{Answer, ControlCommand, HostStatus, HostedCreature, send_command};
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::config::RunnerConfig;
@@ -81,7 +81,11 @@ fn asleep(s: &HostStatus) -> bool {
 }
 
 /// Pause, resume, message, wake and force sleep, each checked in the files and the status.
-async fn drive(dir: &Path, hosted: &HostedCreature, send: impl AsyncFn(ControlCommand)) {
+async fn drive(
+    dir: &Path,
+    hosted: &HostedCreature,
+    send: impl AsyncFn(ControlCommand) -> Option<Answer>,
+) {
     let mut status = hosted.status.clone();
     // Paused at birth, while the first session's commands run.
     send(ControlCommand::Pause).await;
@@ -140,7 +144,11 @@ async fn drive(dir: &Path, hosted: &HostedCreature, send: impl AsyncFn(ControlCo
     .await;
 
     status_where(&mut status, "awake", |s| s.status == Status::Awake).await;
-    send(ControlCommand::ForceSleep).await;
+    let answer = send(ControlCommand::ForceSleep).await;
+    assert!(
+        matches!(answer, Some(Answer::Dreaming | Answer::DreamsNext)),
+        "{answer:?}"
+    );
     file_where(dir, ".sys/events.jsonl", "forcing a sleep", |t| {
         t.contains("forced consolidation (operator)")
     })
@@ -173,7 +181,7 @@ async fn operator_commands_in_process() {
         let _ = stopped.await;
     }));
     let control = hosted.control.clone();
-    drive(&dir, &hosted, async |cmd| control.send(cmd).unwrap()).await;
+    drive(&dir, &hosted, async |cmd| control.ask(cmd).await.unwrap()).await;
     let _ = stop.send(());
     let report = tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
     assert!(report.dreams >= 1);

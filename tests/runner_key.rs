@@ -9,7 +9,6 @@ mod cli_support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -99,10 +98,6 @@ fn read_request(stream: &TcpStream) -> Option<Value> {
     serde_json::from_slice(&body).ok()
 }
 
-fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    snapshot(dir)
-}
-
 #[test]
 fn the_key_never_reaches_the_creature_its_files_or_the_model() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -146,7 +141,7 @@ fn the_key_never_reaches_the_creature_its_files_or_the_model() {
         conversation.contains("PATH=") || conversation.contains("ermission denied"),
         "the tool did read the runner's environment: {conversation}"
     );
-    let files = files_under(&dir);
+    let files = snapshot(&dir);
     for name in ["conversation.jsonl", "events.jsonl", "iterations.jsonl"] {
         assert!(files.iter().any(|(p, _)| p.ends_with(name)), "no {name}");
     }

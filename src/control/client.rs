@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 
-use super::protocol::{ControlCommand, MAX_LINE, Reply};
+use super::protocol::{Answer, ControlCommand, MAX_LINE, Reply};
 
 /// How long a runner has to answer, connection included.
 const TIMEOUT: Duration = Duration::from_secs(5);
@@ -37,8 +37,12 @@ pub enum ControlError {
     Timeout { path: PathBuf },
 }
 
-/// Sends one command to the runner hosting the creature in `dir` and waits for its reply.
-pub async fn send_command(dir: &Path, cmd: &ControlCommand) -> Result<(), ControlError> {
+/// Sends one command to the runner hosting the creature in `dir` and waits for its reply:
+/// what became of the command, when the runner says.
+pub async fn send_command(
+    dir: &Path,
+    cmd: &ControlCommand,
+) -> Result<Option<Answer>, ControlError> {
     let path = socket_path(dir);
     let talk = async {
         let stream =
@@ -59,7 +63,7 @@ pub async fn send_command(dir: &Path, cmd: &ControlCommand) -> Result<(), Contro
         let answer: Reply = serde_json::from_str(&reply)
             .map_err(|source| ControlError::BadReply { reply, source })?;
         if answer.ok {
-            Ok(())
+            Ok(answer.answer)
         } else {
             Err(ControlError::Refused(answer.error.unwrap_or_else(|| {
                 "the runner refused the command".to_string()

@@ -13,5 +13,5 @@ pub mod hosted;
 pub mod protocol;
 
 pub use client::{ControlError, send_command, socket_path};
-pub use hosted::{HostStatus, HostedCreature};
-pub use protocol::{ControlCommand, Reply};
+pub use hosted::{ControlRequest, ControlSender, HostStatus, HostedCreature, RunnerStopped};
+pub use protocol::{Answer, ControlCommand, Reply};

@@ -14,8 +14,18 @@
 //!
 //! Commands: `pause`, `resume`, `force_sleep`, `wake`, `message` (with `text`). `ok` means
 //! the runner accepted the command; its effect shows in the creature's files and status.
-//! A connection may send any number of lines. Lines longer than [`MAX_LINE`] are refused.
+//! The reply is sent once the runner has handled the command, and may carry what became of
+//! it ([`Answer`]), for example:
+//!
+//! ```text
+//! -> {"cmd":"force_sleep"}
+//! <- {"ok":true,"answer":{"kind":"already_asleep","until":"2026-03-01T12:04:00Z"}}
+//! ```
+//!
+//! Clients that predate `answer` ignore it. A connection may send any number of lines.
+//! Lines longer than [`MAX_LINE`] are refused.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// The longest request or reply line, newline included.
@@ -32,6 +42,26 @@ pub enum ControlCommand {
     Message { text: String },
 }
 
+/// What became of an accepted command, when there is more to say than "accepted".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Answer {
+    /// Force sleep: the sleep work (a dream) started now.
+    Dreaming,
+    /// Force sleep: it dreams as soon as the model call or tool run in flight is over.
+    DreamsNext,
+    /// Force sleep: the sleep work is already under way.
+    AlreadyDreaming,
+    /// Force sleep: asleep after a dream, nothing left to consolidate; a wake comes first.
+    AlreadyAsleep { until: DateTime<Utc> },
+    /// Wake: the creature is awake.
+    AlreadyAwake,
+    /// Force sleep or wake on a paused creature: done once it is resumed.
+    Paused,
+    /// The runner is stopping: nothing will be done.
+    Stopped,
+}
+
 /// The runner's answer to one request line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
@@ -41,13 +71,20 @@ pub struct Reply {
     pub error: Option<String>,
     #[serde(default)]
     pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Answer>,
 }
 
 impl Reply {
     pub fn accepted() -> Self {
+        Self::answered(None)
+    }
+
+    pub fn answered(answer: Option<Answer>) -> Self {
         Self {
             error: None,
             ok: true,
+            answer,
         }
     }
 
@@ -55,6 +92,7 @@ impl Reply {
         Self {
             error: Some(error.into()),
             ok: false,
+            answer: None,
         }
     }
 
@@ -86,6 +124,25 @@ mod tests {
         assert_eq!(
             serde_json::from_str::<ControlCommand>(r#"{"cmd":"force_sleep"}"#).unwrap(),
             ControlCommand::ForceSleep
+        );
+    }
+
+    #[test]
+    fn answers_travel_and_old_replies_still_parse() {
+        use chrono::TimeZone;
+        let until = Utc.with_ymd_and_hms(2026, 3, 1, 12, 4, 0).unwrap();
+        let reply = Reply::answered(Some(Answer::AlreadyAsleep { until }));
+        assert_eq!(
+            reply.to_line(),
+            "{\"ok\":true,\"answer\":{\"kind\":\"already_asleep\",\"until\":\"2026-03-01T12:04:00Z\"}}\n"
+        );
+        assert_eq!(
+            serde_json::from_str::<Reply>(reply.to_line().trim()).unwrap(),
+            reply
+        );
+        assert_eq!(
+            serde_json::from_str::<Reply>(r#"{"ok":true}"#).unwrap(),
+            Reply::accepted()
         );
     }
 }

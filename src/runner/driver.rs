@@ -33,7 +33,8 @@ use super::progress;
 use super::restore::restore;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
-use crate::control::{ControlCommand, HostStatus, HostedCreature};
+use crate::control::hosted::AnswerFn;
+use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 
 /// Prints one line of progress.
 pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
@@ -98,8 +99,10 @@ pub struct Runner<G: Genome> {
     socket: Option<std::io::Result<std::os::unix::net::UnixListener>>,
     progress: Option<ProgressFn>,
     runner_json: RunnerJson,
-    control_tx: mpsc::UnboundedSender<ControlCommand>,
-    control_rx: mpsc::UnboundedReceiver<ControlCommand>,
+    control_tx: ControlSender,
+    control_rx: mpsc::UnboundedReceiver<ControlRequest>,
+    /// Where the answer to the command being handled goes.
+    answer_to: Option<AnswerFn>,
     status_tx: watch::Sender<HostStatus>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
@@ -164,7 +167,7 @@ impl<G: Genome> Runner<G> {
             source,
         })?;
         let socket = opts.control_socket.then(|| socket::bind(dir));
-        let (control_tx, control_rx) = mpsc::unbounded_channel();
+        let (control_tx, control_rx) = ControlSender::channel();
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
             fatigue: 0,
@@ -185,6 +188,7 @@ impl<G: Genome> Runner<G> {
             runner_json,
             control_tx,
             control_rx,
+            answer_to: None,
             status_tx,
             _lock: lock,
         })
@@ -231,6 +235,9 @@ impl<G: Genome> Runner<G> {
             for o in outputs.drain(..) {
                 exit |= self.perform(o, &ev_tx);
             }
+            if let Some(answer) = self.answer_to.take() {
+                answer(None);
+            }
             if exit {
                 break;
             }
@@ -239,7 +246,10 @@ impl<G: Genome> Runner<G> {
                     stopping = true;
                     Input::Shutdown
                 }
-                Some(cmd) = self.control_rx.recv() => Input::Control(cmd),
+                Some(req) = self.control_rx.recv() => {
+                    self.answer_to = Some(req.answer);
+                    Input::Control(req.command)
+                }
                 Some(input) = ev_rx.recv() => input,
             };
             outputs = self.engine.handle(self.clock.now(), input);
@@ -309,6 +319,11 @@ impl<G: Genome> Runner<G> {
                 s.status = status;
                 s.fatigue = fatigue;
             }),
+            Output::Answer(a) => {
+                if let Some(answer) = self.answer_to.take() {
+                    answer(Some(a));
+                }
+            }
             Output::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
             Output::Exit => return true,
         }

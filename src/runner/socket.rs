@@ -9,11 +9,10 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
-use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
 use crate::control::protocol::{ControlCommand, MAX_LINE, Reply};
-use crate::control::socket_path;
+use crate::control::{ControlSender, socket_path};
 
 /// Binds the socket, replacing a stale one; works outside an async runtime, so the socket
 /// exists as soon as the runner is open. The caller holds the creature's lock, so any
@@ -33,7 +32,7 @@ pub fn bind(dir: &Path) -> io::Result<std::os::unix::net::UnixListener> {
 /// Serves a bound socket until the task is aborted (inside a tokio runtime).
 pub fn serve(
     listener: std::os::unix::net::UnixListener,
-    commands: UnboundedSender<ControlCommand>,
+    commands: ControlSender,
 ) -> io::Result<JoinHandle<()>> {
     let listener = UnixListener::from_std(listener)?;
     Ok(tokio::spawn(async move {
@@ -51,7 +50,8 @@ pub fn serve(
     }))
 }
 
-async fn handle(stream: UnixStream, commands: UnboundedSender<ControlCommand>) {
+/// Answers each line once the runner has handled its command.
+async fn handle(stream: UnixStream, commands: ControlSender) {
     let (read, mut write) = stream.into_split();
     let mut reader = BufReader::new(read);
     loop {
@@ -72,8 +72,8 @@ async fn handle(stream: UnixStream, commands: UnboundedSender<ControlCommand>) {
             Reply::refused("line too long")
         } else {
             match serde_json::from_slice::<ControlCommand>(&line) {
-                Ok(cmd) => match commands.send(cmd) {
-                    Ok(()) => Reply::accepted(),
+                Ok(cmd) => match commands.ask(cmd).await {
+                    Ok(answer) => Reply::answered(answer),
                     Err(_) => Reply::refused("the runner is shutting down"),
                 },
                 Err(e) => Reply::refused(e.to_string()),
@@ -96,24 +96,45 @@ mod tests {
         std::fs::create_dir_all(dir.path().join(".sys")).unwrap();
         // A stale socket file is replaced.
         std::fs::write(socket_path(dir.path()), b"stale").unwrap();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, mut requests) = ControlSender::channel();
+        let (seen, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        // A runner that answers a force sleep and nothing else.
+        tokio::spawn(async move {
+            while let Some(req) = requests.recv().await {
+                let answer = (req.command == ControlCommand::ForceSleep)
+                    .then_some(crate::control::Answer::Dreaming);
+                seen.send(req.command).unwrap();
+                (req.answer)(answer);
+            }
+        });
         let server = serve(bind(dir.path()).unwrap(), tx).unwrap();
         let mode = std::fs::metadata(socket_path(dir.path()))
             .unwrap()
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
-        send_command(dir.path(), &ControlCommand::Pause)
-            .await
-            .unwrap();
+        assert_eq!(
+            send_command(dir.path(), &ControlCommand::Pause)
+                .await
+                .unwrap(),
+            None
+        );
         send_command(dir.path(), &ControlCommand::Message { text: "hi".into() })
             .await
             .unwrap();
+        // The reply waits for the runner's answer, and carries it.
+        assert_eq!(
+            send_command(dir.path(), &ControlCommand::ForceSleep)
+                .await
+                .unwrap(),
+            Some(crate::control::Answer::Dreaming)
+        );
         assert_eq!(rx.recv().await, Some(ControlCommand::Pause));
         assert_eq!(
             rx.recv().await,
             Some(ControlCommand::Message { text: "hi".into() })
         );
+        assert_eq!(rx.recv().await, Some(ControlCommand::ForceSleep));
         // Raw protocol: several lines on one connection, one bad.
         let mut s = UnixStream::connect(socket_path(dir.path())).await.unwrap();
         s.write_all(b"{\"cmd\":\"wake\"}\n{\"cmd\":\"dance\"}\n")

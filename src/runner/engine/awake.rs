@@ -466,7 +466,12 @@ impl<G: Genome> Engine<G> {
         );
         self.flush_notes(now, out);
         match acting.sleep {
-            Some(s) => self.begin_sleep(now, s, out),
+            // The operator's force sleep (a consolidation) takes the place of the creature's.
+            Some(s) if self.force.is_none() => self.begin_sleep(now, s, out),
+            Some(_) => {
+                self.state = State::Ready;
+                self.pump(now, out);
+            }
             None => {
                 self.state = State::Ready;
                 self.pump(now, out);

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use crate::control::ControlCommand;
+use crate::control::{Answer, ControlCommand};
 use crate::memory::events::{CreatureEvent, Sleep};
 use crate::runner::genome::{Genome, SleepCause};
 
@@ -18,6 +18,9 @@ impl<G: Genome> Engine<G> {
         out: &mut Vec<Output<G>>,
     ) {
         if matches!(self.state, State::Stopped | State::Starting) {
+            if matches!(cmd, ControlCommand::ForceSleep | ControlCommand::Wake) {
+                out.push(Output::Answer(Answer::Stopped));
+            }
             return;
         }
         match cmd {
@@ -44,7 +47,7 @@ impl<G: Genome> Engine<G> {
                     self.state = State::Ready;
                     self.pump(now, out);
                 }
-                _ => {}
+                _ => out.push(Output::Answer(Answer::AlreadyAwake)),
             },
             ControlCommand::Message { text } => {
                 if text.trim().is_empty() {
@@ -56,7 +59,17 @@ impl<G: Genome> Engine<G> {
         }
     }
 
+    /// A forced consolidation whatever the dream interval: now, or once the turn in flight
+    /// is over (its own `set_sleep` gives way), or once resumed.
     fn force_sleep(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
+        let answer = match &self.state {
+            State::SleepWork(_) => Answer::AlreadyDreaming,
+            State::Asleep(a) if a.dreamt => Answer::AlreadyAsleep { until: a.wake_at },
+            _ if self.paused => Answer::Paused,
+            State::Ready | State::Backoff { .. } | State::Asleep(_) => Answer::Dreaming,
+            _ => Answer::DreamsNext,
+        };
+        out.push(Output::Answer(answer));
         match &self.state {
             State::Ready | State::Thinking { .. } | State::Acting(_) | State::Waking { .. } => {
                 self.force = Some(Force::Operator);
@@ -78,7 +91,7 @@ impl<G: Genome> Engine<G> {
                     actions: Some(0),
                 };
                 self.event(now, CreatureEvent::Sleep(sleep), out);
-                self.start_sleep_work(now, SleepCause::Forced, started, out);
+                self.start_sleep_work(now, SleepCause::Operator, started, out);
             }
             _ => {}
         }

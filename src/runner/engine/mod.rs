@@ -12,8 +12,9 @@
 //!
 //! Operator control: `Pause` stops the cycle (no new model call, tool run or sleep step;
 //! what is in flight finishes and is recorded) until `Resume`. `ForceSleep` runs the sleep
-//! work now as a forced sleep (at the next step when a turn is in flight). `Wake` cuts a
-//! sleep short (after the sleep work, or its atomic phase, when it runs). `Message` appends
+//! work now as a forced consolidation whatever the dream interval (once the step in flight
+//! is over, in place of the creature's own `set_sleep`); it and `Wake` are answered with an
+//! [`Output::Answer`] saying what became of them. `Wake` cuts a sleep short (after the sleep work, or its atomic phase, when it runs). `Message` appends
 //! to `MESSAGES.md` and delivers it.
 
 pub mod context;

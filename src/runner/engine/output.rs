@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
+use crate::control::Answer;
 use crate::llm::{Request, Role};
 use crate::memory::events::{CreatureEvent, EventKind};
 use crate::memory::iterations::Iteration;
@@ -34,6 +35,8 @@ pub enum Output<G: Genome> {
     Record(Record),
     /// What the observatory shows for this creature.
     Status { status: Status, fatigue: u64 },
+    /// What became of the operator's command just handled, for the operator.
+    Answer(Answer),
     /// The last fault to show (`None` clears it).
     Fault(Option<String>),
     /// The runner's work is over (`--max-dreams` reached, or shutdown).

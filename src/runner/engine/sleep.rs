@@ -43,7 +43,11 @@ impl<G: Genome> Engine<G> {
         };
         self.say_user(now, note, out);
         self.checkpoint(now, self.cfg.cycle.deep_sleep_pause_s, Some(why), out);
-        self.start_sleep_work(now, SleepCause::Forced, now, out);
+        let cause = match force {
+            Force::Fatigue => SleepCause::Forced,
+            Force::Operator => SleepCause::Operator,
+        };
+        self.start_sleep_work(now, cause, now, out);
     }
 
     /// `started` is when the sleep began (before the work), for the wake-up message.
@@ -145,7 +149,7 @@ impl<G: Genome> Engine<G> {
         }
         let deep = end.deep && end.consolidated;
         let pause = match work.cause {
-            SleepCause::Forced => self.cfg.cycle.deep_sleep_pause_s,
+            SleepCause::Forced | SleepCause::Operator => self.cfg.cycle.deep_sleep_pause_s,
             SleepCause::Requested(s) if deep => s.max(self.cfg.cycle.deep_sleep_pause_s),
             SleepCause::Requested(s) => s,
         };

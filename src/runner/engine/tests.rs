@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::input::{Gathered, InboxRead};
 use super::*;
-use crate::control::ControlCommand;
+use crate::control::{Answer, ControlCommand};
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
@@ -279,6 +279,14 @@ impl H {
 
     fn control(&mut self, cmd: ControlCommand) {
         self.send(Input::Control(cmd));
+    }
+
+    /// The answer to the command just sent.
+    fn answer(&self) -> Option<Answer> {
+        self.out.iter().find_map(|e| match e {
+            Output::Answer(a) => Some(*a),
+            _ => None,
+        })
     }
 
     fn count_events(&self, kind: &str) -> usize {
@@ -722,11 +730,14 @@ fn pause_holds_a_dream_between_steps() {
 
 #[test]
 fn force_sleep_from_every_state() {
-    // Awake with a turn in flight: consolidation follows the turn.
+    // Awake with a turn in flight: consolidation follows the turn (enough actions for a
+    // full dream; fewer make a lightweight one, see below).
     let mut h = H::fresh();
     h.control(ControlCommand::ForceSleep);
-    let c = h.call("bash", json!({"command": "ls"}));
-    h.reply(vec![c]);
+    let calls = (0..5)
+        .map(|_| h.call("bash", json!({"command": "ls"})))
+        .collect();
+    h.reply(calls);
     h.run_tools();
     assert_eq!(h.purpose(), Some(Purpose::Consolidate));
     assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
@@ -737,12 +748,74 @@ fn force_sleep_from_every_state() {
     assert!(h.new_llm().is_none());
     // Napping: consolidation now, even inside the dream interval.
     h.wake();
+    h.bash(5);
     h.set_sleep(5.0);
     assert!(matches!(h.fsm.status(), Status::Napping { .. }));
     h.control(ControlCommand::ForceSleep);
     assert_eq!(h.purpose(), Some(Purpose::Consolidate));
     h.dream();
     assert_eq!(h.fsm.dreams(), 2);
+}
+
+/// The operator's force sleep dreams now, inside the dream interval too, and says what
+/// became of it.
+#[test]
+fn operator_force_sleep_dreams_whatever_the_interval_and_answers() {
+    // Dreamt 5 minutes ago; the turn in flight ends in a set_sleep of its own.
+    let mut h = H::dreamt_ago(RunnerConfig::default(), 5.0, 1);
+    h.control(ControlCommand::ForceSleep);
+    assert_eq!(h.answer(), Some(Answer::DreamsNext));
+    let mut calls: Vec<ContentBlock> = (0..6)
+        .map(|i| h.call("bash", json!({"command": format!("echo {i}")})))
+        .collect();
+    calls.push(h.call("set_sleep", json!({"seconds": 60})));
+    h.reply(calls);
+    h.run_tools();
+    assert_eq!(
+        h.purpose(),
+        Some(Purpose::Consolidate),
+        "a dream, not a plain sleep"
+    );
+    assert_eq!(h.fsm.status(), Status::Dreaming);
+    h.control(ControlCommand::ForceSleep);
+    assert_eq!(h.answer(), Some(Answer::AlreadyDreaming));
+    h.dream();
+    assert_eq!(h.fsm.dreams(), 2);
+    // Asleep after a dream: nothing done, and the operator is told until when.
+    let (_, wake_at) = h.timer().unwrap();
+    h.control(ControlCommand::ForceSleep);
+    assert_eq!(h.answer(), Some(Answer::AlreadyAsleep { until: wake_at }));
+    assert!(h.new_llm().is_none() && h.timer().is_some());
+    // Awake with almost nothing done: a lightweight dream, no model call.
+    h.wake();
+    h.bash(2);
+    h.control(ControlCommand::ForceSleep);
+    h.reply_text("looking around");
+    assert_ne!(h.purpose(), Some(Purpose::Consolidate));
+    assert!(
+        h.wrote_genome(|io| matches!(io, DreamerIo::Commit { commit, .. }
+        if commit.observations.is_empty()
+            && commit.dream.observations == 0
+            && commit.dream.actions == 2
+            && commit.dream.reflection == commit.dream.priority))
+    );
+    h.commit(Ok(()));
+    assert_eq!(h.fsm.dreams(), 3);
+    assert_eq!(h.count_events("creature.dream"), 2);
+    // Paused: held until resumed, and said so.
+    h.wake();
+    h.control(ControlCommand::Pause);
+    h.control(ControlCommand::ForceSleep);
+    assert_eq!(h.answer(), Some(Answer::Paused));
+    h.reply_text("still here");
+    assert!(h.new_llm().is_none());
+    h.control(ControlCommand::Resume);
+    assert!(h.wrote_genome(|io| matches!(io, DreamerIo::Commit { .. })));
+    // Waking an awake creature.
+    h.commit(Ok(()));
+    h.wake();
+    h.control(ControlCommand::Wake);
+    assert_eq!(h.answer(), Some(Answer::AlreadyAwake));
 }
 
 #[test]

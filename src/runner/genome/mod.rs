@@ -185,8 +185,10 @@ pub enum ToolReply {
 pub enum SleepCause {
     /// `set_sleep` of this many seconds.
     Requested(f64),
-    /// The fatigue limit or the operator.
+    /// The fatigue limit.
     Forced,
+    /// The operator: a consolidation now, however little there is to consolidate.
+    Operator,
 }
 
 /// Where the sleep work is after a genome call.

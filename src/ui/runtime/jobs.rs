@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
-use crate::control::{ControlCommand, send_command};
+use crate::control::{Answer, ControlCommand, ControlSender, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
 use crate::ui::input::action::Action;
@@ -24,7 +24,7 @@ use crate::ui::update::Job;
 pub type Outcome = (String, bool);
 
 pub struct Jobs {
-    hosted: HashMap<PathBuf, mpsc::UnboundedSender<ControlCommand>>,
+    hosted: HashMap<PathBuf, ControlSender>,
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
     search: Option<SearchHandle>,
@@ -59,9 +59,37 @@ fn accepted(name: &str, command: &ControlCommand, paused: bool, keymap: &Keymap)
     }
 }
 
+/// What the status line says once the runner has said what became of a command.
+fn answered(name: &str, command: &ControlCommand, answer: Answer, keymap: &Keymap) -> Outcome {
+    let text = match answer {
+        Answer::Dreaming => format!("{name} is dreaming"),
+        Answer::DreamsNext => format!("{name} will dream once its current step is over"),
+        Answer::AlreadyDreaming => format!("{name} is already dreaming"),
+        Answer::AlreadyAsleep { until } => {
+            let wake = keymap.first(Action::Wake).map_or_else(
+                || "wake it first".to_string(),
+                |k| format!("{k} wakes it first"),
+            );
+            format!(
+                "{name} is already asleep until {}: {wake}",
+                until.format("%H:%M")
+            )
+        }
+        Answer::AlreadyAwake => format!("{name} is already awake"),
+        Answer::Paused => accepted(name, command, true, keymap),
+        Answer::Stopped => {
+            return (
+                format!("{name}'s runner is stopping: cannot {}", describe(command)),
+                true,
+            );
+        }
+    };
+    (text, false)
+}
+
 impl Jobs {
     pub fn new(
-        hosted: HashMap<PathBuf, mpsc::UnboundedSender<ControlCommand>>,
+        hosted: HashMap<PathBuf, ControlSender>,
         outcomes: mpsc::UnboundedSender<Outcome>,
     ) -> Self {
         Self {
@@ -91,18 +119,34 @@ impl Jobs {
             .get(creature)
             .is_some_and(|u| u.summary.status == Status::Paused);
         let done = accepted(&name, &command, paused, &app.keymap);
+        let tell = {
+            let (name, command, keymap) = (name.clone(), command.clone(), app.keymap.clone());
+            move |answer: Option<Answer>| answer.map(|a| answered(&name, &command, a, &keymap))
+        };
         match via {
-            Some(RunnerLink::Hosted) => match self.hosted.get(creature) {
-                Some(tx) if tx.send(command).is_ok() => app.set_notice(done, false),
-                _ => app.set_notice(format!("{name}'s runner has stopped: cannot {what}"), true),
-            },
+            Some(RunnerLink::Hosted) => {
+                let outcomes = self.outcomes.clone();
+                let sent = self.hosted.get(creature).is_some_and(|tx| {
+                    tx.send(command, move |answer| {
+                        if let Some(outcome) = tell(answer) {
+                            let _ = outcomes.send(outcome);
+                        }
+                    })
+                    .is_ok()
+                });
+                if sent {
+                    app.set_notice(done, false);
+                } else {
+                    app.set_notice(format!("{name}'s runner has stopped: cannot {what}"), true);
+                }
+            }
             Some(RunnerLink::Socket) => {
                 app.set_notice(format!("asking {name} to {what}…"), false);
                 let dir = creature.to_path_buf();
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
                     let outcome = match send_command(&dir, &command).await {
-                        Ok(()) => (done, false),
+                        Ok(answer) => tell(answer).unwrap_or((done, false)),
                         Err(e) => (format!("{name}: cannot {what}: {e}"), true),
                     };
                     // The loop may have ended; nobody to tell then.
@@ -170,7 +214,7 @@ impl Jobs {
             tokio::spawn(async move {
                 let command = ControlCommand::Message { text: text.clone() };
                 let outcome = match send_command(&dir, &command).await {
-                    Ok(()) => (
+                    Ok(_) => (
                         "message sent to the runner, which appends it to MESSAGES.md".into(),
                         false,
                     ),
@@ -191,7 +235,7 @@ impl Jobs {
         }
         let sent = control == Some(RunnerLink::Hosted)
             && self.hosted.get(creature).is_some_and(|tx| {
-                tx.send(ControlCommand::Message { text: text.clone() })
+                tx.send(ControlCommand::Message { text: text.clone() }, |_| {})
                     .is_ok()
             });
         if sent {
@@ -301,8 +345,8 @@ mod tests {
     #[test]
     fn hosted_creatures_get_commands_and_messages_through_their_runner() {
         let (_dir, mut screen, hosted, _) = setup();
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let (outcomes, _) = mpsc::unbounded_channel();
+        let (tx, mut rx) = ControlSender::channel();
+        let (outcomes, mut told) = mpsc::unbounded_channel();
         let mut jobs = Jobs::new(HashMap::from([(hosted.clone(), tx)]), outcomes);
         jobs.perform(
             &mut screen.app,
@@ -311,7 +355,18 @@ mod tests {
                 command: ControlCommand::ForceSleep,
             },
         );
-        assert_eq!(rx.try_recv().ok(), Some(ControlCommand::ForceSleep));
+        let request = rx.try_recv().unwrap();
+        assert_eq!(request.command, ControlCommand::ForceSleep);
+        // The runner's answer becomes the status line.
+        let until = Utc.with_ymd_and_hms(2026, 11, 22, 12, 4, 0).unwrap();
+        (request.answer)(Some(Answer::AlreadyAsleep { until }));
+        assert_eq!(
+            told.try_recv().unwrap(),
+            (
+                "hosted is already asleep until 12:04: w wakes it first".to_string(),
+                false
+            )
+        );
         jobs.perform(
             &mut screen.app,
             Job::AppendMessage {
@@ -320,7 +375,7 @@ mod tests {
             },
         );
         assert_eq!(
-            rx.try_recv().ok(),
+            rx.try_recv().ok().map(|r| r.command),
             Some(ControlCommand::Message {
                 text: "hello".into()
             })

@@ -49,6 +49,43 @@ impl Dreaming {
 }
 
 impl Dreamer {
+    /// A dream with no model call, for a sleep with almost nothing to consolidate: no
+    /// observations, the reflection is the priority (the last one, carried on), and
+    /// nothing pruned nor written in the diary even when it counts as deep.
+    pub(super) fn light_dream(&mut self, deep: bool, cx: &mut Cx<'_, Self>) -> SleepStep {
+        let now = cx.now;
+        let text = self
+            .recall
+            .last_dream
+            .as_ref()
+            .map(|d| d.priority.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| format!("A short rest after {} actions.", cx.fatigue));
+        let dream = Dream {
+            t: Some(now),
+            actions: cx.fatigue,
+            reflection: text.clone(),
+            priority: text,
+            observations: 0,
+            deep,
+        };
+        let id = cx.id();
+        cx.io(DreamerIo::Commit {
+            id,
+            commit: DreamCommit {
+                date: now.format("%Y-%m-%d").to_string(),
+                observations: Vec::new(),
+                dream: dream.clone(),
+            },
+        });
+        let mut d = Dreaming::new(false);
+        d.step = Step::Commit;
+        d.req = Some(id);
+        d.pending = Some((dream, Vec::new()));
+        self.dreaming = Some(d);
+        SleepStep::Waiting
+    }
+
     /// Issues the request of the current step.
     pub(super) fn dream_step(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
         let Some(d) = &self.dreaming else {

@@ -31,6 +31,9 @@ use super::{Cx, Genome, GenomePrompt, IoProgress, SleepCause, SleepStep};
 const RECENT_OBSERVATIONS: usize = 15;
 /// Dreams kept in recall for the priorities prompt.
 const RECENT_DREAMS: usize = 5;
+/// Below this many actions since the last dream, the operator's sleep is a lightweight
+/// dream (DESIGN.md, `dreams.jsonl`).
+const LIGHT_DREAM_ACTIONS: u64 = 5;
 
 /// Where everything is, told at every wake: the creature never depends on its context alone.
 pub const HISTORY: &str = "Your full history is on disk: every message in .self/conversation.jsonl, \
@@ -210,8 +213,14 @@ impl Genome for Dreamer {
         self.last_dream_at.is_none_or(|t| now - t >= interval)
     }
 
-    fn begin_sleep(&mut self, _cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep {
-        self.dreaming = Some(Dreaming::new(cx.cfg.cycle.is_deep(self.dreams + 1)));
+    /// The operator's sleep with fewer than [`LIGHT_DREAM_ACTIONS`] actions to consolidate
+    /// is a lightweight dream (no model call), as OpenSeed's.
+    fn begin_sleep(&mut self, cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep {
+        let deep = cx.cfg.cycle.is_deep(self.dreams + 1);
+        if cause == SleepCause::Operator && cx.fatigue < LIGHT_DREAM_ACTIONS {
+            return self.light_dream(deep, cx);
+        }
+        self.dreaming = Some(Dreaming::new(deep));
         SleepStep::Ready
     }
 
