@@ -413,3 +413,64 @@ fn the_dreams_strip_shows_a_long_stop_as_a_gap() {
         "{cells}"
     );
 }
+
+/// A creature whose conversation spans two days, with long prose in a message and in a
+/// tool's output.
+fn two_days(dir: &Path) -> std::path::PathBuf {
+    let root = dir.join("owl");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    let prose = "the quick brown fox jumps over the lazy dog again and again until the whole \
+                 field is trampled flat and nobody remembers which way the fox first went";
+    let result = serde_json::json!([{"type": "tool_result", "tool_use_id": "c1",
+        "content": serde_json::json!({"stdout": prose, "stderr": "", "exitCode": 0}).to_string()}]);
+    let lines = [
+        serde_json::json!({"t": "2026-11-21T23:58:00.000Z", "role": "user", "content": "late at night"}),
+        serde_json::json!({"t": "2026-11-21T23:59:00.000Z", "role": "assistant", "content": prose}),
+        serde_json::json!({"t": "2026-11-22T00:01:00.000Z", "role": "user", "content": result}),
+        serde_json::json!({"t": "2026-11-22T00:02:00.000Z", "role": "assistant", "content": "morning"}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(root.join(".self/conversation.jsonl"), text).unwrap();
+    root
+}
+
+/// Recall says where a day begins, and long prose (a message, a tool's output) wraps
+/// between words.
+#[test]
+fn recall_shows_days_and_wraps_between_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = two_days(dir.path());
+    let (theme, _) = Theme::load("dark", None, false);
+    let mut screen = Headless::open(
+        &[root],
+        Settings::with_theme(theme),
+        ui_support::clock(),
+        100,
+        40,
+    )
+    .unwrap();
+    screen.press("4").unwrap();
+    let text = screen.text().unwrap();
+    let row = |needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle}: {text}"))
+    };
+    assert!(row("2026-11-21") < row("late at night"), "{text}");
+    assert!(row("late at night") < row("2026-11-22"), "{text}");
+    assert!(row("2026-11-22") < row("morning"), "{text}");
+    assert_eq!(text.matches("2026-11-2").count(), 2, "{text}");
+    // Every row of prose ends with a whole word: no word is cut across rows.
+    let words: std::collections::BTreeSet<&str> =
+        "the quick brown fox jumps over lazy dog again and until whole field is trampled flat nobody remembers which way first went"
+            .split(' ')
+            .collect();
+    for l in text
+        .lines()
+        .filter(|l| l.contains("fox") || l.contains("trampled"))
+    {
+        let inner = l.trim_matches(|c: char| c == '│' || c.is_whitespace());
+        let last = inner.split_whitespace().last().unwrap_or_default();
+        assert!(words.contains(last), "cut: {last:?} in {l}");
+    }
+}
