@@ -175,11 +175,15 @@ fn the_message_box_sends_with_ctrl_s_and_cancels_with_esc() {
     screen.type_text("never mind");
     assert!(press(&mut screen, &["esc"]).is_empty());
     let text = screen.text().unwrap();
-    assert!(text.contains("message discarded"), "{text}");
+    // What was written stays as a draft (issue 14); an empty box is discarded.
+    assert!(text.contains("message kept as a draft"), "{text}");
     assert!(!text.contains("never mind"));
     // An empty message is not sent.
-    press(&mut screen, &["m"]);
+    press(&mut screen, &["]", "m"]);
     assert!(press(&mut screen, &["ctrl-s"]).is_empty());
+    assert!(press(&mut screen, &["esc"]).is_empty());
+    let text = screen.text().unwrap();
+    assert!(text.contains("message discarded"), "{text}");
 }
 
 #[test]

@@ -471,7 +471,12 @@ pub struct EventLog {
     pub(crate) last_sleep: Option<SleepMark>,
     pub(crate) last_t: Option<DateTime<Utc>>,
     pub(crate) last_error: Option<Event>,
+    /// When the creature woke, the last [`RECENT_WAKES`]: where its sleeps really ended.
+    pub(crate) wakes: VecDeque<DateTime<Utc>>,
 }
+
+/// Wake times kept: as many as the iterations kept, whose sleeps they end.
+const RECENT_WAKES: usize = 1000;
 
 impl EventLog {
     pub(crate) fn push(&mut self, event: Event) {
@@ -486,7 +491,16 @@ impl EventLog {
                 }
                 self.end_sleep();
             }
-            EventKind::Thought | EventKind::Wake | EventKind::Boot => self.end_sleep(),
+            EventKind::Wake => {
+                if let Some(t) = event.t {
+                    if self.wakes.len() == RECENT_WAKES {
+                        self.wakes.pop_front();
+                    }
+                    self.wakes.push_back(t);
+                }
+                self.end_sleep();
+            }
+            EventKind::Thought | EventKind::Boot => self.end_sleep(),
             EventKind::Sleep => {
                 if let Some(t) = event.t {
                     self.last_sleep = Some(SleepMark {
@@ -534,6 +548,11 @@ impl EventLog {
 
     pub fn last_sleep(&self) -> Option<SleepMark> {
         self.last_sleep
+    }
+
+    /// When the creature woke (`creature.wake`), oldest first, the most recent kept.
+    pub fn wakes(&self) -> &VecDeque<DateTime<Utc>> {
+        &self.wakes
     }
 }
 
