@@ -186,9 +186,9 @@ fn write_text(
     let conv = c.conversation();
     writeln!(
         out,
-        "  conversation  {} entries, {} bad lines",
-        conv.entries(),
-        conv.bad_lines()
+        "  conversation  {}, {}",
+        counted(conv.entries(), "entry", "entries"),
+        counted(conv.bad_lines(), "bad line", "bad lines")
     )?;
     if let Some(t) = s.last_activity {
         writeln!(out, "  last activity {}", t.format("%Y-%m-%d %H:%M:%S UTC"))?;
@@ -211,6 +211,12 @@ fn write_text(
         }
     }
     writeln!(out)
+}
+
+/// `n` and its noun, singular for one: `1 entry`, `2 entries`.
+fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Text made inert for a terminal, its lines after the first indented by `column` spaces

@@ -487,3 +487,19 @@ fn follow_reports_a_line_written_in_two_parts_once_whole() {
         "a half line was read as a bad line: {seen:?}"
     );
 }
+
+/// Counts of one are singular: `1 entry, 1 bad line`, not `1 entries, 1 bad lines`.
+#[test]
+fn text_counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("single");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    std::fs::write(
+        root.join(".self/conversation.jsonl"),
+        "{\"t\":\"2026-11-22T17:00:00.000Z\",\"role\":\"user\",\"content\":\"hello\"}\nnot json\n",
+    )
+    .unwrap();
+    let out = bin().arg("inspect").arg(&root).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 entry, 1 bad line\n"), "{text}");
+}

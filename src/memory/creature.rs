@@ -19,7 +19,7 @@ use super::observation_log::ObservationLog;
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::recent::Recent;
-use super::streams::{ConversationLog, EventLog, HeadProblems, MemoryLog};
+use super::streams::{ConversationLog, CountGate, EventLog, HeadProblems, MemoryLog};
 use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
@@ -124,6 +124,8 @@ pub struct Creature {
     tailers: HashMap<FileKind, Tailer>,
     /// Set by [`Creature::open_deferred`]: called when a large log's background count is done.
     on_counted: Option<Notifier>,
+    /// Where background counts wait while a test holds them back.
+    count_gate: CountGate,
 }
 
 /// A callback shared with background work.
@@ -140,13 +142,13 @@ impl Creature {
     /// Reads every file of the creature at `root`. Never fails: what cannot be read is
     /// recorded in [`Creature::problems`].
     pub fn open(root: &Path) -> Self {
-        Self::open_with(root, DEFAULT_SETTLE, None)
+        Self::open_with(root, DEFAULT_SETTLE, None, CountGate::default())
     }
 
     /// Like [`Creature::open`], with the time a file must be left alone before an
     /// unfinished last line is shown (see [`WholeFiles`]).
     pub fn with_settle(root: &Path, settle: Duration) -> Self {
-        Self::open_with(root, settle, None)
+        Self::open_with(root, settle, None, CountGate::default())
     }
 
     /// Like [`Creature::open`], but a conversation log larger than
@@ -158,14 +160,27 @@ impl Creature {
         settle: Duration,
         on_counted: impl Fn() + Send + Sync + 'static,
     ) -> Self {
-        Self::open_with(
-            root,
-            settle,
-            Some(Notifier(std::sync::Arc::new(on_counted))),
-        )
+        Self::open_gated(root, settle, CountGate::default(), on_counted)
     }
 
-    fn open_with(root: &Path, settle: Duration, on_counted: Option<Notifier>) -> Self {
+    /// Like [`Creature::open_deferred`], the background count waiting at `gate` before it
+    /// reports.
+    pub fn open_gated(
+        root: &Path,
+        settle: Duration,
+        gate: CountGate,
+        on_counted: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        let on_counted = Some(Notifier(std::sync::Arc::new(on_counted)));
+        Self::open_with(root, settle, on_counted, gate)
+    }
+
+    fn open_with(
+        root: &Path,
+        settle: Duration,
+        on_counted: Option<Notifier>,
+        count_gate: CountGate,
+    ) -> Self {
         let root = root.to_path_buf();
         let dir_name = root
             .file_name()
@@ -196,6 +211,7 @@ impl Creature {
             whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
             on_counted,
+            count_gate,
         };
         creature.refresh();
         if creature.on_counted.is_none()
@@ -522,7 +538,9 @@ impl Creature {
             None => Box::new(|| {}),
         };
         let last_dream = self.last_dream_time();
-        self.conversation.count_head(tail_start, last_dream, ready);
+        let gate = self.count_gate.clone();
+        self.conversation
+            .count_head(tail_start, last_dream, gate, ready);
         if self.conversation.counting() {
             Tailer::starting_at(path, tail_start)
         } else {

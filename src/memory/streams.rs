@@ -37,6 +37,26 @@ pub struct ConversationLog {
     pub(crate) backfill: Option<Backfill>,
 }
 
+/// Holds the background counts of large logs back while [`CountGate::hold`]'s guard lives:
+/// a seam for tests that must see a log while it is still being counted, whatever the
+/// speed of the machine. A count waits at the gate only before it reports.
+#[derive(Debug, Clone, Default)]
+pub struct CountGate(std::sync::Arc<std::sync::RwLock<()>>);
+
+impl CountGate {
+    /// Counts that finish while the guard lives wait for it to go.
+    pub fn hold(&self) -> std::sync::RwLockWriteGuard<'_, ()> {
+        self.0
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Waits while the gate is held.
+    fn pass(&self) {
+        drop(self.0.read());
+    }
+}
+
 /// The background count of a large conversation's head.
 #[derive(Debug)]
 pub(crate) struct Backfill {
@@ -230,6 +250,7 @@ impl ConversationLog {
         &mut self,
         end: u64,
         last_dream: Option<DateTime<Utc>>,
+        gate: CountGate,
         ready: Box<dyn FnOnce() + Send>,
     ) {
         let (tx, rx) = mpsc::channel();
@@ -237,7 +258,9 @@ impl ConversationLog {
         let spawned = std::thread::Builder::new()
             .name("dreamwatch-count".into())
             .spawn(move || {
-                let _ = tx.send(count_parallel(&path, end, last_dream));
+                let count = count_parallel(&path, end, last_dream);
+                gate.pass();
+                let _ = tx.send(count);
                 ready();
             });
         if spawned.is_ok() {
@@ -471,7 +494,12 @@ pub struct EventLog {
     pub(crate) last_sleep: Option<SleepMark>,
     pub(crate) last_t: Option<DateTime<Utc>>,
     pub(crate) last_error: Option<Event>,
+    /// When the creature woke, the last [`RECENT_WAKES`]: where its sleeps really ended.
+    pub(crate) wakes: VecDeque<DateTime<Utc>>,
 }
+
+/// Wake times kept: as many as the iterations kept, whose sleeps they end.
+const RECENT_WAKES: usize = 1000;
 
 impl EventLog {
     pub(crate) fn push(&mut self, event: Event) {
@@ -486,7 +514,16 @@ impl EventLog {
                 }
                 self.end_sleep();
             }
-            EventKind::Thought | EventKind::Wake | EventKind::Boot => self.end_sleep(),
+            EventKind::Wake => {
+                if let Some(t) = event.t {
+                    if self.wakes.len() == RECENT_WAKES {
+                        self.wakes.pop_front();
+                    }
+                    self.wakes.push_back(t);
+                }
+                self.end_sleep();
+            }
+            EventKind::Thought | EventKind::Boot => self.end_sleep(),
             EventKind::Sleep => {
                 if let Some(t) = event.t {
                     self.last_sleep = Some(SleepMark {
@@ -535,6 +572,11 @@ impl EventLog {
     pub fn last_sleep(&self) -> Option<SleepMark> {
         self.last_sleep
     }
+
+    /// When the creature woke (`creature.wake`), oldest first, the most recent kept.
+    pub fn wakes(&self) -> &VecDeque<DateTime<Utc>> {
+        &self.wakes
+    }
 }
 
 /// `memory.jsonl`: only counted (its heartbeats are large and noisy).
@@ -543,4 +585,38 @@ pub struct MemoryLog {
     pub lines: u64,
     pub bad_lines: u64,
     pub last_t: Option<DateTime<Utc>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A held gate keeps a finished count from reporting; released, it reports and joins.
+    #[test]
+    fn a_held_count_gate_keeps_the_count_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("conversation.jsonl");
+        let line = "{\"t\":\"2026-11-22T17:00:00.000Z\",\"role\":\"user\",\"content\":\"a\"}\n";
+        std::fs::write(&path, line.repeat(3)).unwrap();
+        let mut log = ConversationLog::new(path);
+        let gate = CountGate::default();
+        let held = gate.hold();
+        let (tx, rx) = mpsc::channel();
+        let ready = Box::new(move || {
+            let _ = tx.send(());
+        });
+        log.count_head(line.len() as u64 * 3, None, gate.clone(), ready);
+        assert!(log.counting());
+        // However long it is held, the count does not report (a slow machine proves less).
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err()
+        );
+        assert!(log.join_head().is_none());
+        assert!(log.counting());
+        drop(held);
+        rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+        assert!(log.join_head().is_some());
+        assert!(!log.counting());
+    }
 }

@@ -3,7 +3,6 @@
 //! Logs are read from the end and only as far as needed: the conversation's last lines,
 //! and the events after the last dream (the activity a dream has not consolidated yet).
 
-use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -30,7 +29,8 @@ pub fn read_back(
     max_bytes: u64,
     mut keep: impl FnMut(&[u8]) -> bool,
 ) -> io::Result<(Vec<Vec<u8>>, bool)> {
-    let mut file = match File::open(path) {
+    // A FIFO or a device in a log's place is an error, never a hang at start.
+    let mut file = match crate::tail::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), true)),
         Err(e) => return Err(e),
@@ -188,6 +188,18 @@ pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::
 mod tests {
     use super::*;
     use crate::runner::genome::dreamer::Dreamer;
+
+    #[test]
+    fn read_back_refuses_a_fifo_instead_of_hanging() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("log");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(read_back(&p, 1024, |_| true).is_err());
+    }
 
     #[test]
     fn read_back_across_chunks_and_a_missing_final_newline() {

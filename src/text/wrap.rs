@@ -48,6 +48,59 @@ pub fn hard_wrap(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
     wrapper.lines.into_iter().map(Line::from).collect()
 }
 
+/// Splits one line into pieces at most `width` columns wide (0 counts as 1), keeping every
+/// character and style: after the last space that fits, when the piece has one after some
+/// text, else between characters. For text whose spacing matters (code, tool output).
+pub fn wrap_keeping_spaces(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let chars: Vec<(char, Style)> = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    let mut rows = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let (mut end, mut used, mut text, mut space) = (start, 0, false, None);
+        while let Some(&(c, _)) = chars.get(end) {
+            let w = c.width().unwrap_or(0);
+            if end > start && used + w > width {
+                break;
+            }
+            used += w;
+            if c != ' ' {
+                text = true;
+            } else if text {
+                space = Some(end);
+            }
+            end += 1;
+        }
+        if let (Some(&(next, _)), Some(at)) = (chars.get(end), space)
+            && next != ' '
+        {
+            end = at + 1;
+        }
+        rows.push(styled(&chars[start..end]));
+        start = end;
+    }
+    if rows.is_empty() {
+        rows.push(Line::default());
+    }
+    rows
+}
+
+/// Characters with their styles as a line, one span per run of a style.
+fn styled(chars: &[(char, Style)]) -> Line<'static> {
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    for &(c, style) in chars {
+        match spans.last_mut() {
+            Some(last) if last.style == style => last.content.to_mut().push(c),
+            _ => spans.push(Span::styled(c.to_string(), style)),
+        }
+    }
+    Line::from(spans)
+}
+
 struct Wrapper {
     width: usize,
     lines: Vec<Vec<Span<'static>>>,
@@ -113,6 +166,23 @@ impl Wrapper {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_keeping_spaces_breaks_after_a_space_and_keeps_every_character() {
+        let rows = |text: &str, width| -> Vec<String> {
+            wrap_keeping_spaces(&Line::from(text.to_string()), width)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(rows("the lazy dog", 6), ["the ", "lazy ", "dog"]);
+        assert_eq!(rows("a  b   c", 4), ["a  b", "   c"]);
+        assert_eq!(rows("ab cd", 4), ["ab ", "cd"]);
+        // No space after text in the piece: split between characters.
+        assert_eq!(rows("  abcdefgh", 6), ["  abcd", "efgh"]);
+        assert_eq!(rows("x = [1, 2]", 80), ["x = [1, 2]"]);
+        assert_eq!(rows("", 5), [""]);
+    }
     use ratatui::style::{Modifier, Stylize};
 
     fn texts(lines: &[Line]) -> Vec<String> {

@@ -23,6 +23,7 @@ use super::update::Job;
 use crate::control::HostStatus;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
+use crate::memory::streams::CountGate;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveGarden, WatchBatch, WatchOptions};
@@ -69,6 +70,30 @@ impl Headless {
         width: u16,
         height: u16,
     ) -> Result<Self, String> {
+        let area = Rect::new(0, 0, width, height);
+        Self::open_gated(paths, hosted, settings, now, area, CountGate::default())
+    }
+
+    /// As [`Headless::open`], the background counts of large logs waiting at `gate`: a
+    /// test holds it to see a log while it is still being counted.
+    pub fn open_counting(
+        paths: &[PathBuf],
+        settings: Settings,
+        now: DateTime<Utc>,
+        area: Rect,
+        gate: CountGate,
+    ) -> Result<Self, String> {
+        Self::open_gated(paths, BTreeMap::new(), settings, now, area, gate)
+    }
+
+    fn open_gated(
+        paths: &[PathBuf],
+        hosted: BTreeMap<PathBuf, Cycle>,
+        settings: Settings,
+        now: DateTime<Utc>,
+        area: Rect,
+        gate: CountGate,
+    ) -> Result<Self, String> {
         let roots = paths
             .iter()
             .map(|p| Root::classify(p).map_err(|e| e.to_string()))
@@ -77,10 +102,10 @@ impl Headless {
             poll_interval: None,
             ..WatchOptions::default()
         };
-        let (garden, _hints) = LiveGarden::open(roots, opts);
-        let area = Rect::new(0, 0, width, height);
+        let (garden, _hints) = LiveGarden::open_gated(roots, opts, gate);
         let app = App::new(garden, settings, hosted, now, area);
-        let terminal = Terminal::new(TestBackend::new(width, height)).map_err(|e| e.to_string())?;
+        let backend = TestBackend::new(area.width, area.height);
+        let terminal = Terminal::new(backend).map_err(|e| e.to_string())?;
         // Nobody reads the outcomes: only searches are performed here, and they have none.
         let (outcomes, _) = mpsc::unbounded_channel();
         let jobs = Jobs::new(HashMap::new(), outcomes);

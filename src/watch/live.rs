@@ -9,6 +9,7 @@ use crate::memory::creature::{Change, Creature};
 use crate::memory::creature_map::CreatureMap;
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, watched_dirs};
+use crate::memory::streams::CountGate;
 
 /// What a batch of hints changed in the garden.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +25,8 @@ pub struct LiveGarden {
     creatures: CreatureMap<Creature>,
     watcher: Watcher,
     settle: Duration,
+    /// Where the creatures' background counts wait while a test holds them back.
+    count_gate: CountGate,
 }
 
 impl LiveGarden {
@@ -32,12 +35,22 @@ impl LiveGarden {
         roots: Vec<Root>,
         opts: WatchOptions,
     ) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
+        Self::open_gated(roots, opts, CountGate::default())
+    }
+
+    /// Like [`LiveGarden::open`], large logs' background counts waiting at `gate`.
+    pub fn open_gated(
+        roots: Vec<Root>,
+        opts: WatchOptions,
+        gate: CountGate,
+    ) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
         let (watcher, rx) = Watcher::start(opts);
         let mut live = Self {
             garden: Garden::new(roots),
             creatures: CreatureMap::new(),
             watcher,
             settle: opts.settle,
+            count_gate: gate,
         };
         live.rescan_garden();
         (live, rx)
@@ -114,7 +127,8 @@ impl LiveGarden {
         for path in diff.added {
             let tx = self.watcher.sender();
             let hint = FileKind::Conversation.resolve(&path);
-            let creature = Creature::open_deferred(&path, self.settle, move || {
+            let gate = self.count_gate.clone();
+            let creature = Creature::open_gated(&path, self.settle, gate, move || {
                 // The receiver may be gone when the garden closes: nothing to tell then.
                 let _ = tx.send(WatchBatch {
                     paths: vec![hint.clone()],

@@ -5,7 +5,7 @@ pub mod scroll;
 
 use ratatui::text::{Line, Span};
 
-use crate::text::wrap::{hard_wrap, wrap_spans};
+use crate::text::wrap::{wrap_keeping_spaces, wrap_spans};
 
 /// How a line continues when it is wider than the pane.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,12 +65,13 @@ impl DocLine {
     }
 }
 
-/// Splits `line` anywhere; continuation rows keep its leading spaces.
+/// Splits `line` keeping every space, between words where it can; continuation rows keep
+/// its leading spaces.
 fn hard_rows(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
     let (lead, spans) = strip_lead(line);
     let lead = lead.min(width / 2);
     let rest = Line::from(spans);
-    hard_wrap(&rest, width - lead)
+    wrap_keeping_spaces(&rest, width - lead)
         .into_iter()
         .map(|row| pad(lead, row, line.style))
         .collect()

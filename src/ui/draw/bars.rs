@@ -11,6 +11,7 @@ use super::fmt::truncate;
 use crate::ui::focus::Mode;
 use crate::ui::input::hints::{ActionInfo, actions};
 use crate::ui::state::App;
+use crate::ui::state::creature::RunnerLink;
 use crate::watch::WatchMode;
 
 pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
@@ -34,7 +35,19 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         WatchMode::Events => "watching",
         WatchMode::Polling => "polling",
     };
-    let right = format!("{} creature(s) · {watching} ", app.creatures.len());
+    let count = app.creatures.len();
+    let hosted = app
+        .creatures
+        .values()
+        .filter(|u| u.link == RunnerLink::Hosted)
+        .count();
+    // What this observatory does with them: hosts them, watches their files, or both.
+    let doing = match (hosted, app.garden.watch_mode()) {
+        (0, _) => watching.to_string(),
+        (h, WatchMode::Events) if h == count => "hosting".to_string(),
+        (h, _) => format!("hosting {h} · {watching}"),
+    };
+    let right = format!("{count} creature(s) · {doing} ");
     let width = usize::from(area.width);
     let used: usize = left.iter().map(|s| s.content.width()).sum();
     if used + right.width() <= width {

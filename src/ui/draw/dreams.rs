@@ -1,14 +1,13 @@
-//! The dreams view: the creature's life as a strip (awake, asleep, every dream, deep
+//! The dreams view: the creature's life as a [`strip`] (awake, asleep, every dream, deep
 //! sleeps distinct), the dreams newest first, and the selected dream in detail.
 
-use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::doc;
 use super::fmt::truncate;
+use super::{doc, strip};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::layout::Areas;
@@ -31,7 +30,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, ui: &CreatureUi, app: &App) {
     let selected = ui.selected_dream();
     if let Some(area) = areas.timeline {
         frame.render_widget(
-            Paragraph::new(timeline(ui, selected, area.width, theme)),
+            Paragraph::new(strip::rows(ui, selected, app.now, area.width, theme)),
             area,
         );
     }
@@ -39,85 +38,6 @@ pub fn render(frame: &mut Frame, areas: &Areas, ui: &CreatureUi, app: &App) {
     if let (Some(area), Some(i)) = (areas.detail, selected) {
         detail(frame, area, ui, i, theme);
     }
-}
-
-/// The span of the creature's life the strip covers.
-fn life(ui: &CreatureUi) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
-    let times = ui
-        .dreams
-        .iter()
-        .filter_map(|d| d.t)
-        .chain(ui.sleeps.iter().flat_map(|s| [s.start, s.end]))
-        .chain(ui.summary.last_activity)
-        .chain(ui.born);
-    let (mut lo, mut hi) = (None::<DateTime<Utc>>, None::<DateTime<Utc>>);
-    for t in times {
-        lo = Some(lo.map_or(t, |l| l.min(t)));
-        hi = Some(hi.map_or(t, |h| h.max(t)));
-    }
-    let (lo, hi) = (lo?, hi?);
-    Some((lo, hi.max(lo + chrono::Duration::seconds(1))))
-}
-
-fn timeline(
-    ui: &CreatureUi,
-    selected: Option<usize>,
-    width: u16,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
-    let cells = usize::from(width);
-    let Some((start, end)) = life(ui).filter(|_| cells > 0) else {
-        return Vec::new();
-    };
-    let span_ms = (end - start).num_milliseconds().max(1) as f64;
-    let cell_of = |t: DateTime<Utc>| {
-        let x = (t - start).num_milliseconds() as f64 / span_ms * cells as f64;
-        (x as usize).min(cells - 1)
-    };
-    // 0 awake, 1 asleep, 2 dream, 3 deep dream.
-    let mut kind = vec![0u8; cells];
-    for s in &ui.sleeps {
-        for k in &mut kind[cell_of(s.start)..=cell_of(s.end)] {
-            *k = (*k).max(1);
-        }
-    }
-    for d in &ui.dreams {
-        if let Some(t) = d.t {
-            let c = cell_of(t);
-            kind[c] = kind[c].max(if d.deep { 3 } else { 2 });
-        }
-    }
-    let strip: Vec<Span> = kind
-        .iter()
-        .map(|k| match k {
-            0 => Span::styled("─", theme.awake),
-            1 => Span::styled("▒", theme.asleep),
-            2 => Span::styled("●", theme.dream),
-            _ => Span::styled("◆", theme.deep_sleep),
-        })
-        .collect();
-    let from = start.format("%m-%d %H:%M").to_string();
-    let to = end.format("%m-%d %H:%M").to_string();
-    let mut legend = "─ awake  ▒ asleep  ● dream  ◆ deep sleep";
-    let ends = from.len() + to.len();
-    if ends + legend.chars().count() + 2 > cells {
-        legend = "";
-    }
-    let room = cells.saturating_sub(ends);
-    let labels = Line::from(vec![
-        Span::styled(from, theme.muted),
-        Span::styled(format!("{legend:^room$}"), theme.muted),
-        Span::styled(to, theme.muted),
-    ]);
-    let mut cursor = String::new();
-    if let Some(t) = selected.and_then(|i| ui.dreams[i].t) {
-        cursor = format!("{}▲", " ".repeat(cell_of(t)));
-    }
-    vec![
-        labels,
-        Line::from(strip),
-        Line::styled(cursor, theme.accent),
-    ]
 }
 
 fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>, theme: &Theme) {

@@ -4,10 +4,12 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
 use super::{doc, dreams, pane, recall};
+use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::state::App;
+use crate::ui::state::creature::{CreatureUi, RunnerLink};
 use crate::ui::state::recall::Follow;
 
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
@@ -46,11 +48,23 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             areas.main_view,
             &ui.diary,
             ui.diary_anchor,
-            "No diary yet: it is written at deep sleep.",
+            no_diary(app, ui),
             theme,
         ),
         MainView::Dreams => dreams::render(frame, areas, ui, app),
         MainView::Recall => recall::render(frame, areas.main_view, ui, app),
+    }
+}
+
+/// Why the diary is empty: a dreamwatch runner writes it at deep sleep; an OpenSeed
+/// creature's genome may keep none at all.
+fn no_diary(app: &App, ui: &CreatureUi) -> &'static str {
+    let runner =
+        ui.link == RunnerLink::Hosted || app.selected_model().is_some_and(|m| m.runner().is_some());
+    if runner {
+        "No diary yet: it is written at deep sleep."
+    } else {
+        "This creature writes no diary (an OpenSeed creature whose genome keeps none)."
     }
 }
 
@@ -64,6 +78,14 @@ fn status(app: &App) -> Line<'static> {
         MainView::Observations => {
             let f = ui.obs_filter;
             let mut spans = Vec::new();
+            let lines = &ui.obs_doc.lines;
+            if !lines.is_empty() {
+                let top = scroll::top(lines, ui.obs_anchor, app.areas().main_viewport());
+                spans.push(Span::styled(
+                    format!(" {}/{} ·", top + 1, lines.len()),
+                    theme.muted,
+                ));
+            }
             for (shown, tag, style) in [
                 (f.red, "RED", theme.red),
                 (f.ylw, "YLW", theme.ylw),

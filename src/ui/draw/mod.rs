@@ -13,6 +13,7 @@ mod message;
 mod pane;
 mod recall;
 mod side;
+mod strip;
 
 use ratatui::Frame;
 use ratatui::widgets::Block;

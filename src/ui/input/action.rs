@@ -145,9 +145,14 @@ actions! {
         hint: "help", description: "show or hide this help",
     }
     Quit {
-        group: General, keys: ["q", "ctrl-c"], modes: [Normal, Help],
+        group: General, keys: ["q", "ctrl-c"], modes: [Normal],
         needs: Nothing, bar: Normal(0),
         hint: "quit", description: "quit",
+    }
+    CloseHelp {
+        group: General, keys: ["q"], modes: [Help],
+        needs: Nothing, bar: Overlay(4),
+        hint: "close", description: "close this help (as Esc does)",
     }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],

@@ -8,6 +8,10 @@ use super::action::Action;
 use super::keys::KeyChord;
 use crate::ui::focus::Mode;
 
+/// Ctrl with this key quits in every mode, whatever the config binds (it cannot be
+/// rebound): the way out that no keys config can take away.
+pub const QUIT_ALWAYS: char = 'c';
+
 /// Action -> keys, plus the reverse index per mode used to dispatch key presses.
 #[derive(Debug, Clone)]
 pub struct Keymap {
@@ -58,7 +62,10 @@ impl Default for Keymap {
 impl Keymap {
     /// Applies a config patch: each named action gets exactly the keys given (an empty
     /// list unbinds it); a key taken from another action in the same mode leaves it.
-    /// Returns one warning per bad name or key; the rest of the patch still applies.
+    /// A binding with a key that cannot be read keeps the action's keys, and Ctrl-C
+    /// stays with quit whatever the patch says ([`QUIT_ALWAYS`]), so that a typo never
+    /// leaves the operator without a way out. Returns one warning per bad name or key;
+    /// the rest of the patch still applies.
     pub fn patch(&mut self, patch: &BTreeMap<String, KeyNames>) -> Vec<String> {
         let mut warnings = Vec::new();
         for (name, names) in patch {
@@ -69,12 +76,26 @@ impl Keymap {
                     continue;
                 }
             };
-            let mut keys = Vec::new();
-            for key in names.names() {
-                match key.parse::<KeyChord>() {
-                    Ok(k) => keys.push(k),
-                    Err(e) => warnings.push(format!("keys.{name}: {e}")),
+            let parsed: Result<Vec<KeyChord>, String> =
+                names.names().iter().map(|key| key.parse()).collect();
+            let mut keys = match parsed {
+                Ok(keys) => keys,
+                Err(e) => {
+                    warnings.push(format!(
+                        "keys.{name}: {e}: it keeps its keys ({})",
+                        self.label(action)
+                    ));
+                    continue;
                 }
+            };
+            let quit_always = KeyChord::ctrl(QUIT_ALWAYS);
+            if action == Action::Quit {
+                if !keys.contains(&quit_always) {
+                    keys.push(quit_always);
+                }
+            } else if keys.contains(&quit_always) {
+                keys.retain(|k| *k != quit_always);
+                warnings.push(format!("keys.{name}: {quit_always} always quits"));
             }
             for (&other, other_keys) in &mut self.bindings {
                 if other == action || !shares_mode(other, action) {
@@ -196,7 +217,8 @@ mod tests {
         );
         assert_eq!(map.label(Action::Quit), "Ctrl-C");
         assert_eq!(map.label(Action::Message), "m");
-        assert!(map.keys(Action::PauseResume).is_empty());
+        // A key that cannot be read leaves the binding as it was.
+        assert_eq!(map.label(Action::PauseResume), "p");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! a header row and its body, tool calls and results readable (command, exit, output),
 //! JSON, shell and markdown highlighted.
 
+use chrono::NaiveDate;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
@@ -72,6 +73,14 @@ pub fn entry(line_no: u64, entry: Result<&ConversationEntry, &str>, theme: &Them
         ),
     }
     out.lines
+}
+
+/// The row that opens a new day (UTC, as the entries' times are).
+pub fn day_separator(day: NaiveDate, theme: &Theme) -> DocLine {
+    DocLine::hard(Line::styled(
+        format!("── {} ──", day.format("%A %Y-%m-%d")),
+        theme.header,
+    ))
 }
 
 struct Out<'t> {

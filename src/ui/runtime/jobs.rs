@@ -17,7 +17,7 @@ use crate::memory::status::Status;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::App;
-use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::update::Job;
 
 /// What became of work done in the background: a notice, and whether it is an error.
@@ -248,9 +248,7 @@ impl Jobs {
         match messages::append(creature, &text, Utc::now()) {
             Ok(path) => {
                 let mut notice = format!("message appended to {}", path.display());
-                // OpenSeed creatures (a .sys/ that no dreamwatch runner ever wrote to)
-                // take messages from their orchestrator since mid-February 2026.
-                if creature.join(".sys").is_dir() && !creature.join(".sys/runner.json").exists() {
+                if ignores_messages_file(creature) {
                     notice.push_str(
                         " (OpenSeed creatures since mid-February 2026 do not read it: their orchestrator delivers messages)",
                     );

@@ -1,6 +1,8 @@
 //! What the observatory keeps per creature: its summary, its text prepared for the
 //! screen, and where each of its views is scrolled.
 
+use std::path::Path;
+
 use chrono::{DateTime, Duration, Utc};
 
 use super::recall::RecallState;
@@ -25,6 +27,13 @@ pub enum RunnerLink {
     Socket,
     /// Only watched (an OpenSeed creature, or a runner that is gone).
     None,
+}
+
+/// An OpenSeed creature of the orchestrator era (a `.sys/` that no dreamwatch runner ever
+/// wrote to): since mid-February 2026 its orchestrator delivers messages, and it does not
+/// read `MESSAGES.md`.
+pub fn ignores_messages_file(root: &Path) -> bool {
+    root.join(".sys").is_dir() && !root.join(".sys/runner.json").exists()
 }
 
 /// A span of time the creature slept, for the dreams timeline.
@@ -71,6 +80,8 @@ pub struct CreatureUi {
     pub side_anchor: Anchor,
 
     pub recall: RecallState,
+    /// What the message box held when it was closed without sending (lines).
+    pub draft: Vec<String>,
 }
 
 impl CreatureUi {
@@ -106,6 +117,7 @@ impl CreatureUi {
             side: Vec::new(),
             side_anchor: Anchor::Line(0),
             recall: RecallState::default(),
+            draft: Vec::new(),
         };
         ui.prepare_identity(c);
         ui.prepare_observations(c, theme, true);
@@ -140,7 +152,11 @@ impl CreatureUi {
                 Change::Reset(FileKind::Conversation) | Change::ConversationCounted => {
                     self.recall.clear();
                 }
-                Change::Iteration | Change::Reset(FileKind::Iterations) => self.prepare_sleeps(c),
+                // A wake event ends the sleep its iteration began.
+                Change::Iteration
+                | Change::Reset(FileKind::Iterations)
+                | Change::Events { .. }
+                | Change::Reset(FileKind::Events) => self.prepare_sleeps(c),
                 Change::Diary => self.diary_width = 0,
                 Change::Identity => {
                     self.prepare_identity(c);
@@ -193,18 +209,31 @@ impl CreatureUi {
             observations::document(&self.obs_items, &self.obs_filter, self.obs_newest_first);
     }
 
-    /// Asleep spans from the iterations (each records when its sleep began and how long).
+    /// Asleep spans from the iterations (each records when its sleep began and how long
+    /// it asked for), ended when the creature really woke: at the first wake event after
+    /// the start, never after the next sleep began (under `--speed`, or woken early, the
+    /// sleep is shorter than asked).
     fn prepare_sleeps(&mut self, c: &Creature) {
-        self.sleeps = c
+        let wakes = c.events().wakes();
+        let asked: Vec<(DateTime<Utc>, f64)> = c
             .iterations()
             .iter()
-            .filter_map(|i| {
-                let start = i.sleep_started_at.or(i.t)?;
-                let ms = (i.sleep_s * 1000.0) as i64;
-                (ms > 0).then(|| SleepSpan {
-                    start,
-                    end: start + Duration::milliseconds(ms),
-                })
+            .filter(|i| i.sleep_s > 0.0)
+            .filter_map(|i| Some((i.sleep_started_at.or(i.t)?, i.sleep_s)))
+            .collect();
+        self.sleeps = asked
+            .iter()
+            .enumerate()
+            .map(|(n, &(start, secs))| {
+                let mut end = start + Duration::milliseconds((secs * 1000.0) as i64);
+                let at = wakes.partition_point(|w| *w <= start);
+                if let Some(&woke) = wakes.get(at) {
+                    end = end.min(woke);
+                }
+                if let Some(&(next, _)) = asked.get(n + 1) {
+                    end = end.min(next.max(start));
+                }
+                SleepSpan { start, end }
             })
             .collect();
     }

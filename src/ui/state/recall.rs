@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, NaiveDate, Utc};
 use ratatui::text::Line;
 
 use crate::memory::streams::ConversationLog;
@@ -40,12 +41,15 @@ pub struct RecallState {
     /// A search hit to mark.
     pub mark: Option<u64>,
     cache: BTreeMap<u64, Vec<DocLine>>,
+    /// The day (UTC) of each prepared entry, for the separators between days.
+    days: BTreeMap<u64, Option<NaiveDate>>,
 }
 
 impl RecallState {
     /// Forgets every prepared entry (the log was replaced or truncated).
     pub fn clear(&mut self) {
         self.cache.clear();
+        self.days.clear();
         self.follow = Follow::On;
         self.mark = None;
     }
@@ -232,21 +236,64 @@ impl RecallState {
         if let Ok(i) = recent.binary_search_by_key(&line, |(n, _)| *n) {
             let (n, e) = &recent[i];
             let lines = prepare::recall::entry(*n, Ok(e), theme);
-            self.cache.insert(*n, lines);
+            self.insert(log, theme, *n, e.t, lines);
             return;
         }
         let start = line.saturating_sub(READ_BATCH / 2);
         let end = (start + READ_BATCH).min(self.total);
         for (n, entry) in log.read_lines(start..end) {
-            self.cache.entry(n).or_insert_with(|| match &entry {
-                Ok(e) => prepare::recall::entry(n, Ok(e), theme),
-                Err(why) => prepare::recall::entry(n, Err(&why.to_string()), theme),
-            });
+            if self.cache.contains_key(&n) {
+                continue;
+            }
+            let (t, lines) = match &entry {
+                Ok(e) => (e.t, prepare::recall::entry(n, Ok(e), theme)),
+                Err(why) => (
+                    None,
+                    prepare::recall::entry(n, Err(&why.to_string()), theme),
+                ),
+            };
+            self.insert(log, theme, n, t, lines);
         }
         // The disk read failed or came back short: say so rather than loop on it.
         self.cache.entry(line).or_insert_with(|| {
             prepare::recall::entry(line, Err("could not be read from disk"), theme)
         });
+    }
+
+    /// Keeps entry `n`'s prepared lines, after a separator when it opens a new day.
+    fn insert(
+        &mut self,
+        log: &ConversationLog,
+        theme: &Theme,
+        n: u64,
+        t: Option<DateTime<Utc>>,
+        mut lines: Vec<DocLine>,
+    ) {
+        let day = t.map(|t| t.date_naive());
+        if let Some(day) = day
+            && self.day_before(log, n) != Some(day)
+        {
+            lines.insert(0, prepare::recall::day_separator(day, theme));
+        }
+        self.days.insert(n, day);
+        self.cache.insert(n, lines);
+    }
+
+    /// The day of the entry before `n` (none at the log's start or without a time).
+    fn day_before(&self, log: &ConversationLog, n: u64) -> Option<NaiveDate> {
+        let prev = n.checked_sub(1)?;
+        if let Some(day) = self.days.get(&prev) {
+            return *day;
+        }
+        let recent = log.recent();
+        let t = match recent.binary_search_by_key(&prev, |(n, _)| *n) {
+            Ok(i) => recent[i].1.t,
+            Err(_) => match log.read_lines(prev..n).pop() {
+                Some((_, Ok(e))) => e.t,
+                _ => None,
+            },
+        };
+        t.map(|t| t.date_naive())
     }
 
     fn evict(&mut self) {
@@ -255,7 +302,8 @@ impl RecallState {
         }
         let keep = CACHE_MAX as u64 / 3;
         let (top, end) = (self.top.0, self.end_top.0);
-        self.cache
-            .retain(|&n, _| n.abs_diff(top) <= keep || n.abs_diff(end) <= keep);
+        let kept = |n: u64| n.abs_diff(top) <= keep || n.abs_diff(end) <= keep;
+        self.cache.retain(|&n, _| kept(n));
+        self.days.retain(|&n, _| kept(n));
     }
 }

@@ -1,7 +1,7 @@
 //! What each action does to the state.
 
 use ratatui::widgets::{Block, Borders};
-use ratatui_textarea::TextArea;
+use ratatui_textarea::{CursorMove, TextArea};
 
 use super::Job;
 use super::scrolling::step_of;
@@ -15,7 +15,7 @@ use crate::ui::input::action::Action;
 use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
-use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 
 impl App {
     /// Performs one action. Returns the IO it asks for.
@@ -33,6 +33,7 @@ impl App {
         }
         match action {
             Action::Quit => self.quit = true,
+            Action::CloseHelp => self.mode = Mode::Normal,
             Action::Help => {
                 self.mode = if self.mode == Mode::Help {
                     Mode::Normal
@@ -43,9 +44,7 @@ impl App {
             }
             Action::Cancel => {
                 if self.mode == Mode::Message {
-                    self.message = None;
-                    self.message_to = None;
-                    self.set_notice("message discarded", false);
+                    self.keep_draft();
                 }
                 self.mode = Mode::Normal;
             }
@@ -73,7 +72,17 @@ impl App {
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
             Action::ForceSleep => return self.control(ControlCommand::ForceSleep),
-            Action::Wake => return self.control(ControlCommand::Wake),
+            Action::Wake => {
+                if let Some(ui) = self.selected_ui()
+                    && ui.link != RunnerLink::None
+                    && ui.status() == Status::Awake
+                {
+                    let notice = format!("{} is already awake", ui.name);
+                    self.set_notice(notice, false);
+                    return Vec::new();
+                }
+                return self.control(ControlCommand::Wake);
+            }
             Action::PauseResume => {
                 let paused = self
                     .selected_ui()
@@ -160,16 +169,50 @@ impl App {
         }]
     }
 
+    /// Closes the message box; what it holds stays with its creature as a draft.
+    fn keep_draft(&mut self) {
+        let area = self.message.take();
+        let to = self.message_to.take();
+        let lines = area.map(TextArea::into_lines).unwrap_or_default();
+        let written = lines.iter().any(|l| !l.trim().is_empty());
+        if let Some(ui) = to.and_then(|p| self.creatures.get_mut(&p))
+            && written
+        {
+            ui.draft = lines;
+            let reopen = self.keymap.mention(Action::Message, ": {} opens it again");
+            self.set_notice(format!("message kept as a draft{reopen}"), false);
+        } else {
+            self.set_notice("message discarded", false);
+        }
+    }
+
     fn open_message(&mut self) {
-        let Some(name) = self.selected_ui().map(|u| u.name.clone()) else {
+        let Some(ui) = self.selected_ui_mut() else {
             return;
         };
-        let mut area = TextArea::default();
+        let draft = std::mem::take(&mut ui.draft);
+        let name = ui.name.clone();
+        let ignored = self.selected.as_deref().is_some_and(ignores_messages_file);
+        // Said before anything is typed: the words would reach no one.
+        let title = if ignored {
+            format!(
+                " {name} will not read MESSAGES.md: its OpenSeed orchestrator delivers messages "
+            )
+        } else {
+            format!(" Message to {name}: appended to MESSAGES.md ")
+        };
+        let mut area = if draft.is_empty() {
+            TextArea::default()
+        } else {
+            TextArea::new(draft)
+        };
+        area.move_cursor(CursorMove::Bottom);
+        area.move_cursor(CursorMove::End);
         area.set_block(
             Block::default()
                 .borders(Borders::ALL)
                 .border_style(self.theme.border_focused)
-                .title(format!(" Message to {name}: appended to MESSAGES.md ")),
+                .title(title),
         );
         area.set_style(self.theme.base);
         area.set_cursor_line_style(ratatui::style::Style::default());

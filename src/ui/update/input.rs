@@ -5,6 +5,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent
 
 use super::Job;
 use crate::ui::focus::Mode;
+use crate::ui::input::action::Action;
+use crate::ui::input::keymap::QUIT_ALWAYS;
 use crate::ui::input::keys::KeyChord;
 use crate::ui::state::App;
 
@@ -14,6 +16,9 @@ impl App {
             return Vec::new();
         }
         let chord = KeyChord::from(key);
+        if chord == KeyChord::ctrl(QUIT_ALWAYS) {
+            return self.apply(Action::Quit);
+        }
         if let Some(action) = self.keymap.action(self.mode, chord) {
             return self.apply(action);
         }

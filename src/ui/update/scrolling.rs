@@ -139,6 +139,13 @@ impl App {
         };
         match self.view {
             MainView::Observations => {
+                // Newest first, the newest (where new lines arrive) is the top: `G` goes
+                // there, as it goes to the newest oldest first, and `g` to the oldest.
+                let step = match (ui.obs_newest_first, step) {
+                    (true, Step::Bottom) => Step::Top,
+                    (true, Step::Top) => Step::Bottom,
+                    _ => step,
+                };
                 ui.obs_anchor = scroll::scroll(&ui.obs_doc.lines, ui.obs_anchor, vp, step);
             }
             MainView::Diary => {
