@@ -164,6 +164,7 @@ impl Headless {
         self.wake(Wake::Watch(WatchBatch {
             paths: Vec::new(),
             rescan: true,
+            poll_tick: false,
         }));
     }
 

@@ -11,8 +11,12 @@ use tokio::sync::mpsc;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WatchBatch {
     pub paths: Vec<PathBuf>,
-    /// Re-stat every tracked file: an event queue overflow, or a poll tick.
+    /// Re-stat every tracked file: an event queue overflow (or a test's request).
     pub rescan: bool,
+    /// A tick of the polling fallback: everything is re-stat'ed when polling is all there
+    /// is; beside filesystem events it is a safety net that re-stats a bounded slice of the
+    /// garden in turn (see `LiveGarden::apply`), so its cost does not grow with the garden.
+    pub poll_tick: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +122,8 @@ impl Watcher {
                         if poll_tx
                             .send(WatchBatch {
                                 paths: Vec::new(),
-                                rescan: true,
+                                rescan: false,
+                                poll_tick: true,
                             })
                             .is_err()
                         {
@@ -242,6 +247,7 @@ fn batch_events(
         let batch = WatchBatch {
             paths: paths.into_iter().collect(),
             rescan,
+            poll_tick: false,
         };
         if tx.send(batch).is_err() {
             break;
