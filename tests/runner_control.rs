@@ -6,9 +6,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use dreamwatch::control::{Answer, ControlCommand, HostStatus, HostedCreature, send_command};
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
+use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use tokio::sync::watch;
@@ -212,4 +214,102 @@ async fn operator_commands_over_the_socket() {
         "the socket goes with the runner"
     );
     assert!(send_command(&dir, &ControlCommand::Wake).await.is_err());
+}
+
+/// The time of the first `.sys/events.jsonl` line holding `needle`.
+fn event_time(dir: &Path, needle: &str) -> Option<DateTime<Utc>> {
+    read(dir, ".sys/events.jsonl")
+        .lines()
+        .find(|l| l.contains(needle))
+        .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v["t"].as_str().map(str::to_string))
+        .and_then(|t| DateTime::parse_from_rfc3339(&t).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// Pause, wake early and force sleep on a virtual clock that only the test moves: each
+/// step waits for the runner to settle (nothing in flight, no timer due), never for a
+/// length of real time.
+#[tokio::test]
+async fn operator_commands_on_a_held_virtual_clock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sprout");
+    let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+    let clock = Arc::new(VirtualClock::held(start, TimeDelta::seconds(2)));
+    let mut opts = options(&dir, 1.0);
+    opts.clock = clock.clone();
+    opts.tools = Arc::new(SimulatedShell::default());
+    let runner = Runner::open(opts).unwrap();
+    let hosted = runner.hosted();
+    let control = hosted.control.clone();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(runner.run(async {
+        let _ = stopped.await;
+    }));
+    let status = || hosted.status.borrow().status;
+    let settled = async |what: &str| {
+        assert!(
+            tokio::time::timeout(PATIENCE, clock.settled())
+                .await
+                .is_ok(),
+            "never settled {what}: {:?} at {}",
+            hosted.status.borrow(),
+            clock.now()
+        );
+    };
+
+    // Paused at birth: hours pass, nothing happens.
+    control.ask(ControlCommand::Pause).await.unwrap();
+    settled("paused").await;
+    let before = read(&dir, ".self/conversation.jsonl");
+    clock.advance(TimeDelta::hours(6));
+    settled("six hours later").await;
+    assert_eq!(status(), Status::Paused);
+    assert_eq!(
+        read(&dir, ".self/conversation.jsonl"),
+        before,
+        "a paused creature does nothing"
+    );
+
+    // Resumed, it lives until it sleeps; scheduling its timer did not move time.
+    control.ask(ControlCommand::Resume).await.unwrap();
+    settled("asleep after resuming").await;
+    let wake_at = status().wakes_at().expect("asleep");
+    let fell_asleep = clock.now();
+    assert!(wake_at > fell_asleep, "time jumped to the wake time");
+
+    // Woken early, halfway: the wake is at that time, not at the timer's.
+    let early = (wake_at - fell_asleep) / 2;
+    clock.advance(early);
+    control.ask(ControlCommand::Wake).await.unwrap();
+    settled("after the early wake").await;
+    assert_eq!(
+        event_time(&dir, "Woken early by the operator"),
+        Some(fell_asleep + early)
+    );
+    assert_eq!(event_time(&dir, "Sleep timer expired"), None);
+
+    // Asleep again inside the dream interval: a force sleep dreams now, at this time.
+    assert!(status().wakes_at().is_some(), "asleep again");
+    let forced_at = clock.now();
+    assert_eq!(
+        control.ask(ControlCommand::ForceSleep).await.unwrap(),
+        Some(Answer::Dreaming)
+    );
+    settled("after the forced sleep").await;
+    assert_eq!(
+        event_time(&dir, "forced consolidation (operator)"),
+        Some(forced_at)
+    );
+    let events = read(&dir, ".sys/events.jsonl");
+    let forced = events.find("forced consolidation (operator)").unwrap();
+    assert!(events[forced..].contains("\"type\":\"creature.dream\""));
+    // Asleep after the dream: the answer says until when.
+    let until = status().wakes_at().expect("asleep after the dream");
+    assert_eq!(
+        control.ask(ControlCommand::ForceSleep).await.unwrap(),
+        Some(Answer::AlreadyAsleep { until })
+    );
+    let _ = stop.send(());
+    tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
 }

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, watch};
 
 use crate::memory::status::Status;
@@ -103,6 +104,10 @@ pub struct Runner<G: Genome> {
     control_rx: mpsc::UnboundedReceiver<ControlRequest>,
     /// Where the answer to the command being handled goes.
     answer_to: Option<AnswerFn>,
+    /// The timer the engine awaits (id, deadline); an outdated one is dropped.
+    timer: Option<(u64, DateTime<Utc>)>,
+    /// Model calls and tool runs under way.
+    in_flight: usize,
     status_tx: watch::Sender<HostStatus>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
@@ -189,6 +194,8 @@ impl<G: Genome> Runner<G> {
             control_tx,
             control_rx,
             answer_to: None,
+            timer: None,
+            in_flight: 0,
             status_tx,
             _lock: lock,
         })
@@ -241,6 +248,25 @@ impl<G: Genome> Runner<G> {
             if exit {
                 break;
             }
+            if self
+                .timer
+                .is_some_and(|(id, _)| self.engine.awaited_timer() != Some(id))
+            {
+                self.timer = None;
+            }
+            if self.in_flight == 0 && ev_rx.is_empty() && self.control_rx.is_empty() {
+                self.clock.idle(self.timer.map(|(_, at)| at));
+            }
+            let (timer, clock) = (self.timer, self.clock.clone());
+            let due = async move {
+                match timer {
+                    Some((id, at)) => {
+                        clock.sleep_until(at).await;
+                        id
+                    }
+                    None => std::future::pending().await,
+                }
+            };
             let input = tokio::select! {
                 () = &mut shutdown, if !stopping => {
                     stopping = true;
@@ -250,8 +276,18 @@ impl<G: Genome> Runner<G> {
                     self.answer_to = Some(req.answer);
                     Input::Control(req.command)
                 }
-                Some(input) = ev_rx.recv() => input,
+                Some(input) = ev_rx.recv() => {
+                    if matches!(input, Input::Thought { .. } | Input::ToolDone { .. }) {
+                        self.in_flight -= 1;
+                    }
+                    input
+                }
+                id = due => {
+                    self.timer = None;
+                    Input::Timer { id }
+                }
             };
+            self.clock.busy();
             outputs = self.engine.handle(self.clock.now(), input);
         }
         if let Some(server) = server {
@@ -276,6 +312,7 @@ impl<G: Genome> Runner<G> {
     fn perform(&mut self, output: Output<G>, tx: &mpsc::UnboundedSender<Input<G>>) -> bool {
         match output {
             Output::Think { id, task, request } => {
+                self.in_flight += 1;
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     let result = brain.think(&task, &request).await;
@@ -284,6 +321,7 @@ impl<G: Genome> Runner<G> {
                 });
             }
             Output::RunTool { id, command } => {
+                self.in_flight += 1;
                 let (tools, clock, tx) = (self.tools.clone(), self.clock.clone(), tx.clone());
                 let dir = self.paths.root.clone();
                 tokio::spawn(async move {
@@ -292,13 +330,7 @@ impl<G: Genome> Runner<G> {
                     let _ = tx.send(Input::ToolDone { id, outcome });
                 });
             }
-            Output::Timer { id, at } => {
-                let (clock, tx) = (self.clock.clone(), tx.clone());
-                tokio::spawn(async move {
-                    clock.sleep_until(at).await;
-                    let _ = tx.send(Input::Timer { id });
-                });
-            }
+            Output::Timer { id, at } => self.timer = Some((id, at)),
             Output::Gather { id, inbox_from } => {
                 let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });

@@ -5,7 +5,8 @@
 //! again. The engine does no IO and reads no clock: the driver performs the outputs and
 //! feeds the results back as inputs, with the time. Each request carries an id; a result
 //! or timer with an id the engine no longer waits for is ignored, so timers are never
-//! cancelled, only outdated.
+//! cancelled, only outdated (the driver drops a timer that is not
+//! [`Engine::awaited_timer`]).
 //!
 //! What a memory system adds (its tools, its sleep work, its wake-up recap, what it
 //! restores) comes from a [`Genome`]: see [`crate::runner::genome`] for the seam.
@@ -262,6 +263,15 @@ impl<G: Genome> Engine<G> {
                 }
             }
             State::Stopped => Status::Stopped,
+        }
+    }
+
+    /// The timer the engine waits for, if any (a timer that fired while paused is not).
+    pub fn awaited_timer(&self) -> Option<u64> {
+        match &self.state {
+            State::Asleep(a) if !a.due => Some(a.timer),
+            State::Backoff { timer } => Some(*timer),
+            _ => None,
         }
     }
 
