@@ -381,7 +381,10 @@ fn random_access_into_the_conversation() {
         .collect();
     append(&conv, &text);
     let c = Creature::open(&root);
-    assert_eq!(c.conversation().recent().len(), 300);
+    assert_eq!(
+        c.conversation().recent().len(),
+        dreamwatch::memory::streams::RECENT_ENTRIES
+    );
     let got = c.conversation().read_lines(500..502);
     let contents: Vec<String> = got
         .iter()

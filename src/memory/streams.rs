@@ -13,8 +13,9 @@ use super::json::LineError;
 use super::time::parse_time;
 use crate::tail::LineIndex;
 
-/// Conversation entries kept in memory for the live view; older ones are read on demand.
-pub const RECENT_ENTRIES: usize = 300;
+/// Conversation entries kept parsed in memory per creature (a garden of 200 keeps 200
+/// sets); Recall reads older ones from disk on demand, through the line index.
+pub const RECENT_ENTRIES: usize = 64;
 /// Events kept in memory.
 pub const RECENT_EVENTS: usize = 500;
 
