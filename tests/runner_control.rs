@@ -82,10 +82,27 @@ fn asleep(s: &HostStatus) -> bool {
     )
 }
 
+/// Waits until the runner is idle with no timer due (see [`VirtualClock::settled`]).
+async fn settle(clock: &VirtualClock, what: &str) {
+    assert!(
+        tokio::time::timeout(PATIENCE, clock.settled())
+            .await
+            .is_ok(),
+        "never settled {what}"
+    );
+}
+
+/// A virtual clock that only the test moves, from a fixed start.
+fn held_clock() -> Arc<VirtualClock> {
+    let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+    Arc::new(VirtualClock::held(start, TimeDelta::seconds(2)))
+}
+
 /// Pause, resume, message, wake and force sleep, each checked in the files and the status.
 async fn drive(
     dir: &Path,
     hosted: &HostedCreature,
+    clock: &VirtualClock,
     send: impl AsyncFn(ControlCommand) -> Option<Answer>,
 ) {
     let mut status = hosted.status.clone();
@@ -97,10 +114,11 @@ async fn drive(
         t.contains("\"paused\": true")
     })
     .await;
-    // What was in flight lands; then nothing moves.
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    // What was in flight lands; then nothing moves, however long.
+    settle(clock, "paused").await;
     let before = read(dir, ".self/conversation.jsonl").len();
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    clock.advance(TimeDelta::hours(6));
+    settle(clock, "six hours later").await;
     assert_eq!(
         read(dir, ".self/conversation.jsonl").len(),
         before,
@@ -175,15 +193,20 @@ async fn drive(
 async fn operator_commands_in_process() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
-    // Speed 20: a forced sleep pauses 15 s, long enough to be woken.
-    let runner = Runner::open(options(&dir, 20.0)).unwrap();
+    let clock = held_clock();
+    let mut opts = options(&dir, 20.0);
+    opts.clock = clock.clone();
+    let runner = Runner::open(opts).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {
         let _ = stopped.await;
     }));
     let control = hosted.control.clone();
-    drive(&dir, &hosted, async |cmd| control.ask(cmd).await.unwrap()).await;
+    drive(&dir, &hosted, &clock, async |cmd| {
+        control.ask(cmd).await.unwrap()
+    })
+    .await;
     let _ = stop.send(());
     let report = tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
     assert!(report.dreams >= 1);
@@ -194,7 +217,9 @@ async fn operator_commands_in_process() {
 async fn operator_commands_over_the_socket() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
+    let clock = held_clock();
     let mut opts = options(&dir, 20.0);
+    opts.clock = clock.clone();
     opts.control_socket = true;
     let runner = Runner::open(opts).unwrap();
     let hosted = runner.hosted();
@@ -203,7 +228,7 @@ async fn operator_commands_over_the_socket() {
         let _ = stopped.await;
     }));
     let d = dir.clone();
-    drive(&dir, &hosted, async |cmd| {
+    drive(&dir, &hosted, &clock, async |cmd| {
         send_command(&d, &cmd).await.unwrap()
     })
     .await;
@@ -234,8 +259,7 @@ fn event_time(dir: &Path, needle: &str) -> Option<DateTime<Utc>> {
 async fn operator_commands_on_a_held_virtual_clock() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
-    let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
-    let clock = Arc::new(VirtualClock::held(start, TimeDelta::seconds(2)));
+    let clock = held_clock();
     let mut opts = options(&dir, 1.0);
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
@@ -247,23 +271,13 @@ async fn operator_commands_on_a_held_virtual_clock() {
         let _ = stopped.await;
     }));
     let status = || hosted.status.borrow().status;
-    let settled = async |what: &str| {
-        assert!(
-            tokio::time::timeout(PATIENCE, clock.settled())
-                .await
-                .is_ok(),
-            "never settled {what}: {:?} at {}",
-            hosted.status.borrow(),
-            clock.now()
-        );
-    };
 
     // Paused at birth: hours pass, nothing happens.
     control.ask(ControlCommand::Pause).await.unwrap();
-    settled("paused").await;
+    settle(&clock, "paused").await;
     let before = read(&dir, ".self/conversation.jsonl");
     clock.advance(TimeDelta::hours(6));
-    settled("six hours later").await;
+    settle(&clock, "six hours later").await;
     assert_eq!(status(), Status::Paused);
     assert_eq!(
         read(&dir, ".self/conversation.jsonl"),
@@ -273,7 +287,7 @@ async fn operator_commands_on_a_held_virtual_clock() {
 
     // Resumed, it lives until it sleeps; scheduling its timer did not move time.
     control.ask(ControlCommand::Resume).await.unwrap();
-    settled("asleep after resuming").await;
+    settle(&clock, "asleep after resuming").await;
     let wake_at = status().wakes_at().expect("asleep");
     let fell_asleep = clock.now();
     assert!(wake_at > fell_asleep, "time jumped to the wake time");
@@ -282,7 +296,7 @@ async fn operator_commands_on_a_held_virtual_clock() {
     let early = (wake_at - fell_asleep) / 2;
     clock.advance(early);
     control.ask(ControlCommand::Wake).await.unwrap();
-    settled("after the early wake").await;
+    settle(&clock, "after the early wake").await;
     assert_eq!(
         event_time(&dir, "Woken early by the operator"),
         Some(fell_asleep + early)
@@ -296,7 +310,7 @@ async fn operator_commands_on_a_held_virtual_clock() {
         control.ask(ControlCommand::ForceSleep).await.unwrap(),
         Some(Answer::Dreaming)
     );
-    settled("after the forced sleep").await;
+    settle(&clock, "after the forced sleep").await;
     assert_eq!(
         event_time(&dir, "forced consolidation (operator)"),
         Some(forced_at)

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use dreamwatch::memory::conversation::ConversationEntry;
@@ -117,9 +117,10 @@ fn runner(dir: &Path, extra: &[&str]) -> Command {
     cmd
 }
 
-fn wait_for_boots(dir: &Path, boots: usize) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
+/// Waits for boot #`boots`, however long a slow machine takes; fails if the runner exits
+/// first.
+fn wait_for_boots(dir: &Path, child: &mut Child, boots: usize) {
+    loop {
         let n = std::fs::read_to_string(dir.join(".sys/events.jsonl"))
             .unwrap_or_default()
             .matches("\"type\":\"creature.boot\"")
@@ -127,9 +128,11 @@ fn wait_for_boots(dir: &Path, boots: usize) {
         if n >= boots {
             return;
         }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the runner exited ({status}) before boot #{boots}");
+        }
         std::thread::sleep(Duration::from_millis(5));
     }
-    panic!("the runner did not boot (boot #{boots})");
 }
 
 #[test]
@@ -151,7 +154,7 @@ fn sigkill_at_random_moments_never_breaks_the_files() {
     let (mut dreams, mut conversation, mut boots) = (0, 0, 0);
     for kill in 1..=KILLS {
         let mut child = runner(&dir, &[]).spawn().unwrap();
-        wait_for_boots(&dir, boots + 1);
+        wait_for_boots(&dir, &mut child, boots + 1);
         std::thread::sleep(Duration::from_millis(rng.below(400)));
         child.kill().unwrap();
         child.wait().unwrap();
@@ -175,7 +178,8 @@ fn sigkill_at_random_moments_never_breaks_the_files() {
     let (d, c, _) = check(&dir);
     assert_eq!(d, dreams + 2);
     assert!(c > conversation);
-    let took = began.elapsed();
-    eprintln!("{KILLS} kills, {dreams} dreams before the last run, took {took:?}");
-    assert!(took < Duration::from_secs(30), "{took:?}");
+    eprintln!(
+        "{KILLS} kills, {dreams} dreams before the last run, took {:?}",
+        began.elapsed()
+    );
 }

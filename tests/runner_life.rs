@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
@@ -62,11 +62,11 @@ async fn ten_dreams_with_a_deep_sleep() {
     let began = Instant::now();
     let report = live(&dir, &clock, 10).await;
     let took = began.elapsed();
+    // How fast is the benchmark's business (benches/runner.rs), not a test's.
     eprintln!(
         "10 dreams of creature life ({} of virtual time) took {took:?}",
         clock.now() - start()
     );
-    assert!(took < Duration::from_secs(3), "{took:?}");
     assert_eq!(
         report,
         RunReport {
@@ -295,13 +295,15 @@ async fn failed_consolidations_leave_the_memory_files_alone() {
     );
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
+    // Stopped after three hours of its life, however long they take to run.
+    let lifetime = clock.clone();
     let report = Runner::open(opts)
         .unwrap()
-        .run(tokio::time::sleep(Duration::from_millis(300)))
+        .run(async move { lifetime.sleep_until(start() + TimeDelta::hours(3)).await })
         .await;
     assert_eq!(report.dreams, 0);
     assert!(
-        clock.now() - start() > TimeDelta::hours(1),
+        clock.now() - start() >= TimeDelta::hours(3),
         "the creature lived on"
     );
     for file in [
