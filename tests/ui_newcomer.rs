@@ -474,3 +474,32 @@ fn recall_shows_days_and_wraps_between_words() {
         assert!(words.contains(last), "cut: {last:?} in {l}");
     }
 }
+
+/// `q` while a creature is hosted here asks first (its runner ends with the observatory):
+/// `q` again quits, another key keeps it running; Ctrl-C quits at once.
+#[test]
+fn q_asks_before_it_stops_a_hosted_creature() {
+    let garden = Garden::new();
+    let ember = garden.creature("ember");
+    let mut screen = hosting(&garden, &ember, true);
+    screen.press("q").unwrap();
+    assert!(!screen.app.quit);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("ember live here: q again stops hosting"),
+        "{text}"
+    );
+    screen.press("j").unwrap();
+    screen.press("q").unwrap();
+    assert!(!screen.app.quit, "another key took the question back");
+    screen.press("q").unwrap();
+    assert!(screen.app.quit);
+
+    let mut screen = hosting(&garden, &ember, true);
+    screen.press("ctrl-c").unwrap();
+    assert!(screen.app.quit);
+    // Watching only, q quits at once.
+    let mut screen = garden.screen("dark", 120, 36);
+    screen.press("q").unwrap();
+    assert!(screen.app.quit);
+}

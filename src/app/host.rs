@@ -16,7 +16,7 @@ use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
-use crate::runner::driver::{Runner, RunnerOptions};
+use crate::runner::driver::{RunReport, Runner, RunnerOptions};
 use crate::ui::ObservatoryOptions;
 
 const DEMO_CREATURE: &str = "sprout";
@@ -179,10 +179,7 @@ fn host(
             socket_path(&dir).display()
         );
         let report = rt.block_on(runner.run(shutdown_signal()));
-        eprintln!(
-            "dreamwatch: stopped after {} dream(s) this run, {} in all",
-            report.dreams_this_run, report.dreams
-        );
+        eprintln!("{}", closing_line(&report));
         rt.shutdown_timeout(Duration::from_secs(1));
         return Ok(());
     }
@@ -202,11 +199,21 @@ fn host(
     let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
     let _ = stop.send(());
     let finished = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await });
-    if finished.is_err() {
-        eprintln!("dreamwatch: the runner did not stop within 10 s; leaving it");
+    match finished {
+        Ok(Ok(report)) => eprintln!("{}", closing_line(&report)),
+        Ok(Err(e)) => eprintln!("dreamwatch: the runner ended badly: {e}"),
+        Err(_) => eprintln!("dreamwatch: the runner did not stop within 10 s; leaving it"),
     }
     rt.shutdown_timeout(Duration::from_secs(1));
     ui
+}
+
+/// What a hosting run says when it ends, headless or in the observatory.
+fn closing_line(report: &RunReport) -> String {
+    format!(
+        "dreamwatch: stopped after {} dream(s) this run, {} in all",
+        report.dreams_this_run, report.dreams
+    )
 }
 
 /// Completes on Ctrl-C or SIGTERM.

@@ -69,6 +69,8 @@ pub struct App {
     pub message_to: Option<PathBuf>,
     pub search: SearchState,
     pub quit: bool,
+    /// Quit was asked once while a creature is hosted here: asked again, it quits.
+    quit_asked: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
@@ -101,6 +103,7 @@ impl App {
             message_to: None,
             search: SearchState::default(),
             quit: false,
+            quit_asked: false,
             dirty: true,
             hosted,
         };
@@ -285,6 +288,31 @@ impl App {
         if !errors.is_empty() {
             self.set_notice(format!("search: {}", errors.join("; ")), true);
         }
+    }
+
+    /// Quit, or, while creatures are hosted here (their runners end with the observatory),
+    /// ask first: the same key again quits, any other action keeps them running.
+    pub(crate) fn quit_or_ask(&mut self) {
+        if self.hosted.is_empty() || self.quit_asked {
+            self.quit = true;
+            return;
+        }
+        self.quit_asked = true;
+        let names: Vec<String> = self
+            .hosted
+            .keys()
+            .filter_map(|p| self.creatures.get(p).map(|c| c.name.clone()))
+            .collect();
+        let again = self.keymap.mention(
+            Action::Quit,
+            "{} again stops hosting them and quits; any other key keeps them running",
+        );
+        self.set_notice(format!("{} live here: {again}", names.join(", ")), false);
+    }
+
+    /// Any action but quit takes a pending quit question back.
+    pub(crate) fn forget_quit_question(&mut self) {
+        self.quit_asked = false;
     }
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {

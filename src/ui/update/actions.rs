@@ -21,6 +21,9 @@ impl App {
     /// Performs one action. Returns the IO it asks for.
     pub fn apply(&mut self, action: Action) -> Vec<Job> {
         self.dirty = true;
+        if action != Action::Quit {
+            self.forget_quit_question();
+        }
         if let Some(step) = step_of(action) {
             if self.mode == Mode::Help {
                 let vp = layout::help_viewport(self.area);
@@ -32,7 +35,7 @@ impl App {
             return Vec::new();
         }
         match action {
-            Action::Quit => self.quit = true,
+            Action::Quit => self.quit_or_ask(),
             Action::CloseHelp => self.mode = Mode::Normal,
             Action::Help => {
                 self.mode = if self.mode == Mode::Help {

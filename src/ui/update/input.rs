@@ -5,7 +5,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent
 
 use super::Job;
 use crate::ui::focus::Mode;
-use crate::ui::input::action::Action;
 use crate::ui::input::keymap::QUIT_ALWAYS;
 use crate::ui::input::keys::KeyChord;
 use crate::ui::state::App;
@@ -17,7 +16,9 @@ impl App {
         }
         let chord = KeyChord::from(key);
         if chord == KeyChord::ctrl(QUIT_ALWAYS) {
-            return self.apply(Action::Quit);
+            // The way out that always works, at once.
+            self.quit = true;
+            return Vec::new();
         }
         if let Some(action) = self.keymap.action(self.mode, chord) {
             return self.apply(action);
