@@ -655,10 +655,23 @@ fn many_iterations_and_creator_log_lines_make_one_change_each() {
 #[test]
 fn the_runner_is_probed_on_hints_in_sys_only() {
     let (_d, root) = creature();
-    let mut child = std::process::Command::new("sleep")
-        .arg("60")
+    // A stand-in runner: holds the creature's lock (fd 9) until it is killed.
+    let lock = dreamwatch::memory::runner_lock::path(&root);
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec 9>"$1"; flock -x 9; echo locked; exec sleep 60"#)
+        .arg("sh")
+        .arg(&lock)
+        .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let mut locked = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut locked,
+    )
+    .unwrap();
+    assert_eq!(locked, "locked\n");
     let runner_json = root.join(".sys/runner.json");
     fs::write(&runner_json, format!("{{\"pid\": {}}}", child.id())).unwrap();
     let mut c = Creature::open(&root);

@@ -654,11 +654,23 @@ fn a_notice_goes_with_the_first_key_after_it_was_shown() {
 fn a_tick_with_nothing_changed_reads_nothing() {
     let garden = Garden::new();
     let pip = garden.creature("pip");
-    let mut runner = std::process::Command::new("sleep")
-        .arg("60")
+    std::fs::create_dir_all(pip.join(".sys")).unwrap();
+    // A stand-in runner: holds the creature's lock (fd 9) until it is killed.
+    let mut runner = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec 9>"$1"; flock -x 9; echo locked; exec sleep 60"#)
+        .arg("sh")
+        .arg(dreamwatch::memory::runner_lock::path(&pip))
+        .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::fs::create_dir_all(pip.join(".sys")).unwrap();
+    let mut locked = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(runner.stdout.take().unwrap()),
+        &mut locked,
+    )
+    .unwrap();
+    assert_eq!(locked, "locked\n");
     std::fs::write(
         pip.join(".sys/runner.json"),
         format!("{{\"pid\": {}}}", runner.id()),

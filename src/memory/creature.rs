@@ -69,19 +69,12 @@ pub struct RunnerFile {
     pub paused: bool,
 }
 
-impl RunnerFile {
-    /// Whether the runner process is still alive (a look at `/proc`).
-    pub fn is_alive(&self) -> bool {
-        Path::new("/proc").join(self.pid.to_string()).exists()
-    }
-}
-
 /// Whether the creature's runner runs and listens on its control socket: looked up when a
 /// hint names something in `.sys/` and on a full refresh, never when a status is derived
 /// (a tick derives every creature's status again).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RunnerProbe {
-    /// runner.json names a live process.
+    /// A runner holds the creature's lock ([`super::runner_lock`]).
     pub alive: bool,
     /// ... and its control socket exists.
     pub listening: bool,
@@ -232,11 +225,12 @@ impl Creature {
         changes
     }
 
-    /// Looks again whether the runner in runner.json runs and listens; a change is a
+    /// Looks again whether the runner in runner.json runs (holds the lock) and listens; a
+    /// change is a
     /// [`Change::Runner`].
     fn probe_runner(&mut self, changes: &mut Vec<Change>) {
         let probe = match &self.runner {
-            Some(runner) if runner.is_alive() => RunnerProbe {
+            Some(_) if super::runner_lock::is_held(&self.root) => RunnerProbe {
                 alive: true,
                 listening: control_socket(&self.root).exists(),
             },

@@ -20,6 +20,7 @@ pub mod observation_log;
 pub mod observations;
 pub mod problem;
 pub mod recent;
+pub mod runner_lock;
 pub mod status;
 pub mod streams;
 pub mod summary;

@@ -2,10 +2,12 @@
 //! the genome's IO through its [`GenomeFiles`]) and feeds the results back, with the time
 //! from an injectable clock.
 //!
-//! Model calls, tool runs and timers are spawned tasks that send their result back on a
-//! channel; file work is done in place, in the order the machine asked for it. Operator
-//! commands arrive on another channel (from the observatory in-process, or from the
-//! control socket).
+//! Model calls and tool runs are spawned tasks that send their result back on a channel;
+//! file work is done in place, in the order the machine asked for it. The driver waits for
+//! the one timer the engine awaits (an outdated one is dropped) and tells the clock when
+//! it is idle, which is when a virtual clock moves. Operator commands arrive on another
+//! channel (from the observatory in-process, or from the control socket), each with where
+//! its answer goes.
 
 use std::fs::File;
 use std::future::Future;
@@ -278,7 +280,7 @@ impl<G: Genome> Runner<G> {
                 }
                 Some(input) = ev_rx.recv() => {
                     if matches!(input, Input::Thought { .. } | Input::ToolDone { .. }) {
-                        self.in_flight -= 1;
+                        self.in_flight = self.in_flight.saturating_sub(1);
                     }
                     input
                 }

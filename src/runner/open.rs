@@ -75,7 +75,7 @@ pub fn prepare_dir(dir: &Path) -> Result<bool, OpenError> {
 
 /// Takes `.sys/runner.lock` (an advisory lock released when the process dies).
 pub fn lock(paths: &SeedPaths) -> Result<File, OpenError> {
-    let path = paths.sys_dir().join("runner.lock");
+    let path = crate::memory::runner_lock::path(&paths.root);
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
