@@ -37,11 +37,14 @@ pub enum EventKind {
     SelfEvaluation,
     HostSpawn,
     HostPromote,
+    /// dreamwatch's runner: the operator paused or resumed the creature.
+    Pause,
+    Resume,
     /// Anything else (`budget.*`, memory.jsonl's `thought`, future kinds): passed through.
     Other(String),
 }
 
-const KNOWN: [(EventKind, &str); 12] = [
+const KNOWN: [(EventKind, &str); 14] = [
     (EventKind::Boot, "creature.boot"),
     (EventKind::Sleep, "creature.sleep"),
     (EventKind::Wake, "creature.wake"),
@@ -54,6 +57,8 @@ const KNOWN: [(EventKind, &str); 12] = [
     (EventKind::SelfEvaluation, "creature.self_evaluation"),
     (EventKind::HostSpawn, "host.spawn"),
     (EventKind::HostPromote, "host.promote"),
+    (EventKind::Pause, "creature.pause"),
+    (EventKind::Resume, "creature.resume"),
 ];
 
 impl EventKind {
@@ -100,6 +105,19 @@ pub enum CreatureEvent {
     Thought(Thought),
     Error(ErrorEvent),
     Message(MessageEvent),
+    Pause(OperatorAct),
+    Resume(OperatorAct),
+}
+
+/// `creature.pause`, `creature.resume`: who did it (`operator`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OperatorAct {
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source: Option<String>,
 }
 
 /// `creature.boot`: OpenSeed writes `sha`, dreamwatch's runner its name and version.
@@ -319,6 +337,8 @@ impl CreatureEvent {
             CreatureEvent::Thought(_) => EventKind::Thought,
             CreatureEvent::Error(_) => EventKind::Error,
             CreatureEvent::Message(_) => EventKind::Message,
+            CreatureEvent::Pause(_) => EventKind::Pause,
+            CreatureEvent::Resume(_) => EventKind::Resume,
         }
     }
 
@@ -333,6 +353,7 @@ impl CreatureEvent {
             CreatureEvent::Thought(p) => serde_json::to_value(p),
             CreatureEvent::Error(p) => serde_json::to_value(p),
             CreatureEvent::Message(p) => serde_json::to_value(p),
+            CreatureEvent::Pause(p) | CreatureEvent::Resume(p) => serde_json::to_value(p),
         };
         match value {
             Ok(Value::Object(m)) => m,
@@ -354,6 +375,8 @@ impl CreatureEvent {
             EventKind::Thought => CreatureEvent::Thought(read(fields)),
             EventKind::Error => CreatureEvent::Error(read(fields)),
             EventKind::Message => CreatureEvent::Message(read(fields)),
+            EventKind::Pause => CreatureEvent::Pause(read(fields)),
+            EventKind::Resume => CreatureEvent::Resume(read(fields)),
             _ => return None,
         })
     }

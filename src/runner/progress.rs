@@ -68,6 +68,8 @@ pub fn line(
             first_line(&s(&e.text), 80)
         ),
         CreatureEvent::Error(e) => format!("error    {}", first_line(&s(&e.error), 120)),
+        CreatureEvent::Pause(e) => format!("paused   by {}", first_line(&s(&e.source), 20)),
+        CreatureEvent::Resume(e) => format!("resumed  by {}", first_line(&s(&e.source), 20)),
     };
     Some(format!("{} {}  {what}", t.format("%H:%M:%S"), inert(name)))
 }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use crate::control::{Answer, ControlCommand};
-use crate::memory::events::{CreatureEvent, Sleep};
+use crate::memory::events::{CreatureEvent, OperatorAct, Sleep};
 use crate::runner::genome::{Genome, SleepCause};
 
 use super::output::{Output, Record};
@@ -28,6 +28,7 @@ impl<G: Genome> Engine<G> {
                 if !self.paused {
                     self.paused = true;
                     out.push(Output::Record(Record::Runner { paused: true }));
+                    self.event(now, CreatureEvent::Pause(by_operator()), out);
                     self.memory(now, "observation", json!({"event": "paused"}), out);
                 }
             }
@@ -35,6 +36,7 @@ impl<G: Genome> Engine<G> {
                 if self.paused {
                     self.paused = false;
                     out.push(Output::Record(Record::Runner { paused: false }));
+                    self.event(now, CreatureEvent::Resume(by_operator()), out);
                     self.memory(now, "observation", json!({"event": "resumed"}), out);
                     self.pump(now, out);
                 }
@@ -95,5 +97,11 @@ impl<G: Genome> Engine<G> {
             }
             _ => {}
         }
+    }
+}
+
+fn by_operator() -> OperatorAct {
+    OperatorAct {
+        source: Some("operator".into()),
     }
 }

@@ -688,6 +688,7 @@ fn pause_stops_model_calls_tools_and_wakes_until_resume() {
     h.control(ControlCommand::Pause);
     assert_eq!(h.fsm.status(), Status::Paused);
     assert!(h.wrote(|w| matches!(w, Record::Runner { paused: true })));
+    assert_eq!(h.count_events("creature.pause"), 1, "a pause is an event");
     let c = h.call("bash", json!({"command": "ls"}));
     h.reply(vec![c]);
     assert!(
@@ -697,6 +698,7 @@ fn pause_stops_model_calls_tools_and_wakes_until_resume() {
     );
     h.control(ControlCommand::Resume);
     assert!(h.out.iter().any(|e| matches!(e, Output::RunTool { .. })));
+    assert_eq!(h.count_events("creature.resume"), 1, "a resume is an event");
     h.run_tools();
     // Paused while asleep: the timer fires, the creature stays asleep.
     h.set_sleep(10.0);
