@@ -10,7 +10,7 @@ use super::cli::{Cli, DemoArgs, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
-use crate::llm::{ProviderKind, ProviderOptions};
+use crate::llm::{ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
@@ -127,13 +127,26 @@ fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, St
         args.model.clone(),
         args.base_url.clone(),
         &|name| secrets.get(name).or_else(|| std::env::var(name).ok()),
-        ProviderOptions::default(),
+        hosted_provider_options(),
     )?;
     let model = args
         .model
         .clone()
         .unwrap_or_else(|| model_of(&provider.label()));
     Ok((Arc::new(Model(Arc::from(provider))), model))
+}
+
+/// A hosted creature's provider tries once: the runner's own backoff retries, so that each
+/// failure is shown and recorded as it happens (`creature.error` with the next attempt's
+/// delay), not after a hidden minute of retries inside the provider.
+fn hosted_provider_options() -> ProviderOptions {
+    ProviderOptions {
+        retry: RetryPolicy {
+            max_tries: 1,
+            ..RetryPolicy::default()
+        },
+        ..ProviderOptions::default()
+    }
 }
 
 /// `anthropic/claude-x @ http://host` -> `claude-x`.
@@ -235,6 +248,11 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hosted_provider_leaves_retries_to_the_runner() {
+        assert_eq!(hosted_provider_options().retry.max_tries, 1);
+    }
 
     #[test]
     fn model_names_from_labels() {

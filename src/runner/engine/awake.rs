@@ -273,9 +273,16 @@ impl<G: Genome> Engine<G> {
                 out,
             );
         }
-        let delay_s = (self.cfg.retry_base_s
+        let backoff_s = (self.cfg.retry_base_s
             * 2f64.powi(self.retries.saturating_sub(1).min(30) as i32))
         .min(self.cfg.retry_max_s);
+        // A server that says when to come back is taken at its word.
+        let delay_s = match &e {
+            LlmError::RateLimited {
+                retry_after: Some(after),
+            } => after.as_secs_f64().max(backoff_s),
+            _ => backoff_s,
+        };
         let error = ErrorEvent {
             error: Some(format!("model call failed: {e}")),
             retry_in: Some((delay_s * 1000.0).round()),

@@ -1022,6 +1022,24 @@ fn model_errors_back_off_and_retry() {
 }
 
 #[test]
+fn a_rate_limit_waits_as_long_as_the_server_asks() {
+    let mut h = H::fresh();
+    let (id, _, _) = h.pending.take().unwrap();
+    h.send(Input::Thought {
+        id,
+        result: Err(LlmError::RateLimited {
+            retry_after: Some(std::time::Duration::from_secs(90)),
+        }),
+    });
+    let (_, at) = h.timer().unwrap();
+    assert_eq!((at - h.now).num_seconds(), 90);
+    assert!(h.all.iter().any(|e| matches!(
+        e,
+        Output::Record(Record::Event { fields, .. }) if fields.get("retryIn") == Some(&json!(90000.0))
+    )));
+}
+
+#[test]
 fn max_dreams_ends_the_run_after_the_nth_dream() {
     let mut h = H::start_with(RunnerConfig::default(), Some(2), fresh());
     for n in 1..=2 {
