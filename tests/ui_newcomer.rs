@@ -362,10 +362,8 @@ fn strip_rows(text: &str, from: &str) -> (String, String) {
     (cut(&rows[at]), cut(&rows[at + 1]))
 }
 
-/// The strip ends at what really happened: a sleep asked for 300 s that ended when the
-/// creature woke 20 s in is not drawn into the future.
-#[test]
-fn the_dreams_strip_draws_no_future() {
+/// The Dreams view of [`two_lives`], as text.
+fn dreams_view_of_two_lives() -> String {
     let dir = tempfile::tempdir().unwrap();
     let root = two_lives(dir.path());
     let (theme, _) = Theme::load("dark", None, false);
@@ -378,7 +376,14 @@ fn the_dreams_strip_draws_no_future() {
     )
     .unwrap();
     screen.press("2").unwrap();
-    let text = screen.text().unwrap();
+    screen.text().unwrap()
+}
+
+/// The strip ends at what really happened: a sleep asked for 300 s that ended when the
+/// creature woke 20 s in is not drawn into the future.
+#[test]
+fn the_dreams_strip_draws_no_future() {
+    let text = dreams_view_of_two_lives();
     let (labels, _) = strip_rows(&text, "11-19 10:0");
     assert!(
         labels.trim_end().ends_with("11-22 17:48"),
@@ -390,19 +395,7 @@ fn the_dreams_strip_draws_no_future() {
 /// "awake": each stretch gets the room its own time needs, each dream its own cell.
 #[test]
 fn the_dreams_strip_shows_a_long_stop_as_a_gap() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = two_lives(dir.path());
-    let (theme, _) = Theme::load("dark", None, false);
-    let mut screen = Headless::open(
-        &[root],
-        Settings::with_theme(theme),
-        ui_support::clock(),
-        120,
-        36,
-    )
-    .unwrap();
-    screen.press("2").unwrap();
-    let text = screen.text().unwrap();
+    let text = dreams_view_of_two_lives();
     let (_, cells) = strip_rows(&text, "11-19 10:0");
     assert_eq!(cells.matches('●').count(), 9, "{cells}\n{text}");
     assert!(cells.contains('╌'), "{cells}");
