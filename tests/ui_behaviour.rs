@@ -429,6 +429,49 @@ fn on_a_narrow_terminal_the_side_panel_takes_the_main_place_while_focused() {
 /// A demo-sized terminal (100 columns): the header gives up the model's name and the
 /// secondary counts before the time to wake and the last activity, which used to be cut
 /// to `wakes in ` and `active 7m` at the edge; the garden keeps its last-activity time.
+/// A failing model call is marked in the garden row and the header, and a long error never
+/// pushes the model's name out of the header.
+#[test]
+fn a_failing_model_keeps_its_label_and_marks_the_row() {
+    let garden = Garden::new();
+    let ember = garden.creature("ember");
+    let mut screen = hosting(&garden, &ember, 100, 30);
+    screen.host_status(
+        &ember,
+        HostStatus {
+            status: Status::Awake,
+            fatigue: 1,
+            brain: "openai/llama3 @ http://127.0.0.1:11434/v1".into(),
+            brain_kind: BrainKind::Model,
+            last_error: Some(format!(
+                "model call failed: connection failed: {}",
+                "error sending request for url (http://127.0.0.1:11434/v1/chat/completions) "
+                    .repeat(3)
+            )),
+        },
+    );
+    let text = screen.text().unwrap();
+    let header = text
+        .lines()
+        .find(|l| l.contains("openai/llama3"))
+        .unwrap_or_else(|| panic!("the model's name went: {text}"));
+    assert!(header.contains("⚠"), "{header}");
+    assert!(header.contains("⚠ failing"), "{header}");
+    let row = |name: &str| {
+        let at = text.find(&format!("● {name}")).unwrap();
+        text[at..]
+            .lines()
+            .next()
+            .unwrap()
+            .split('│')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(row("ember").contains("⚠ awake"), "{text}");
+    assert!(!row("pip").contains('⚠'), "{text}");
+}
+
 #[test]
 fn the_rehearsal_mark_comes_from_the_brain_kind_not_its_label() {
     let garden = Garden::new();

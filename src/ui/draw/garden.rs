@@ -67,18 +67,25 @@ fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'sta
     let s = &ui.summary;
     let (glyph, style) = fmt::status_glyph(&s.status, theme);
     let status = fmt::status_text(&s.status, app.now);
+    // A hosted creature whose last model call or write failed is marked in its row.
+    let mark = if ui.host.as_ref().is_some_and(|h| h.last_error.is_some()) {
+        "⚠ "
+    } else {
+        ""
+    };
     let width = usize::from(width);
-    let room = width.saturating_sub(status.width() + 3);
+    let room = width.saturating_sub(mark.width() + status.width() + 3);
     let name = match dir {
         Some(dir) if dir != ui.name => truncate(&format!("{} ({dir})", ui.name), room),
         _ => truncate(&ui.name, room),
     };
-    let pad = width.saturating_sub(2 + name.width() + status.width());
+    let pad = width.saturating_sub(2 + name.width() + mark.width() + status.width());
     let first = Line::from(vec![
         Span::styled(glyph, style),
         Span::raw(" "),
         Span::styled(name, theme.title),
         Span::raw(" ".repeat(pad)),
+        Span::styled(mark, theme.error),
         Span::styled(status, style),
     ]);
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);

@@ -74,7 +74,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         first.push(Part::keep(Span::styled(when, theme.muted)));
     }
     if let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) {
-        first.push(Part::keep(Span::styled(format!("  ⚠ {err}"), theme.error)));
+        // Too narrow for the whole error: a mark, never at the cost of the model's name.
+        first.push(Part {
+            drop: 3,
+            spans: vec![Span::styled(format!("  ⚠ {err}"), theme.error)],
+            short: Some((0, vec![Span::styled("  ⚠ failing", theme.error)])),
+        });
     }
 
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
