@@ -31,6 +31,17 @@ fn first_line(s: &str, max: usize) -> String {
     inert(&clip(s.lines().next().unwrap_or("").trim(), max))
 }
 
+/// The first line of `s`, inert, cut after a whole word when longer than `max` characters.
+fn whole_words(s: &str, max: usize) -> String {
+    let line = s.lines().next().unwrap_or("").trim();
+    if line.chars().count() <= max {
+        return inert(line);
+    }
+    let cut = clip(line, max);
+    let words = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{}…", inert(words.trim_end()))
+}
+
 /// One line for an event of `.sys/events.jsonl`; `None` for events not worth a line.
 pub fn line(
     name: &str,
@@ -67,7 +78,14 @@ pub fn line(
             first_line(&s(&e.source), 20),
             first_line(&s(&e.text), 80)
         ),
-        CreatureEvent::Error(e) => format!("error    {}", first_line(&s(&e.error), 120)),
+        CreatureEvent::Error(e) => {
+            let next = match (e.retry_in, e.retries) {
+                (Some(ms), Some(n)) => format!(" (try {n} failed; next in {:.0}s)", ms / 1000.0),
+                (Some(ms), None) => format!(" (next try in {:.0}s)", ms / 1000.0),
+                _ => String::new(),
+            };
+            format!("error    {}{next}", whole_words(&s(&e.error), 300))
+        }
         CreatureEvent::Pause(e) => format!("paused   by {}", first_line(&s(&e.source), 20)),
         CreatureEvent::Resume(e) => format!("resumed  by {}", first_line(&s(&e.source), 20)),
     };
@@ -100,5 +118,25 @@ mod tests {
                 .contains("dream    (deep) 3 observations")
         );
         assert!(line("s", t, &EventKind::HostSpawn, &Map::new()).is_none());
+    }
+
+    #[test]
+    fn errors_are_whole_words_with_the_next_try() {
+        let t = DateTime::parse_from_rfc3339("2026-03-01T10:00:05Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let error = format!(
+            "model call failed: connection refused {}",
+            "again ".repeat(80)
+        );
+        let f = json!({"error": error, "retryIn": 4000.0, "retries": 2});
+        let l = line("s", t, &EventKind::Error, f.as_object().unwrap()).unwrap();
+        assert!(l.ends_with("again… (try 2 failed; next in 4s)"), "{l}");
+        let f = json!({"error": "model call failed: timeout", "retryIn": 2000.0, "retries": 1});
+        let l = line("s", t, &EventKind::Error, f.as_object().unwrap()).unwrap();
+        assert!(
+            l.ends_with("error    model call failed: timeout (try 1 failed; next in 2s)"),
+            "{l}"
+        );
     }
 }
