@@ -109,187 +109,95 @@ pub enum CreatureEvent {
     Resume(OperatorAct),
 }
 
-/// `creature.pause`, `creature.resume`: who did it (`operator`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct OperatorAct {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source: Option<String>,
+/// Event payloads: every field optional, read leniently (a field of another type reads as
+/// missing, so one odd field never loses the event), left out when absent.
+macro_rules! payloads {
+    ($(
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident {
+            $( $(#[doc = $fdoc:literal])* $(#[wire = $wire:literal])? $field:ident: $ty:ty, )*
+        }
+    )*) => {$(
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        pub struct $name {
+            $(
+                $(#[doc = $fdoc])*
+                #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
+                $(#[serde(rename = $wire)])?
+                pub $field: Option<$ty>,
+            )*
+        }
+    )*};
 }
 
-/// `creature.boot`: OpenSeed writes `sha`, dreamwatch's runner its name and version.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Boot {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub sha: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub runner: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub version: Option<String>,
-}
+payloads! {
+    /// `creature.pause`, `creature.resume`: who did it (`operator`).
+    pub struct OperatorAct {
+        source: String,
+    }
 
-/// `creature.sleep`: how long, the intent (or why it was forced), actions since the last.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Sleep {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub seconds: Option<f64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub text: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub actions: Option<u64>,
-}
+    /// `creature.boot`: OpenSeed writes `sha`, dreamwatch's runner its name and version.
+    pub struct Boot {
+        sha: String,
+        runner: String,
+        version: String,
+    }
 
-/// `creature.wake`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Wake {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub reason: Option<String>,
-    /// `timer` or `operator`.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source: Option<String>,
-}
+    /// `creature.sleep`: how long, the intent (or why it was forced), actions since the last.
+    pub struct Sleep {
+        seconds: f64,
+        text: String,
+        actions: u64,
+    }
 
-/// `creature.dream`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DreamEvent {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub reflection: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub priority: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub observations: Option<u64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub deep: Option<bool>,
-}
+    /// `creature.wake`.
+    pub struct Wake {
+        reason: String,
+        /// `timer` or `operator`.
+        source: String,
+    }
 
-/// `creature.tool_call`: one per executed tool (`set_sleep` excluded).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolCall {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tool: Option<String>,
-    /// The command (bash), or the input's JSON text.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub input: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub ok: Option<bool>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub output: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub ms: Option<u64>,
-}
+    /// `creature.dream`.
+    pub struct DreamEvent {
+        reflection: String,
+        priority: String,
+        observations: u64,
+        deep: bool,
+    }
 
-/// `creature.thought`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Thought {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub text: Option<String>,
-}
+    /// `creature.tool_call`: one per executed tool (`set_sleep` excluded).
+    pub struct ToolCall {
+        tool: String,
+        /// The command (bash), or the input's JSON text.
+        input: String,
+        ok: bool,
+        output: String,
+        ms: u64,
+    }
 
-/// `creature.error`: what failed, and for a model call the retry schedule.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct ErrorEvent {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub error: Option<String>,
-    /// Where in the cycle (`restore`, `consolidation`, `deep_sleep`, `wake`, `inbox`).
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub phase: Option<String>,
-    /// Milliseconds until the retry.
-    #[serde(
-        rename = "retryIn",
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub retry_in: Option<f64>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub retries: Option<u64>,
+    /// `creature.thought`.
+    pub struct Thought {
+        text: String,
+    }
+
+    /// `creature.error`: what failed, and for a model call the retry schedule.
+    pub struct ErrorEvent {
+        error: String,
+        /// Where in the cycle (`restore`, `consolidation`, `deep_sleep`, `wake`, `inbox`).
+        phase: String,
+        /// Milliseconds until the retry.
+        #[wire = "retryIn"]
+        retry_in: f64,
+        retries: u64,
+    }
+
+    /// `creature.message`: a creator's message delivered to the creature.
+    pub struct MessageEvent {
+        text: String,
+        /// `MESSAGES.md` or `operator`.
+        source: String,
+    }
 }
 
 impl ErrorEvent {
@@ -301,24 +209,6 @@ impl ErrorEvent {
             ..Self::default()
         }
     }
-}
-
-/// `creature.message`: a creator's message delivered to the creature.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct MessageEvent {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub text: Option<String>,
-    /// `MESSAGES.md` or `operator`.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source: Option<String>,
 }
 
 /// A field of another type than expected reads as missing.
