@@ -111,6 +111,8 @@ pub struct Runner<G: Genome> {
     /// Model calls and tool runs under way.
     in_flight: usize,
     status_tx: watch::Sender<HostStatus>,
+    /// The genome's IO performer.
+    files: G::Files,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -199,6 +201,7 @@ impl<G: Genome> Runner<G> {
             timer: None,
             in_flight: 0,
             status_tx,
+            files: G::Files::default(),
             _lock: lock,
         })
     }
@@ -232,7 +235,7 @@ impl<G: Genome> Runner<G> {
             }
             None => None,
         };
-        let restored = restore::<G>(&self.paths, &self.config);
+        let restored = restore::<G>(&self.paths, &self.config, &mut self.files);
         let mut outputs = self
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
@@ -279,7 +282,7 @@ impl<G: Genome> Runner<G> {
                     Input::Control(req.command)
                 }
                 Some(input) = ev_rx.recv() => {
-                    if matches!(input, Input::Thought { .. } | Input::ToolDone { .. }) {
+                    if matches!(input, Input::Thought { .. } | Input::ToolDone { .. } | Input::Embedded { .. }) {
                         self.in_flight = self.in_flight.saturating_sub(1);
                     }
                     input
@@ -332,6 +335,15 @@ impl<G: Genome> Runner<G> {
                     let _ = tx.send(Input::ToolDone { id, outcome });
                 });
             }
+            Output::Embed { id, texts } => {
+                self.in_flight += 1;
+                let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
+                tokio::spawn(async move {
+                    let result = brain.embed(&texts).await;
+                    clock.work_done();
+                    let _ = tx.send(Input::Embedded { id, result });
+                });
+            }
             Output::Timer { id, at } => self.timer = Some((id, at)),
             Output::Gather { id, inbox_from } => {
                 let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
@@ -341,7 +353,7 @@ impl<G: Genome> Runner<G> {
                 let result = disk::read_inbox(&self.paths, from);
                 let _ = tx.send(Input::Inbox { id, result });
             }
-            Output::Genome(io) => match G::Files::perform(&self.paths, io) {
+            Output::Genome(io) => match self.files.perform(&self.paths, io) {
                 Performed::Written => {}
                 Performed::Done(done) => {
                     let _ = tx.send(Input::Genome(done));

@@ -19,8 +19,9 @@ use std::sync::Mutex;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde_json::json;
 
+use super::rehearsal_evennia::{self, EvenniaScript};
 use super::task::{self, Task};
-use super::{Brain, BrainKind};
+use super::{Brain, BrainKind, EmbedFuture};
 use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::runner::activity::clip;
@@ -39,6 +40,7 @@ const MARATHON_TURNS: u64 = 40;
 #[derive(Debug, Default)]
 pub struct Rehearsal {
     script: Mutex<Script>,
+    evennia: Mutex<EvenniaScript>,
 }
 
 #[derive(Debug, Default)]
@@ -61,6 +63,28 @@ impl Rehearsal {
             stop_reason: StopReason::EndTurn,
         };
         match task {
+            Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_journal_entry") => {
+                let mut script = self.evennia.lock().unwrap_or_else(|e| e.into_inner());
+                let (say, calls) = script.turn(turn);
+                let mut content: Vec<ContentBlock> =
+                    say.map(|t| ContentBlock::Text { text: t }).into_iter().collect();
+                for (name, input) in calls {
+                    content.push(ContentBlock::ToolUse {
+                        id: script.call_id(),
+                        name,
+                        input,
+                    });
+                }
+                let stop_reason = if content.iter().any(|b| matches!(b, ContentBlock::ToolUse { .. })) {
+                    StopReason::ToolUse
+                } else {
+                    StopReason::EndTurn
+                };
+                Response {
+                    content,
+                    stop_reason,
+                }
+            }
             Task::Turn(turn) => {
                 let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
                 script.turn(turn)
@@ -68,6 +92,11 @@ impl Rehearsal {
             Task::Consolidate(c) => text(consolidate(c)),
             Task::Prune(p) => text(prune(p)),
             Task::Priorities(p) => text(priorities(p)),
+            Task::Compact(c) => text(rehearsal_evennia::summary(c)),
+            Task::ScoreImportance(s) => text(rehearsal_evennia::scores(s)),
+            Task::ExtractFacts(f) => text(rehearsal_evennia::facts(f)),
+            Task::ConsolidateEntity(e) => text(rehearsal_evennia::attributes(e)),
+            Task::Reflect(r) => text(rehearsal_evennia::reflection(r)),
         }
     }
 }
@@ -85,6 +114,44 @@ impl Brain for Rehearsal {
         let response = self.answer(task);
         Box::pin(async move { Ok(response) })
     }
+
+    /// The deterministic local embedding (offline, not semantic: words and trigrams
+    /// hashed).
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let vectors = texts.iter().map(|t| local_embedding(t)).collect();
+        Box::pin(async move { Ok(vectors) })
+    }
+}
+
+/// Dimensions of the rehearsal's local embedding.
+pub const LOCAL_DIMS: usize = 256;
+
+/// Words and character trigrams hashed (FNV-1a) into [`LOCAL_DIMS`] buckets, normalised:
+/// texts sharing words score high, unrelated ones low. Deterministic, offline, and not
+/// semantic.
+pub fn local_embedding(text: &str) -> Vec<f32> {
+    fn bucket(s: &str) -> usize {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in s.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        (h % LOCAL_DIMS as u64) as usize
+    }
+    let mut v = vec![0f32; LOCAL_DIMS];
+    let lower = text.to_lowercase();
+    for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2) {
+        v[bucket(word)] += 1.0;
+        let chars: Vec<char> = word.chars().collect();
+        for tri in chars.windows(3) {
+            v[bucket(&tri.iter().collect::<String>())] += 0.5;
+        }
+    }
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+    v
 }
 
 /// The creator's words, headings left out, on one line.

@@ -37,6 +37,11 @@ pub enum Input<G: Genome> {
     },
     /// The answer to an `Output::Genome` request.
     Genome(G::Done),
+    /// The answer to `Output::Embed { id }`: one vector per text, or why not.
+    Embedded {
+        id: u64,
+        result: Result<Vec<Vec<f32>>, String>,
+    },
     Control(ControlCommand),
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,

@@ -50,10 +50,11 @@ impl<G: Genome> Engine<G> {
                     self.begin_wake(now, WakeSource::Timer, out);
                 }
             }
-            State::Backoff { timer } if *timer == id => {
+            State::Backoff { timer } | State::Ticking { timer } if *timer == id => {
                 self.state = State::Ready;
                 self.pump(now, out);
             }
+            State::SleepWork(w) if w.timer == Some(id) => self.on_sleep_timer(now, out),
             _ => {}
         }
     }
@@ -68,15 +69,13 @@ impl<G: Genome> Engine<G> {
             return;
         };
         out.push(Output::Record(Record::RemoveSleepFile));
-        let (reason, src) = match source {
-            WakeSource::Timer => ("Sleep timer expired", "timer"),
-            WakeSource::Operator => ("Woken early by the operator", "operator"),
-        };
+        let reason = source.reason();
         let wake = Wake {
-            reason: Some(reason.into()),
-            source: Some(src.into()),
+            reason: Some(reason.clone()),
+            source: Some(source.source().into()),
         };
         self.event(now, CreatureEvent::Wake(wake), out);
+        self.with_genome(now, out, |g, cx| g.on_wake(&reason, cx));
         let id = self.id();
         let inbox_from = match self.inbox.reading {
             None => {
@@ -148,6 +147,21 @@ impl<G: Genome> Engine<G> {
         Some(read.text).filter(|t| !t.trim().is_empty())
     }
 
+    /// The genome woke the sleeping creature for a creator's message.
+    fn urgent_wake(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
+        let source = WakeSource::Urgent("a message from the creator".into());
+        match self.state {
+            State::Asleep(_) => self.begin_wake(now, source, out),
+            State::SleepWork(_) => self.wake_during_sleep_work(now, source, out),
+            // Sleep turns or a compaction under way: the wake waits for them.
+            _ => {
+                if self.wake_early.is_none() {
+                    self.wake_early = Some(source);
+                }
+            }
+        }
+    }
+
     pub(super) fn read_inbox(&mut self, out: &mut Vec<Output<G>>) {
         if self.inbox.reading.is_some() {
             self.inbox.again = true;
@@ -175,12 +189,17 @@ impl<G: Genome> Engine<G> {
         match result {
             Ok(read) => {
                 if let Some(text) = self.take_inbox(read, out) {
-                    self.delivered(now, &text, "operator", out);
+                    let wakes = self.delivered(now, &text, "operator", out);
                     let note = wake::creator_message(&text);
                     match self.state {
                         // A turn is in flight: tool results must come first in the next message.
-                        State::Thinking { .. } | State::Acting(_) => self.pending_notes.push(note),
+                        State::Thinking { .. } | State::Acting(_) | State::Compacting(_) => {
+                            self.pending_notes.push(note)
+                        }
                         _ => self.say_user(now, note, out),
+                    }
+                    if wakes {
+                        self.urgent_wake(now, out);
                     }
                 }
             }

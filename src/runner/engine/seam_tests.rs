@@ -13,7 +13,7 @@ use crate::memory::events::EventKind;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{
     GenomeFiles, GenomePrompt, GenomeRestore, GenomeTool, IoProgress, Performed, SleepEnd,
-    SleepStep, ToolReply,
+    SleepStep, ToolReply, ToolTime,
 };
 use crate::runner::tools::ToolOutcome;
 
@@ -47,16 +47,17 @@ enum TinyDone {
     Dreamt { id: u64 },
 }
 
+#[derive(Default)]
 struct TinyFiles;
 
 impl GenomeFiles<Tiny> for TinyFiles {
-    fn restore(_: &crate::memory::write::SeedPaths) -> GenomeRestore<String> {
+    fn restore(&mut self, _: &crate::memory::write::SeedPaths) -> GenomeRestore<String> {
         GenomeRestore::default()
     }
     fn refresh(_: &crate::memory::write::SeedPaths) -> (String, Vec<String>) {
         (String::new(), Vec::new())
     }
-    fn perform(_: &crate::memory::write::SeedPaths, _: TinyIo) -> Performed<TinyDone> {
+    fn perform(&mut self, _: &crate::memory::write::SeedPaths, _: TinyIo) -> Performed<TinyDone> {
         Performed::Written
     }
 }
@@ -82,15 +83,15 @@ impl Genome for Tiny {
         vec![
             GenomeTool {
                 spec: spec("note"),
-                sleep_only: false,
+                when: ToolTime::Awake,
             },
             GenomeTool {
                 spec: spec("recall"),
-                sleep_only: false,
+                when: ToolTime::Awake,
             },
             GenomeTool {
                 spec: spec("journal"),
-                sleep_only: true,
+                when: ToolTime::Asleep,
             },
         ]
     }
@@ -219,7 +220,7 @@ impl Genome for Tiny {
         matches!(self.phase, Some(Phase::Compacting(_)))
     }
 
-    fn on_wake_deferred(&mut self, cx: &mut Cx<'_, Self>) {
+    fn on_wake_deferred(&mut self, _reason: &str, cx: &mut Cx<'_, Self>) {
         self.log.push("wake deferred".into());
         cx.memory("wake_deferred", json!({"reason": "compacting"}));
     }
