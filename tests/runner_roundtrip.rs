@@ -32,6 +32,7 @@ fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
             model: "rehearsal",
             purpose: "grow",
             born: at(0),
+            genome: "dreamwatch",
         },
     )
     .unwrap();

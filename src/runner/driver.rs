@@ -52,6 +52,8 @@ pub struct RunnerOptions {
     pub purpose: Option<String>,
     /// Stop cleanly after this many dreams in this run.
     pub max_dreams: Option<u64>,
+    /// Stop cleanly after this many completed sleeps in this run.
+    pub max_sleeps: Option<u64>,
     pub clock: Arc<dyn Clock>,
     pub tools: Arc<dyn ToolRunner>,
     /// Serve `DIR/.sys/control.sock`.
@@ -74,6 +76,7 @@ impl RunnerOptions {
             model,
             purpose: None,
             max_dreams: None,
+            max_sleeps: None,
             clock: Arc::new(RealClock),
             tools,
             control_socket: false,
@@ -156,6 +159,7 @@ impl<G: Genome> Runner<G> {
                     model: &opts.model,
                     purpose: opts.purpose.as_deref().unwrap_or(DEFAULT_PURPOSE),
                     born: now,
+                    genome: G::BIRTH_NAME,
                 },
             )
             .map_err(|source| OpenError::Birth {
@@ -185,7 +189,8 @@ impl<G: Genome> Runner<G> {
             last_error: None,
         });
         Ok(Self {
-            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams),
+            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams)
+                .with_max_sleeps(opts.max_sleeps),
             paths,
             name,
             config: opts.config,
@@ -218,6 +223,10 @@ impl<G: Genome> Runner<G> {
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    pub fn dir(&self) -> &std::path::Path {
+        &self.paths.root
     }
 
     /// Lives until `--max-dreams` is reached or `shutdown` completes.

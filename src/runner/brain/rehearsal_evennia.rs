@@ -13,6 +13,9 @@ use super::task::{self, Turn};
 /// Sessions whose sleep is short enough that its wake comes during compacting.
 const SHORT_SLEEP_SESSIONS: [u64; 2] = [2, 5];
 
+/// The session that reads a long file just before it sleeps.
+const LONG_READ_BEFORE_SLEEP: u64 = 3;
+
 /// What the creature asks its semantic memory, a session each.
 const QUERIES: [&str; 3] = ["where does wren live", "what my creator reads", "the garden root"];
 
@@ -69,7 +72,7 @@ impl EvenniaScript {
         match self.step {
             1 => (
                 Some(format!("Rehearsal brain (evennia), session {s}: awake. Writing down what I see.")),
-                vec![journal(i), journal(i + 1)],
+                vec![journal(i), journal(i + 1), journal(i + 5)],
             ),
             2 => (
                 Some("Thinking about the others here.".into()),
@@ -113,7 +116,7 @@ impl EvenniaScript {
                 Some("Still reading.".into()),
                 vec![("bash".into(), json!({"command": "seq 1600 2400"}))],
             ),
-            5 | 6 => (
+            5 => (
                 None,
                 vec![
                     journal(i + 2),
@@ -123,15 +126,22 @@ impl EvenniaScript {
                     ),
                 ],
             ),
+            6 => (None, vec![journal(i + 3)]),
             7 => (
                 None,
                 vec![("review_journal".into(), json!({"limit": 5}))],
             ),
             _ => {
-                let secs = if SHORT_SLEEP_SESSIONS.contains(&s) { 100 } else { 300 };
+                let secs = if SHORT_SLEEP_SESSIONS.contains(&s) { 45 } else { 300 };
+                let mut calls = Vec::new();
+                if s == LONG_READ_BEFORE_SLEEP {
+                    // The context goes to sleep full: the sleep's own compaction.
+                    calls.push(("bash".to_string(), json!({"command": "seq 1 1100"})));
+                }
+                calls.push(("set_sleep".into(), json!({"seconds": secs})));
                 (
                     Some(format!("Time to sleep for {secs}s and let the journal settle.")),
-                    vec![("set_sleep".into(), json!({"seconds": secs}))],
+                    calls,
                 )
             }
         }
@@ -166,7 +176,7 @@ pub fn scores(t: &task::ScoreImportance) -> String {
         .iter()
         .map(|(id, text)| {
             let lower = text.to_lowercase();
-            let mut score: u8 = 3;
+            let mut score: u8 = 5;
             for (word, up) in [("important", 3), ("must", 2), ("discovered", 3), ("failed", 2), ("decided", 2), ("wren", 1)] {
                 if lower.contains(word) {
                     score += up;

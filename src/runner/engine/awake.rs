@@ -199,10 +199,14 @@ impl<G: Genome> Engine<G> {
         {
             return;
         }
-        let dropped = self.ctx.emergency_trim(
-            self.cfg.cycle.keep_recent_messages,
-            self.cfg.cycle.max_context_chars,
-        );
+        let max_chars = self
+            .cfg
+            .cycle
+            .max_context_chars
+            .min(self.genome.context_budget(&self.cfg));
+        let dropped = self
+            .ctx
+            .emergency_trim(self.cfg.cycle.keep_recent_messages, max_chars);
         if dropped > 0 {
             self.memory(
                 now,

@@ -12,11 +12,14 @@ use crate::runner::activity::clip;
 use crate::runner::brain::task::{Compact, Task};
 use crate::runner::genome::{Compacted, Genome};
 
+use super::context::message_chars;
 use super::output::Output;
 use super::{Compacting, Engine, State};
 
 /// Messages kept as they are after a compaction.
 const PRESERVE: usize = 6;
+/// A compaction needs at least this share of the context before the preserved messages.
+const MIN_SHARE: f64 = 0.3;
 /// Characters of conversation given to the summariser.
 const TRANSCRIPT_MAX: usize = 60_000;
 /// Characters of one tool input or output in the transcript.
@@ -45,6 +48,12 @@ impl<G: Genome> Engine<G> {
         let Some(split) = self.ctx.split_keeping(PRESERVE) else {
             return false;
         };
+        // Too little before the preserved messages to be worth a summary: the emergency
+        // trim cuts long texts instead.
+        let older: usize = self.ctx.messages()[..split].iter().map(message_chars).sum();
+        if (older as f64) < self.ctx.chars() as f64 * MIN_SHARE {
+            return false;
+        }
         let transcript = transcript(&self.ctx.messages()[..split]);
         let id = self.id();
         self.state = State::Compacting(Compacting {

@@ -78,6 +78,7 @@ impl Genome for Tiny {
     type Files = TinyFiles;
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Other(String::new());
+    const BIRTH_NAME: &'static str = "tiny";
 
     fn tools(&self, _: &RunnerConfig) -> Vec<GenomeTool> {
         vec![

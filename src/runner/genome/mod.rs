@@ -56,6 +56,9 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     /// activity since the last one.
     const CONSOLIDATION_EVENT: EventKind;
 
+    /// What BIRTH.json's `genome` says for a creature born with this genome.
+    const BIRTH_NAME: &'static str;
+
     /// Tools beside `bash` and `set_sleep`.
     fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
         Vec::new()

@@ -337,6 +337,7 @@ impl Genome for Evennia {
     type Files = EvenniaFiles;
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
+    const BIRTH_NAME: &'static str = "evennia";
 
     fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
         tools::specs()

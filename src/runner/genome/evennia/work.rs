@@ -1,8 +1,9 @@
 //! The evennia sleep work, one stage at a time. Compacting: scoring (a batch per tick),
 //! then journal -> semantic memory (a batch of entries per tick); atomic. Dreaming (not
-//! atomic): links (a batch per tick), link cleanup, entity consolidation, reflection,
-//! pruning, stale working memory, the pre-compaction extraction turn, compaction. Then
-//! resting until the wake.
+//! atomic), tick after tick while memories wait for their links: links (a batch per
+//! tick), link cleanup, entity consolidation, reflection, pruning, stale working memory,
+//! the pre-compaction extraction turn and compaction when the context is full enough.
+//! Then resting until the wake.
 
 use serde_json::{Value, json};
 
@@ -191,8 +192,16 @@ impl Evennia {
         self.finish(cx)
     }
 
-    /// The work is over: resting until the wake.
+    /// The end of a dreaming tick: another one while memories wait for their links, else
+    /// the work is over (resting until the wake).
     fn finish(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
+        if self.memories.iter().any(|m| !m.linked)
+            && let Some(w) = &mut self.work
+        {
+            w.stage = Stage::Links;
+            w.batch_left = cx.cfg.evennia.link_batch.max(1);
+            return SleepStep::NextTick;
+        }
         SleepStep::Done(self.end_work(cx))
     }
 
@@ -372,10 +381,9 @@ impl Evennia {
             return SleepStep::Ready;
         };
         if self.work.as_ref().is_some_and(|w| w.batch_left == 0) {
-            if let Some(w) = &mut self.work {
-                w.batch_left = cx.cfg.evennia.link_batch.max(1);
-            }
-            return SleepStep::NextTick;
+            // This tick's links are done; the other operations of the tick follow.
+            self.set_stage(Stage::Cleanup);
+            return SleepStep::Ready;
         }
         let req = cx.id();
         cx.io(super::EvenniaIo::Similar {
