@@ -27,7 +27,7 @@ use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use dreamwatch::runner::engine::Engine;
-use dreamwatch::runner::engine::input::{InboxRead, Input, Restored};
+use dreamwatch::runner::engine::input::{Input, Restored};
 use dreamwatch::runner::engine::output::Output;
 use dreamwatch::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo};
 use dreamwatch::runner::tools::{ToolFuture, ToolOutcome, ToolRunner};
@@ -115,13 +115,6 @@ fn fsm_life() -> u64 {
                     id,
                     view: Default::default(),
                 }),
-                Output::ReadInbox { id, from } => queue.push(Input::Inbox {
-                    id,
-                    result: Ok(InboxRead {
-                        text: String::new(),
-                        offset: from,
-                    }),
-                }),
                 Output::Genome(DreamerIo::Commit { id, .. }) => {
                     queue.push(Input::Genome(DreamerDone::Committed { id, result: Ok(()) }))
                 }
@@ -132,6 +125,7 @@ fn fsm_life() -> u64 {
                     }))
                 }
                 Output::Genome(_)
+                | Output::Embed { .. }
                 | Output::Answer(_)
                 | Output::Record(_)
                 | Output::Status { .. }

@@ -10,7 +10,7 @@ use super::cli::{Cli, DemoArgs, GenomeArg, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
-use crate::llm::{ProviderKind, ProviderOptions, RetryPolicy};
+use crate::llm::{EmbedSettings, Embedder, ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
@@ -50,7 +50,9 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args, secrets)?;
     let genome = genome_for(&args.dir, args.genome)?;
+    let embedder = embedder_for(args, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
+    opts.embedder = embedder;
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
     opts.max_sleeps = args.max_sleeps;
@@ -145,7 +147,15 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
     opts.max_sleeps = args.max_sleeps;
     refuse_foreign(&opts.dir)?;
     let genome = genome_for(&opts.dir, Some(args.genome))?;
-    host(opts, genome, args.headless, vec![garden], cli, watching, secrets)
+    host(
+        opts,
+        genome,
+        args.headless,
+        vec![garden],
+        cli,
+        watching,
+        secrets,
+    )
 }
 
 /// The brain `--provider` asks for, its key from the secrets taken at startup (the
@@ -167,6 +177,27 @@ fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, St
         .clone()
         .unwrap_or_else(|| model_of(&provider.label()));
     Ok((Arc::new(Model(Arc::from(provider))), model))
+}
+
+/// The embedder `--embed-model` and `--embed-base-url` ask for (see
+/// [`crate::llm::build_embedder`]), with the provider's own retries: embeddings are asked
+/// for during sleep work, where no creature turn waits on them. The local embedding
+/// standing in for a provider without embeddings is said on stderr, once.
+fn embedder_for(args: &RunArgs, secrets: &Secrets) -> Result<Arc<dyn Embedder>, AppError> {
+    let chosen = crate::llm::build_embedder(
+        ProviderKind::from(args.provider),
+        args.base_url.clone(),
+        EmbedSettings {
+            model: args.embed_model.clone(),
+            base_url: args.embed_base_url.clone(),
+        },
+        &|name| secrets.get(name).or_else(|| std::env::var(name).ok()),
+        ProviderOptions::default(),
+    )?;
+    if let Some(warning) = &chosen.warning {
+        super::warn(std::slice::from_ref(warning));
+    }
+    Ok(chosen.embedder)
 }
 
 /// A hosted creature's provider tries once: the runner's own backoff retries, so that each
@@ -228,8 +259,7 @@ fn host(
             host_runner(runner, rt, headless, watch, cli, watching)
         }
         GenomeArg::Evennia => {
-            let runner =
-                Runner::open_genome(opts, Evennia::default()).map_err(AppError::Runner)?;
+            let runner = Runner::open_genome(opts, Evennia::default()).map_err(AppError::Runner)?;
             host_runner(runner, rt, headless, watch, cli, watching)
         }
     }

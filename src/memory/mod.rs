@@ -12,6 +12,7 @@ pub mod events;
 pub mod fast_json;
 pub mod garden;
 pub mod identity;
+pub mod inbox;
 pub mod iterations;
 pub mod json;
 pub mod layout;

@@ -9,8 +9,8 @@ use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
 use crate::memory::cycle::InvalidCycle;
-use crate::runner::genome::evennia::config::EvenniaConfig;
 pub use crate::memory::cycle::{Cycle, Profile};
+use crate::runner::genome::evennia::config::EvenniaConfig;
 
 /// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

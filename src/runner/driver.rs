@@ -18,6 +18,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, watch};
 
+use crate::llm::{Embedder, HashingEmbedder};
 use crate::memory::status::Status;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
@@ -60,10 +61,14 @@ pub struct RunnerOptions {
     pub control_socket: bool,
     /// `--headless`: one line per event.
     pub progress: Option<ProgressFn>,
+    /// Texts to vectors for a genome's semantic memory (`--embed-model`,
+    /// `--embed-base-url`; see [`crate::llm::build_embedder`]). Default: the local
+    /// hashing embedding.
+    pub embedder: Arc<dyn Embedder>,
 }
 
 impl RunnerOptions {
-    /// Real clock, real bash, no socket, no progress lines.
+    /// Real clock, real bash, no socket, no progress lines, the local embedding.
     pub fn new(dir: PathBuf, config: RunnerConfig, brain: Arc<dyn Brain>, model: String) -> Self {
         let tools = Arc::new(Bash {
             timeout: Duration::from_secs_f64(config.bash_timeout_s),
@@ -81,6 +86,7 @@ impl RunnerOptions {
             tools,
             control_socket: false,
             progress: None,
+            embedder: Arc::new(HashingEmbedder::default()),
         }
     }
 }
@@ -116,6 +122,7 @@ pub struct Runner<G: Genome> {
     status_tx: watch::Sender<HostStatus>,
     /// The genome's IO performer.
     files: G::Files,
+    embedder: Arc<dyn Embedder>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -207,6 +214,7 @@ impl<G: Genome> Runner<G> {
             in_flight: 0,
             status_tx,
             files: G::Files::default(),
+            embedder: opts.embedder,
             _lock: lock,
         })
     }
@@ -346,21 +354,17 @@ impl<G: Genome> Runner<G> {
             }
             Output::Embed { id, texts } => {
                 self.in_flight += 1;
-                let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
+                let (embedder, clock, tx) = (self.embedder.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
-                    let result = brain.embed(&texts).await;
+                    let result = embedder.embed(&texts).await.map_err(|e| e.to_string());
                     clock.work_done();
                     let _ = tx.send(Input::Embedded { id, result });
                 });
             }
             Output::Timer { id, at } => self.timer = Some((id, at)),
-            Output::Gather { id, inbox_from } => {
-                let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
+            Output::Gather { id } => {
+                let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
-            }
-            Output::ReadInbox { id, from } => {
-                let result = disk::read_inbox(&self.paths, from);
-                let _ = tx.send(Input::Inbox { id, result });
             }
             Output::Genome(io) => match self.files.perform(&self.paths, io) {
                 Performed::Written => {}

@@ -23,13 +23,7 @@ pub trait Brain: Send + Sync {
     /// `anthropic/claude-sonnet-4-5` or `rehearsal (offline demo brain)`.
     fn label(&self) -> String;
     fn think<'a>(&'a self, task: &'a Task, request: &'a Request) -> LlmFuture<'a>;
-    /// Embeddings of `texts`, one vector each.
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a>;
 }
-
-/// The answer to [`Brain::embed`]: vectors, or why not (a sentence).
-pub type EmbedFuture<'a> =
-    std::pin::Pin<Box<dyn std::future::Future<Output = Result<Vec<Vec<f32>>, String>> + Send + 'a>>;
 
 /// A model: the request's text goes to the provider, the task is not needed.
 pub struct Model(pub Arc<dyn Provider>);
@@ -45,9 +39,5 @@ impl Brain for Model {
 
     fn think<'a>(&'a self, _task: &'a Task, request: &'a Request) -> LlmFuture<'a> {
         self.0.complete(request)
-    }
-
-    fn embed<'a>(&'a self, _texts: &'a [String]) -> EmbedFuture<'a> {
-        Box::pin(async { Err("this provider has no embedder configured".to_string()) })
     }
 }

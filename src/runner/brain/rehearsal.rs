@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::rehearsal_evennia::{self, EvenniaScript};
 use super::task::{self, Task};
-use super::{Brain, BrainKind, EmbedFuture};
+use super::{Brain, BrainKind};
 use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::runner::activity::clip;
@@ -66,8 +66,10 @@ impl Rehearsal {
             Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_journal_entry") => {
                 let mut script = self.evennia.lock().unwrap_or_else(|e| e.into_inner());
                 let (say, calls) = script.turn(turn);
-                let mut content: Vec<ContentBlock> =
-                    say.map(|t| ContentBlock::Text { text: t }).into_iter().collect();
+                let mut content: Vec<ContentBlock> = say
+                    .map(|t| ContentBlock::Text { text: t })
+                    .into_iter()
+                    .collect();
                 for (name, input) in calls {
                     content.push(ContentBlock::ToolUse {
                         id: script.call_id(),
@@ -75,7 +77,10 @@ impl Rehearsal {
                         input,
                     });
                 }
-                let stop_reason = if content.iter().any(|b| matches!(b, ContentBlock::ToolUse { .. })) {
+                let stop_reason = if content
+                    .iter()
+                    .any(|b| matches!(b, ContentBlock::ToolUse { .. }))
+                {
                     StopReason::ToolUse
                 } else {
                     StopReason::EndTurn
@@ -114,44 +119,6 @@ impl Brain for Rehearsal {
         let response = self.answer(task);
         Box::pin(async move { Ok(response) })
     }
-
-    /// The deterministic local embedding (offline, not semantic: words and trigrams
-    /// hashed).
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
-        let vectors = texts.iter().map(|t| local_embedding(t)).collect();
-        Box::pin(async move { Ok(vectors) })
-    }
-}
-
-/// Dimensions of the rehearsal's local embedding.
-pub const LOCAL_DIMS: usize = 256;
-
-/// Words and character trigrams hashed (FNV-1a) into [`LOCAL_DIMS`] buckets, normalised:
-/// texts sharing words score high, unrelated ones low. Deterministic, offline, and not
-/// semantic.
-pub fn local_embedding(text: &str) -> Vec<f32> {
-    fn bucket(s: &str) -> usize {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in s.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        (h % LOCAL_DIMS as u64) as usize
-    }
-    let mut v = vec![0f32; LOCAL_DIMS];
-    let lower = text.to_lowercase();
-    for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2) {
-        v[bucket(word)] += 1.0;
-        let chars: Vec<char> = word.chars().collect();
-        for tri in chars.windows(3) {
-            v[bucket(&tri.iter().collect::<String>())] += 0.5;
-        }
-    }
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        v.iter_mut().for_each(|x| *x /= norm);
-    }
-    v
 }
 
 /// The creator's words, headings left out, on one line.
@@ -531,6 +498,7 @@ mod tests {
         Task::Turn(task::Turn {
             woke: true,
             creator_messages: creator.iter().map(|m| m.to_string()).collect(),
+            ..task::Turn::default()
         })
     }
 

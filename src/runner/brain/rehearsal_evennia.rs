@@ -17,7 +17,11 @@ const SHORT_SLEEP_SESSIONS: [u64; 2] = [2, 5];
 const LONG_READ_BEFORE_SLEEP: u64 = 3;
 
 /// What the creature asks its semantic memory, a session each.
-const QUERIES: [&str; 3] = ["where does wren live", "what my creator reads", "the garden root"];
+const QUERIES: [&str; 3] = [
+    "where does wren live",
+    "what my creator reads",
+    "the garden root",
+];
 
 /// What wren's favorability does each session (it crosses 0.25 and 0.5 up, 0.5 down,
 /// 0.75 up and down).
@@ -34,14 +38,42 @@ pub struct EvenniaScript {
 /// A journal entry of the script: text (with a world fact after ` — `), tags, importance
 /// given by the creature (None: the heuristic scores it).
 const ENTRIES: [(&str, &str, Option<u8>); 8] = [
-    ("Looked around the garden directory — the garden keeps a PURPOSE.md at its root", "garden", None),
-    ("Learned something important about my creator — the creator reads workspace/notes.md", "creator", Some(7)),
-    ("Wren passed by and talked about the weather — wren lives in the neighbouring directory", "wren", None),
+    (
+        "Looked around the garden directory — the garden keeps a PURPOSE.md at its root",
+        "garden",
+        None,
+    ),
+    (
+        "Learned something important about my creator — the creator reads workspace/notes.md",
+        "creator",
+        Some(7),
+    ),
+    (
+        "Wren passed by and talked about the weather — wren lives in the neighbouring directory",
+        "wren",
+        None,
+    ),
     ("Tidied my notes", "notes", Some(2)),
-    ("A command failed; I must check paths before reading — workspace/forecast.json does not exist", "error", None),
-    ("Decided to keep one line per session in my notes — notes.md grows one line a session", "plan", Some(6)),
-    ("Wren was curt today and did not answer — wren dislikes being interrupted", "wren", None),
-    ("Discovered the .self directory holds my whole memory — .self holds the journal and semantic memory", "memory", Some(8)),
+    (
+        "A command failed; I must check paths before reading — workspace/forecast.json does not exist",
+        "error",
+        None,
+    ),
+    (
+        "Decided to keep one line per session in my notes — notes.md grows one line a session",
+        "plan",
+        Some(6),
+    ),
+    (
+        "Wren was curt today and did not answer — wren dislikes being interrupted",
+        "wren",
+        None,
+    ),
+    (
+        "Discovered the .self directory holds my whole memory — .self holds the journal and semantic memory",
+        "memory",
+        Some(8),
+    ),
 ];
 
 impl EvenniaScript {
@@ -71,7 +103,9 @@ impl EvenniaScript {
         };
         match self.step {
             1 => (
-                Some(format!("Rehearsal brain (evennia), session {s}: awake. Writing down what I see.")),
+                Some(format!(
+                    "Rehearsal brain (evennia), session {s}: awake. Writing down what I see."
+                )),
                 vec![journal(i), journal(i + 1), journal(i + 5)],
             ),
             2 => (
@@ -127,12 +161,13 @@ impl EvenniaScript {
                 ],
             ),
             6 => (None, vec![journal(i + 3)]),
-            7 => (
-                None,
-                vec![("review_journal".into(), json!({"limit": 5}))],
-            ),
+            7 => (None, vec![("review_journal".into(), json!({"limit": 5}))]),
             _ => {
-                let secs = if SHORT_SLEEP_SESSIONS.contains(&s) { 45 } else { 300 };
+                let secs = if SHORT_SLEEP_SESSIONS.contains(&s) {
+                    45
+                } else {
+                    300
+                };
                 let mut calls = Vec::new();
                 if s == LONG_READ_BEFORE_SLEEP {
                     // The context goes to sleep full: the sleep's own compaction.
@@ -140,7 +175,9 @@ impl EvenniaScript {
                 }
                 calls.push(("set_sleep".into(), json!({"seconds": secs})));
                 (
-                    Some(format!("Time to sleep for {secs}s and let the journal settle.")),
+                    Some(format!(
+                        "Time to sleep for {secs}s and let the journal settle."
+                    )),
                     calls,
                 )
             }
@@ -177,7 +214,14 @@ pub fn scores(t: &task::ScoreImportance) -> String {
         .map(|(id, text)| {
             let lower = text.to_lowercase();
             let mut score: u8 = 5;
-            for (word, up) in [("important", 3), ("must", 2), ("discovered", 3), ("failed", 2), ("decided", 2), ("wren", 1)] {
+            for (word, up) in [
+                ("important", 3),
+                ("must", 2),
+                ("discovered", 3),
+                ("failed", 2),
+                ("decided", 2),
+                ("wren", 1),
+            ] {
                 if lower.contains(word) {
                     score += up;
                 }
@@ -205,7 +249,11 @@ pub fn facts(t: &task::ExtractFacts) -> String {
 }
 
 pub fn attributes(t: &task::ConsolidateEntity) -> String {
-    let friendly = t.observations.iter().filter(|o| o.contains("friendly")).count();
+    let friendly = t
+        .observations
+        .iter()
+        .filter(|o| o.contains("friendly"))
+        .count();
     let curt = t.observations.iter().filter(|o| o.contains("curt")).count();
     let last = t.observations.last().cloned().unwrap_or_default();
     json!({
@@ -218,7 +266,12 @@ pub fn attributes(t: &task::ConsolidateEntity) -> String {
 }
 
 pub fn reflection(t: &task::Reflect) -> String {
-    let ids: Vec<&str> = t.entries.iter().take(3).map(|(id, _, _)| id.as_str()).collect();
+    let ids: Vec<&str> = t
+        .entries
+        .iter()
+        .take(3)
+        .map(|(id, _, _)| id.as_str())
+        .collect();
     format!(
         "QUESTIONS:\n- What matters most in this garden?\n- How do the others here see me?\n\
          INSIGHTS:\n- My creator and my notes are what this garden is about (because of {})\n\

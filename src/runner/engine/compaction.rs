@@ -152,7 +152,10 @@ fn transcript(messages: &[Message]) -> String {
             let line = match b {
                 ContentBlock::Text { text } => format!("{who}: {}", text.trim()),
                 ContentBlock::ToolUse { name, input, .. } => {
-                    format!("Agent called {name}: {}", clip(&input.to_string(), BLOCK_MAX))
+                    format!(
+                        "Agent called {name}: {}",
+                        clip(&input.to_string(), BLOCK_MAX)
+                    )
                 }
                 ContentBlock::ToolResult { content, .. } => {
                     format!("Tool result: {}", clip(content.trim(), BLOCK_MAX))

@@ -207,6 +207,7 @@ impl Genome for Tiny {
                     _ => {
                         self.phase = None;
                         IoProgress::Sleep(SleepStep::Done(SleepEnd {
+                            wake: false,
                             consolidated: true,
                             deep: false,
                         }))
@@ -230,6 +231,7 @@ impl Genome for Tiny {
         self.log.push(format!("interrupt {:?}", self.phase));
         self.phase = None;
         SleepEnd {
+            wake: false,
             consolidated: true,
             deep: false,
         }
@@ -503,7 +505,6 @@ fn a_turn_task_says_what_is_new_as_data() {
     let mut t = T::start(Restored {
         inbox: Some(super::input::InboxRead {
             text: "be brief\n".into(),
-            offset: 9,
         }),
         ..born()
     });
@@ -511,9 +512,10 @@ fn a_turn_task_says_what_is_new_as_data() {
     assert!(first.woke);
     assert_eq!(first.creator_messages, ["be brief"]);
     t.call("recall", json!({}));
-    assert_eq!(
-        turn(&t).unwrap(),
-        Default::default(),
+    let next = turn(&t).unwrap();
+    assert!(
+        !next.woke && next.creator_messages.is_empty() && !next.asleep,
         "nothing new after a tool call"
     );
+    assert_eq!(next.tools, ["bash", "set_sleep", "note", "recall"]);
 }

@@ -1,6 +1,7 @@
 //! Going to sleep, and driving the genome's sleep work: its steps, its sleep ticks, the
 //! creature turns and the compaction it asks for, and a wake time that may fall inside it.
 
+use crate::llm::embed::Embeddings;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
@@ -257,7 +258,7 @@ impl<G: Genome> Engine<G> {
         &mut self,
         now: DateTime<Utc>,
         id: u64,
-        result: Result<Vec<Vec<f32>>, String>,
+        result: Result<Embeddings, String>,
         out: &mut Vec<Output<G>>,
     ) {
         let progress = self.with_genome(now, out, |g, cx| g.on_embedded(id, result, cx));
@@ -299,7 +300,8 @@ impl<G: Genome> Engine<G> {
             return;
         };
         self.session_sleeps += 1;
-        let dreams_done = end.consolidated && self.max_dreams.is_some_and(|m| self.session_dreams >= m);
+        let dreams_done =
+            end.consolidated && self.max_dreams.is_some_and(|m| self.session_dreams >= m);
         let sleeps_done = self.max_sleeps.is_some_and(|m| self.session_sleeps >= m);
         if dreams_done || sleeps_done {
             self.state = State::Stopped;

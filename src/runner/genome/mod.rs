@@ -24,6 +24,7 @@
 pub mod dreamer;
 pub mod evennia;
 
+use crate::llm::embed::Embeddings;
 use std::fmt::Debug;
 
 use chrono::{DateTime, Utc};
@@ -190,7 +191,7 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     fn on_embedded(
         &mut self,
         _id: u64,
-        _result: Result<Vec<Vec<f32>>, String>,
+        _result: Result<Embeddings, String>,
         _cx: &mut Cx<'_, Self>,
     ) -> IoProgress {
         IoProgress::Nothing

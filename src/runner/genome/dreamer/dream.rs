@@ -270,7 +270,7 @@ impl Dreamer {
                 cx.io(DreamerIo::Diary { at: now, body });
                 self.recall.since_deep.clear();
                 SleepStep::Done(SleepEnd {
-                wake: false,
+                    wake: false,
                     consolidated: true,
                     deep: true,
                 })

@@ -74,14 +74,19 @@ fn lines(path: &Path, errors: &mut Vec<String>) -> Vec<serde_json::Map<String, V
         }
     }
     if bad > 0 {
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         errors.push(format!("{name}: {bad} bad line(s) skipped"));
     }
     out
 }
 
 fn s(m: &serde_json::Map<String, Value>, k: &str) -> String {
-    m.get(k).and_then(Value::as_str).unwrap_or_default().to_string()
+    m.get(k)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn t(m: &serde_json::Map<String, Value>) -> Option<DateTime<Utc>> {
@@ -106,16 +111,28 @@ pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
                 tags: m
                     .get("tags")
                     .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
                     .unwrap_or_default(),
                 source_type: s(&m, "source_type"),
                 source_trust: m.get("source_trust").and_then(Value::as_f64).unwrap_or(0.5),
-                source_entity: m.get("source_entity").and_then(Value::as_str).map(str::to_string),
+                source_entity: m
+                    .get("source_entity")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
                 importance: m
                     .get("importance")
                     .and_then(Value::as_i64)
                     .map_or(3, super::journal::clamp_importance),
-                method: if s(&m, "importance_method") == "llm" { "llm" } else { "heuristic" },
+                method: if s(&m, "importance_method") == "llm" {
+                    "llm"
+                } else {
+                    "heuristic"
+                },
                 synthesis: m.get("synthesis").and_then(Value::as_bool).unwrap_or(false),
                 consolidated: false,
             }),
@@ -152,7 +169,8 @@ pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
                     id,
                     text: s(&m, "text"),
                     source_trust: num("source_trust").unwrap_or(0.5),
-                    importance: num("importance").map_or(3, |v| super::journal::clamp_importance(v as i64)),
+                    importance: num("importance")
+                        .map_or(3, |v| super::journal::clamp_importance(v as i64)),
                     source_entity: meta
                         .and_then(|x| x.get("source_entity"))
                         .and_then(Value::as_str)
@@ -205,13 +223,21 @@ pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
                 if let Some(a) = m.get("attributes").and_then(Value::as_object) {
                     p.attributes = a
                         .iter()
-                        .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                        .map(|(k, v)| {
+                            (
+                                k.clone(),
+                                v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                            )
+                        })
                         .collect();
                 }
                 p.observations.clear();
             }
             "relationship" => {
-                p.favorability = m.get("favorability").and_then(Value::as_f64).unwrap_or(p.favorability);
+                p.favorability = m
+                    .get("favorability")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(p.favorability);
                 p.interactions = m
                     .get("interaction_count")
                     .and_then(Value::as_u64)
@@ -259,7 +285,11 @@ fn read_working(paths: &SeedPaths, errors: &mut Vec<String>) -> BTreeMap<String,
             Some((
                 id,
                 Conversation {
-                    topic: c.get("topic").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    topic: c
+                        .get("topic")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
                     started_at: started,
                     last_at: time("last_at").unwrap_or(started),
                     messages: c
@@ -280,7 +310,12 @@ fn read_working(paths: &SeedPaths, errors: &mut Vec<String>) -> BTreeMap<String,
                     pending_actions: c
                         .get("pending_actions")
                         .and_then(Value::as_array)
-                        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(Value::as_str)
+                                .map(str::to_string)
+                                .collect()
+                        })
                         .unwrap_or_default(),
                 },
             ))
@@ -297,7 +332,10 @@ fn append_lines(path: &Path, lines: &[Value]) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
     f.write_all(&buf)
 }
 
@@ -307,7 +345,9 @@ impl EvenniaFiles {
             let index = VectorIndex::open(&vectors_path(paths)).map_err(|e| e.to_string())?;
             self.vectors = Some(index);
         }
-        self.vectors.as_mut().ok_or_else(|| "no vector index".to_string())
+        self.vectors
+            .as_mut()
+            .ok_or_else(|| "no vector index".to_string())
     }
 }
 
@@ -340,8 +380,11 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
                 },
             },
             EvenniaIo::Remember { line, id, vector } => {
-                let stored = self.index(paths).and_then(|ix| ix.push(&id, &vector).map_err(|e| e.to_string()));
-                let written = append_lines(&path(paths, EvFile::Semantic), &[line]).map_err(|e| e.to_string());
+                let stored = self
+                    .index(paths)
+                    .and_then(|ix| ix.push(&id, &vector).map_err(|e| e.to_string()));
+                let written = append_lines(&path(paths, EvFile::Semantic), &[line])
+                    .map_err(|e| e.to_string());
                 match stored.and(written) {
                     Ok(()) => Performed::Written,
                     Err(error) => Performed::Failed {
@@ -404,7 +447,12 @@ impl VectorIndex {
 
     fn similar_to(&self, id: &str, k: usize) -> Vec<(String, f32)> {
         match self.ids.iter().position(|x| x == id) {
-            Some(i) => self.search(&self.data[i].clone(), k + 1).into_iter().filter(|(x, _)| x != id).take(k).collect(),
+            Some(i) => self
+                .search(&self.data[i].clone(), k + 1)
+                .into_iter()
+                .filter(|(x, _)| x != id)
+                .take(k)
+                .collect(),
             None => Vec::new(),
         }
     }

@@ -41,8 +41,22 @@ impl Entry {
 
 /// Words that make an entry matter more (Generative Agents' poignancy, by rule of thumb).
 const WEIGHTY: [&str; 16] = [
-    "important", "must", "never", "always", "learned", "discovered", "error", "failed",
-    "danger", "urgent", "promise", "secret", "love", "angry", "decided", "creator",
+    "important",
+    "must",
+    "never",
+    "always",
+    "learned",
+    "discovered",
+    "error",
+    "failed",
+    "danger",
+    "urgent",
+    "promise",
+    "secret",
+    "love",
+    "angry",
+    "decided",
+    "creator",
 ];
 
 /// Importance at once, 1 to 10, before the model scores the entry: a base of 3, more for
@@ -138,7 +152,11 @@ mod tests {
     fn reflections_and_summaries_do_not_count() {
         let mut s = entry("j3", 9, "observation");
         s.synthesis = true;
-        let entries = vec![entry("j1", 5, "observation"), entry("j2", 9, "reflection"), s];
+        let entries = vec![
+            entry("j1", 5, "observation"),
+            entry("j2", 9, "reflection"),
+            s,
+        ];
         assert_eq!(cumulative_importance(&entries, None), 5);
         let later = Utc.with_ymd_and_hms(2026, 3, 1, 11, 0, 0).unwrap();
         assert_eq!(cumulative_importance(&entries, Some(later)), 0);

@@ -26,6 +26,7 @@ mod prompts;
 mod tools;
 mod work;
 
+use crate::llm::embed::Embeddings;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -280,7 +281,8 @@ impl Evennia {
                 pending_actions: Vec::new(),
             });
         c.last_at = now;
-        c.messages.push((now, from.to_string(), text.trim().to_string()));
+        c.messages
+            .push((now, from.to_string(), text.trim().to_string()));
         if c.messages.len() > 20 {
             c.messages.remove(0);
         }
@@ -326,7 +328,10 @@ fn round3(x: f64) -> f64 {
 }
 
 fn first_words(text: &str, n: usize) -> String {
-    text.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Genome for Evennia {
@@ -409,10 +414,14 @@ impl Genome for Evennia {
     fn on_embedded(
         &mut self,
         id: u64,
-        result: Result<Vec<Vec<f32>>, String>,
+        result: Result<Embeddings, String>,
         cx: &mut Cx<'_, Self>,
     ) -> IoProgress {
-        if self.pending_tool.as_ref().is_some_and(|(req, _)| *req == id) {
+        if self
+            .pending_tool
+            .as_ref()
+            .is_some_and(|(req, _)| *req == id)
+        {
             return self.tool_embedded(result, cx);
         }
         IoProgress::Sleep(self.work_embedded(id, result, cx))
@@ -440,8 +449,7 @@ impl Genome for Evennia {
         }
         self.work = None;
         self.awake_ticks = 0;
-        self.cooldown_until =
-            Some(cx.now + cx.cfg.wall(cx.cfg.evennia.wake_cooldown_min * 60.0));
+        self.cooldown_until = Some(cx.now + cx.cfg.wall(cx.cfg.evennia.wake_cooldown_min * 60.0));
         self.mode_line(
             cx,
             json!({"op": "transition", "from": "sleep", "to": "awake", "reason": reason}),
@@ -451,15 +459,15 @@ impl Genome for Evennia {
     fn on_awake_tick(&mut self, cx: &mut Cx<'_, Self>) -> Option<ScheduledSleep> {
         self.awake_ticks += 1;
         let s = &cx.cfg.evennia.schedule;
-        schedule::schedule_says_sleep(cx.now, s, self.awake_ticks, self.cooldown_until).then(
-            || ScheduledSleep {
+        schedule::schedule_says_sleep(cx.now, s, self.awake_ticks, self.cooldown_until).then(|| {
+            ScheduledSleep {
                 secs: schedule::seconds_to_window_end(cx.now, s),
                 reason: format!(
                     "sleep schedule ({:02}:00 UTC for {} h)",
                     s.sleep_start_hour, s.sleep_duration_hours
                 ),
-            },
-        )
+            }
+        })
     }
 
     fn awake_tick_s(&self, cfg: &RunnerConfig) -> Option<f64> {
@@ -479,7 +487,11 @@ impl Genome for Evennia {
     }
 
     fn on_message(&mut self, m: &Incoming, asleep: bool, cx: &mut Cx<'_, Self>) -> bool {
-        let entity_type = if m.from == "creator" { "creator" } else { "creature" };
+        let entity_type = if m.from == "creator" {
+            "creator"
+        } else {
+            "creature"
+        };
         self.converse(&m.from, &m.from, &m.text, cx);
         self.interact(
             &m.from,
@@ -553,7 +565,7 @@ impl Genome for Evennia {
         let mut out = String::new();
         let important: Vec<&Entry> = {
             let mut v: Vec<&Entry> = self.journal.iter().rev().take(30).collect();
-            v.sort_by(|a, b| b.importance.cmp(&a.importance));
+            v.sort_by_key(|e| std::cmp::Reverse(e.importance));
             v.into_iter().take(5).collect()
         };
         if !important.is_empty() {

@@ -72,7 +72,8 @@ pub fn parse_attributes(answer: &str) -> BTreeMap<String, String> {
             let l = l.trim().trim_start_matches(['-', '*']).trim();
             let (k, v) = l.split_once(':')?;
             let (k, v) = (k.trim(), v.trim());
-            (!k.is_empty() && !v.is_empty() && k.len() <= 40).then(|| (k.to_string(), v.to_string()))
+            (!k.is_empty() && !v.is_empty() && k.len() <= 40)
+                .then(|| (k.to_string(), v.to_string()))
         })
         .collect()
 }

@@ -93,7 +93,10 @@ mod tests {
         assert!(!schedule_says_sleep(at(23, 0), &s, 10, Some(at(23, 30))));
         assert!(schedule_says_sleep(at(23, 30), &s, 10, Some(at(23, 30))));
         assert!(!schedule_says_sleep(at(12, 0), &s, 99, None));
-        let off = SleepSchedule { enabled: false, ..s };
+        let off = SleepSchedule {
+            enabled: false,
+            ..s
+        };
         assert!(!schedule_says_sleep(at(23, 0), &off, 99, None));
     }
 

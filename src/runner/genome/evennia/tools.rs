@@ -2,6 +2,7 @@
 //! review_journal, recall_memories, store_memory) is offered awake and asleep; the rest
 //! awake only.
 
+use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
 use super::{EvFile, Evennia, EvenniaIo, Memory, append, first_words, journal, round3};
@@ -125,7 +126,11 @@ fn done(ok: bool, text: String) -> ToolOutcome {
 }
 
 fn str_arg<'a>(input: &'a Value, key: &str) -> Option<&'a str> {
-    input.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+    input
+        .get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 fn tags_arg(input: &Value) -> Vec<String> {
@@ -144,7 +149,10 @@ fn tags_arg(input: &Value) -> Vec<String> {
 }
 
 fn num_arg(input: &Value, key: &str) -> Option<f64> {
-    input.get(key).and_then(Value::as_f64).filter(|v| v.is_finite())
+    input
+        .get(key)
+        .and_then(Value::as_f64)
+        .filter(|v| v.is_finite())
 }
 
 impl Evennia {
@@ -153,7 +161,9 @@ impl Evennia {
         let reply = match call.name.as_str() {
             NOOP => ToolReply::Done(done(true, "Resting this tick.".into())),
             ADD_JOURNAL_ENTRY => match str_arg(input, "text") {
-                None => ToolReply::Done(done(false, "Error: add_journal_entry needs `text`".into())),
+                None => {
+                    ToolReply::Done(done(false, "Error: add_journal_entry needs `text`".into()))
+                }
                 Some(text) => {
                     let source_type = str_arg(input, "source_type").unwrap_or("observation");
                     let entity = str_arg(input, "source_entity").map(str::to_string);
@@ -205,7 +215,9 @@ impl Evennia {
                         id,
                         PendingTool::Store {
                             text: text.to_string(),
-                            trust: num_arg(input, "source_trust").unwrap_or(0.9).clamp(0.0, 1.0),
+                            trust: num_arg(input, "source_trust")
+                                .unwrap_or(0.9)
+                                .clamp(0.0, 1.0),
                             tags: tags_arg(input),
                         },
                     ));
@@ -214,10 +226,15 @@ impl Evennia {
             },
             OBSERVE_ENTITY => match (str_arg(input, "entity_id"), str_arg(input, "observation")) {
                 (Some(entity), Some(obs)) => {
-                    let kind = str_arg(input, "entity_type").unwrap_or("player").to_string();
-                    let delta = num_arg(input, "favorability_delta").unwrap_or(0.0).clamp(-0.5, 0.5);
+                    let kind = str_arg(input, "entity_type")
+                        .unwrap_or("player")
+                        .to_string();
+                    let delta = num_arg(input, "favorability_delta")
+                        .unwrap_or(0.0)
+                        .clamp(-0.5, 0.5);
                     let (entity, obs) = (entity.to_string(), obs.to_string());
-                    let (before, after) = self.interact(&entity, &kind, &obs, delta, "observed", cx);
+                    let (before, after) =
+                        self.interact(&entity, &kind, &obs, delta, "observed", cx);
                     let fav = self.entities.get(&entity).map_or(0.0, |p| p.favorability);
                     let change = if before == after {
                         format!("still {after}")
@@ -226,7 +243,10 @@ impl Evennia {
                     };
                     ToolReply::Done(done(
                         true,
-                        format!("Noted about {entity}: {change} (favorability {:.2}).", round3(fav)),
+                        format!(
+                            "Noted about {entity}: {change} (favorability {:.2}).",
+                            round3(fav)
+                        ),
                     ))
                 }
                 _ => ToolReply::Done(done(
@@ -251,7 +271,11 @@ impl Evennia {
             .journal
             .iter()
             .rev()
-            .filter(|e| query.as_ref().is_none_or(|q| e.text.to_lowercase().contains(q)))
+            .filter(|e| {
+                query
+                    .as_ref()
+                    .is_none_or(|q| e.text.to_lowercase().contains(q))
+            })
             .take(limit)
             .map(|e| {
                 format!(
@@ -308,16 +332,20 @@ impl Evennia {
     /// A pending tool's embedding came back.
     pub(super) fn tool_embedded(
         &mut self,
-        result: Result<Vec<Vec<f32>>, String>,
+        result: Result<Embeddings, String>,
         cx: &mut Cx<'_, Self>,
     ) -> IoProgress {
         let Some((_, pending)) = self.pending_tool.take() else {
             return IoProgress::Nothing;
         };
-        let vector = match result.map(|mut v| v.pop()) {
-            Ok(Some(v)) => v,
-            Ok(None) => return IoProgress::Tool(done(false, "Error: no embedding came back".into())),
-            Err(e) => return IoProgress::Tool(done(false, format!("Error: embedding failed: {e}"))),
+        let (model, vector) = match result.map(|mut e| (e.model, e.vectors.pop())) {
+            Ok((model, Some(v))) => (model, v),
+            Ok((_, None)) => {
+                return IoProgress::Tool(done(false, "Error: no embedding came back".into()));
+            }
+            Err(e) => {
+                return IoProgress::Tool(done(false, format!("Error: embedding failed: {e}")));
+            }
         };
         match pending {
             PendingTool::Recall { min_trust, .. } => {
@@ -337,7 +365,17 @@ impl Evennia {
                 IoProgress::Nothing
             }
             PendingTool::Store { text, trust, tags } => {
-                let id = self.remember(&text, trust, 7, None, None, tags, vector, "tool", cx);
+                let id = self.remember(
+                    &text,
+                    trust,
+                    7,
+                    None,
+                    None,
+                    tags,
+                    (&model, vector),
+                    "tool",
+                    cx,
+                );
                 IoProgress::Tool(done(true, format!("Stored as memory {id}.")))
             }
         }
@@ -369,7 +407,10 @@ impl Evennia {
         let lines: Vec<String> = found
             .iter()
             .map(|(m, score)| {
-                format!("[{}] {} (relevance {:.2}, trust {:.2})", m.id, m.text, score, m.source_trust)
+                format!(
+                    "[{}] {} (relevance {:.2}, trust {:.2})",
+                    m.id, m.text, score, m.source_trust
+                )
             })
             .collect();
         IoProgress::Tool(done(true, lines.join("\n")))
@@ -385,7 +426,7 @@ impl Evennia {
         entry: Option<&journal::Entry>,
         entity: Option<String>,
         tags: Vec<String>,
-        vector: Vec<f32>,
+        (model, vector): (&str, Vec<f32>),
         source: &str,
         cx: &mut Cx<'_, Self>,
     ) -> String {
@@ -403,7 +444,7 @@ impl Evennia {
         let line = json!({
             "op": "add", "id": id, "text": text, "metadata": metadata,
             "t": crate::memory::time::format_time(cx.now),
-            "embedding": {"model": "see the runner's embedder", "dims": vector.len()},
+            "embedding": {"model": model, "dims": vector.len()},
         });
         cx.io(EvenniaIo::Remember {
             line,

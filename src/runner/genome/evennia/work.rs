@@ -5,6 +5,7 @@
 //! the pre-compaction extraction turn and compaction when the context is full enough.
 //! Then resting until the wake.
 
+use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
 use super::journal::{self, Entry};
@@ -130,7 +131,9 @@ impl Evennia {
     }
 
     fn tried(&self, id: &str) -> bool {
-        self.work.as_ref().is_some_and(|w| w.tried.iter().any(|t| t == id))
+        self.work
+            .as_ref()
+            .is_some_and(|w| w.tried.iter().any(|t| t == id))
     }
 
     fn mark_tried(&mut self, id: &str) {
@@ -329,7 +332,12 @@ impl Evennia {
         self.wait(id)
     }
 
-    fn on_fact_vectors(&mut self, vectors: Vec<Vec<f32>>, cx: &mut Cx<'_, Self>) -> SleepStep {
+    fn on_fact_vectors(
+        &mut self,
+        model: &str,
+        vectors: Vec<Vec<f32>>,
+        cx: &mut Cx<'_, Self>,
+    ) -> SleepStep {
         let Some((entry_id, facts)) = self.work.as_mut().and_then(|w| w.current.clone()) else {
             return SleepStep::Ready;
         };
@@ -345,7 +353,7 @@ impl Evennia {
                 Some(&entry),
                 entry.source_entity.clone(),
                 entry.tags.clone(),
-                vector,
+                (model, vector),
                 "journal",
                 cx,
             );
@@ -375,7 +383,11 @@ impl Evennia {
     // --- dreaming ---
 
     fn link_next(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
-        let next = self.memories.iter().find(|m| !m.linked).map(|m| m.id.clone());
+        let next = self
+            .memories
+            .iter()
+            .find(|m| !m.linked)
+            .map(|m| m.id.clone());
         let Some(id) = next else {
             self.set_stage(Stage::Cleanup);
             return SleepStep::Ready;
@@ -386,11 +398,7 @@ impl Evennia {
             return SleepStep::Ready;
         }
         let req = cx.id();
-        cx.io(super::EvenniaIo::Similar {
-            req,
-            id,
-            k: LINK_K,
-        });
+        cx.io(super::EvenniaIo::Similar { req, id, k: LINK_K });
         self.wait(req)
     }
 
@@ -518,11 +526,10 @@ impl Evennia {
             .journal
             .iter()
             .filter(|e| {
-                e.counts_toward_reflection()
-                    && self.last_reflection_at.is_none_or(|s| e.t > s)
+                e.counts_toward_reflection() && self.last_reflection_at.is_none_or(|s| e.t > s)
             })
             .collect();
-        recent.sort_by(|a, b| b.importance.cmp(&a.importance));
+        recent.sort_by_key(|e| std::cmp::Reverse(e.importance));
         let entries: Vec<(String, String, u8)> = recent
             .into_iter()
             .take(REFLECTION_ENTRIES)
@@ -560,9 +567,11 @@ impl Evennia {
         append(
             cx,
             EvFile::Reflections,
-            vec![json!({"op": "reflect", "id": rid, "questions": questions, "insights": ids,
+            vec![
+                json!({"op": "reflect", "id": rid, "questions": questions, "insights": ids,
                         "cumulative_importance": cumulative,
-                        "threshold": cx.cfg.evennia.reflection_threshold})],
+                        "threshold": cx.cfg.evennia.reflection_threshold}),
+            ],
         );
         self.reflections += 1;
         self.last_reflection_at = Some(cx.now);
@@ -640,14 +649,14 @@ impl Evennia {
     pub(super) fn work_embedded(
         &mut self,
         id: u64,
-        result: Result<Vec<Vec<f32>>, String>,
+        result: Result<Embeddings, String>,
         cx: &mut Cx<'_, Self>,
     ) -> SleepStep {
         if !self.answered(id) {
             return SleepStep::Unchanged;
         }
         match result {
-            Ok(v) => self.on_fact_vectors(v, cx),
+            Ok(e) => self.on_fact_vectors(&e.model, e.vectors, cx),
             Err(e) => {
                 cx.error(format!("embedding failed: {e}"), "compacting");
                 // The entry stays unconsolidated: the next sleep tries again.
@@ -743,7 +752,8 @@ mod tests {
 
     #[test]
     fn reflections_have_two_sections() {
-        let (q, i) = parse_reflection("QUESTIONS:\n- Why?\n- How?\nINSIGHTS:\n- It grows (j1, j2)\n");
+        let (q, i) =
+            parse_reflection("QUESTIONS:\n- Why?\n- How?\nINSIGHTS:\n- It grows (j1, j2)\n");
         assert_eq!(q, ["Why?", "How?"]);
         assert_eq!(i, ["It grows (j1, j2)"]);
     }
