@@ -25,5 +25,6 @@ pub mod status;
 pub mod streams;
 pub mod summary;
 pub mod time;
+pub mod vectors;
 pub mod whole_files;
 pub mod write;
