@@ -127,6 +127,13 @@ pub struct RunArgs {
     /// API base URL: Anthropic without /v1, OpenAI-compatible with /v1
     #[arg(long)]
     pub base_url: Option<String>,
+    /// Embeddings model for semantic memory (default: text-embedding-3-small)
+    #[arg(long, value_name = "MODEL")]
+    pub embed_model: Option<String>,
+    /// OpenAI-compatible embeddings base URL with /v1 (default: the openai provider's;
+    /// anthropic and rehearsal use the local hashing embedding without it)
+    #[arg(long, value_name = "URL")]
+    pub embed_base_url: Option<String>,
     /// Run the clock this many times faster (sleeps, pauses, dream intervals)
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
@@ -239,11 +246,20 @@ mod tests {
             "openai",
             "--profile",
             "openseed",
+            "--embed-model",
+            "nomic-embed-text",
+            "--embed-base-url",
+            "http://127.0.0.1:11434/v1",
         ]);
         let Some(Command::Run(run)) = cli.command else {
             panic!("not a run: {cli:?}");
         };
         assert_eq!(ProviderKind::from(run.provider), ProviderKind::Openai);
         assert_eq!(run.profile.map(Profile::from), Some(Profile::Openseed));
+        assert_eq!(run.embed_model.as_deref(), Some("nomic-embed-text"));
+        assert_eq!(
+            run.embed_base_url.as_deref(),
+            Some("http://127.0.0.1:11434/v1")
+        );
     }
 }

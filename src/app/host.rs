@@ -10,7 +10,7 @@ use super::cli::{Cli, DemoArgs, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
-use crate::llm::{ProviderKind, ProviderOptions, RetryPolicy};
+use crate::llm::{EmbedSettings, Embedder, ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
@@ -47,7 +47,9 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     }
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args, secrets)?;
+    let embedder = embedder_for(args, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
+    opts.embedder = embedder;
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
     host(
@@ -134,6 +136,27 @@ fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, St
         .clone()
         .unwrap_or_else(|| model_of(&provider.label()));
     Ok((Arc::new(Model(Arc::from(provider))), model))
+}
+
+/// The embedder `--embed-model` and `--embed-base-url` ask for (see
+/// [`crate::llm::build_embedder`]), with the provider's own retries: embeddings are asked
+/// for during sleep work, where no creature turn waits on them. The local embedding
+/// standing in for a provider without embeddings is said on stderr, once.
+fn embedder_for(args: &RunArgs, secrets: &Secrets) -> Result<Arc<dyn Embedder>, AppError> {
+    let chosen = crate::llm::build_embedder(
+        ProviderKind::from(args.provider),
+        args.base_url.clone(),
+        EmbedSettings {
+            model: args.embed_model.clone(),
+            base_url: args.embed_base_url.clone(),
+        },
+        &|name| secrets.get(name).or_else(|| std::env::var(name).ok()),
+        ProviderOptions::default(),
+    )?;
+    if let Some(warning) = &chosen.warning {
+        super::warn(std::slice::from_ref(warning));
+    }
+    Ok(chosen.embedder)
 }
 
 /// A hosted creature's provider tries once: the runner's own backoff retries, so that each

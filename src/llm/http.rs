@@ -103,6 +103,30 @@ impl Api {
         )
         .await
     }
+
+    /// Sends `body` with the same retries, and reads each answer whole as one JSON
+    /// document through `parse` (for calls that never stream, such as embeddings). An
+    /// error object in a 200 answer is read as its status would have been.
+    pub async fn post_json<T>(
+        &self,
+        label: &str,
+        body: &Value,
+        parse: impl Fn(&[u8]) -> Result<T, Fault>,
+    ) -> Result<T, LlmError> {
+        let parse = &parse;
+        retry::run(
+            &self.options.retry,
+            &self.options.retry_clock,
+            label,
+            || {
+                self.http.attempt(async move {
+                    let response = self.http.post(&self.url, body).await?;
+                    parse(&read_body(response).await?)
+                })
+            },
+        )
+        .await
+    }
 }
 
 struct Http {

@@ -1,5 +1,6 @@
 //! LLM providers behind one trait: Anthropic Messages API and OpenAI-compatible chat
-//! completions. (The offline rehearsal brain is the runner's: `runner::brain::rehearsal`.)
+//! completions; and embeddings ([`embed`]: OpenAI-compatible, or a local hashing one).
+//! (The offline rehearsal brain is the runner's: `runner::brain::rehearsal`.)
 //!
 //! The runner speaks only these types; each provider translates them to its own wire format.
 //! [`build_provider`] makes the provider `dreamwatch run` asks for. Providers retry
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod anthropic;
 mod config;
+pub mod embed;
 mod fault;
 mod http;
 pub mod openai;
@@ -29,6 +31,10 @@ mod secret;
 mod sse;
 
 pub use config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
+pub use embed::{
+    ChosenEmbedder, EmbedFuture, EmbedSettings, Embedder, Embeddings, HashingEmbedder,
+    build_embedder,
+};
 pub use retry::{RetryClock, RetryPolicy};
 pub use secret::ApiKey;
 

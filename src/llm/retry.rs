@@ -11,7 +11,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use reqwest::header::HeaderMap;
 
-use super::{LlmError, Response};
+use super::LlmError;
 
 /// How often and how patiently a provider retries a failed request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,15 +132,15 @@ impl From<LlmError> for Fault {
 
 /// Runs `attempt` until it succeeds, fails in a way a retry cannot fix, or
 /// `policy.max_tries` tries are spent; returns the last error then.
-pub(crate) async fn run<F, Fut>(
+pub(crate) async fn run<T, F, Fut>(
     policy: &RetryPolicy,
     clock: &RetryClock,
     label: &str,
     mut attempt: F,
-) -> Result<Response, LlmError>
+) -> Result<T, LlmError>
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<Response, Fault>>,
+    Fut: Future<Output = Result<T, Fault>>,
 {
     let max_tries = policy.max_tries.max(1);
     let mut tries = 0;

@@ -14,6 +14,7 @@ pub mod fast_json;
 pub mod garden;
 pub mod genome;
 pub mod identity;
+pub mod inbox;
 pub mod iterations;
 pub mod json;
 pub mod layout;

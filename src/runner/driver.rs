@@ -18,6 +18,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, watch};
 
+use crate::llm::{Embedder, HashingEmbedder};
 use crate::memory::status::Status;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
@@ -58,10 +59,14 @@ pub struct RunnerOptions {
     pub control_socket: bool,
     /// `--headless`: one line per event.
     pub progress: Option<ProgressFn>,
+    /// Texts to vectors for a genome's semantic memory (`--embed-model`,
+    /// `--embed-base-url`; see [`crate::llm::build_embedder`]). Default: the local
+    /// hashing embedding.
+    pub embedder: Arc<dyn Embedder>,
 }
 
 impl RunnerOptions {
-    /// Real clock, real bash, no socket, no progress lines.
+    /// Real clock, real bash, no socket, no progress lines, the local embedding.
     pub fn new(dir: PathBuf, config: RunnerConfig, brain: Arc<dyn Brain>, model: String) -> Self {
         let tools = Arc::new(Bash {
             timeout: Duration::from_secs_f64(config.bash_timeout_s),
@@ -78,6 +83,7 @@ impl RunnerOptions {
             tools,
             control_socket: false,
             progress: None,
+            embedder: Arc::new(HashingEmbedder::default()),
         }
     }
 }
@@ -333,13 +339,9 @@ impl<G: Genome> Runner<G> {
                 });
             }
             Output::Timer { id, at } => self.timer = Some((id, at)),
-            Output::Gather { id, inbox_from } => {
-                let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
+            Output::Gather { id } => {
+                let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
-            }
-            Output::ReadInbox { id, from } => {
-                let result = disk::read_inbox(&self.paths, from);
-                let _ = tx.send(Input::Inbox { id, result });
             }
             Output::Genome(io) => match G::Files::perform(&self.paths, io) {
                 Performed::Written => {}

@@ -2,6 +2,7 @@
 //! tokio `TcpListener`: each connection gets the next scripted reply (whole, streamed
 //! as chunked server-sent events cut into small pieces, or never), and every request is
 //! kept for the test to check (path, headers, JSON body).
+#![allow(dead_code)] // each test binary uses its own part
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
