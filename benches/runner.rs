@@ -27,7 +27,7 @@ use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use dreamwatch::runner::engine::Engine;
-use dreamwatch::runner::engine::input::{InboxRead, Input, Restored};
+use dreamwatch::runner::engine::input::{Input, Restored};
 use dreamwatch::runner::engine::output::Output;
 use dreamwatch::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo};
 use dreamwatch::runner::tools::{ToolFuture, ToolOutcome, ToolRunner};
@@ -114,13 +114,6 @@ fn fsm_life() -> u64 {
                 Output::Gather { id, .. } => queue.push(Input::Gathered {
                     id,
                     view: Default::default(),
-                }),
-                Output::ReadInbox { id, from } => queue.push(Input::Inbox {
-                    id,
-                    result: Ok(InboxRead {
-                        text: String::new(),
-                        offset: from,
-                    }),
                 }),
                 Output::Genome(DreamerIo::Commit { id, .. }) => {
                     queue.push(Input::Genome(DreamerDone::Committed { id, result: Ok(()) }))

@@ -26,10 +26,17 @@ fn section(text: &str, now: DateTime<Utc>, file_is_empty: bool, ends_with_newlin
         out.push('\n');
     }
     out.push('\n');
-    out.push_str(&format!("## {}\n\n", now.format("%Y-%m-%d %H:%M UTC")));
-    out.push_str(text.trim_end());
-    out.push('\n');
+    out.push_str(&entry(text, now));
     out
+}
+
+/// A message as its section reads in the file: a dated heading, a blank line, the text.
+pub fn entry(text: &str, now: DateTime<Utc>) -> String {
+    format!(
+        "## {}\n\n{}\n",
+        now.format("%Y-%m-%d %H:%M UTC"),
+        text.trim_end()
+    )
 }
 
 /// Why a message was not appended.

@@ -164,23 +164,29 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     crate::tail::read_bounded(path, MAX_WHOLE_FILE)
 }
 
-/// Reads `path` from byte `offset` on; a file shorter than `offset` was rewritten, so it is
-/// read from the start. Returns the bytes and the new offset (the file length).
-pub fn read_from(path: &Path, offset: u64) -> io::Result<(Vec<u8>, u64)> {
+/// The last `max` bytes of a regular file at most (empty when it does not exist); when
+/// that cuts the file, it starts after the first line end in the window, so no line is
+/// cut at its start.
+pub fn read_tail(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let mut file = match crate::tail::open_regular(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e),
     };
     let len = file.metadata()?.len();
-    let start = if offset > len { 0 } else { offset };
+    // One byte more than the window when it cuts the file: the line end before it, if
+    // that is where the window starts.
+    let start = len.saturating_sub(max).saturating_sub(u64::from(len > max));
     file.seek(SeekFrom::Start(start))?;
     let mut buf = Vec::with_capacity((len - start) as usize);
     Read::by_ref(&mut file)
         .take(len - start)
         .read_to_end(&mut buf)?;
-    let end = start + buf.len() as u64;
-    Ok((buf, end))
+    if start > 0 {
+        let cut = memchr::memchr(b'\n', &buf).map_or(buf.len(), |i| i + 1);
+        buf.drain(..cut);
+    }
+    Ok(buf)
 }
 
 // ---- seed records ----
@@ -459,15 +465,15 @@ mod tests {
     }
 
     #[test]
-    fn read_from_handles_growth_and_rewrite() {
+    fn read_tail_reads_whole_lines_of_the_end() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("MESSAGES.md");
-        assert_eq!(read_from(&p, 0).unwrap(), (Vec::new(), 0));
-        fs::write(&p, "hello").unwrap();
-        assert_eq!(read_from(&p, 0).unwrap(), (b"hello".to_vec(), 5));
-        fs::write(&p, "hello world").unwrap();
-        assert_eq!(read_from(&p, 5).unwrap(), (b" world".to_vec(), 11));
-        fs::write(&p, "hi").unwrap();
-        assert_eq!(read_from(&p, 11).unwrap(), (b"hi".to_vec(), 2));
+        assert_eq!(read_tail(&p, 8).unwrap(), b"");
+        fs::write(&p, "hello\n").unwrap();
+        assert_eq!(read_tail(&p, 8).unwrap(), b"hello\n");
+        fs::write(&p, "hello\nworld\n").unwrap();
+        assert_eq!(read_tail(&p, 8).unwrap(), b"world\n");
+        assert_eq!(read_tail(&p, 6).unwrap(), b"world\n");
+        assert_eq!(read_tail(&p, 5).unwrap(), b"", "no whole line fits");
     }
 }

@@ -10,6 +10,8 @@ use thiserror::Error;
 
 use crate::llm::Role;
 use crate::memory::identity::Birth;
+use crate::memory::inbox::Delivered;
+use crate::memory::messages;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
 
@@ -41,18 +43,49 @@ pub struct RunnerJson {
     pub paused: bool,
 }
 
-/// `.sys/inbox.json`: how much of `MESSAGES.md` has been delivered.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InboxState {
-    pub offset: u64,
+/// `.sys/inbox.json`: what of `MESSAGES.md` has been delivered. Older runners kept a byte
+/// offset instead (`{"offset": n}`), read by [`read_inbox_state`] as everything before it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct InboxState {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    delivered: Option<Delivered>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
 }
 
-pub fn read_inbox_state(paths: &SeedPaths) -> io::Result<InboxState> {
-    match write::read_optional(&paths.inbox_state())? {
-        None => Ok(InboxState::default()),
+/// The most of `MESSAGES.md` read, from its end: older messages were delivered long ago,
+/// and a huge inbox must not show up in memory.
+pub const MAX_INBOX: u64 = 1 << 20;
+
+/// What of the inbox was delivered, and whether `inbox.json` held an older form (a byte
+/// offset, migrated here: the blocks before it count as delivered; when the file is now
+/// shorter than that, it was rewritten since, and all of it counts as delivered rather
+/// than sent whole again).
+pub fn read_inbox_state(paths: &SeedPaths) -> io::Result<(Delivered, bool)> {
+    let state: InboxState = match write::read_optional(&paths.inbox_state())? {
+        None => InboxState::default(),
         Some(b) => serde_json::from_slice(&b)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("inbox.json: {e}"))),
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("inbox.json: {e}")))?,
+    };
+    match (state.delivered, state.offset) {
+        (Some(d), _) => Ok((d, false)),
+        (None, None) => Ok((Delivered::default(), false)),
+        (None, Some(offset)) => {
+            let text = write::read_optional(&paths.messages())?.unwrap_or_default();
+            let before = text.get(..offset as usize).unwrap_or(&text);
+            let mut d = Delivered::default();
+            d.take_new(&String::from_utf8_lossy(before));
+            Ok((d, true))
+        }
     }
+}
+
+fn write_inbox_state(paths: &SeedPaths, delivered: &Delivered) -> io::Result<()> {
+    let state = InboxState {
+        delivered: Some(delivered.clone()),
+        offset: None,
+    };
+    write::write_json(&paths.inbox_state(), &state)
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -79,27 +112,19 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
             runner.paused = *paused;
             write::write_json(&paths.runner(), runner)
         }
-        Record::InboxOffset(offset) => {
-            write::write_json(&paths.inbox_state(), &InboxState { offset: *offset })
-        }
-        Record::AppendInbox { t, text } => {
-            let entry = format!(
-                "\n[{} UTC, from the operator] {}\n",
-                t.format("%Y-%m-%d %H:%M"),
-                text.trim()
-            );
-            write::append_bytes(&paths.messages(), entry.as_bytes()).map(drop)
-        }
+        Record::InboxDelivered(delivered) => write_inbox_state(paths, delivered),
+        Record::AppendInbox { t, text } => messages::append(&paths.root, text, *t)
+            .map(drop)
+            .map_err(io::Error::other),
     }
 }
 
-/// New text of `MESSAGES.md` from byte `from`.
-pub fn read_inbox(paths: &SeedPaths, from: u64) -> Result<InboxRead, FileError> {
-    let (bytes, offset) =
-        write::read_from(&paths.messages(), from).map_err(FileError::of("MESSAGES.md"))?;
+/// `MESSAGES.md` as it is now (its last [`MAX_INBOX`] bytes at most).
+pub fn read_inbox(paths: &SeedPaths) -> Result<InboxRead, FileError> {
+    let bytes =
+        write::read_tail(&paths.messages(), MAX_INBOX).map_err(FileError::of("MESSAGES.md"))?;
     Ok(InboxRead {
         text: String::from_utf8_lossy(&bytes).into_owned(),
-        offset,
     })
 }
 
@@ -108,10 +133,9 @@ fn read_text(path: &Path) -> io::Result<Option<String>> {
 }
 
 /// Fresh reads for a wake-up message: the purpose, the genome's files (`refresh`), and the
-/// inbox from `inbox_from`.
+/// inbox.
 pub fn gather<F>(
     paths: &SeedPaths,
-    inbox_from: Option<u64>,
     refresh: impl FnOnce(&SeedPaths) -> (F, Vec<String>),
 ) -> Gathered<F> {
     let mut errors = Vec::new();
@@ -124,13 +148,13 @@ pub fn gather<F>(
     };
     let (genome, genome_errors) = refresh(paths);
     errors.extend(genome_errors);
-    let inbox = inbox_from.and_then(|from| match read_inbox(paths, from) {
+    let inbox = match read_inbox(paths) {
         Ok(r) => Some(r),
         Err(e) => {
             errors.push(e.to_string());
             None
         }
-    });
+    };
     Gathered {
         purpose,
         inbox,
@@ -148,7 +172,7 @@ pub struct Newborn<'a> {
 }
 
 /// Creates the seed layout: `.self/`, `.sys/`, `workspace/`, `PURPOSE.md` and `MESSAGES.md`
-/// (kept when already there), the inbox offset, and `BIRTH.json` last.
+/// (kept when already there), what of the inbox counts as delivered, and `BIRTH.json` last.
 pub fn create(paths: &SeedPaths, n: &Newborn<'_>) -> io::Result<()> {
     for d in [
         paths.self_dir(),
@@ -163,14 +187,18 @@ pub fn create(paths: &SeedPaths, n: &Newborn<'_>) -> io::Result<()> {
             format!("# Purpose\n\n{}\n", n.purpose.trim()).as_bytes(),
         )?;
     }
-    let offset = if let Some(existing) = write::read_optional(&paths.messages())? {
-        title_len(&existing)
+    // What is there before the creature's first wake is not a message: the header written
+    // here, or the title of an inbox prepared beforehand.
+    let mut delivered = Delivered::default();
+    if let Some(existing) = write::read_optional(&paths.messages())? {
+        let title = existing.get(..title_len(&existing)).unwrap_or_default();
+        delivered.take_new(&String::from_utf8_lossy(title));
     } else {
         let header = "# Messages\n\nWrite to your creature below; it reads what is new each time it wakes.\n";
         write::atomic_write(&paths.messages(), header.as_bytes())?;
-        header.len() as u64
-    };
-    write::write_json(&paths.inbox_state(), &InboxState { offset })?;
+        delivered.take_new(header);
+    }
+    write_inbox_state(paths, &delivered)?;
     let birth = Birth {
         id: Some(new_id()),
         name: n.name.to_string(),
@@ -184,7 +212,7 @@ pub fn create(paths: &SeedPaths, n: &Newborn<'_>) -> io::Result<()> {
 }
 
 /// Bytes of a leading `# Title` line and the blank lines after it: not a message.
-fn title_len(text: &[u8]) -> u64 {
+fn title_len(text: &[u8]) -> usize {
     if !text.starts_with(b"# ") {
         return 0;
     }
@@ -192,7 +220,7 @@ fn title_len(text: &[u8]) -> u64 {
     while text.get(at) == Some(&b'\n') {
         at += 1;
     }
-    at as u64
+    at
 }
 
 /// A random UUID-shaped id (version 4 layout) from the standard library's random keys.
@@ -236,6 +264,13 @@ mod tests {
         (dir, paths)
     }
 
+    /// What a wake now would deliver from the inbox.
+    fn new_in_inbox(paths: &SeedPaths) -> Option<String> {
+        let (mut delivered, migrated) = read_inbox_state(paths).unwrap();
+        assert!(!migrated);
+        delivered.take_new(&read_inbox(paths).unwrap().text)
+    }
+
     #[test]
     fn birth_files_read_back() {
         let (_d, paths) = setup();
@@ -249,12 +284,7 @@ mod tests {
                 .unwrap()
                 .contains("grow")
         );
-        let offset = read_inbox_state(&paths).unwrap().offset;
-        assert_eq!(
-            read_inbox(&paths, offset).unwrap().text,
-            "",
-            "the header is not a message"
-        );
+        assert_eq!(new_in_inbox(&paths), None, "the header is not a message");
     }
 
     #[test]
@@ -273,14 +303,13 @@ mod tests {
             },
         )
         .unwrap();
-        let offset = read_inbox_state(&paths).unwrap().offset;
-        assert_eq!(read_inbox(&paths, offset).unwrap().text, "Welcome.\n");
+        assert_eq!(new_in_inbox(&paths).as_deref(), Some("Welcome."));
         assert_eq!(title_len(b"no title"), 0);
         assert_eq!(title_len(b"# only"), 6);
     }
 
     #[test]
-    fn operator_messages_are_appended_and_read_once() {
+    fn operator_messages_are_appended_as_sections_and_the_ledger_kept() {
         let (_d, paths) = setup();
         let mut runner = RunnerJson {
             pid: 1,
@@ -288,7 +317,6 @@ mod tests {
             brain: String::new(),
             paused: false,
         };
-        let from = read_inbox_state(&paths).unwrap().offset;
         let t = Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap();
         perform(
             &paths,
@@ -299,13 +327,41 @@ mod tests {
             },
         )
         .unwrap();
-        let r = read_inbox(&paths, from).unwrap();
-        assert_eq!(
-            r.text,
-            "\n[2026-03-01 10:00 UTC, from the operator] be brief\n"
+        let text = read_inbox(&paths).unwrap().text;
+        assert!(
+            text.ends_with("\n\n## 2026-03-01 10:00 UTC\n\nbe brief\n"),
+            "{text}"
         );
-        assert_eq!(read_inbox(&paths, r.offset).unwrap().text, "");
-        perform(&paths, &mut runner, &Record::InboxOffset(r.offset)).unwrap();
-        assert_eq!(read_inbox_state(&paths).unwrap().offset, r.offset);
+        let (mut delivered, _) = read_inbox_state(&paths).unwrap();
+        delivered.mark(&messages::entry("be brief", t));
+        perform(
+            &paths,
+            &mut runner,
+            &Record::InboxDelivered(delivered.clone()),
+        )
+        .unwrap();
+        assert_eq!(read_inbox_state(&paths).unwrap(), (delivered, false));
+        assert_eq!(new_in_inbox(&paths), None);
+    }
+
+    #[test]
+    fn an_old_byte_offset_is_migrated_to_what_it_covered() {
+        let (_d, paths) = setup();
+        let old =
+            "# Messages\n\nWrite below.\n\n[2026-03-01 10:00 UTC, from the operator] be brief\n";
+        std::fs::write(paths.messages(), format!("{old}\nunread\n")).unwrap();
+        std::fs::write(
+            paths.inbox_state(),
+            format!("{{\"offset\": {}}}", old.len()),
+        )
+        .unwrap();
+        let (mut delivered, migrated) = read_inbox_state(&paths).unwrap();
+        assert!(migrated);
+        let text = read_inbox(&paths).unwrap().text;
+        assert_eq!(delivered.take_new(&text).as_deref(), Some("unread"));
+        // An offset past the end: the file was rewritten since; nothing is sent again.
+        std::fs::write(paths.inbox_state(), "{\"offset\": 9999}").unwrap();
+        let (mut delivered, _) = read_inbox_state(&paths).unwrap();
+        assert_eq!(delivered.take_new(&text), None);
     }
 }

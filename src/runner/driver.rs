@@ -339,13 +339,9 @@ impl<G: Genome> Runner<G> {
                 });
             }
             Output::Timer { id, at } => self.timer = Some((id, at)),
-            Output::Gather { id, inbox_from } => {
-                let view = disk::gather(&self.paths, inbox_from, G::Files::refresh);
+            Output::Gather { id } => {
+                let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
-            }
-            Output::ReadInbox { id, from } => {
-                let result = disk::read_inbox(&self.paths, from);
-                let _ = tx.send(Input::Inbox { id, result });
             }
             Output::Genome(io) => match G::Files::perform(&self.paths, io) {
                 Performed::Written => {}

@@ -174,10 +174,13 @@ pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::
     }
 
     match read_inbox_state(paths) {
-        Ok(s) => r.inbox_offset = s.offset,
+        Ok((delivered, migrated)) => {
+            r.inbox_delivered = delivered;
+            r.inbox_migrated = migrated;
+        }
         Err(e) => errors.push(e.to_string()),
     }
-    match read_inbox(paths, r.inbox_offset) {
+    match read_inbox(paths) {
         Ok(i) => r.inbox = Some(i),
         Err(e) => errors.push(e.to_string()),
     }

@@ -39,7 +39,10 @@ impl<G: Genome> Engine<G> {
         self.genome.restore(r.genome);
         self.fatigue = r.activity.total;
         self.activity = r.activity;
-        self.inbox.offset = r.inbox_offset;
+        self.inbox = r.inbox_delivered;
+        if r.inbox_migrated {
+            out.push(Output::Record(Record::InboxDelivered(self.inbox.clone())));
+        }
         self.ctx = ContextWindow::rebuild(
             r.conversation,
             self.cfg.cycle.keep_recent_messages,
@@ -96,8 +99,8 @@ impl<G: Genome> Engine<G> {
             }
             return;
         }
-        let inbox = r.inbox.filter(|i| !i.text.trim().is_empty());
-        let inbox_text = inbox.as_ref().map(|i| i.text.as_str());
+        let inbox = r.inbox.and_then(|read| self.take_inbox(&read, out));
+        let inbox_text = inbox.as_deref();
         let text = if r.fresh {
             wake::birth_message(now, self.genome.history(), inbox_text)
         } else {
@@ -109,10 +112,8 @@ impl<G: Genome> Engine<G> {
         };
         self.say_user(now, text, out);
         self.news.woke = true;
-        if let Some(i) = inbox {
-            self.delivered(now, &i.text, "MESSAGES.md", out);
-            self.inbox.offset = i.offset;
-            out.push(Output::Record(Record::InboxOffset(i.offset)));
+        if let Some(text) = inbox {
+            self.delivered(now, &text, "MESSAGES.md", out);
         }
         self.state = State::Ready;
         self.pump(now, out);

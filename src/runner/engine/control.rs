@@ -55,8 +55,7 @@ impl<G: Genome> Engine<G> {
                 if text.trim().is_empty() {
                     return;
                 }
-                out.push(Output::Record(Record::AppendInbox { t: now, text }));
-                self.read_inbox(out);
+                self.message(now, text, out);
             }
         }
     }

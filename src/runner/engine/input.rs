@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use crate::control::ControlCommand;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
+use crate::memory::inbox::Delivered;
 use crate::runner::activity::Activity;
-use crate::runner::disk::FileError;
 use crate::runner::genome::Genome;
 use crate::runner::tools::ToolOutcome;
 
@@ -31,10 +31,6 @@ pub enum Input<G: Genome> {
         id: u64,
         view: Gathered<G::Fresh>,
     },
-    Inbox {
-        id: u64,
-        result: Result<InboxRead, FileError>,
-    },
     /// The answer to an `Output::Genome` request.
     Genome(G::Done),
     Control(ControlCommand),
@@ -42,11 +38,11 @@ pub enum Input<G: Genome> {
     Shutdown,
 }
 
-/// New bytes of `MESSAGES.md` and the offset read up to.
+/// `MESSAGES.md` as read (its last [`crate::runner::disk::MAX_INBOX`] bytes at most); the
+/// engine tells what is new in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InboxRead {
     pub text: String,
-    pub offset: u64,
 }
 
 /// Fresh reads, at wake, of files the creature or its operator may have changed.
@@ -81,9 +77,12 @@ pub struct Restored<R> {
     /// A sleep began (its `creature.sleep` event is there) but neither a pause nor a wake
     /// followed: the runner stopped during the sleep work. The sleep's seconds.
     pub interrupted_sleep_s: Option<f64>,
-    /// `MESSAGES.md` content not delivered yet.
+    /// `MESSAGES.md` as found.
     pub inbox: Option<InboxRead>,
-    pub inbox_offset: u64,
+    /// What of it was delivered before (`.sys/inbox.json`).
+    pub inbox_delivered: Delivered,
+    /// `inbox.json` was in an older form (a byte offset): it is written anew at start.
+    pub inbox_migrated: bool,
     /// Problems met while reading (bad lines, unreadable files).
     pub errors: Vec<String>,
 }

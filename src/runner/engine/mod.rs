@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use crate::llm::{ContentBlock, Message, ToolSpec};
 use crate::memory::events::{CreatureEvent, ErrorEvent};
+use crate::memory::inbox::Delivered;
 use crate::memory::iterations::IterationAction;
 use crate::memory::status::Status;
 
@@ -79,7 +80,8 @@ pub struct Engine<G: Genome> {
     wake_early: bool,
     retries: u32,
     faulted: bool,
-    inbox: Inbox,
+    /// What of `MESSAGES.md` the creature has been given.
+    inbox: Delivered,
     shown: Option<(Status, u64)>,
 }
 
@@ -168,15 +170,6 @@ struct SinceSleep {
     intent: String,
 }
 
-#[derive(Debug, Default)]
-struct Inbox {
-    offset: u64,
-    /// The read in flight (a `ReadInbox` or a `Gather` with the inbox).
-    reading: Option<u64>,
-    /// Another read is wanted once the one in flight is back.
-    again: bool,
-}
-
 impl<G: Genome> Engine<G> {
     pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
         let mut tools = super::tools::specs(&cfg, &genome.prompt(&cfg).sleep);
@@ -211,7 +204,7 @@ impl<G: Genome> Engine<G> {
             wake_early: false,
             retries: 0,
             faulted: false,
-            inbox: Inbox::default(),
+            inbox: Delivered::default(),
             shown: None,
         }
     }
@@ -232,7 +225,6 @@ impl<G: Genome> Engine<G> {
             Input::ToolDone { id, outcome } => self.on_tool(now, id, outcome, &mut out),
             Input::Timer { id } => self.on_timer(now, id, &mut out),
             Input::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
-            Input::Inbox { id, result } => self.on_inbox(now, id, result, &mut out),
             Input::Genome(done) => self.on_genome_io(now, done, &mut out),
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),

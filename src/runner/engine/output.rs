@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::control::Answer;
 use crate::llm::{Request, Role};
 use crate::memory::events::{CreatureEvent, EventKind};
+use crate::memory::inbox::Delivered;
 use crate::memory::iterations::Iteration;
 use crate::memory::status::Status;
 use crate::runner::brain::task::Task;
@@ -23,11 +24,8 @@ pub enum Output<G: Genome> {
     RunTool { id: u64, command: String },
     /// `Input::Timer { id }` at `at`. A timer is never cancelled: a stale id is ignored.
     Timer { id: u64, at: DateTime<Utc> },
-    /// Re-read the purpose and the genome's files (and the inbox from `inbox_from`);
-    /// `Input::Gathered { id }`.
-    Gather { id: u64, inbox_from: Option<u64> },
-    /// Read `MESSAGES.md` from byte `from`; `Input::Inbox { id }`.
-    ReadInbox { id: u64, from: u64 },
+    /// Re-read the purpose, the genome's files and `MESSAGES.md`; `Input::Gathered { id }`.
+    Gather { id: u64 },
     /// A request to the genome's own files, performed by its [`crate::runner::genome::GenomeFiles`];
     /// an answer comes back as `Input::Genome`.
     Genome(G::Io),
@@ -73,8 +71,8 @@ pub enum Record {
     Runner {
         paused: bool,
     },
-    /// How much of `MESSAGES.md` has been delivered.
-    InboxOffset(u64),
+    /// What of `MESSAGES.md` has been delivered (`.sys/inbox.json`).
+    InboxDelivered(Delivered),
     /// An operator's message, appended to `MESSAGES.md`.
     AppendInbox {
         t: DateTime<Utc>,
@@ -100,7 +98,7 @@ impl Record {
             Record::Iteration(_) => "iterations.jsonl",
             Record::SleepFile { .. } | Record::RemoveSleepFile => "sleep.json",
             Record::Runner { .. } => "runner.json",
-            Record::InboxOffset(_) => "inbox.json",
+            Record::InboxDelivered(_) => "inbox.json",
             Record::AppendInbox { .. } => "MESSAGES.md",
         }
     }

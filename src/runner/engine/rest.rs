@@ -4,7 +4,6 @@ use chrono::{DateTime, Utc};
 
 use crate::memory::events::{CreatureEvent, ErrorEvent, Wake};
 use crate::memory::time::format_time;
-use crate::runner::disk::FileError;
 use crate::runner::genome::Genome;
 use crate::runner::wake;
 
@@ -78,15 +77,8 @@ impl<G: Genome> Engine<G> {
         };
         self.event(now, CreatureEvent::Wake(wake), out);
         let id = self.id();
-        let inbox_from = match self.inbox.reading {
-            None => {
-                self.inbox.reading = Some(id);
-                Some(self.inbox.offset)
-            }
-            Some(_) => None,
-        };
         self.state = State::Waking { id, asleep };
-        out.push(Output::Gather { id, inbox_from });
+        out.push(Output::Gather { id });
     }
 
     pub(super) fn on_gathered(
@@ -110,13 +102,7 @@ impl<G: Genome> Engine<G> {
             self.system = self.system_prompt();
         }
         self.genome.refresh(g.genome);
-        let mut inbox_text = None;
-        if self.inbox.reading == Some(id) {
-            self.inbox.reading = None;
-            if let Some(read) = g.inbox {
-                inbox_text = self.take_inbox(read, out);
-            }
-        }
+        let inbox_text = g.inbox.and_then(|read| self.take_inbox(&read, out));
         let slept = self.cfg.creature_secs(now - asleep.started);
         let text = if asleep.dreamt {
             let headline = format!(
@@ -133,65 +119,41 @@ impl<G: Genome> Engine<G> {
         if let Some(t) = inbox_text {
             self.delivered(now, &t, "MESSAGES.md", out);
         }
-        if std::mem::take(&mut self.inbox.again) {
-            self.read_inbox(out);
-        }
         self.pump(now, out);
     }
 
-    /// Advances the inbox offset past `read`; returns its text when there is any.
-    fn take_inbox(&mut self, read: InboxRead, out: &mut Vec<Output<G>>) -> Option<String> {
-        if read.offset != self.inbox.offset {
-            self.inbox.offset = read.offset;
-            out.push(Output::Record(Record::InboxOffset(read.offset)));
-        }
-        Some(read.text).filter(|t| !t.trim().is_empty())
-    }
-
-    pub(super) fn read_inbox(&mut self, out: &mut Vec<Output<G>>) {
-        if self.inbox.reading.is_some() {
-            self.inbox.again = true;
-            return;
-        }
-        let id = self.id();
-        self.inbox.reading = Some(id);
-        out.push(Output::ReadInbox {
-            id,
-            from: self.inbox.offset,
-        });
-    }
-
-    pub(super) fn on_inbox(
+    /// What of `MESSAGES.md` as read is new (see [`crate::memory::inbox`]); the ledger of
+    /// what was delivered is saved when that changes it.
+    pub(super) fn take_inbox(
         &mut self,
-        now: DateTime<Utc>,
-        id: u64,
-        result: Result<InboxRead, FileError>,
+        read: &InboxRead,
         out: &mut Vec<Output<G>>,
-    ) {
-        if self.inbox.reading != Some(id) {
-            return;
+    ) -> Option<String> {
+        let before = self.inbox.clone();
+        let new = self.inbox.take_new(&read.text);
+        if self.inbox != before {
+            out.push(Output::Record(Record::InboxDelivered(self.inbox.clone())));
         }
-        self.inbox.reading = None;
-        match result {
-            Ok(read) => {
-                if let Some(text) = self.take_inbox(read, out) {
-                    self.delivered(now, &text, "operator", out);
-                    let note = wake::creator_message(&text);
-                    match self.state {
-                        // A turn is in flight: tool results must come first in the next message.
-                        State::Thinking { .. } | State::Acting(_) => self.pending_notes.push(note),
-                        _ => self.say_user(now, note, out),
-                    }
-                }
-            }
-            Err(e) => self.error(
-                now,
-                ErrorEvent::in_phase("inbox", format!("cannot read MESSAGES.md: {e}")),
-                out,
-            ),
-        }
-        if std::mem::take(&mut self.inbox.again) {
-            self.read_inbox(out);
+        new
+    }
+
+    /// An operator's message, handed to the creature now (after the tool results when a
+    /// turn is in flight) and appended to `MESSAGES.md` for the record, counted as
+    /// delivered there so that no read of the file gives it again, whatever rewrote the
+    /// file meanwhile.
+    pub(super) fn message(&mut self, now: DateTime<Utc>, text: String, out: &mut Vec<Output<G>>) {
+        self.inbox.mark(&crate::memory::messages::entry(&text, now));
+        out.push(Output::Record(Record::InboxDelivered(self.inbox.clone())));
+        out.push(Output::Record(Record::AppendInbox {
+            t: now,
+            text: text.clone(),
+        }));
+        self.delivered(now, &text, "operator", out);
+        let note = wake::creator_message(&text);
+        match self.state {
+            // A turn is in flight: tool results must come first in the next message.
+            State::Thinking { .. } | State::Acting(_) => self.pending_notes.push(note),
+            _ => self.say_user(now, note, out),
         }
     }
 }

@@ -501,7 +501,6 @@ fn a_turn_task_says_what_is_new_as_data() {
     let mut t = T::start(Restored {
         inbox: Some(super::input::InboxRead {
             text: "be brief\n".into(),
-            offset: 9,
         }),
         ..born()
     });

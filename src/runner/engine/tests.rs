@@ -104,7 +104,6 @@ impl H {
             | Input::ToolDone { id, .. }
             | Input::Timer { id }
             | Input::Gathered { id, .. }
-            | Input::Inbox { id, .. }
             | Input::Genome(
                 DreamerDone::Committed { id, .. } | DreamerDone::ObservationsLoaded { id, .. },
             ) => Some(*id),
@@ -252,21 +251,20 @@ impl H {
         self.send(Input::Timer { id });
     }
 
+    /// Answers the pending gather; `inbox` is the whole of `MESSAGES.md` (empty if `None`).
     fn gather(&mut self, inbox: Option<&str>) {
-        let (id, from) = self
+        let (id, ()) = self
             .unanswered(|e| match e {
-                Output::Gather { id, inbox_from } => Some((*id, *inbox_from)),
+                Output::Gather { id } => Some((*id, ())),
                 _ => None,
             })
             .expect("a gather is pending");
-        let inbox = from.map(|f| InboxRead {
-            text: inbox.unwrap_or_default().into(),
-            offset: f + inbox.map_or(0, |t| t.len() as u64),
-        });
         self.send(Input::Gathered {
             id,
             view: Gathered {
-                inbox,
+                inbox: Some(InboxRead {
+                    text: inbox.unwrap_or_default().into(),
+                }),
                 ..Default::default()
             },
         });
@@ -955,46 +953,64 @@ fn restart_rebuilds_context_and_answers_dangling_calls() {
 #[test]
 fn messages_are_delivered_once_and_after_tool_results() {
     let mut h = H::fresh();
-    // Arrives while a tool runs: held until the results are in.
+    // Arrives while a tool runs: held until the results are in, handed over directly.
     let c = h.call("bash", json!({"command": "ls"}));
     h.reply(vec![c]);
     h.control(ControlCommand::Message {
         text: "be brief".into(),
     });
     assert!(h.wrote(|w| matches!(w, Record::AppendInbox { text, .. } if text == "be brief")));
-    let (id, from) = h
-        .out
-        .iter()
-        .find_map(|e| match e {
-            Output::ReadInbox { id, from } => Some((*id, *from)),
-            _ => None,
-        })
-        .unwrap();
-    assert_eq!(from, 0);
-    h.send(Input::Inbox {
-        id,
-        result: Ok(InboxRead {
-            text: "[2026-03-01 10:00 UTC] be brief\n".into(),
-            offset: 40,
-        }),
-    });
-    assert!(h.wrote(|w| matches!(w, Record::InboxOffset(40))));
+    assert!(h.wrote(|w| matches!(w, Record::InboxDelivered(_))));
+    assert_eq!(h.count_events("creature.message"), 1);
     h.run_tools();
     let (_, _, req) = h.llm().unwrap();
     let last = req.messages.last().unwrap();
     assert!(matches!(last.content[0], ContentBlock::ToolResult { .. }));
     assert!(text_of(&req).contains("be brief"));
-    assert_eq!(h.count_events("creature.message"), 1);
-    // The next wake reads from the new offset.
+    // The next wake finds it in MESSAGES.md, whatever the file around it became: already
+    // delivered. A paragraph a person added is new.
     h.set_sleep(10.0);
     h.fire();
-    assert!(h.out.iter().any(|e| matches!(
-        e,
-        Output::Gather {
-            inbox_from: Some(40),
-            ..
-        }
+    h.gather(Some(&format!(
+        "# Messages\n\nrewritten by an editor\n\n{}",
+        crate::memory::messages::entry("be brief", t0())
     )));
+    let (_, _, req) = h.llm().unwrap();
+    let text = text_of(&req);
+    assert!(text.contains("rewritten by an editor"), "{text}");
+    assert_eq!(text.matches("be brief").count(), 1, "{text}");
+    assert_eq!(h.count_events("creature.message"), 2);
+}
+
+#[test]
+fn an_inbox_read_at_start_is_delivered_once_and_its_ledger_kept() {
+    let h = H::start(
+        RunnerConfig::default(),
+        Restored {
+            inbox: Some(InboxRead {
+                text: "# Messages\n\nwelcome\n".into(),
+            }),
+            inbox_migrated: true,
+            ..fresh()
+        },
+    );
+    let (_, _, req) = h.llm().unwrap();
+    assert!(text_of(&req).contains("welcome"));
+    let saved: Vec<_> = h
+        .all
+        .iter()
+        .filter_map(|o| match o {
+            Output::Record(Record::InboxDelivered(d)) => Some(d.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        saved.len(),
+        2,
+        "the migrated ledger, then what was delivered"
+    );
+    let mut d = saved[1].clone();
+    assert_eq!(d.take_new("welcome\n"), None);
 }
 
 #[test]
