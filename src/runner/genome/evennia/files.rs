@@ -12,6 +12,7 @@ use super::journal::Entry;
 use super::relationship::Profile;
 use super::{Conversation, EvFile, Evennia, EvenniaDone, EvenniaIo, EvenniaRestored, Memory};
 use crate::memory::time::parse_time;
+use crate::memory::vectors::{Hit, VectorStore, vectors_path};
 use crate::memory::write::{self, SeedPaths};
 use crate::runner::genome::{GenomeFiles, GenomeRestore, Performed};
 use crate::tail::read_bounded;
@@ -19,9 +20,10 @@ use crate::tail::read_bounded;
 /// A genome file is read whole at restore up to this size; past it, a problem line.
 const MAX_FILE: u64 = 256 << 20;
 
+/// Opens `.self/semantic.vectors` at the first need and keeps it.
 #[derive(Default)]
 pub struct EvenniaFiles {
-    vectors: Option<VectorIndex>,
+    vectors: Option<VectorStore>,
 }
 
 pub fn path(paths: &SeedPaths, file: EvFile) -> PathBuf {
@@ -32,10 +34,6 @@ pub fn path(paths: &SeedPaths, file: EvFile) -> PathBuf {
         EvFile::Reflections => paths.self_dir().join("reflections.jsonl"),
         EvFile::Mode => paths.sys_dir().join("mode.jsonl"),
     }
-}
-
-fn vectors_path(paths: &SeedPaths) -> PathBuf {
-    paths.self_dir().join("semantic.vectors")
 }
 
 fn working_path(paths: &SeedPaths) -> PathBuf {
@@ -323,6 +321,10 @@ fn read_working(paths: &SeedPaths, errors: &mut Vec<String>) -> BTreeMap<String,
         .collect()
 }
 
+fn scored(hits: Vec<Hit>) -> Vec<(String, f32)> {
+    hits.into_iter().map(|h| (h.id, h.score)).collect()
+}
+
 fn append_lines(path: &Path, lines: &[Value]) -> std::io::Result<()> {
     let mut buf = Vec::new();
     for l in lines {
@@ -340,14 +342,15 @@ fn append_lines(path: &Path, lines: &[Value]) -> std::io::Result<()> {
 }
 
 impl EvenniaFiles {
-    fn index(&mut self, paths: &SeedPaths) -> Result<&mut VectorIndex, String> {
+    fn store(&mut self, paths: &SeedPaths) -> Result<&mut VectorStore, String> {
         if self.vectors.is_none() {
-            let index = VectorIndex::open(&vectors_path(paths)).map_err(|e| e.to_string())?;
-            self.vectors = Some(index);
+            let (store, _) =
+                VectorStore::open(vectors_path(&paths.root)).map_err(|e| e.to_string())?;
+            self.vectors = Some(store);
         }
         self.vectors
             .as_mut()
-            .ok_or_else(|| "no vector index".to_string())
+            .ok_or_else(|| "no vector store".to_string())
     }
 }
 
@@ -355,7 +358,7 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
     fn restore(&mut self, paths: &SeedPaths) -> GenomeRestore<EvenniaRestored> {
         let mut errors = Vec::new();
         let state = fold(paths, &mut errors);
-        if let Err(e) = self.index(paths) {
+        if let Err(e) = self.store(paths) {
             errors.push(format!("semantic.vectors: {e}"));
         }
         GenomeRestore {
@@ -379,13 +382,20 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
                     error: e.to_string(),
                 },
             },
-            EvenniaIo::Remember { line, id, vector } => {
+            EvenniaIo::Remember {
+                line,
+                id,
+                model,
+                vector,
+            } => {
+                // The vector first: a memory line without its vector would never be found.
                 let stored = self
-                    .index(paths)
-                    .and_then(|ix| ix.push(&id, &vector).map_err(|e| e.to_string()));
-                let written = append_lines(&path(paths, EvFile::Semantic), &[line])
-                    .map_err(|e| e.to_string());
-                match stored.and(written) {
+                    .store(paths)
+                    .and_then(|s| s.add(&id, &model, &vector).map_err(|e| e.to_string()));
+                let written = stored.and_then(|()| {
+                    append_lines(&path(paths, EvFile::Semantic), &[line]).map_err(|e| e.to_string())
+                });
+                match written {
                     Ok(()) => Performed::Written,
                     Err(error) => Performed::Failed {
                         file: "semantic.jsonl",
@@ -394,11 +404,16 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
                 }
             }
             EvenniaIo::Search { req, vector, k } => {
-                let hits = self.index(paths).map(|ix| ix.search(&vector, k));
+                let hits = self.store(paths).and_then(|s| {
+                    let hits = s.index().search(&vector, k, |_| true);
+                    hits.map(scored).map_err(|e| e.to_string())
+                });
                 Performed::Done(EvenniaDone::Found { req, hits })
             }
             EvenniaIo::Similar { req, id, k } => {
-                let hits = self.index(paths).map(|ix| ix.similar_to(&id, k));
+                let hits = self
+                    .store(paths)
+                    .map(|s| scored(s.index().similar_to(&id, k, f32::MIN)));
                 Performed::Done(EvenniaDone::Found { req, hits })
             }
             EvenniaIo::WorkingMemory(v) => {
@@ -415,45 +430,3 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
     }
 }
 
-/// Interim in-memory index until the side file lands (replaced by memory::vectors).
-#[derive(Default)]
-pub struct VectorIndex {
-    ids: Vec<String>,
-    data: Vec<Vec<f32>>,
-}
-
-impl VectorIndex {
-    fn open(_path: &Path) -> Result<Self, String> {
-        Ok(Self::default())
-    }
-
-    fn push(&mut self, id: &str, v: &[f32]) -> Result<(), String> {
-        self.ids.push(id.to_string());
-        self.data.push(v.to_vec());
-        Ok(())
-    }
-
-    fn search(&self, q: &[f32], k: usize) -> Vec<(String, f32)> {
-        let mut hits: Vec<(String, f32)> = self
-            .ids
-            .iter()
-            .zip(&self.data)
-            .map(|(id, v)| (id.clone(), v.iter().zip(q).map(|(a, b)| a * b).sum()))
-            .collect();
-        hits.sort_by(|a, b| b.1.total_cmp(&a.1));
-        hits.truncate(k);
-        hits
-    }
-
-    fn similar_to(&self, id: &str, k: usize) -> Vec<(String, f32)> {
-        match self.ids.iter().position(|x| x == id) {
-            Some(i) => self
-                .search(&self.data[i].clone(), k + 1)
-                .into_iter()
-                .filter(|(x, _)| x != id)
-                .take(k)
-                .collect(),
-            None => Vec::new(),
-        }
-    }
-}

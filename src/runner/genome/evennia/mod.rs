@@ -101,6 +101,8 @@ pub enum EvenniaIo {
     Remember {
         line: Value,
         id: String,
+        /// The embedding model that made the vector.
+        model: String,
         vector: Vec<f32>,
     },
     /// The `k` memories nearest `vector`; answered [`EvenniaDone::Found`].

@@ -449,6 +449,7 @@ impl Evennia {
         cx.io(EvenniaIo::Remember {
             line,
             id: id.clone(),
+            model: model.to_string(),
             vector,
         });
         self.memories.push(Memory {
