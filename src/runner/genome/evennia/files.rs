@@ -40,7 +40,7 @@ fn working_path(paths: &SeedPaths) -> PathBuf {
     paths.self_dir().join("working_memory.json")
 }
 
-fn file_name(file: EvFile) -> &'static str {
+pub fn file_name(file: EvFile) -> &'static str {
     match file {
         EvFile::Journal => "journal.jsonl",
         EvFile::Semantic => "semantic.jsonl",

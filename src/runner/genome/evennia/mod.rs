@@ -23,6 +23,8 @@ pub mod relationship;
 pub mod schedule;
 
 mod prompts;
+#[cfg(test)]
+mod tests;
 mod tools;
 mod work;
 
