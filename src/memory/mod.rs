@@ -29,5 +29,6 @@ pub mod status;
 pub mod streams;
 pub mod summary;
 pub mod time;
+pub mod vectors;
 pub mod whole_files;
 pub mod write;
