@@ -81,12 +81,17 @@ async fn six_sleeps_exercise_every_mechanism() {
     }
     let report = task.await.unwrap();
     assert_eq!(report.dreams_this_run, 6, "six completed sleeps");
-    assert!(sent, "the creator's message was sent while the creature rested");
+    assert!(
+        sent,
+        "the creator's message was sent while the creature rested"
+    );
 
     let journal = lines(&dir, ".self/journal.jsonl");
     let adds = ops(&journal, "add");
-    let importances: std::collections::BTreeSet<i64> =
-        adds.iter().filter_map(|l| l["importance"].as_i64()).collect();
+    let importances: std::collections::BTreeSet<i64> = adds
+        .iter()
+        .filter_map(|l| l["importance"].as_i64())
+        .collect();
     assert!(importances.len() >= 4, "varied importance: {importances:?}");
     assert!(adds.iter().any(|l| l["importance_method"] == "heuristic"));
     let scores = ops(&journal, "score");
@@ -144,10 +149,11 @@ async fn six_sleeps_exercise_every_mechanism() {
     assert!(triggers.contains(&"sleep"), "{triggers:?}");
     assert!(triggers.contains(&"emergency"), "{triggers:?}");
     assert!(
-        ops(&mode, "transition")
-            .iter()
-            .any(|l| l["to"] == "awake"
-                && l["reason"].as_str().unwrap().contains("message from the creator")),
+        ops(&mode, "transition").iter().any(|l| l["to"] == "awake"
+            && l["reason"]
+                .as_str()
+                .unwrap()
+                .contains("message from the creator")),
         "an urgent wake"
     );
     let phases: Vec<&str> = ops(&mode, "phase")

@@ -429,4 +429,3 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
         }
     }
 }
-

@@ -135,18 +135,30 @@ impl World {
                 let name = files::file_name(file);
                 self.files.entry(name).or_default().extend(lines);
             }
-            EvenniaIo::Remember { line, id, vector, .. } => {
+            EvenniaIo::Remember {
+                line, id, vector, ..
+            } => {
                 self.files.entry("semantic.jsonl").or_default().push(line);
                 self.vectors.push((id, vector));
             }
             EvenniaIo::Search { req, vector, k } => {
                 let hits = self.nearest(&vector, k, None);
-                self.queue.push(Input::Genome(EvenniaDone::Found { req, hits: Ok(hits) }));
+                self.queue.push(Input::Genome(EvenniaDone::Found {
+                    req,
+                    hits: Ok(hits),
+                }));
             }
             EvenniaIo::Similar { req, id, k } => {
-                let own = self.vectors.iter().find(|(i, _)| *i == id).map(|(_, v)| v.clone());
+                let own = self
+                    .vectors
+                    .iter()
+                    .find(|(i, _)| *i == id)
+                    .map(|(_, v)| v.clone());
                 let hits = own.map_or_else(Vec::new, |v| self.nearest(&v, k, Some(&id)));
-                self.queue.push(Input::Genome(EvenniaDone::Found { req, hits: Ok(hits) }));
+                self.queue.push(Input::Genome(EvenniaDone::Found {
+                    req,
+                    hits: Ok(hits),
+                }));
             }
             EvenniaIo::WorkingMemory(_) => {}
         }
@@ -279,17 +291,28 @@ fn sleep_compaction_comes_at_70_percent_not_69() {
         let mut w = World::new(config(budget), EvenniaRestored::default(), 300);
         w.until("the first rest", World::rested);
         let compacted = w.lines("mode.jsonl", "compaction");
-        assert_eq!(!compacted.is_empty(), compacts, "budget {budget} for {chars} chars");
+        assert_eq!(
+            !compacted.is_empty(),
+            compacts,
+            "budget {budget} for {chars} chars"
+        );
         let extraction = w
             .tasks
             .iter()
             .any(|t| matches!(t, Task::Turn(turn) if turn.asleep));
-        assert_eq!(extraction, compacts, "the extraction turn comes before compaction");
+        assert_eq!(
+            extraction, compacts,
+            "the extraction turn comes before compaction"
+        );
         if compacts {
             assert_eq!(compacted[0]["trigger"], "sleep");
             let id = compacted[0]["journal_id"].as_str().unwrap();
             let summary = w.lines("journal.jsonl", "add");
-            assert!(summary.iter().any(|l| l["id"] == id && l["synthesis"] == true));
+            assert!(
+                summary
+                    .iter()
+                    .any(|l| l["id"] == id && l["synthesis"] == true)
+            );
         }
     }
 }
@@ -298,11 +321,15 @@ fn sleep_compaction_comes_at_70_percent_not_69() {
 fn a_wake_during_compacting_is_deferred_until_it_completes() {
     let mut restored = EvenniaRestored::default();
     for n in 1..=12 {
-        restored.journal.push(entry(&format!("j{n}"), 5, "llm", false));
+        restored
+            .journal
+            .push(entry(&format!("j{n}"), 5, "llm", false));
     }
     restored.next_ids = [12, 0, 0];
     let mut w = World::new(config(0), restored, 300);
-    w.until("compacting", |w| w.phases().iter().any(|p| p == "compacting"));
+    w.until("compacting", |w| {
+        w.phases().iter().any(|p| p == "compacting")
+    });
     w.send(Input::Control(ControlCommand::Wake));
     assert!(!w.awake_again(), "no wake while compacting");
     assert_eq!(w.lines("mode.jsonl", "wake_deferred").len(), 1);
@@ -378,7 +405,11 @@ fn the_schedule_sleeps_across_midnight_after_min_awake_ticks_and_not_in_cooldown
             .iter()
             .any(|l| l["reason"] == "sleep schedule")
     });
-    let turns = w.tasks.iter().filter(|t| matches!(t, Task::Turn(_))).count();
+    let turns = w
+        .tasks
+        .iter()
+        .filter(|t| matches!(t, Task::Turn(_)))
+        .count();
     // Ticks 1 and 2 were turns; the third awake tick is the schedule's.
     assert_eq!(turns, 2, "three awake ticks first");
     w.until("awake again", World::awake_again);
@@ -399,7 +430,9 @@ fn a_wake_sets_the_cooldown_that_holds_the_schedule_back() {
         min_awake_ticks: 1,
     };
     let mut w = World::new(cfg, EvenniaRestored::default(), 5);
-    w.until("a scheduled sleep", |w| !w.lines("mode.jsonl", "transition").is_empty());
+    w.until("a scheduled sleep", |w| {
+        !w.lines("mode.jsonl", "transition").is_empty()
+    });
     w.until("the rest", World::rested);
     w.send(Input::Control(ControlCommand::Wake));
     w.until("awake", World::awake_again);
