@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
-use super::dream_log::DreamLog;
+use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
 use super::events::Event;
 use super::identity::{Birth, SleepFile};
@@ -499,15 +499,10 @@ impl Creature {
         if fold.creator_log > 0 {
             changes.push(Change::CreatorLog);
         }
-        // One change per new dream still kept (a huge file reports its recent dreams).
-        let recent = self.dreams.recent();
-        let new = recent.len().min(fold.dreams as usize);
-        changes.extend(
-            recent[recent.len() - new..]
-                .iter()
-                .cloned()
-                .map(Change::Dream),
-        );
+        // One change per new dream (a huge read reports its last ones).
+        if fold.dreams > 0 {
+            changes.extend(self.dreams.take_fresh().into_iter().map(Change::Dream));
+        }
         if kind == FileKind::Dreams {
             // A dreams reset drops the logs fatigue is counted from: read them again now.
             for log in [FileKind::Events, FileKind::Conversation] {
@@ -565,7 +560,7 @@ impl Creature {
                     self.conversation.forget_calls_until(t);
                 }
                 fold.dreams += 1;
-                self.dreams.push(d);
+                self.dreams.push(d, offset);
             }),
             FileKind::Iterations => Iteration::parse(bytes).map(|i| {
                 if self.iterations.len() == RECENT_ITERATIONS {
@@ -675,9 +670,15 @@ impl Creature {
         self.observations.counts()
     }
 
-    /// The recent dreams (at most [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
-    pub fn dreams(&self) -> &[Dream] {
-        self.dreams.recent()
+    /// The recent dreams as rows, without their reflections (at most
+    /// [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
+    pub fn dreams(&self) -> &[DreamRow] {
+        self.dreams.rows()
+    }
+
+    /// Dream `i` of [`Creature::dreams`] whole, read back from disk.
+    pub fn read_dream(&self, i: usize) -> Result<Dream, LineError> {
+        self.dreams.read(&self.path_of(FileKind::Dreams), i)
     }
 
     /// Every dream counted, and the recent ones.

@@ -13,4 +13,4 @@ mod tailer;
 
 pub use index::LineIndex;
 pub use open::{ensure_regular, open_regular, read_bounded};
-pub use tailer::{Poll, TailEvent, Tailer};
+pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

@@ -15,7 +15,7 @@ use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
-use crate::ui::prepare::{self, dreams::PreparedDream, inert, observations};
+use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
@@ -69,6 +69,8 @@ pub struct CreatureUi {
     pub dreams: Vec<PreparedDream>,
     /// The selected dream (index into `dreams`); `None` follows the newest.
     pub dream_selected: Option<usize>,
+    /// The selected dream in full (its reflection stays on disk until shown).
+    pub dream_detail: Option<DreamDetail>,
     pub sleeps: Vec<SleepSpan>,
 
     /// The diary at `diary_width` columns; width 0 means "prepare again".
@@ -110,6 +112,7 @@ impl CreatureUi {
             obs_anchor: Anchor::Line(0),
             dreams: Vec::new(),
             dream_selected: None,
+            dream_detail: None,
             sleeps: Vec::new(),
             diary: Vec::new(),
             diary_width: 0,
@@ -122,6 +125,7 @@ impl CreatureUi {
         ui.prepare_identity(c);
         ui.prepare_observations(c, theme, true);
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
+        ui.load_dream_detail(c);
         ui.prepare_sleeps(c);
         ui.side = prepare::side::prepare(c, theme);
         ui.refresh_summary(c, now);
@@ -146,6 +150,7 @@ impl CreatureUi {
                 Change::Reset(FileKind::Dreams) => {
                     self.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
                     self.dream_selected = None;
+                    self.dream_detail = None;
                 }
                 // The head of a large log was counted: line numbers now start at the
                 // file's start, not the tail's.
@@ -171,7 +176,19 @@ impl CreatureUi {
         if side {
             self.side = prepare::side::prepare(c, theme);
         }
+        self.load_dream_detail(c);
         self.refresh_summary(c, now);
+    }
+
+    /// Reads the selected dream in full from disk, unless it is the one already read.
+    pub fn load_dream_detail(&mut self, c: &Creature) {
+        let Some(i) = self.selected_dream() else {
+            self.dream_detail = None;
+            return;
+        };
+        if self.dream_detail.as_ref().is_none_or(|d| d.index != i) {
+            self.dream_detail = Some(prepare::dreams::detail(i, c.read_dream(i)));
+        }
     }
 
     fn prepare_identity(&mut self, c: &Creature) {

@@ -319,6 +319,7 @@ impl App {
                 let i = hit.line as usize;
                 if i < ui.dreams.len() {
                     ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
+                    ui.load_dream_detail(model);
                 }
             }
             SearchSource::Diary => {
