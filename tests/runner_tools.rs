@@ -26,7 +26,11 @@ fn live_members(pgid: i32) -> Vec<i32> {
         };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
-            out.extend(pid.split_whitespace().next().and_then(|p| p.parse::<i32>().ok()));
+            out.extend(
+                pid.split_whitespace()
+                    .next()
+                    .and_then(|p| p.parse::<i32>().ok()),
+            );
         }
     }
     out
@@ -105,7 +109,11 @@ async fn timeout_kills_the_whole_process_group() {
     tokio::task::spawn_blocking(move || wait_until_ended(&members))
         .await
         .unwrap();
-    assert_eq!(live_members(pgid), Vec::<i32>::new(), "process group {pgid}");
+    assert_eq!(
+        live_members(pgid),
+        Vec::<i32>::new(),
+        "process group {pgid}"
+    );
     assert!(
         !dir.path().join("survived").exists(),
         "the background job outlived the timeout"

@@ -15,7 +15,7 @@ use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::json::LineError;
 use super::layout::{FileKind, SYS_DIR, control_socket};
-use super::observation_log::ObservationLog;
+use super::observation_log::{ObservationFold, ObservationLog};
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::recent::Recent;
@@ -354,6 +354,9 @@ impl Creature {
 
     /// Reads a whole file again when it changed (see [`WholeFiles`]).
     fn refresh_document(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
+        if kind == FileKind::Observations {
+            return self.refresh_observations(changes);
+        }
         let path = kind.resolve(&self.root);
         match self.whole.read(kind, &path) {
             WholeRead::Unchanged => {}
@@ -366,6 +369,41 @@ impl Creature {
                 self.problems.clear_file(&self.relative(&path));
                 self.problem(changes, &path, None, what);
             }
+        }
+    }
+
+    /// Reads `observations.md` again when it changed, folding it line by line.
+    fn refresh_observations(&mut self, changes: &mut Vec<Change>) {
+        let path = FileKind::Observations.resolve(&self.root);
+        let mut fold = ObservationFold::default();
+        let mut each_line = |line: &[u8]| {
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            fold.push_line(&String::from_utf8_lossy(line));
+        };
+        match self
+            .whole
+            .stream(FileKind::Observations, &path, &mut each_line)
+        {
+            WholeRead::Unchanged => {}
+            WholeRead::Gone => self.set_observations(ObservationLog::default(), changes),
+            WholeRead::Content(_) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.set_observations(fold.finish(), changes);
+            }
+            WholeRead::Failed(what) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.problem(changes, &path, None, what);
+            }
+        }
+    }
+
+    fn set_observations(&mut self, new: ObservationLog, changes: &mut Vec<Change>) {
+        let old = std::mem::replace(&mut self.observations, new);
+        match self.observations.added_since(&old) {
+            Some(added) if added.is_empty() => {}
+            Some(added) => changes.push(Change::ObservationsAdded(added)),
+            None => changes.push(Change::ObservationsRewritten),
         }
     }
 
@@ -383,15 +421,6 @@ impl Creature {
             FileKind::Purpose => {
                 self.purpose = into_text(content);
                 changes.push(Change::Identity);
-            }
-            FileKind::Observations => {
-                let new = ObservationLog::parse(&into_text(content).unwrap_or_default());
-                let old = std::mem::replace(&mut self.observations, new);
-                match self.observations.added_since(&old) {
-                    Some(added) if added.is_empty() => {}
-                    Some(added) => changes.push(Change::ObservationsAdded(added)),
-                    None => changes.push(Change::ObservationsRewritten),
-                }
             }
             FileKind::Priorities => {
                 self.priorities = Priorities::parse(&into_text(content).unwrap_or_default());
@@ -663,6 +692,11 @@ impl Creature {
     /// [`RECENT_OBSERVATION_ITEMS`](super::observation_log::RECENT_OBSERVATION_ITEMS)).
     pub fn observations(&self) -> &Observations {
         self.observations.recent()
+    }
+
+    /// Items of `observations.md` before the kept ones.
+    pub fn observations_not_kept(&self) -> usize {
+        self.observations.older()
     }
 
     /// Counts over the whole of `observations.md`.

@@ -74,6 +74,9 @@ mod tests {
         assert_eq!(p.priority, "p^Jq");
         assert_eq!(p.index, 3);
         let e = detail(0, Err(LineError::Missing("t")));
-        assert_eq!(e.reflection, ["(the reflection could not be read: missing \"t\")"]);
+        assert_eq!(
+            e.reflection,
+            ["(the reflection could not be read: missing \"t\")"]
+        );
     }
 }
