@@ -503,3 +503,79 @@ fn text_counts_of_one_are_singular() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("1 entry, 1 bad line\n"), "{text}");
 }
+
+/// An evennia creature beside a dreamer: `genome` for both, the evennia figures for one.
+#[test]
+fn json_reports_the_genome_and_the_evennia_figures() {
+    let garden = garden_with(&["head-ember"]);
+    let sable =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/evennia/sable/creature");
+    copy_dir(&sable, &garden.path().join("sable"));
+    let out = bin()
+        .args(["inspect", "--json"])
+        .arg(garden.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let creatures = v["creatures"].as_array().unwrap();
+    let ember = creatures.iter().find(|c| c["name"] == "ember").unwrap();
+    assert_eq!(ember["genome"], "dreamer");
+    assert_eq!(ember["evennia"], Value::Null);
+    let sable = creatures.iter().find(|c| c["name"] == "sable").unwrap();
+    assert_eq!(sable["genome"], "evennia");
+    let e = &sable["evennia"];
+    assert_eq!(e["journal"]["entries"], 34);
+    assert_eq!(e["journal"]["pruned"], 2);
+    assert_eq!(
+        e["journal"]["by_method"],
+        serde_json::json!({"heuristic": 8, "llm": 26})
+    );
+    assert_eq!(
+        (&e["cumulative_importance"], &e["threshold"]),
+        (&Value::from(49), &Value::from(150))
+    );
+    assert_eq!(e["reflections"]["count"], 1);
+    assert_eq!(
+        e["reflections"]["last"]["insights"],
+        serde_json::json!(["j25", "j26"])
+    );
+    assert_eq!(
+        e["semantic"],
+        serde_json::json!({"memories": 12, "forgotten": 2, "links": 7, "orphan_links": 1, "bad_lines": 0})
+    );
+    assert_eq!(
+        e["entities"]["by_state"],
+        serde_json::json!({"stranger": 0, "acquaintance": 2, "friend": 1, "ally": 1, "none": 1})
+    );
+    assert_eq!(
+        (&e["mode"], &e["phase"]),
+        (&Value::from("sleep"), &Value::from("compacting"))
+    );
+    assert_eq!(e["wake_deferred"], true);
+    assert_eq!(
+        e["compactions"],
+        serde_json::json!({"sleep": 1, "emergency": 1, "other": 0})
+    );
+    assert_eq!(e["working_memory"]["conversations"], 2);
+
+    let text = bin()
+        .arg("inspect")
+        .arg(garden.path().join("sable"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("mode          asleep · compacting · wake deferred"),
+        "{text}"
+    );
+    assert!(
+        text.contains("importance    49 / 150 toward the next reflection"),
+        "{text}"
+    );
+    assert!(!text.contains("fatigue"), "{text}");
+}

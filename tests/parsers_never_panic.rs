@@ -4,6 +4,8 @@
 use dreamwatch::memory::conversation::{ConversationEntry, ToolOutput};
 use dreamwatch::memory::documents::{Priorities, parse_diary, parse_rules};
 use dreamwatch::memory::dreams::Dream;
+use dreamwatch::memory::evennia::EvenniaMemory;
+use dreamwatch::memory::evennia::working::WorkingMemory;
 use dreamwatch::memory::events::Event;
 use dreamwatch::memory::identity::{Birth, SleepFile};
 use dreamwatch::memory::iterations::{CreatorLogEntry, Iteration};
@@ -14,6 +16,8 @@ fn bytes_or_jsonish() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         proptest::collection::vec(any::<u8>(), 0..400),
         "\\{\"t\":\"[0-9T:.Z-]{0,24}\",\"role\":\"[a-z]{0,9}\",\"content\":\"(\\[\\{\\\\\"type\\\\\":\\\\\"(tool_use|tool-result|text)\\\\\"|[^\"]){0,40}\"?\\}?"
+            .prop_map(String::into_bytes),
+        "\\{\"t\":\"[0-9T:.Z-]{0,24}\",\"op\":\"(add|score|prune|link|unlink|forget|observe|consolidate|relationship|reflect|transition|phase|wake_deferred|compaction)\",(\"[a-z_]{1,12}\":([0-9.]{1,4}|\"[a-z0-9 ]{0,8}\"|null|\\[\\]|\\{\\}),?){0,6}\\}?"
             .prop_map(String::into_bytes),
     ]
 }
@@ -29,6 +33,12 @@ proptest! {
         let _ = Birth::parse(&line);
         let _ = SleepFile::parse(&line);
         let _ = dreamwatch::memory::fast_json::conversation_fields(&line);
+        let _ = WorkingMemory::parse(&line);
+        let mut evennia = EvenniaMemory::default();
+        for kind in dreamwatch::memory::evennia::FILES {
+            let _ = evennia.fold(kind, 0, &line);
+        }
+        let _ = (evennia.cumulative_importance(), evennia.mode.label(), evennia.semantic.links());
     }
 
     #[test]

@@ -31,6 +31,9 @@ pub enum ProviderError {
     Client(String),
     #[error("the rehearsal brain is built by the runner, not by build_provider")]
     Rehearsal,
+    /// The embedder could not be set up (`--embed-model`, `--embed-base-url`).
+    #[error("embeddings: {0}")]
+    Embeddings(Box<ProviderError>),
 }
 
 /// How long one try may take.

@@ -78,7 +78,8 @@ pub fn build_embedder(
     options: ProviderOptions,
 ) -> Result<ChosenEmbedder, ProviderError> {
     let remote = |base_url| -> Result<ChosenEmbedder, ProviderError> {
-        let embedder = OpenAiEmbedder::from_env(settings.model.clone(), base_url, env, options)?;
+        let embedder = OpenAiEmbedder::from_env(settings.model.clone(), base_url, env, options)
+            .map_err(|e| ProviderError::Embeddings(Box::new(e)))?;
         Ok(ChosenEmbedder {
             embedder: Arc::new(embedder),
             warning: None,
@@ -155,6 +156,7 @@ mod tests {
         let Err(error) = build(ProviderKind::Openai, EmbedSettings::default(), &[]) else {
             panic!("built without a key");
         };
+        assert!(error.to_string().starts_with("embeddings: "), "{error}");
         assert!(error.to_string().contains(EMBED_KEY_VARIABLE), "{error}");
         let own_key = build(
             ProviderKind::Openai,

@@ -10,7 +10,10 @@ use serde::Deserialize;
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
 use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
+use super::evennia::EvenniaMemory;
+use super::evennia::working::WorkingMemory;
 use super::events::Event;
+use super::genome::Genome;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::json::LineError;
@@ -51,6 +54,8 @@ pub enum Change {
     Identity,
     Sleep,
     Runner,
+    /// A file of the evennia genome changed (lines folded, or the file rewritten).
+    Evennia(FileKind),
     /// A log was truncated or replaced and has been read again.
     Reset(FileKind),
     /// The background count of a large conversation is done: totals are complete and
@@ -88,6 +93,7 @@ struct LogFold {
     dreams: u64,
     iterations: u64,
     creator_log: u64,
+    evennia: u64,
 }
 
 /// A creature, as its files describe it.
@@ -112,6 +118,7 @@ pub struct Creature {
     pub(crate) sleep: Option<SleepFile>,
     pub(crate) runner: Option<RunnerFile>,
     runner_probe: RunnerProbe,
+    evennia: EvenniaMemory,
     problems: Problems,
     whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
@@ -200,6 +207,7 @@ impl Creature {
             sleep: None,
             runner: None,
             runner_probe: RunnerProbe::default(),
+            evennia: EvenniaMemory::default(),
             problems: Problems::default(),
             whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
@@ -278,7 +286,12 @@ impl Creature {
             | FileKind::Events
             | FileKind::Memory
             | FileKind::Conversation
-            | FileKind::CreatorLog => self.refresh_log(kind, changes),
+            | FileKind::CreatorLog
+            | FileKind::Journal
+            | FileKind::Semantic
+            | FileKind::Entities
+            | FileKind::Reflections
+            | FileKind::OperatingMode => self.refresh_log(kind, changes),
             _ => self.refresh_document(kind, changes),
         }
     }
@@ -448,6 +461,12 @@ impl Creature {
                 self.runner = content.and_then(|(_, bytes)| serde_json::from_slice(&bytes).ok());
                 changes.push(Change::Runner);
             }
+            FileKind::WorkingMemory => {
+                self.evennia.set_present(kind, content.is_some());
+                self.evennia.working =
+                    self.parse_json_file(&content, WorkingMemory::parse, changes);
+                changes.push(Change::Evennia(kind));
+            }
             _ => {}
         }
     }
@@ -497,6 +516,9 @@ impl Creature {
         if kind == FileKind::Events {
             self.events.exists = !poll.missing;
         }
+        if EvenniaMemory::owns(kind) {
+            self.evennia.set_present(kind, !poll.missing);
+        }
         if poll.oversized > 0 {
             let what = format!("{} line(s) too long to read, skipped", poll.oversized);
             self.problem(changes, &path, None, what);
@@ -527,6 +549,9 @@ impl Creature {
         }
         if fold.creator_log > 0 {
             changes.push(Change::CreatorLog);
+        }
+        if fold.evennia > 0 {
+            changes.push(Change::Evennia(kind));
         }
         // One change per new dream (a huge read reports its last ones).
         if fold.dreams > 0 {
@@ -626,6 +651,10 @@ impl Creature {
                     Err(e)
                 }
             },
+            kind if EvenniaMemory::owns(kind) => {
+                fold.evennia += 1;
+                self.evennia.fold(kind, number, bytes)
+            }
             _ => Ok(()),
         };
         if let Err(what) = result {
@@ -663,6 +692,7 @@ impl Creature {
             FileKind::Events => self.events = EventLog::default(),
             FileKind::Memory => self.memory = MemoryLog::default(),
             FileKind::Conversation => self.conversation = ConversationLog::new(path),
+            kind if EvenniaMemory::owns(kind) => self.evennia.reset(kind),
             _ => {}
         }
     }
@@ -682,6 +712,17 @@ impl Creature {
 
     pub fn birth(&self) -> Option<&Birth> {
         self.birth.as_ref()
+    }
+
+    /// The memory system the creature lives by ([`Genome::detect`]).
+    pub fn genome(&self) -> Genome {
+        let named = self.birth.as_ref().and_then(|b| b.genome.as_deref());
+        Genome::detect(named, self.evennia.is_present())
+    }
+
+    /// What the evennia genome's files say (empty for other creatures).
+    pub fn evennia(&self) -> &EvenniaMemory {
+        &self.evennia
     }
 
     pub fn purpose(&self) -> Option<&str> {

@@ -6,11 +6,11 @@
 //! tolerant: a payload field that is missing or of another type is `None`, never an error.
 
 use chrono::{DateTime, Utc};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 use super::json::{LineError, parse_line};
+use super::lenient::{lenient_records, read};
 use super::time::parse_time;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -109,29 +109,7 @@ pub enum CreatureEvent {
     Resume(OperatorAct),
 }
 
-/// Event payloads: every field optional, read leniently (a field of another type reads as
-/// missing, so one odd field never loses the event), left out when absent.
-macro_rules! payloads {
-    ($(
-        $(#[doc = $doc:literal])*
-        pub struct $name:ident {
-            $( $(#[doc = $fdoc:literal])* $(#[wire = $wire:literal])? $field:ident: $ty:ty, )*
-        }
-    )*) => {$(
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-        pub struct $name {
-            $(
-                $(#[doc = $fdoc])*
-                #[serde(default, deserialize_with = "lenient", skip_serializing_if = "Option::is_none")]
-                $(#[serde(rename = $wire)])?
-                pub $field: Option<$ty>,
-            )*
-        }
-    )*};
-}
-
-payloads! {
+lenient_records! {
     /// `creature.pause`, `creature.resume`: who did it (`operator`).
     pub struct OperatorAct {
         source: String,
@@ -211,11 +189,6 @@ impl ErrorEvent {
     }
 }
 
-/// A field of another type than expected reads as missing.
-fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(d: D) -> Result<Option<T>, D::Error> {
-    Ok(T::deserialize(Value::deserialize(d)?).ok())
-}
-
 impl CreatureEvent {
     pub fn kind(&self) -> EventKind {
         match self {
@@ -253,9 +226,6 @@ impl CreatureEvent {
 
     /// The typed payload of `kind` read from `fields`; `None` for kinds without one.
     pub fn from_fields(kind: &EventKind, fields: &Map<String, Value>) -> Option<Self> {
-        fn read<T: DeserializeOwned + Default>(fields: &Map<String, Value>) -> T {
-            T::deserialize(Value::Object(fields.clone())).unwrap_or_default()
-        }
         Some(match kind {
             EventKind::Boot => CreatureEvent::Boot(read(fields)),
             EventKind::Sleep => CreatureEvent::Sleep(read(fields)),

@@ -20,12 +20,19 @@ pub enum FileKind {
     Conversation,
     Sleep,
     Runner,
+    /// The evennia genome's files.
+    Journal,
+    Semantic,
+    Entities,
+    Reflections,
+    OperatingMode,
+    WorkingMemory,
 }
 
 impl FileKind {
     /// Every kind, in the order a refresh reads them (dreams before what is counted
     /// against the last dream's time).
-    pub const ALL: [FileKind; 15] = [
+    pub const ALL: [FileKind; 21] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -41,6 +48,12 @@ impl FileKind {
         FileKind::Conversation,
         FileKind::Sleep,
         FileKind::Runner,
+        FileKind::Journal,
+        FileKind::Semantic,
+        FileKind::Entities,
+        FileKind::Reflections,
+        FileKind::OperatingMode,
+        FileKind::WorkingMemory,
     ];
 
     /// Candidate paths relative to the creature root, preferred first.
@@ -61,6 +74,12 @@ impl FileKind {
             FileKind::Conversation => &[".self/conversation.jsonl"],
             FileKind::Sleep => &[".sys/sleep.json"],
             FileKind::Runner => &[".sys/runner.json"],
+            FileKind::Journal => &[".self/journal.jsonl"],
+            FileKind::Semantic => &[".self/semantic.jsonl"],
+            FileKind::Entities => &[".self/entities.jsonl"],
+            FileKind::Reflections => &[".self/reflections.jsonl"],
+            FileKind::OperatingMode => &[".sys/mode.jsonl"],
+            FileKind::WorkingMemory => &[".self/working_memory.json"],
         }
     }
 

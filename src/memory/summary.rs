@@ -8,6 +8,8 @@ use serde::Serialize;
 use super::creature::Creature;
 use super::cycle::Cycle;
 use super::dreams::Dream;
+use super::evennia::mode::Mode;
+use super::genome::Genome;
 use super::observations::ObsCounts;
 use super::status::Status;
 
@@ -81,6 +83,7 @@ impl Creature {
             self.memory_log().last_t,
             self.dream_log().last_time(),
             self.iterations().back().and_then(|i| i.t),
+            self.evennia().last_t(),
         ]
         .into_iter()
         .flatten()
@@ -96,6 +99,9 @@ impl Creature {
             if runner.paused {
                 return Status::Paused;
             }
+        }
+        if self.genome() == Genome::Evennia {
+            return self.evennia_status(now);
         }
         let last_dream = self.dreams().last();
         if let Some(wake_at) = self
@@ -146,10 +152,29 @@ impl Creature {
         {
             return Status::Stopped;
         }
+        self.status_by_activity(now)
+    }
+
+    /// Awake while something was written lately.
+    fn status_by_activity(&self, now: DateTime<Utc>) -> Status {
         match self.last_activity() {
             Some(t) if now - t < STOPPED_AFTER => Status::Awake,
             Some(_) => Status::Stopped,
             None => Status::Unknown,
+        }
+    }
+
+    /// An evennia creature's status from its mode file: asleep from a transition to
+    /// sleep until its wake (or while it is still active past it), else by activity.
+    fn evennia_status(&self, now: DateTime<Utc>) -> Status {
+        let mode = &self.evennia().mode;
+        if mode.mode() != Mode::Sleep {
+            return self.status_by_activity(now);
+        }
+        let until = mode.wake_at().filter(|w| *w > now);
+        match (until, self.status_by_activity(now)) {
+            (None, Status::Stopped) => Status::Stopped,
+            _ => Status::Asleep { until },
         }
     }
 }

@@ -220,7 +220,10 @@ impl WholeFiles {
 /// Markdown files are written line by line (by models, runners and people); JSON files
 /// are rewritten whole and have no last line to wait for.
 fn is_line_based(kind: FileKind) -> bool {
-    !matches!(kind, FileKind::Birth | FileKind::Sleep | FileKind::Runner)
+    !matches!(
+        kind,
+        FileKind::Birth | FileKind::Sleep | FileKind::Runner | FileKind::WorkingMemory
+    )
 }
 
 fn digest(bytes: &[u8]) -> u64 {

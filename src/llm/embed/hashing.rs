@@ -100,7 +100,7 @@ impl Embedder for HashingEmbedder {
     }
 
     fn model(&self) -> String {
-        format!("local-hashing-{}", self.dims)
+        format!("local-hash-{}", self.dims)
     }
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
@@ -194,7 +194,7 @@ mod tests {
         let texts = vec!["one".to_owned(), "two".to_owned()];
         let got = embedder.embed(&texts).await.unwrap();
         assert_eq!(got.dims, 32);
-        assert_eq!(got.model, "local-hashing-32");
+        assert_eq!(got.model, "local-hash-32");
         assert_eq!(got.vectors[1], embedder.vector("two"));
         assert_eq!(embedder.embed(&[]).await.unwrap().dims, 0);
     }

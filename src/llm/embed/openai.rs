@@ -183,7 +183,6 @@ fn numbers(index: usize, embedding: Value) -> Result<Vec<f32>, Fault> {
                 malformed(format!("embedding {index} holds a non-number: {value}"))
             })?;
             // Narrowing is the point: vectors are stored and compared as f32.
-            #[allow(clippy::cast_possible_truncation)]
             let narrow = number as f32;
             if narrow.is_finite() {
                 Ok(narrow)

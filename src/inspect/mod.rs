@@ -1,6 +1,8 @@
 //! `dreamwatch inspect`: the headless face of the memory model. A summary of creatures
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
+mod evennia;
+
 use std::io::{IsTerminal, Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,6 +13,7 @@ use serde_json::{Value, json};
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::{Garden, Root};
+use crate::memory::genome::Genome;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::text::sanitize::{sanitize, sanitize_line};
@@ -95,8 +98,10 @@ fn time(t: Option<DateTime<Utc>>) -> Value {
 pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
     let s = c.summary(now, k);
     let events = c.events();
+    let genome = c.genome();
     json!({
         "name": s.name,
+        "genome": genome,
         "path": s.path,
         "model": s.model,
         "status": status_name(&s.status),
@@ -127,6 +132,7 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "events": { "entries": events.lines, "bad_lines": events.bad_lines },
         "problems": c.problems(),
         "problems_not_listed": c.problems_dropped(),
+        "evennia": (genome == Genome::Evennia).then(|| evennia::json(c.evennia())),
     })
 }
 
@@ -137,7 +143,6 @@ fn write_text(
     k: &Cycle,
 ) -> std::io::Result<()> {
     let s: Summary = c.summary(now, k);
-    let o = s.observations;
     writeln!(
         out,
         "{}  ({})",
@@ -153,6 +158,51 @@ fn write_text(
     if let Some(model) = &s.model {
         writeln!(out, "  model         {}", sanitize_line(model))?;
     }
+    let genome = c.genome();
+    writeln!(out, "  genome        {}", sanitize_line(genome.name()))?;
+    if genome == Genome::Evennia {
+        evennia::write_text(out, c.evennia())?;
+    } else {
+        write_dreamer(out, c, &s, k)?;
+    }
+    let conv = c.conversation();
+    writeln!(
+        out,
+        "  conversation  {}, {}",
+        counted(conv.entries(), "entry", "entries"),
+        counted(conv.bad_lines(), "bad line", "bad lines")
+    )?;
+    if let Some(t) = s.last_activity {
+        writeln!(out, "  last activity {}", t.format("%Y-%m-%d %H:%M:%S UTC"))?;
+    }
+    let problems = c.problems();
+    if !problems.is_empty() {
+        writeln!(
+            out,
+            "  problems      {}",
+            problems.len() as u64 + c.problems_dropped()
+        )?;
+        for p in problems.iter().take(10) {
+            let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
+            writeln!(
+                out,
+                "    {}{line}: {}",
+                sanitize_line(&p.file),
+                sanitize_line(&p.what)
+            )?;
+        }
+    }
+    writeln!(out)
+}
+
+/// The dreamer's figures: fatigue, dreams, observations, the last dream, priorities.
+fn write_dreamer(
+    out: &mut impl Write,
+    c: &Creature,
+    s: &Summary,
+    k: &Cycle,
+) -> std::io::Result<()> {
+    let o = s.observations;
     writeln!(
         out,
         "  fatigue       {} / {} (warning at {})",
@@ -183,34 +233,7 @@ fn write_text(
     for (i, p) in c.priorities().items.iter().enumerate() {
         writeln!(out, "  priority {}    {}", i + 1, indented(p, 16))?;
     }
-    let conv = c.conversation();
-    writeln!(
-        out,
-        "  conversation  {}, {}",
-        counted(conv.entries(), "entry", "entries"),
-        counted(conv.bad_lines(), "bad line", "bad lines")
-    )?;
-    if let Some(t) = s.last_activity {
-        writeln!(out, "  last activity {}", t.format("%Y-%m-%d %H:%M:%S UTC"))?;
-    }
-    let problems = c.problems();
-    if !problems.is_empty() {
-        writeln!(
-            out,
-            "  problems      {}",
-            problems.len() as u64 + c.problems_dropped()
-        )?;
-        for p in problems.iter().take(10) {
-            let line = p.line.map(|l| format!(":{l}")).unwrap_or_default();
-            writeln!(
-                out,
-                "    {}{line}: {}",
-                sanitize_line(&p.file),
-                sanitize_line(&p.what)
-            )?;
-        }
-    }
-    writeln!(out)
+    Ok(())
 }
 
 /// `n` and its noun, singular for one: `1 entry`, `2 entries`.
