@@ -179,13 +179,19 @@ pub struct ScreenshotArgs {
     pub height: u16,
     /// Directory of `*/creature` fixtures to draw (default: the tests/fixtures/openseed of
     /// the repository this binary was built from)
-    #[arg(long, env = "DREAMWATCH_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures())]
+    #[arg(long, env = "DREAMWATCH_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures("openseed"))]
     pub fixtures: PathBuf,
+    /// Directory of `*/creature` evennia fixtures, drawn in the evennia views' pictures
+    /// (default: the tests/fixtures/evennia of the repository this binary was built from)
+    #[arg(long, env = "DREAMWATCH_EVENNIA_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures("evennia"))]
+    pub evennia_fixtures: PathBuf,
 }
 
-/// The fixture creatures of the repository the binary was built from.
-fn built_fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openseed")
+/// A set of fixture creatures of the repository the binary was built from.
+fn built_fixtures(set: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(set)
 }
 
 impl WatchArgs {

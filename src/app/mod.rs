@@ -135,6 +135,7 @@ fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
         height: args.height,
         theme: cli.ui.theme.clone(),
         fixtures: args.fixtures.clone(),
+        evennia_fixtures: args.evennia_fixtures.clone(),
     })
     .map_err(AppError::Observatory)
 }

@@ -1,4 +1,5 @@
-//! Search across a creature's total recall (conversation, observations, dreams, diary).
+//! Search across a creature's total recall (conversation, observations, dreams, diary;
+//! an evennia creature's journal, semantic memory, entities and reflections).
 //!
 //! [`spawn_search`] scans the files on a background thread and streams hits into a shared
 //! list that the UI reads with [`SearchHandle::poll`] and [`SearchHandle::hits`]. Files are
@@ -44,6 +45,10 @@ pub enum SearchSource {
     Observations,
     Dreams,
     Diary,
+    Journal,
+    Semantic,
+    Entities,
+    Reflections,
 }
 
 /// One matching line.

@@ -2,7 +2,7 @@
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthChar;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Wraps styled spans into lines at most `width` columns wide (a width of 0 counts as 1).
 ///
@@ -163,9 +163,34 @@ impl Wrapper {
     }
 }
 
+/// Cuts `s` to `width` columns, with `…` when cut.
+pub fn truncate(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for c in s.chars() {
+        let cw = UnicodeWidthChar::width(c).unwrap_or(0);
+        if w + cw + 1 > width {
+            break;
+        }
+        out.push(c);
+        w += cw;
+    }
+    out.push('…');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn truncation() {
+        assert_eq!(truncate("ember", 10), "ember");
+        assert_eq!(truncate("a-very-long-name", 6), "a-ver…");
+    }
 
     #[test]
     fn wrap_keeping_spaces_breaks_after_a_space_and_keeps_every_character() {

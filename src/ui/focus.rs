@@ -2,6 +2,8 @@
 //! and the mode (the normal screen, or a popup or prompt over it). State, layout, hints
 //! and drawing all speak in these.
 
+use crate::memory::genome::Genome;
+
 /// The pane that has the keyboard focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -10,30 +12,84 @@ pub enum Pane {
     Side,
 }
 
-/// The view of the selected creature shown in the main pane (one tab each).
+/// The view of the selected creature shown in the main pane (one tab each). Which views
+/// a creature offers depends on its genome ([`MainView::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MainView {
     Observations,
     Dreams,
     Diary,
     Recall,
+    /// evennia: the journal, its importance and reflections.
+    Journal,
+    /// evennia: entity profiles and relationships.
+    Entities,
+    /// evennia: semantic memory and its links.
+    Memory,
 }
 
-impl MainView {
-    pub const ALL: [MainView; 4] = [
-        MainView::Observations,
-        MainView::Dreams,
-        MainView::Diary,
-        MainView::Recall,
-    ];
+/// The views of a dreamer (and of any genome without views of its own), in tab order.
+pub const DREAMER_VIEWS: &[MainView] = &[
+    MainView::Observations,
+    MainView::Dreams,
+    MainView::Diary,
+    MainView::Recall,
+];
 
+/// The views of an evennia creature, in tab order.
+pub const EVENNIA_VIEWS: &[MainView] = &[
+    MainView::Journal,
+    MainView::Entities,
+    MainView::Memory,
+    MainView::Recall,
+];
+
+/// Every set of views a creature may offer.
+const VIEW_SETS: [&[MainView]; 2] = [DREAMER_VIEWS, EVENNIA_VIEWS];
+
+impl MainView {
     pub fn title(self) -> &'static str {
         match self {
             MainView::Observations => "Observations",
             MainView::Dreams => "Dreams",
             MainView::Diary => "Diary",
             MainView::Recall => "Recall",
+            MainView::Journal => "Journal",
+            MainView::Entities => "Entities",
+            MainView::Memory => "Memory",
         }
+    }
+
+    /// The views a creature of `genome` offers, in tab order.
+    pub fn of(genome: &Genome) -> &'static [MainView] {
+        match genome {
+            Genome::Evennia => EVENNIA_VIEWS,
+            Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
+        }
+    }
+
+    /// This view where `offered` has it, else the view in the same tab there (a creature
+    /// of another genome selected keeps the operator on the same tab).
+    pub fn within(self, offered: &[MainView]) -> MainView {
+        if offered.contains(&self) {
+            return self;
+        }
+        let tab = VIEW_SETS
+            .iter()
+            .find_map(|set| set.iter().position(|v| *v == self))
+            .unwrap_or(0);
+        offered
+            .get(tab)
+            .or(offered.first())
+            .copied()
+            .unwrap_or(self)
+    }
+
+    /// Whether some creature offers both views (then they cannot share a key).
+    pub fn offered_together(a: MainView, b: MainView) -> bool {
+        VIEW_SETS
+            .iter()
+            .any(|set| set.contains(&a) && set.contains(&b))
     }
 }
 
@@ -45,4 +101,26 @@ pub enum Mode {
     Help,
     Message,
     Search,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_view_not_offered_becomes_the_one_in_its_tab() {
+        assert_eq!(MainView::Dreams.within(EVENNIA_VIEWS), MainView::Entities);
+        assert_eq!(MainView::Memory.within(DREAMER_VIEWS), MainView::Diary);
+        assert_eq!(MainView::Recall.within(EVENNIA_VIEWS), MainView::Recall);
+        assert_eq!(MainView::Journal.within(EVENNIA_VIEWS), MainView::Journal);
+        assert!(MainView::offered_together(
+            MainView::Journal,
+            MainView::Recall
+        ));
+        assert!(!MainView::offered_together(
+            MainView::Journal,
+            MainView::Observations
+        ));
+        assert_eq!(MainView::of(&Genome::Other("x".into())), DREAMER_VIEWS);
+    }
 }

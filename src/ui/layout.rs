@@ -12,6 +12,10 @@ use super::input::keymap::Keymap;
 
 /// Rows of the dreams timeline strip: axis labels, the strip, the cursor.
 pub const TIMELINE_ROWS: u16 = 3;
+/// Rows of the journal's importance gauge: the gauge and the counts, then a rule.
+pub const GAUGE_ROWS: u16 = 3;
+/// Columns of the entity list beside the profile (at most).
+pub const ENTITY_LIST_WIDTH: u16 = 34;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Areas {
@@ -21,11 +25,14 @@ pub struct Areas {
     pub header: Rect,
     /// The main view (with its border).
     pub main: Rect,
-    /// The text area of the main view (for dreams: the list).
+    /// The text area of the main view (for dreams and entities: the list).
     pub main_view: Rect,
-    /// Dreams only: the timeline strip and the detail pane.
+    /// Dreams only: the timeline strip.
     pub timeline: Option<Rect>,
+    /// Dreams: the selected dream; entities: the selected entity's profile.
     pub detail: Option<Rect>,
+    /// Journal only: the importance gauge above the entries.
+    pub gauge: Option<Rect>,
     /// Priorities and rules (with its border); hidden on narrow terminals.
     pub side: Option<Rect>,
     pub status: Rect,
@@ -68,19 +75,34 @@ impl Areas {
             (rest, None)
         };
         let text = inner(main);
-        let (main_view, timeline, detail) = if view == MainView::Dreams {
-            let below = text.height.saturating_sub(TIMELINE_ROWS);
-            let list_h = (below / 2).max(3).min(below);
-            let [t, l, d] = Layout::vertical([
-                Constraint::Length(TIMELINE_ROWS),
-                Constraint::Length(list_h),
-                Constraint::Min(0),
-            ])
-            .areas(text);
-            (l, Some(t), Some(d))
-        } else {
-            (text, None, None)
-        };
+        let (mut main_view, mut timeline, mut detail, mut gauge) = (text, None, None, None);
+        match view {
+            MainView::Dreams => {
+                let below = text.height.saturating_sub(TIMELINE_ROWS);
+                let list_h = (below / 2).max(3).min(below);
+                let [t, l, d] = Layout::vertical([
+                    Constraint::Length(TIMELINE_ROWS),
+                    Constraint::Length(list_h),
+                    Constraint::Min(0),
+                ])
+                .areas(text);
+                (main_view, timeline, detail) = (l, Some(t), Some(d));
+            }
+            MainView::Journal => {
+                let [g, l] = Layout::vertical([Constraint::Length(GAUGE_ROWS), Constraint::Min(0)])
+                    .areas(text);
+                (main_view, gauge) = (l, Some(g));
+            }
+            MainView::Entities => {
+                let w = (text.width * 9 / 20)
+                    .clamp(16, ENTITY_LIST_WIDTH)
+                    .min(text.width);
+                let [l, d] =
+                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                (main_view, detail) = (l, Some(d));
+            }
+            _ => {}
+        }
         Self {
             garden,
             header,
@@ -88,6 +110,7 @@ impl Areas {
             main_view,
             timeline,
             detail,
+            gauge,
             side,
             status,
             hints,
@@ -146,6 +169,7 @@ impl Areas {
             main_view: Rect::default(),
             timeline: None,
             detail: None,
+            gauge: None,
             ..self
         }
     }
@@ -194,9 +218,9 @@ pub fn message_box(area: Rect) -> Rect {
 /// Between two tabs in the main pane's title.
 pub const TAB_SEPARATOR: &str = " │ ";
 
-/// Each view's tab label: its first key and its title (`1 Observations`).
-pub fn tab_labels(keymap: &Keymap) -> Vec<(MainView, String)> {
-    MainView::ALL
+/// Each offered view's tab label: its first key and its title (`1 Observations`).
+pub fn tab_labels(keymap: &Keymap, views: &[MainView]) -> Vec<(MainView, String)> {
+    views
         .iter()
         .map(|&view| {
             let key = keymap
@@ -209,13 +233,19 @@ pub fn tab_labels(keymap: &Keymap) -> Vec<(MainView, String)> {
 }
 
 /// The view whose tab is at a screen position (the main pane's top border).
-pub fn tab_at(keymap: &Keymap, main: Rect, column: u16, row: u16) -> Option<MainView> {
+pub fn tab_at(
+    keymap: &Keymap,
+    views: &[MainView],
+    main: Rect,
+    column: u16,
+    row: u16,
+) -> Option<MainView> {
     if row != main.y {
         return None;
     }
     // The title starts after the corner and one space.
     let mut x = main.x + 2;
-    for (view, label) in tab_labels(keymap) {
+    for (view, label) in tab_labels(keymap, views) {
         let width = label.width() as u16;
         if (x..x + width).contains(&column) {
             return Some(view);
@@ -271,6 +301,11 @@ mod tests {
         let dreams = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Dreams);
         assert_eq!(dreams.timeline.map(|t| t.height), Some(TIMELINE_ROWS));
         assert!(dreams.detail.is_some_and(|d| d.height > 0));
+        let journal = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Journal);
+        assert_eq!(journal.gauge.map(|g| g.height), Some(GAUGE_ROWS));
+        let entities = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Entities);
+        let (list, profile) = (entities.main_view, entities.detail.unwrap());
+        assert_eq!(list.x + list.width, profile.x);
     }
 
     #[test]
@@ -287,18 +322,30 @@ mod tests {
     fn tabs_are_found_where_their_labels_are_drawn() {
         let keymap = Keymap::default();
         let main = Rect::new(10, 4, 80, 20);
+        let views = crate::ui::focus::DREAMER_VIEWS;
         // ` 1 Observations │ 2 Dreams`, after the corner.
-        assert_eq!(tab_at(&keymap, main, 12, 4), Some(MainView::Observations));
-        assert_eq!(tab_at(&keymap, main, 27, 4), None);
-        assert_eq!(tab_at(&keymap, main, 30, 4), Some(MainView::Dreams));
-        assert_eq!(tab_at(&keymap, main, 12, 5), None);
+        assert_eq!(
+            tab_at(&keymap, views, main, 12, 4),
+            Some(MainView::Observations)
+        );
+        assert_eq!(tab_at(&keymap, views, main, 27, 4), None);
+        assert_eq!(tab_at(&keymap, views, main, 30, 4), Some(MainView::Dreams));
+        assert_eq!(tab_at(&keymap, views, main, 12, 5), None);
+        // ` 1 Journal │ 2 Entities`.
+        let views = crate::ui::focus::EVENNIA_VIEWS;
+        assert_eq!(
+            tab_at(&keymap, views, main, 25, 4),
+            Some(MainView::Entities)
+        );
     }
 
     #[test]
     fn tiny_terminals_do_not_panic() {
         for (w, h) in [(0, 0), (1, 1), (10, 3), (69, 5)] {
-            let a = Areas::compute(Rect::new(0, 0, w, h), MainView::Dreams);
-            assert!(a.main_view.width <= w);
+            for view in [MainView::Dreams, MainView::Journal, MainView::Entities] {
+                let a = Areas::compute(Rect::new(0, 0, w, h), view);
+                assert!(a.main_view.width <= w);
+            }
         }
     }
 }

@@ -2,7 +2,8 @@
 //! stopped, drawn to SVG (and PNG when `rsvg-convert` is installed) in `--out`.
 //!
 //! The fixtures are every `*/creature` directory in [`ScreenshotOptions::fixtures`] (the
-//! command line says where they are).
+//! command line says where they are); the pictures of the evennia views are of those in
+//! [`ScreenshotOptions::evennia_fixtures`].
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,10 +40,21 @@ enum Input {
 
 use Input::{Key, Text};
 
-/// One picture: a file name, a theme (else the default), and the input before it.
+/// Which creatures a picture shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Garden {
+    /// The OpenSeed fixtures.
+    OpenSeed,
+    /// The evennia fixtures.
+    Evennia,
+}
+
+/// One picture: a file name, a theme (else the default), the garden, and the input before
+/// it.
 struct Shot {
     name: &'static str,
     theme: Option<&'static str>,
+    garden: Garden,
     input: &'static [Input],
 }
 
@@ -50,16 +62,19 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "observations",
         theme: None,
+        garden: Garden::OpenSeed,
         input: &[],
     },
     Shot {
         name: "dreams",
         theme: None,
+        garden: Garden::OpenSeed,
         input: &[Key("2"), Key("j"), Key("j"), Key("j"), Key("j"), Key("j")],
     },
     Shot {
         name: "recall",
         theme: None,
+        garden: Garden::OpenSeed,
         input: &[
             Key("h"),
             Key("j"),
@@ -74,17 +89,20 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "diary",
         theme: None,
+        garden: Garden::OpenSeed,
         // moss: the creature whose model wrote its diary itself.
         input: &[Key("h"), Key("j"), Key("j"), Key("3")],
     },
     Shot {
         name: "help",
         theme: None,
+        garden: Garden::OpenSeed,
         input: &[Key("?")],
     },
     Shot {
         name: "message",
         theme: None,
+        garden: Garden::OpenSeed,
         input: &[
             Key("m"),
             Text("Please write the weekly summary to workspace/weekly.md first."),
@@ -95,12 +113,38 @@ const SHOTS: &[Shot] = &[
     Shot {
         name: "light",
         theme: Some("light"),
+        garden: Garden::OpenSeed,
         input: &[],
     },
     Shot {
         name: "high-contrast",
         theme: Some("high-contrast"),
+        garden: Garden::OpenSeed,
         input: &[Key("2")],
+    },
+    Shot {
+        name: "evennia-journal",
+        theme: None,
+        garden: Garden::Evennia,
+        input: &[Key("1"), Key("pagedown"), Key("pagedown")],
+    },
+    Shot {
+        name: "evennia-entities",
+        theme: None,
+        garden: Garden::Evennia,
+        input: &[Key("2"), Key("j"), Key("j")],
+    },
+    Shot {
+        name: "evennia-memory",
+        theme: None,
+        garden: Garden::Evennia,
+        input: &[
+            Key("3"),
+            Key("/"),
+            Text("north wing"),
+            Key("enter"),
+            Key("n"),
+        ],
     },
 ];
 
@@ -133,18 +177,25 @@ fn svg_options(theme: &Theme) -> SvgOptions {
     }
 }
 
-/// Renders every screenshot; returns the files written.
+/// Renders every screenshot of `creatures`, and those of the evennia views of `evennia`
+/// (none when there are none); returns the files written.
 pub fn render_all(
     creatures: &[PathBuf],
+    evennia: &[PathBuf],
     default_theme: &str,
     out: &Path,
     width: u16,
     height: u16,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let now = clock_after(creatures);
+    let clocks = (clock_after(creatures), clock_after(evennia));
     let mut written = Vec::new();
     for shot in SHOTS {
+        let (creatures, now) = match shot.garden {
+            Garden::OpenSeed => (creatures, clocks.0),
+            Garden::Evennia if evennia.is_empty() => continue,
+            Garden::Evennia => (evennia, clocks.1),
+        };
         let (theme, warnings) = Theme::load(shot.theme.unwrap_or(default_theme), None, false);
         if let Some(w) = warnings.first() {
             anyhow::bail!("{w}");
@@ -197,6 +248,9 @@ pub struct ScreenshotOptions {
     pub theme: Option<String>,
     /// The directory of `*/creature` fixtures drawn.
     pub fixtures: PathBuf,
+    /// The directory of `*/creature` evennia fixtures drawn in the evennia views'
+    /// pictures (none drawn when it has none).
+    pub evennia_fixtures: PathBuf,
 }
 
 pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
@@ -204,8 +258,16 @@ pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
         "give --fixtures (or DREAMWATCH_FIXTURES) a directory of */creature fixtures, such as \
          the repository's tests/fixtures/openseed"
     })?;
+    let evennia = fixture_creatures(&args.evennia_fixtures).unwrap_or_default();
     let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
-    let written = render_all(&creatures, theme, &args.out, args.width, args.height)?;
+    let written = render_all(
+        &creatures,
+        &evennia,
+        theme,
+        &args.out,
+        args.width,
+        args.height,
+    )?;
     let mut png_note = None;
     for svg in &written {
         println!("{}", svg.display());

@@ -67,6 +67,24 @@ impl Garden {
     }
 }
 
+/// The evennia fixture creature (`tests/fixtures/evennia/sable/creature`).
+pub fn evennia_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/evennia/sable/creature")
+}
+
+impl Garden {
+    /// A garden of the evennia fixture, `sable`, beside the dreamer `pip`.
+    pub fn with_evennia() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        copy_dir(
+            &fixtures_dir().join(FIXTURES[0]).join("creature"),
+            &dir.path().join("pip"),
+        );
+        copy_dir(&evennia_fixture(), &dir.path().join("sable"));
+        Self { dir }
+    }
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read fixture dir") {

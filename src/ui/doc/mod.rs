@@ -14,6 +14,9 @@ pub enum Wrap {
     Word { indent: u16 },
     /// Anywhere, keeping every space (code, tool output).
     Hard,
+    /// The first `spans` spans are a prefix kept as is (columns: times, ids, bars); the
+    /// rest is word-wrapped beside it, its continuation rows under its start.
+    Hanging { spans: u16 },
 }
 
 /// One prepared line of a document.
@@ -38,6 +41,14 @@ impl DocLine {
         }
     }
 
+    /// A line whose first `spans` spans are a prefix kept in its columns.
+    pub fn hanging(line: Line<'static>, spans: u16) -> Self {
+        Self {
+            line,
+            wrap: Wrap::Hanging { spans },
+        }
+    }
+
     /// The screen rows of this line at `width` columns (at least one).
     pub fn rows(&self, width: u16) -> Vec<Line<'static>> {
         let width = usize::from(width.max(1));
@@ -47,6 +58,7 @@ impl DocLine {
         let rows = match self.wrap {
             Wrap::Hard => hard_rows(&self.line, width),
             Wrap::Word { indent } => word_rows(&self.line, width, usize::from(indent)),
+            Wrap::Hanging { spans } => hanging_rows(&self.line, width, usize::from(spans)),
         };
         if rows.is_empty() {
             vec![Line::default()]
@@ -101,6 +113,29 @@ fn pad(n: usize, mut row: Line<'static>, style: ratatui::style::Style) -> Line<'
     row.style(style)
 }
 
+/// Word-wraps what follows the first `prefix` spans of `line` beside them; a pane too
+/// narrow for the prefix and some text wraps the whole line by words.
+fn hanging_rows(line: &Line<'static>, width: usize, prefix: usize) -> Vec<Line<'static>> {
+    let split = prefix.min(line.spans.len());
+    let (head, body) = line.spans.split_at(split);
+    let head_width: usize = head.iter().map(Span::width).sum();
+    if head_width + 8 > width {
+        return word_rows(line, width, 0);
+    }
+    wrap_spans(body, width - head_width)
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut row)| {
+            if i == 0 {
+                row.spans.splice(0..0, head.iter().cloned());
+                row.style(line.style)
+            } else {
+                pad(head_width, row, line.style)
+            }
+        })
+        .collect()
+}
+
 /// Word-wraps `line`: its leading spaces start every row, continuation rows start at
 /// least `indent` columns in.
 fn word_rows(line: &Line<'static>, width: usize, indent: usize) -> Vec<Line<'static>> {
@@ -152,6 +187,22 @@ mod tests {
         );
         let rows: Vec<String> = line.rows(12).iter().map(ToString::to_string).collect();
         assert_eq!(rows, ["  alpha beta", "  gamma", "  delta"]);
+    }
+
+    #[test]
+    fn a_hanging_prefix_keeps_its_columns() {
+        let line = DocLine::hanging(
+            Line::from(vec![
+                Span::raw("17:35 j3   "),
+                Span::raw("██  "),
+                Span::raw("alpha beta gamma"),
+            ]),
+            2,
+        );
+        let rows: Vec<String> = line.rows(26).iter().map(ToString::to_string).collect();
+        assert_eq!(rows, ["17:35 j3   ██  alpha beta", "               gamma"]);
+        // Too narrow for the prefix: words, as any line.
+        assert_eq!(line.rows(12)[0].to_string(), "17:35 j3 ██");
     }
 
     #[test]

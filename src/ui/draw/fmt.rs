@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
 use crate::memory::status::Status;
+use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::theme::Theme;
 
 /// `45s`, `4m`, `2h05m`, `3d04h`.
@@ -83,6 +84,25 @@ pub fn fatigue_bar(
     spans
 }
 
+/// The style of the importance toward the next reflection: red once a reflection is due.
+pub fn reflection_style(e: &EvenniaSummary, theme: &Theme) -> Style {
+    if e.cumulative >= e.threshold.max(1) {
+        theme.red
+    } else {
+        theme.deep_sleep
+    }
+}
+
+/// A bar of `cells` cells filled to the cumulative importance over the threshold.
+pub fn reflection_bar(e: &EvenniaSummary, cells: usize, theme: &Theme) -> Vec<Span<'static>> {
+    let threshold = e.threshold.max(1);
+    let filled = (e.cumulative.min(threshold) as usize * cells).div_ceil(threshold as usize);
+    vec![
+        Span::styled("█".repeat(filled), reflection_style(e, theme)),
+        Span::styled("░".repeat(cells - filled), theme.gauge_empty),
+    ]
+}
+
 /// One piece of a line that may be shortened or left out when the line is too wide: `drop`
 /// 0 always stays; otherwise the highest `drop` goes first (the later piece among equals),
 /// replaced by its `short` form (with that form's own `drop`) where it has one.
@@ -139,24 +159,7 @@ pub fn fit(mut parts: Vec<Part>, width: usize) -> Line<'static> {
     Line::from(parts.into_iter().flat_map(|p| p.spans).collect::<Vec<_>>())
 }
 
-/// Cuts `s` to `width` columns, with `…` when cut.
-pub fn truncate(s: &str, width: usize) -> String {
-    if s.width() <= width {
-        return s.to_string();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if w + cw + 1 > width {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
-    out.push('…');
-    out
-}
+pub use crate::text::wrap::truncate;
 
 #[cfg(test)]
 mod tests {
@@ -184,12 +187,6 @@ mod tests {
         assert_eq!(text(40), "████░░▏░");
         assert_eq!(text(80), "████████");
         assert_eq!(text(200), "████████");
-    }
-
-    #[test]
-    fn truncation() {
-        assert_eq!(truncate("ember", 10), "ember");
-        assert_eq!(truncate("a-very-long-name", 6), "a-ver…");
     }
 
     #[test]

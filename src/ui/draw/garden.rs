@@ -1,4 +1,5 @@
-//! The garden list: every creature, its status, fatigue, dreams and last activity.
+//! The garden list: every creature, its status, fatigue, dreams and last activity (an
+//! evennia creature: its importance toward the next reflection and its reflections).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -88,21 +89,41 @@ fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'sta
         Span::styled(mark, theme.error),
         Span::styled(status, style),
     ]);
-    let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let mut second = vec![Part::keep(Span::raw("  "))];
-    second.push(Part {
-        drop: 0,
-        spans: fmt::fatigue_bar(s.fatigue, warning, limit, 6, theme),
-        short: None,
-    });
-    second.push(Part::keep(Span::styled(
-        format!(" {:>2}", s.fatigue),
-        fmt::fatigue_style(s.fatigue, warning, limit, theme),
-    )));
-    second.push(Part::keep(Span::styled(
-        format!("  ☾{}", s.dreams),
-        theme.dream,
-    )));
+    match &ui.evennia {
+        Some(e) => {
+            let e = &e.summary;
+            second.push(Part {
+                drop: 0,
+                spans: fmt::reflection_bar(e, 6, theme),
+                short: None,
+            });
+            second.push(Part::keep(Span::styled(
+                format!(" {:>2}", e.cumulative),
+                fmt::reflection_style(e, theme),
+            )));
+            second.push(Part::keep(Span::styled(
+                format!("  ◆{}", e.reflections),
+                theme.deep_sleep,
+            )));
+        }
+        None => {
+            let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
+            second.push(Part {
+                drop: 0,
+                spans: fmt::fatigue_bar(s.fatigue, warning, limit, 6, theme),
+                short: None,
+            });
+            second.push(Part::keep(Span::styled(
+                format!(" {:>2}", s.fatigue),
+                fmt::fatigue_style(s.fatigue, warning, limit, theme),
+            )));
+            second.push(Part::keep(Span::styled(
+                format!("  ☾{}", s.dreams),
+                theme.dream,
+            )));
+        }
+    }
     // A narrow list keeps the time and loses the words: `1h26m`, `now`.
     let short = match s.last_activity.map(|t| (app.now - t).num_seconds()) {
         None => "-".to_string(),

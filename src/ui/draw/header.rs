@@ -1,4 +1,5 @@
-//! The selected creature's header: name, brain, status, the fatigue gauge, dream counts.
+//! The selected creature's header: name, brain, status, the fatigue gauge, dream counts;
+//! for an evennia creature its mode and sleep phase, and the importance gauge.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,7 +9,11 @@ use ratatui::widgets::Paragraph;
 use super::fmt::{self, Part, truncate};
 use super::pane;
 use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
+use crate::memory::status::Status;
+use crate::memory::summary::Summary;
+use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
+use crate::ui::state::creature::CreatureUi;
 
 /// Cells of the fatigue gauge.
 const GAUGE: usize = 20;
@@ -60,10 +65,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         )),
     }
     first.push(Part::keep(Span::raw("  ")));
-    first.push(Part::keep(Span::styled(
-        format!("{glyph} {}", s.status.label()),
-        style,
-    )));
+    // An evennia creature says where it is in its sleep, unless paused or stopped.
+    let label = match (&ui.evennia, s.status) {
+        (Some(e), Status::Awake | Status::Asleep { .. }) => e.summary.mode.clone(),
+        _ => s.status.label().to_string(),
+    };
+    first.push(Part::keep(Span::styled(format!("{glyph} {label}"), style)));
     if let Some(t) = s.status.wakes_at() {
         let left = (t - app.now).num_seconds();
         let when = if left > 0 {
@@ -82,6 +89,53 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         });
     }
 
+    let width = usize::from(inner.width);
+    let second = match &ui.evennia {
+        Some(e) => evennia_line(&e.summary, s, app),
+        None => dreamer_line(ui, app),
+    };
+    let first = fmt::fit(first, width);
+    let second = fmt::fit(second, width);
+    frame.render_widget(Paragraph::new(vec![first, second]), inner);
+}
+
+/// The importance toward the next reflection, the journal, memories and entities.
+fn evennia_line(e: &EvenniaSummary, s: &Summary, app: &App) -> Vec<Part> {
+    let theme = &app.theme;
+    vec![
+        Part::optional(2, Span::styled("importance ", theme.muted)),
+        Part {
+            drop: 1,
+            spans: fmt::reflection_bar(e, GAUGE, theme),
+            short: None,
+        },
+        Part::keep(Span::styled(
+            format!(" {}/{}", e.cumulative, e.threshold),
+            fmt::reflection_style(e, theme),
+        )),
+        Part::optional(
+            4,
+            Span::styled(format!("  journal {}", e.entries), theme.muted),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  memories {}", e.memories), theme.muted),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  entities {}", e.entities), theme.muted),
+        ),
+        Part::keep(Span::styled(
+            format!("  active {}", fmt::ago(s.last_activity, app.now)),
+            theme.muted,
+        )),
+    ]
+}
+
+/// The fatigue gauge, the dreams and the deep-sleep cadence.
+fn dreamer_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
+    let theme = &app.theme;
+    let s = &ui.summary;
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let level = fmt::fatigue_style(s.fatigue, warning, limit, theme);
     let mut second = vec![Part::optional(2, Span::styled("fatigue ", theme.muted))];
@@ -116,7 +170,5 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         format!("  active {}", fmt::ago(s.last_activity, app.now)),
         theme.muted,
     )));
-    let width = usize::from(inner.width);
-    let (first, second) = (fmt::fit(first, width), fmt::fit(second, width));
-    frame.render_widget(Paragraph::new(vec![first, second]), inner);
+    second
 }

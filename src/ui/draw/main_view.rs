@@ -1,25 +1,28 @@
-//! The main pane: tabs for the four views, and the selected view inside.
+//! The main pane: tabs for the views the selected creature offers, and the view shown.
 
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
-use super::{doc, dreams, pane, recall};
+use super::{doc, dreams, entities, journal, pane, recall};
 use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
+use crate::ui::state::evennia::EvenniaUi;
 use crate::ui::state::recall::Follow;
+use crate::ui::theme::Theme;
 
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let theme = &app.theme;
     let mut tabs = vec![Span::raw(" ")];
-    for (i, (view, label)) in tab_labels(&app.keymap).into_iter().enumerate() {
+    let shown = app.shown_view();
+    for (i, (view, label)) in tab_labels(&app.keymap, app.views()).into_iter().enumerate() {
         if i > 0 {
             tabs.push(Span::styled(TAB_SEPARATOR, theme.border));
         }
-        let style = if view == app.view {
+        let style = if view == shown {
             theme.accent
         } else {
             theme.muted
@@ -34,7 +37,12 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let Some(ui) = app.selected_ui() else {
         return;
     };
-    match app.view {
+    match shown {
+        MainView::Journal | MainView::Entities | MainView::Memory => {
+            if let Some(e) = &ui.evennia {
+                evennia(frame, areas, shown, e, theme);
+            }
+        }
         MainView::Observations => doc::render(
             frame,
             areas.main_view,
@@ -56,6 +64,22 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     }
 }
 
+/// An evennia creature's journal, entities or memory.
+fn evennia(frame: &mut Frame, areas: &Areas, view: MainView, e: &EvenniaUi, theme: &Theme) {
+    match view {
+        MainView::Journal => journal::render(frame, areas, e, theme),
+        MainView::Entities => entities::render(frame, areas, e, theme),
+        _ => doc::render(
+            frame,
+            areas.main_view,
+            &e.memory.lines,
+            e.memory_anchor,
+            "No semantic memories yet: journal entries become facts while the creature sleeps.",
+            theme,
+        ),
+    }
+}
+
 /// Why the diary is empty: a dreamwatch runner writes it at deep sleep; an OpenSeed
 /// creature's genome may keep none at all.
 fn no_diary(app: &App, ui: &CreatureUi) -> &'static str {
@@ -74,7 +98,12 @@ fn status(app: &App) -> Line<'static> {
     let Some(ui) = app.selected_ui() else {
         return Line::default();
     };
-    let spans = match app.view {
+    let spans = match app.shown_view() {
+        MainView::Journal | MainView::Entities | MainView::Memory => ui
+            .evennia
+            .as_ref()
+            .map(|e| evennia_status(app, e))
+            .unwrap_or_default(),
         MainView::Observations => {
             let f = ui.obs_filter;
             let mut spans = Vec::new();
@@ -143,4 +172,49 @@ fn status(app: &App) -> Line<'static> {
         }
     };
     Line::from(spans)
+}
+
+/// What an evennia view's title says: where the reader is, and the counts.
+fn evennia_status(app: &App, e: &EvenniaUi) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let s = &e.summary;
+    let position = |lines: &[crate::ui::doc::DocLine], anchor| {
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let top = scroll::top(lines, anchor, app.areas().main_viewport());
+            format!(" {}/{} ·", top + 1, lines.len())
+        }
+    };
+    let text = match app.shown_view() {
+        MainView::Journal => format!(
+            "{} {} entries · {} pruned ",
+            position(&e.journal.lines, e.journal_anchor),
+            s.entries,
+            s.pruned
+        ),
+        MainView::Memory => format!(
+            "{} {} memories · {} links · {} orphaned ",
+            position(&e.memory.lines, e.memory_anchor),
+            s.memories,
+            s.links,
+            s.orphans
+        ),
+        _ => {
+            let states: Vec<String> = s
+                .by_state
+                .iter()
+                .rev()
+                .filter(|(_, n)| **n > 0)
+                .map(|(state, n)| format!("{n} {}", state.as_str()))
+                .collect();
+            let states = if states.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", states.join(" · "))
+            };
+            format!(" {} entities{states} ", s.entities)
+        }
+    };
+    vec![Span::styled(text, theme.muted)]
 }

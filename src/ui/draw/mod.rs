@@ -4,10 +4,12 @@
 mod bars;
 mod doc;
 mod dreams;
+mod entities;
 mod fmt;
 mod garden;
 mod header;
 mod help;
+mod journal;
 mod main_view;
 mod message;
 mod pane;

@@ -46,6 +46,8 @@ pub enum Needs {
     Control,
     /// A search has hits to move between.
     Hits,
+    /// The selected creature offers the view the action shows (its genome has it).
+    View,
 }
 
 /// When an enabled action is offered in the hint bar. The number says which hints stay
@@ -216,22 +218,37 @@ actions! {
     }
     ViewObservations {
         group: Views, keys: ["1"], modes: [Normal],
-        needs: Nothing, bar: OtherView(4),
+        needs: View, bar: OtherView(4),
         hint: "observations", description: "observations",
     }
     ViewDreams {
         group: Views, keys: ["2"], modes: [Normal],
-        needs: Nothing, bar: OtherView(4),
+        needs: View, bar: OtherView(4),
         hint: "dreams", description: "dreams timeline",
     }
     ViewDiary {
         group: Views, keys: ["3"], modes: [Normal],
-        needs: Nothing, bar: OtherView(4),
+        needs: View, bar: OtherView(4),
         hint: "diary", description: "diary",
+    }
+    ViewJournal {
+        group: Views, keys: ["1"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "journal", description: "journal: importance, reflections (evennia)",
+    }
+    ViewEntities {
+        group: Views, keys: ["2"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "entities", description: "entities: profiles, relationships (evennia)",
+    }
+    ViewMemory {
+        group: Views, keys: ["3"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "memory", description: "semantic memory and its links (evennia)",
     }
     ViewRecall {
         group: Views, keys: ["4"], modes: [Normal],
-        needs: Nothing, bar: OtherView(4),
+        needs: View, bar: OtherView(4),
         hint: "recall", description: "total recall (conversation log)",
     }
     ToggleRed {
@@ -314,6 +331,32 @@ impl Action {
             MainView::Dreams => Action::ViewDreams,
             MainView::Diary => Action::ViewDiary,
             MainView::Recall => Action::ViewRecall,
+            MainView::Journal => Action::ViewJournal,
+            MainView::Entities => Action::ViewEntities,
+            MainView::Memory => Action::ViewMemory,
+        }
+    }
+
+    /// The view this action shows, if it shows one.
+    pub fn view(self) -> Option<MainView> {
+        Some(match self {
+            Action::ViewObservations => MainView::Observations,
+            Action::ViewDreams => MainView::Dreams,
+            Action::ViewDiary => MainView::Diary,
+            Action::ViewRecall => MainView::Recall,
+            Action::ViewJournal => MainView::Journal,
+            Action::ViewEntities => MainView::Entities,
+            Action::ViewMemory => MainView::Memory,
+            _ => return None,
+        })
+    }
+
+    /// Whether the two actions can never both work for one creature (they show views of
+    /// different genomes): then they may share a key.
+    pub fn exclusive(a: Action, b: Action) -> bool {
+        match (a.view(), b.view()) {
+            (Some(a), Some(b)) => !MainView::offered_together(a, b),
+            _ => false,
         }
     }
 
@@ -333,6 +376,11 @@ mod tests {
         for a in Action::ALL {
             assert!(seen.insert(a), "{a:?} twice");
             assert!(!a.modes().is_empty());
+        }
+        for a in Action::ALL {
+            if let Some(view) = a.view() {
+                assert_eq!(Action::show(view), a);
+            }
         }
         // The serde name round-trips, so config files can name every action.
         for a in Action::ALL {

@@ -12,6 +12,8 @@ pub struct HintContext {
     pub mode: Mode,
     pub pane: Pane,
     pub view: MainView,
+    /// The views the selected creature offers (a dreamer's when none is selected).
+    pub views: &'static [MainView],
     /// A creature is selected.
     pub creature: bool,
     /// The selected creature can be controlled (hosted, or a live control socket).
@@ -47,6 +49,7 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Observations => ctx.creature && ctx.view == MainView::Observations,
         Needs::Control => ctx.creature && ctx.control,
         Needs::Hits => ctx.hits,
+        Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
     }
 }
 
@@ -99,6 +102,7 @@ mod tests {
             mode,
             pane: Pane::Main,
             view: MainView::Observations,
+            views: crate::ui::focus::DREAMER_VIEWS,
             creature: true,
             control,
             hits: false,

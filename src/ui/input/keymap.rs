@@ -6,17 +6,20 @@ use serde::Deserialize;
 
 use super::action::Action;
 use super::keys::KeyChord;
-use crate::ui::focus::Mode;
+use crate::ui::focus::{MainView, Mode};
 
 /// Ctrl with this key quits in every mode, whatever the config binds (it cannot be
 /// rebound): the way out that no keys config can take away.
 pub const QUIT_ALWAYS: char = 'c';
 
-/// Action -> keys, plus the reverse index per mode used to dispatch key presses.
+/// Action -> keys, plus the reverse index per mode used to dispatch key presses. Two
+/// actions share a key in a mode only when they are [`Action::exclusive`] (views of
+/// different genomes: `1` shows the observations of a dreamer, the journal of an evennia
+/// creature).
 #[derive(Debug, Clone)]
 pub struct Keymap {
     bindings: BTreeMap<Action, Vec<KeyChord>>,
-    index: HashMap<(Mode, KeyChord), Action>,
+    index: HashMap<(Mode, KeyChord), Vec<Action>>,
 }
 
 /// One or several key names, as a config file writes them: `"s"` or `["s", "f5"]`.
@@ -98,7 +101,10 @@ impl Keymap {
                 warnings.push(format!("keys.{name}: {quit_always} always quits"));
             }
             for (&other, other_keys) in &mut self.bindings {
-                if other == action || !shares_mode(other, action) {
+                if other == action
+                    || !shares_mode(other, action)
+                    || Action::exclusive(other, action)
+                {
                     continue;
                 }
                 other_keys.retain(|k| !keys.contains(k));
@@ -114,15 +120,20 @@ impl Keymap {
         for (&action, keys) in &self.bindings {
             for &mode in action.modes() {
                 for &k in keys {
-                    self.index.entry((mode, k)).or_insert(action);
+                    self.index.entry((mode, k)).or_default().push(action);
                 }
             }
         }
     }
 
-    /// The action bound to `key` in `mode`.
-    pub fn action(&self, mode: Mode, key: KeyChord) -> Option<Action> {
-        self.index.get(&(mode, key)).copied()
+    /// The action bound to `key` in `mode` for a creature that offers `views` (a view
+    /// it lacks is never its key's action).
+    pub fn action(&self, mode: Mode, key: KeyChord, views: &[MainView]) -> Option<Action> {
+        self.index
+            .get(&(mode, key))?
+            .iter()
+            .copied()
+            .find(|a| a.view().is_none_or(|v| views.contains(&v)))
     }
 
     /// The keys bound to `action` (possibly none).
@@ -171,29 +182,59 @@ mod tests {
     #[test]
     fn defaults_have_no_conflicts_within_a_mode() {
         let map = Keymap::default();
-        let mut seen = HashMap::new();
+        let mut seen: HashMap<(Mode, KeyChord), Vec<Action>> = HashMap::new();
         for a in Action::ALL {
             assert!(!map.keys(a).is_empty(), "{a:?} has no default key");
             for &m in a.modes() {
                 for &k in map.keys(a) {
-                    if let Some(prev) = seen.insert((m, k), a) {
-                        panic!("{k} bound to {prev:?} and {a:?} in {m:?}");
+                    let others = seen.entry((m, k)).or_default();
+                    for &prev in others.iter() {
+                        assert!(
+                            Action::exclusive(prev, a),
+                            "{k} bound to {prev:?} and {a:?} in {m:?}"
+                        );
                     }
+                    others.push(a);
                 }
             }
         }
     }
 
     #[test]
+    fn a_shared_key_is_the_view_the_creature_offers() {
+        use crate::ui::focus::{DREAMER_VIEWS, EVENNIA_VIEWS};
+        let mut map = Keymap::default();
+        let one = KeyChord::plain('1');
+        assert_eq!(
+            map.action(Mode::Normal, one, DREAMER_VIEWS),
+            Some(Action::ViewObservations)
+        );
+        assert_eq!(
+            map.action(Mode::Normal, one, EVENNIA_VIEWS),
+            Some(Action::ViewJournal)
+        );
+        // Rebinding one of them does not take the key from the other.
+        map.patch(&patch(&[("view_journal", KeyNames::One("1".into()))]));
+        assert_eq!(map.label(Action::ViewObservations), "1");
+        map.patch(&patch(&[("view_memory", KeyNames::One("1".into()))]));
+        assert_eq!(map.label(Action::ViewJournal), "");
+        assert_eq!(
+            map.action(Mode::Normal, one, EVENNIA_VIEWS),
+            Some(Action::ViewMemory)
+        );
+    }
+
+    #[test]
     fn lookup_by_mode() {
         let map = Keymap::default();
+        let views = crate::ui::focus::DREAMER_VIEWS;
         assert_eq!(
-            map.action(Mode::Normal, KeyChord::plain('s')),
+            map.action(Mode::Normal, KeyChord::plain('s'), views),
             Some(Action::ForceSleep)
         );
-        assert_eq!(map.action(Mode::Message, KeyChord::plain('s')), None);
+        assert_eq!(map.action(Mode::Message, KeyChord::plain('s'), views), None);
         assert_eq!(
-            map.action(Mode::Message, KeyChord::ctrl('s')),
+            map.action(Mode::Message, KeyChord::ctrl('s'), views),
             Some(Action::SendMessage)
         );
         assert_eq!(map.label(Action::Up), "k/↑");
@@ -210,9 +251,10 @@ mod tests {
         ]));
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert_eq!(map.label(Action::ForceSleep), "z");
-        assert_eq!(map.action(Mode::Normal, KeyChord::plain('s')), None);
+        let views = crate::ui::focus::DREAMER_VIEWS;
+        assert_eq!(map.action(Mode::Normal, KeyChord::plain('s'), views), None);
         assert_eq!(
-            map.action(Mode::Normal, KeyChord::plain('q')),
+            map.action(Mode::Normal, KeyChord::plain('q'), views),
             Some(Action::Wake)
         );
         assert_eq!(map.label(Action::Quit), "Ctrl-C");

@@ -5,7 +5,11 @@
 
 pub mod diary;
 pub mod dreams;
+pub mod entities;
+pub mod evennia;
 pub mod help;
+pub mod journal;
+pub mod memory;
 pub mod observations;
 pub mod recall;
 pub mod side;

@@ -5,16 +5,20 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::evennia::EvenniaUi;
 use super::recall::RecallState;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
+use crate::memory::evennia::EvenniaMemory;
+use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
+use crate::ui::focus::MainView;
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::theme::Theme;
 
@@ -57,6 +61,10 @@ pub struct CreatureUi {
     pub link: RunnerLink,
     /// The hosting runner's last word, for hosted creatures.
     pub host: Option<HostStatus>,
+    /// The memory system it lives by: which views it offers.
+    pub genome: Genome,
+    /// An evennia creature's figures and prepared views.
+    pub evennia: Option<EvenniaUi>,
 
     pub obs_items: Vec<observations::PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
@@ -104,6 +112,8 @@ impl CreatureUi {
             born: None,
             link,
             host: None,
+            genome: Genome::Dreamer,
+            evennia: None,
             obs_items: Vec::new(),
             obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
@@ -123,6 +133,7 @@ impl CreatureUi {
             draft: Vec::new(),
         };
         ui.prepare_identity(c);
+        ui.prepare_genome(c, theme);
         ui.prepare_observations(c, theme, true);
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
         ui.load_dream_detail(c);
@@ -165,7 +176,15 @@ impl CreatureUi {
                 Change::Diary => self.diary_width = 0,
                 Change::Identity => {
                     self.prepare_identity(c);
+                    self.prepare_genome(c, theme);
                     side = true;
+                }
+                Change::Evennia(kind) | Change::Reset(kind) if EvenniaMemory::owns(*kind) => {
+                    self.prepare_genome(c, theme);
+                    if let Some(evennia) = self.evennia.as_mut() {
+                        evennia.apply(c, *kind, theme);
+                    }
+                    side |= matches!(kind, FileKind::OperatingMode | FileKind::WorkingMemory);
                 }
                 Change::Priorities | Change::Rules | Change::Briefing | Change::Problem(_) => {
                     side = true;
@@ -198,6 +217,21 @@ impl CreatureUi {
             .birth()
             .and_then(|b| b.born.as_deref())
             .and_then(crate::memory::time::parse_time);
+    }
+
+    /// The genome, and an evennia creature's views (prepared when it becomes one).
+    fn prepare_genome(&mut self, c: &Creature, theme: &Theme) {
+        self.genome = c.genome();
+        if self.genome != Genome::Evennia {
+            self.evennia = None;
+        } else if self.evennia.is_none() {
+            self.evennia = Some(EvenniaUi::new(c, theme));
+        }
+    }
+
+    /// The views the creature offers, in tab order.
+    pub fn views(&self) -> &'static [MainView] {
+        MainView::of(&self.genome)
     }
 
     /// Prepares the observations the model keeps: all of them again, or (`all` false) the

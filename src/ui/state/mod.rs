@@ -2,6 +2,7 @@
 //! prompts. Drawing reads it and nothing else; [`crate::ui::update`] changes it.
 
 pub mod creature;
+pub mod evennia;
 pub mod recall;
 pub mod search;
 
@@ -18,7 +19,7 @@ use crate::memory::creature_map::CreatureMap;
 use crate::memory::cycle::Cycle;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
-use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::focus::{DREAMER_VIEWS, MainView, Mode, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
@@ -53,6 +54,8 @@ pub struct App {
     pub creatures: CreatureMap<CreatureUi>,
     pub selected: Option<PathBuf>,
     pub pane: Pane,
+    /// The view asked for last; the selected creature shows it, or the view in the same
+    /// tab when its genome has no such view ([`App::shown_view`]).
     pub view: MainView,
     pub mode: Mode,
     pub keymap: Keymap,
@@ -210,9 +213,20 @@ impl App {
         self.creatures.keys().position(|p| p == sel)
     }
 
+    /// The views the selected creature offers (a dreamer's when none is selected).
+    pub fn views(&self) -> &'static [MainView] {
+        self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views)
+    }
+
+    /// The view shown in the main pane: the one asked for, within the selected
+    /// creature's views.
+    pub fn shown_view(&self) -> MainView {
+        self.view.within(self.views())
+    }
+
     /// Where everything is on screen now.
     pub fn areas(&self) -> Areas {
-        let areas = Areas::compute(self.area, self.view);
+        let areas = Areas::compute(self.area, self.shown_view());
         if self.pane == Pane::Side {
             areas.side_over_main()
         } else {
@@ -226,7 +240,8 @@ impl App {
         HintContext {
             mode: self.mode,
             pane: self.pane,
-            view: self.view,
+            view: self.shown_view(),
+            views: self.views(),
             creature: ui.is_some(),
             control: ui.is_some_and(|u| u.link != RunnerLink::None),
             hits: !self.search.hits.is_empty(),
@@ -243,10 +258,11 @@ impl App {
         prepare::help::document(&self.keymap, &ctx, &self.theme)
     }
 
-    /// Gets width-dependent text ready for the next frame: the diary at the main pane's
-    /// width, and the recall window around its position.
+    /// Gets text ready for the next frame: the diary at the main pane's width, the recall
+    /// window around its position, the selected entity's profile.
     pub fn prepare(&mut self) {
         let areas = self.areas();
+        let view = self.shown_view();
         let Some(path) = self.selected.clone() else {
             return;
         };
@@ -254,7 +270,7 @@ impl App {
         else {
             return;
         };
-        match self.view {
+        match view {
             MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {
@@ -266,7 +282,12 @@ impl App {
                 ui.recall
                     .prepare(model.conversation(), &self.theme, areas.main_viewport())
             }
-            MainView::Observations | MainView::Dreams => {}
+            MainView::Entities => {
+                if let Some(evennia) = ui.evennia.as_mut() {
+                    evennia.prepare_profile(model, &self.theme);
+                }
+            }
+            MainView::Observations | MainView::Dreams | MainView::Journal | MainView::Memory => {}
         }
     }
 

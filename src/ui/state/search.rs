@@ -6,19 +6,35 @@ use crate::memory::creature::Creature;
 use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
 
+/// Where each source of hits lives.
+pub const SOURCES: [(SearchSource, FileKind); 8] = [
+    (SearchSource::Conversation, FileKind::Conversation),
+    (SearchSource::Observations, FileKind::Observations),
+    (SearchSource::Dreams, FileKind::Dreams),
+    (SearchSource::Diary, FileKind::Diary),
+    (SearchSource::Journal, FileKind::Journal),
+    (SearchSource::Semantic, FileKind::Semantic),
+    (SearchSource::Entities, FileKind::Entities),
+    (SearchSource::Reflections, FileKind::Reflections),
+];
+
+/// The file a source's hits are lines of.
+pub fn file_of(source: SearchSource) -> FileKind {
+    SOURCES
+        .iter()
+        .find(|(s, _)| *s == source)
+        .map_or(FileKind::Conversation, |(_, kind)| *kind)
+}
+
 /// A search of `query` over the creature's total recall: conversation, observations,
-/// dreams and diary. A capital letter in the query makes it case-sensitive.
+/// dreams and diary, or an evennia creature's journal, semantic memory, entities and
+/// reflections (the files it has). A capital letter in the query makes it case-sensitive.
 pub fn request(model: &Creature, query: String) -> SearchRequest {
-    let files = [
-        (SearchSource::Conversation, FileKind::Conversation),
-        (SearchSource::Observations, FileKind::Observations),
-        (SearchSource::Dreams, FileKind::Dreams),
-        (SearchSource::Diary, FileKind::Diary),
-    ]
-    .into_iter()
-    .map(|(source, kind)| (source, model.path_of(kind)))
-    .filter(|(_, path)| path.exists())
-    .collect();
+    let files = SOURCES
+        .into_iter()
+        .map(|(source, kind)| (source, model.path_of(kind)))
+        .filter(|(_, path)| path.exists())
+        .collect();
     SearchRequest {
         case_sensitive: query.chars().any(char::is_uppercase),
         query,

@@ -6,6 +6,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 use super::Job;
 use super::scrolling::step_of;
 use crate::control::ControlCommand;
+use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::search::SearchSource;
@@ -15,7 +16,8 @@ use crate::ui::input::action::Action;
 use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
-use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
+use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
+use crate::ui::state::search;
 
 impl App {
     /// Performs one action. Returns the IO it asks for.
@@ -61,6 +63,9 @@ impl App {
             Action::ViewDreams => self.show(MainView::Dreams),
             Action::ViewDiary => self.show(MainView::Diary),
             Action::ViewRecall => self.show(MainView::Recall),
+            Action::ViewJournal => self.show(MainView::Journal),
+            Action::ViewEntities => self.show(MainView::Entities),
+            Action::ViewMemory => self.show(MainView::Memory),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),
             Action::ToggleGrn => self.toggle(Priority::Grn),
@@ -120,6 +125,9 @@ impl App {
     }
 
     fn toggle(&mut self, p: Priority) {
+        if !self.views().contains(&MainView::Observations) {
+            return;
+        }
         let Some(ui) = self.selected_ui_mut() else {
             return;
         };
@@ -132,6 +140,9 @@ impl App {
     }
 
     fn toggle_order(&mut self) {
+        if !self.views().contains(&MainView::Observations) {
+            return;
+        }
         let Some(ui) = self.selected_ui_mut() else {
             return;
         };
@@ -354,6 +365,62 @@ impl App {
                     .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
                 ui.diary_anchor = Anchor::Line(at);
             }
+            SearchSource::Journal
+            | SearchSource::Reflections
+            | SearchSource::Semantic
+            | SearchSource::Entities => {
+                let (view, found) = evennia_hit(ui, model, hit.source, hit.line);
+                self.view = view;
+                if !found {
+                    self.set_notice(
+                        "that line is about something no longer kept (pruned or forgotten)",
+                        false,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Shows an evennia creature's item folded from the hit's line: the view it is in, and
+/// whether it is still there.
+fn evennia_hit(
+    ui: &mut CreatureUi,
+    model: &Creature,
+    source: SearchSource,
+    line: u64,
+) -> (MainView, bool) {
+    let file = search::file_of(source);
+    let Some(e) = ui.evennia.as_mut() else {
+        return (MainView::Recall, false);
+    };
+    match source {
+        SearchSource::Semantic => {
+            let at = e.memory.find(file, line);
+            if let Some(at) = at {
+                e.memory_anchor = Anchor::Line(at);
+            }
+            (MainView::Memory, at.is_some())
+        }
+        SearchSource::Entities => {
+            let id = model
+                .evennia()
+                .entities
+                .all()
+                .find(|entity| entity.has_line(line))
+                .map(|entity| entity.id.clone());
+            let index = id.and_then(|id| e.entities.iter().position(|r| r.id == id));
+            if let Some(i) = index {
+                e.select_entity(i);
+            }
+            (MainView::Entities, index.is_some())
+        }
+        _ => {
+            let at = e.journal.find(file, line);
+            if let Some(at) = at {
+                e.journal_anchor = Anchor::Line(at);
+            }
+            (MainView::Journal, at.is_some())
         }
     }
 }

@@ -20,7 +20,7 @@ impl App {
             self.quit = true;
             return Vec::new();
         }
-        if let Some(action) = self.keymap.action(self.mode, chord) {
+        if let Some(action) = self.keymap.action(self.mode, chord, self.views()) {
             return self.apply(action);
         }
         match self.mode {

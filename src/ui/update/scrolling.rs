@@ -5,6 +5,7 @@ use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
 use crate::ui::state::App;
+use crate::ui::state::evennia::EvenniaUi;
 
 /// Rows the mouse wheel scrolls.
 const WHEEL: usize = 3;
@@ -55,6 +56,9 @@ impl App {
         } else {
             Step::Up(WHEEL)
         };
+        if self.scroll_profile(column, row, step) {
+            return;
+        }
         match (pane, step) {
             (Pane::Garden, Step::Down(_)) => self.move_selection(Step::Down(1)),
             (Pane::Garden, _) => self.move_selection(Step::Up(1)),
@@ -68,7 +72,7 @@ impl App {
             return;
         };
         self.pane = pane;
-        if let Some(view) = layout::tab_at(&self.keymap, areas.main, column, row) {
+        if let Some(view) = layout::tab_at(&self.keymap, self.views(), areas.main, column, row) {
             self.view = view;
             return;
         }
@@ -128,8 +132,37 @@ impl App {
         ui.side_anchor = scroll::scroll(&ui.side, ui.side_anchor, vp, step);
     }
 
+    /// The wheel over an entity's profile scrolls the profile (the keys move along the
+    /// list); returns whether it was there.
+    fn scroll_profile(&mut self, column: u16, row: u16, step: Step) -> bool {
+        let Some(detail) = self.areas().detail else {
+            return false;
+        };
+        if self.shown_view() != MainView::Entities
+            || !detail.contains(ratatui::layout::Position::new(column, row))
+        {
+            return false;
+        }
+        let Some(evennia) = self
+            .selected
+            .as_ref()
+            .and_then(|p| self.creatures.get_mut(p))
+            .and_then(|ui| ui.evennia.as_mut())
+        else {
+            return false;
+        };
+        evennia.profile_anchor = scroll::scroll(
+            &evennia.profile,
+            evennia.profile_anchor,
+            layout::viewport(detail),
+            step,
+        );
+        true
+    }
+
     fn scroll_main(&mut self, step: Step) {
         let vp = self.areas().main_viewport();
+        let view = self.shown_view();
         let Some(path) = self.selected.clone() else {
             return;
         };
@@ -137,7 +170,12 @@ impl App {
         else {
             return;
         };
-        match self.view {
+        match view {
+            MainView::Journal | MainView::Memory | MainView::Entities => {
+                if let Some(evennia) = ui.evennia.as_mut() {
+                    scroll_evennia(evennia, view, vp, step);
+                }
+            }
             MainView::Observations => {
                 // Newest first, the newest (where new lines arrive) is the top: `G` goes
                 // there, as it goes to the newest oldest first, and `g` to the oldest.
@@ -173,6 +211,35 @@ impl App {
                 ui.dream_selected = (next + 1 < n).then_some(next);
                 ui.load_dream_detail(model);
             }
+        }
+    }
+}
+
+/// Scrolls an evennia view: the journal and memory documents, the entity list (the
+/// selection moves, as in the dreams list).
+fn scroll_evennia(e: &mut EvenniaUi, view: MainView, vp: scroll::Viewport, step: Step) {
+    match view {
+        MainView::Journal => {
+            e.journal_anchor = scroll::scroll(&e.journal.lines, e.journal_anchor, vp, step);
+        }
+        MainView::Memory => {
+            e.memory_anchor = scroll::scroll(&e.memory.lines, e.memory_anchor, vp, step);
+        }
+        _ => {
+            let n = e.entities.len();
+            let Some(at) = e.selected_entity() else {
+                return;
+            };
+            let page = usize::from(vp.height.max(2) - 1);
+            let next = match step {
+                Step::Up(k) => at.saturating_sub(k),
+                Step::Down(k) => (at + k).min(n - 1),
+                Step::PageUp => at.saturating_sub(page),
+                Step::PageDown => (at + page).min(n - 1),
+                Step::Top => 0,
+                Step::Bottom => n - 1,
+            };
+            e.select_entity(next);
         }
     }
 }

@@ -1,0 +1,243 @@
+//! The journal view's document, newest first: each entry with its importance bar and
+//! method, tags, source and trust, where it went at consolidation; each reflection where it
+//! happened, with its questions and its insights; a date line where the day changes.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use ratatui::text::{Line, Span};
+
+use super::evennia::{ItemDoc, clock, importance_bar, importance_style, method, text_lines};
+use super::inert;
+use crate::memory::evennia::EvenniaMemory;
+use crate::memory::evennia::journal::{Consolidation, JournalEntry};
+use crate::memory::evennia::reflections::Reflection;
+use crate::memory::layout::FileKind;
+use crate::ui::doc::DocLine;
+use crate::ui::theme::Theme;
+
+/// Columns before an entry's text (`17:35 j33   █████░░░░░  5 heur  `): its
+/// continuation rows start here.
+const TEXT_COLUMN: u16 = 32;
+
+enum Item<'a> {
+    Entry(&'a JournalEntry),
+    Reflection(&'a Reflection),
+}
+
+impl Item<'_> {
+    fn t(&self) -> Option<DateTime<Utc>> {
+        match self {
+            Item::Entry(e) => e.t,
+            Item::Reflection(r) => r.t,
+        }
+    }
+}
+
+pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
+    // Newest first: entries in file order reversed, each reflection above what came
+    // before it.
+    let mut items: Vec<Item> = m.journal.entries().rev().map(Item::Entry).collect();
+    for r in m.reflections.recent().iter().rev() {
+        let at = items
+            .iter()
+            .position(|i| matches!((i.t(), r.t), (Some(t), Some(rt)) if t <= rt))
+            .unwrap_or(items.len());
+        items.insert(at, Item::Reflection(r));
+    }
+    let mut doc = ItemDoc::default();
+    let mut day: Option<NaiveDate> = None;
+    for item in &items {
+        let date = item.t().map(|t| t.date_naive());
+        if date.is_some() && date != day {
+            if !doc.lines.is_empty() {
+                doc.lines.push(DocLine::hard(Line::default()));
+            }
+            if let Some(d) = date {
+                doc.lines.push(DocLine::hard(Line::styled(
+                    d.format("%Y-%m-%d").to_string(),
+                    theme.header,
+                )));
+            }
+            day = date;
+        }
+        match item {
+            Item::Entry(e) => entry(&mut doc, e, theme),
+            Item::Reflection(r) => reflection(&mut doc, r, m, theme),
+        }
+    }
+    doc
+}
+
+fn entry(doc: &mut ItemDoc, e: &JournalEntry, theme: &Theme) {
+    doc.item(FileKind::Journal, &e.lines);
+    let texts = text_lines(&e.text);
+    let text_style = if e.synthesis { theme.prose } else { theme.base };
+    let mut head = vec![
+        Span::styled(format!("{} ", clock(e.t)), theme.muted),
+        Span::styled(format!("{:<5} ", inert(&e.id)), theme.accent),
+    ];
+    head.extend(importance_bar(e.importance, theme));
+    head.push(Span::styled(
+        format!(
+            " {:>2} ",
+            e.importance.map_or("-".into(), |i| i.to_string())
+        ),
+        importance_style(e.importance, theme),
+    ));
+    head.push(method(e.method.as_ref(), theme));
+    head.push(Span::raw("  "));
+    let prefix = head.len() as u16;
+    if e.synthesis {
+        head.push(Span::styled("summary ", theme.dreaming));
+    } else if !e.counts_toward_reflection() {
+        head.push(Span::styled("◆ insight ", theme.deep_sleep));
+    }
+    head.push(Span::styled(
+        texts.first().cloned().unwrap_or_default(),
+        text_style,
+    ));
+    doc.lines.push(DocLine::hanging(Line::from(head), prefix));
+    for more in texts.iter().skip(1) {
+        doc.lines.push(DocLine::hanging(
+            Line::from(vec![
+                Span::raw(" ".repeat(usize::from(TEXT_COLUMN))),
+                Span::styled(more.clone(), text_style),
+            ]),
+            1,
+        ));
+    }
+    doc.lines
+        .push(DocLine::hanging(Line::from(details(e, theme)), 1));
+}
+
+/// The muted line under an entry: tags, source, trust, who said it, rescoring,
+/// consolidation.
+fn details(e: &JournalEntry, theme: &Theme) -> Vec<Span<'static>> {
+    let mut parts: Vec<String> = Vec::new();
+    if !e.tags.is_empty() {
+        let tags: Vec<String> = e.tags.iter().map(|t| format!("#{}", inert(t))).collect();
+        parts.push(tags.join(" "));
+    }
+    if let Some(source) = &e.source_type {
+        parts.push(inert(source));
+    }
+    if let Some(trust) = e.source_trust {
+        parts.push(format!("trust {trust:.2}"));
+    }
+    if let Some(entity) = &e.source_entity {
+        parts.push(format!("from {}", inert(entity)));
+    }
+    if let Some(was) = e.added_importance {
+        parts.push(format!("was {was}"));
+    }
+    let mut spans = vec![
+        Span::raw(" ".repeat(usize::from(TEXT_COLUMN))),
+        Span::styled(parts.join(" · "), theme.muted),
+    ];
+    let consolidation = match &e.consolidated {
+        Some(Consolidation::Into(m)) => Span::styled(format!("→ {}", inert(m)), theme.dream),
+        Some(Consolidation::Nothing) => Span::styled("→ nothing to keep", theme.muted),
+        None if e.synthesis => Span::raw(""),
+        None => Span::styled("pending", theme.muted),
+    };
+    if !consolidation.content.is_empty() {
+        if !parts.is_empty() {
+            spans.push(Span::styled(" · ", theme.muted));
+        }
+        spans.push(consolidation);
+    }
+    spans
+}
+
+fn reflection(doc: &mut ItemDoc, r: &Reflection, m: &EvenniaMemory, theme: &Theme) {
+    doc.item(FileKind::Reflections, &[r.line]);
+    let mut head = vec![
+        Span::styled(format!("{} ", clock(r.t)), theme.muted),
+        Span::styled(format!("{:<5} ", inert(&r.id)), theme.deep_sleep),
+        Span::styled("◆ reflection", theme.deep_sleep),
+    ];
+    if let Some(c) = r.cumulative_importance {
+        let threshold = r.threshold.map_or(String::new(), |t| format!("/{t}"));
+        head.push(Span::styled(
+            format!(" · cumulative importance {c}{threshold}"),
+            theme.muted,
+        ));
+    }
+    doc.lines.push(DocLine::hanging(Line::from(head), 2));
+    for q in &r.questions {
+        doc.lines.push(DocLine::word(
+            Line::from(vec![
+                Span::raw("            "),
+                Span::styled("? ", theme.accent),
+                Span::styled(inert(q), theme.base),
+            ]),
+            14,
+        ));
+    }
+    for id in &r.insights {
+        let text = m.journal.entries().find(|e| e.id == *id).map_or_else(
+            || "(no longer in the journal)".to_string(),
+            |e| text_lines(&e.text).join(" "),
+        );
+        doc.lines.push(DocLine::word(
+            Line::from(vec![
+                Span::raw("            "),
+                Span::styled(format!("→ {} ", inert(id)), theme.deep_sleep),
+                Span::styled(text, theme.base),
+            ]),
+            14,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn newest_first_with_reflections_where_they_happened() {
+        let mut m = EvenniaMemory::default();
+        let lines = [
+            r#"{"t":"2026-11-22T10:00:00Z","op":"add","id":"j1","text":"old \u001b[31m","importance":3,"importance_method":"heuristic","tags":["a"]}"#,
+            r#"{"t":"2026-11-22T10:10:00Z","op":"add","id":"j2","text":"insight","importance":9,"source_type":"reflection"}"#,
+            r#"{"t":"2026-11-22T11:00:00Z","op":"add","id":"j3","text":"new","importance":7,"importance_method":"llm"}"#,
+        ];
+        for (i, l) in lines.iter().enumerate() {
+            m.fold(FileKind::Journal, i as u64, l.as_bytes()).unwrap();
+        }
+        m.fold(
+            FileKind::Reflections,
+            0,
+            br#"{"t":"2026-11-22T10:10:00Z","op":"reflect","id":"r1","questions":["Why?"],"insights":["j2","j9"],"cumulative_importance":151,"threshold":150}"#,
+        )
+        .unwrap();
+        let doc = prepare(&m, &Theme::default());
+        let text: Vec<String> = doc.lines.iter().map(|l| l.line.to_string()).collect();
+        let at = |needle: &str| text.iter().position(|l| l.contains(needle)).unwrap();
+        assert_eq!(text[0], "2026-11-22");
+        assert!(at("j3") < at("r1") && at("r1") < at("j2") && at("j2") < at("j1"));
+        assert!(
+            text[at("j1")].contains("10:00 j1    ███░░░░░░░  3 heur  old ^[[31m"),
+            "{text:?}"
+        );
+        let rows: Vec<String> = doc.lines[at("j1")]
+            .rows(40)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "10:00 j1    ███░░░░░░░  3 heur  old",
+                "                                ^[[31m"
+            ]
+        );
+        assert!(text[at("j1") + 1].contains("#a · pending"));
+        assert!(text[at("? Why?")].contains("? Why?"));
+        assert!(
+            text.iter()
+                .any(|l| l.contains("→ j9 (no longer in the journal)"))
+        );
+        assert_eq!(doc.find(FileKind::Reflections, 0), Some(at("r1")));
+        assert_eq!(doc.find(FileKind::Journal, 2), Some(at("j3")));
+    }
+}
