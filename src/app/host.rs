@@ -199,7 +199,11 @@ fn embedder_for(
         ProviderOptions::default(),
     )?;
     // Only a genome that embeds needs to hear that its embeddings are the local ones.
-    if let Some(warning) = chosen.warning.as_ref().filter(|_| genome == GenomeArg::Evennia) {
+    if let Some(warning) = chosen
+        .warning
+        .as_ref()
+        .filter(|_| genome == GenomeArg::Evennia)
+    {
         super::warn(std::slice::from_ref(warning));
     }
     Ok(chosen.embedder)
