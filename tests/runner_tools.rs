@@ -15,21 +15,45 @@ fn bash(timeout_ms: u64, cap: usize) -> Bash {
 
 /// Live (not zombie) processes of a process group, from /proc. Zombies are dead: where
 /// PID 1 does not reap orphans they linger, but they run nothing.
-fn live_members(pgid: i32) -> Vec<String> {
+fn live_members(pgid: i32) -> Vec<i32> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
             continue;
         };
-        let Some((_, rest)) = stat.rsplit_once(')') else {
+        let Some((pid, rest)) = stat.rsplit_once(')') else {
             continue;
         };
         let fields: Vec<&str> = rest.split_whitespace().collect();
         if fields.len() > 2 && fields[2] == pgid.to_string() && fields[0] != "Z" {
-            out.push(stat);
+            out.extend(
+                pid.split_whitespace()
+                    .next()
+                    .and_then(|p| p.parse::<i32>().ok()),
+            );
         }
     }
     out
+}
+
+/// Waits until each of `pids` has ended, on the event itself: a pidfd (pidfd_open(2))
+/// becomes readable when its process exits, however long that takes. A process already
+/// gone (reaped) has ended.
+fn wait_until_ended(pids: &[i32]) {
+    use rustix::event::{PollFd, PollFlags, poll};
+    use rustix::io::Errno;
+    use rustix::process::{Pid, PidfdFlags, pidfd_open};
+    for pid in pids.iter().filter_map(|p| Pid::from_raw(*p)) {
+        let fd = match pidfd_open(pid, PidfdFlags::empty()) {
+            Ok(fd) => fd,
+            Err(Errno::SRCH) => continue,
+            Err(e) => panic!("pidfd_open({pid:?}): {e}"),
+        };
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        while let Err(e) = poll(&mut fds, None) {
+            assert_eq!(e, Errno::INTR, "poll on the pidfd of {pid:?}");
+        }
+    }
 }
 
 #[tokio::test]
@@ -78,19 +102,22 @@ async fn timeout_kills_the_whole_process_group() {
         .trim()
         .parse()
         .unwrap();
-    let mut alive = Vec::new();
-    for _ in 0..50 {
-        alive = live_members(pgid);
-        if alive.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(
-        alive.is_empty(),
-        "process group {pgid} survived the timeout: {alive:?}"
+    // The group was sent SIGKILL; its members end as the kernel gets to them. Had the
+    // signal missed the background job, it would end only after its `sleep 30`, having
+    // touched `survived` first.
+    let members = live_members(pgid);
+    tokio::task::spawn_blocking(move || wait_until_ended(&members))
+        .await
+        .unwrap();
+    assert_eq!(
+        live_members(pgid),
+        Vec::<i32>::new(),
+        "process group {pgid}"
     );
-    assert!(!dir.path().join("survived").exists());
+    assert!(
+        !dir.path().join("survived").exists(),
+        "the background job outlived the timeout"
+    );
 }
 
 #[tokio::test]

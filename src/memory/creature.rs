@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
-use super::dream_log::DreamLog;
+use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
 use super::evennia::EvenniaMemory;
 use super::evennia::working::WorkingMemory;
@@ -18,7 +18,7 @@ use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::json::LineError;
 use super::layout::{FileKind, SYS_DIR, control_socket};
-use super::observation_log::ObservationLog;
+use super::observation_log::{ObservationFold, ObservationLog};
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::recent::Recent;
@@ -367,6 +367,9 @@ impl Creature {
 
     /// Reads a whole file again when it changed (see [`WholeFiles`]).
     fn refresh_document(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
+        if kind == FileKind::Observations {
+            return self.refresh_observations(changes);
+        }
         let path = kind.resolve(&self.root);
         match self.whole.read(kind, &path) {
             WholeRead::Unchanged => {}
@@ -379,6 +382,41 @@ impl Creature {
                 self.problems.clear_file(&self.relative(&path));
                 self.problem(changes, &path, None, what);
             }
+        }
+    }
+
+    /// Reads `observations.md` again when it changed, folding it line by line.
+    fn refresh_observations(&mut self, changes: &mut Vec<Change>) {
+        let path = FileKind::Observations.resolve(&self.root);
+        let mut fold = ObservationFold::default();
+        let mut each_line = |line: &[u8]| {
+            let line = line.strip_suffix(b"\n").unwrap_or(line);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            fold.push_line(&String::from_utf8_lossy(line));
+        };
+        match self
+            .whole
+            .stream(FileKind::Observations, &path, &mut each_line)
+        {
+            WholeRead::Unchanged => {}
+            WholeRead::Gone => self.set_observations(ObservationLog::default(), changes),
+            WholeRead::Content(_) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.set_observations(fold.finish(), changes);
+            }
+            WholeRead::Failed(what) => {
+                self.problems.clear_file(&self.relative(&path));
+                self.problem(changes, &path, None, what);
+            }
+        }
+    }
+
+    fn set_observations(&mut self, new: ObservationLog, changes: &mut Vec<Change>) {
+        let old = std::mem::replace(&mut self.observations, new);
+        match self.observations.added_since(&old) {
+            Some(added) if added.is_empty() => {}
+            Some(added) => changes.push(Change::ObservationsAdded(added)),
+            None => changes.push(Change::ObservationsRewritten),
         }
     }
 
@@ -396,15 +434,6 @@ impl Creature {
             FileKind::Purpose => {
                 self.purpose = into_text(content);
                 changes.push(Change::Identity);
-            }
-            FileKind::Observations => {
-                let new = ObservationLog::parse(&into_text(content).unwrap_or_default());
-                let old = std::mem::replace(&mut self.observations, new);
-                match self.observations.added_since(&old) {
-                    Some(added) if added.is_empty() => {}
-                    Some(added) => changes.push(Change::ObservationsAdded(added)),
-                    None => changes.push(Change::ObservationsRewritten),
-                }
             }
             FileKind::Priorities => {
                 self.priorities = Priorities::parse(&into_text(content).unwrap_or_default());
@@ -524,15 +553,10 @@ impl Creature {
         if fold.evennia > 0 {
             changes.push(Change::Evennia(kind));
         }
-        // One change per new dream still kept (a huge file reports its recent dreams).
-        let recent = self.dreams.recent();
-        let new = recent.len().min(fold.dreams as usize);
-        changes.extend(
-            recent[recent.len() - new..]
-                .iter()
-                .cloned()
-                .map(Change::Dream),
-        );
+        // One change per new dream (a huge read reports its last ones).
+        if fold.dreams > 0 {
+            changes.extend(self.dreams.take_fresh().into_iter().map(Change::Dream));
+        }
         if kind == FileKind::Dreams {
             // A dreams reset drops the logs fatigue is counted from: read them again now.
             for log in [FileKind::Events, FileKind::Conversation] {
@@ -590,7 +614,7 @@ impl Creature {
                     self.conversation.forget_calls_until(t);
                 }
                 fold.dreams += 1;
-                self.dreams.push(d);
+                self.dreams.push(d, offset);
             }),
             FileKind::Iterations => Iteration::parse(bytes).map(|i| {
                 if self.iterations.len() == RECENT_ITERATIONS {
@@ -711,14 +735,25 @@ impl Creature {
         self.observations.recent()
     }
 
+    /// Items of `observations.md` before the kept ones.
+    pub fn observations_not_kept(&self) -> usize {
+        self.observations.older()
+    }
+
     /// Counts over the whole of `observations.md`.
     pub fn observation_counts(&self) -> ObsCounts {
         self.observations.counts()
     }
 
-    /// The recent dreams (at most [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
-    pub fn dreams(&self) -> &[Dream] {
-        self.dreams.recent()
+    /// The recent dreams as rows, without their reflections (at most
+    /// [`RECENT_DREAMS`](super::dream_log::RECENT_DREAMS)).
+    pub fn dreams(&self) -> &[DreamRow] {
+        self.dreams.rows()
+    }
+
+    /// Dream `i` of [`Creature::dreams`] whole, read back from disk.
+    pub fn read_dream(&self, i: usize) -> Result<Dream, LineError> {
+        self.dreams.read(&self.path_of(FileKind::Dreams), i)
     }
 
     /// Every dream counted, and the recent ones.

@@ -1,12 +1,14 @@
-//! `observations.md` as the model keeps it: counted whole, its last items kept. A file of
+//! `observations.md` as the model keeps it: counted whole, its last items kept. The file is
+//! folded line by line as it is read ([`ObservationFold`]), never held whole, so a file of
 //! millions of short lines costs memory for [`RECENT_OBSERVATION_ITEMS`] items.
 
 use std::collections::VecDeque;
 
 use super::observations::{ObsCounts, ObsItem, Observation, Observations, parse_item};
 
-/// Items (lines that are not blank) kept for the views; the counts cover the whole file.
-pub const RECENT_OBSERVATION_ITEMS: usize = 100_000;
+/// Items (lines that are not blank) kept for the views: far more than a creature keeps
+/// (deep sleep prunes the file); the counts cover the whole file, and search reads it all.
+pub const RECENT_OBSERVATION_ITEMS: usize = 10_000;
 
 /// The file's counts, and its last items with their line numbers.
 #[derive(Debug, Default)]
@@ -17,30 +19,56 @@ pub struct ObservationLog {
     total: usize,
 }
 
-impl ObservationLog {
-    /// Parses the file line by line, keeping the last [`RECENT_OBSERVATION_ITEMS`] items.
-    pub fn parse(text: &str) -> Self {
-        let mut counts = ObsCounts::default();
-        let mut total = 0;
-        let mut recent = VecDeque::new();
-        for (i, line) in text.lines().enumerate() {
-            let Some(item) = parse_item(line) else {
-                continue;
-            };
-            counts.add(&item);
-            total += 1;
-            if recent.len() == RECENT_OBSERVATION_ITEMS {
-                recent.pop_front();
-            }
-            recent.push_back((i + 1, item));
+/// An [`ObservationLog`] being read, one line at a time.
+#[derive(Debug, Default)]
+pub struct ObservationFold {
+    recent: VecDeque<(usize, ObsItem)>,
+    counts: ObsCounts,
+    total: usize,
+    lines: usize,
+}
+
+impl ObservationFold {
+    /// Folds the file's next line (without its line end): counted, and kept while it is
+    /// among the last [`RECENT_OBSERVATION_ITEMS`] items.
+    pub fn push_line(&mut self, line: &str) {
+        self.lines += 1;
+        let Some(item) = parse_item(line) else {
+            return;
+        };
+        self.counts.add(&item);
+        self.total += 1;
+        if self.recent.len() == RECENT_OBSERVATION_ITEMS {
+            self.recent.pop_front();
         }
-        Self {
+        self.recent.push_back((self.lines, item));
+    }
+
+    pub fn finish(self) -> ObservationLog {
+        ObservationLog {
             recent: Observations {
-                items: recent.into(),
+                items: self.recent.into(),
             },
-            counts,
-            total,
+            counts: self.counts,
+            total: self.total,
         }
+    }
+}
+
+impl ObservationLog {
+    /// Parses a whole text, as [`ObservationFold`] does line by line.
+    #[cfg(test)]
+    fn parse(text: &str) -> Self {
+        let mut fold = ObservationFold::default();
+        for line in text.lines() {
+            fold.push_line(line);
+        }
+        fold.finish()
+    }
+
+    /// Items of the file before the kept ones.
+    pub fn older(&self) -> usize {
+        self.total - self.recent.items.len()
     }
 
     /// The last items of the file.
@@ -102,6 +130,7 @@ mod tests {
         let log = ObservationLog::parse(text);
         assert_eq!(log.recent(), &Observations::parse(text));
         assert_eq!(log.counts(), Observations::parse(text).counts());
+        assert_eq!(log.older(), 0);
     }
 
     #[test]
@@ -132,6 +161,7 @@ mod tests {
         );
         let new = ObservationLog::parse(&new_text);
         assert_eq!(new.recent().items.len(), RECENT_OBSERVATION_ITEMS);
+        assert_eq!(new.older(), 6);
         assert_eq!(new.counts().grn, RECENT_OBSERVATION_ITEMS + 5);
         assert_eq!(texts(new.added_since(&old)), Some(vec!["new".to_string()]));
         let too_many = ObservationLog::parse(&line.repeat(3 * RECENT_OBSERVATION_ITEMS));

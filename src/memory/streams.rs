@@ -16,8 +16,6 @@ use crate::tail::LineIndex;
 /// Conversation entries kept parsed in memory per creature (a garden of 200 keeps 200
 /// sets); Recall reads older ones from disk on demand, through the line index.
 pub const RECENT_ENTRIES: usize = 64;
-/// Events kept in memory.
-pub const RECENT_EVENTS: usize = 500;
 
 /// `conversation.jsonl`: counts, a sparse line index, the recent entries, and the tool
 /// calls made after the last dream.
@@ -484,13 +482,14 @@ pub struct SleepMark {
     pub ended: bool,
 }
 
-/// `events.jsonl`: what status and fatigue need, plus the recent events.
+/// `events.jsonl`: what status and fatigue need. No view lists events, so none is kept:
+/// a file of any size costs the counts, the last sleep, error and wakes, and the times of
+/// the tool calls after the last dream.
 #[derive(Debug, Default)]
 pub struct EventLog {
     pub(crate) lines: u64,
     pub(crate) bad_lines: u64,
     pub(crate) exists: bool,
-    pub(crate) recent: VecDeque<Event>,
     pub(crate) tool_calls: Vec<DateTime<Utc>>,
     pub(crate) last_sleep: Option<SleepMark>,
     pub(crate) last_t: Option<DateTime<Utc>>,
@@ -540,13 +539,9 @@ impl EventLog {
                     s.dreamed = Some(event.bool("deep").unwrap_or(false));
                 }
             }
-            EventKind::Error => self.last_error = Some(event.clone()),
+            EventKind::Error => self.last_error = Some(event),
             _ => {}
         }
-        if self.recent.len() == RECENT_EVENTS {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(event);
     }
 
     fn end_sleep(&mut self) {
@@ -564,10 +559,6 @@ impl EventLog {
             .iter()
             .filter(|ct| t.is_none_or(|t| **ct > t))
             .count() as u64
-    }
-
-    pub fn recent(&self) -> &VecDeque<Event> {
-        &self.recent
     }
 
     pub fn last_sleep(&self) -> Option<SleepMark> {

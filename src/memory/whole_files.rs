@@ -1,4 +1,5 @@
-//! Whole files (markdown, JSON) of a creature, read again when they change.
+//! Whole files (markdown, JSON) of a creature, read again when they change (whole, or
+//! streamed line by line for a file that is folded as it is read).
 //!
 //! A file is read again when its (inode, length, mtime) changed, and only as a regular
 //! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). In a line-based file a last
@@ -9,7 +10,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::io;
+use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -52,6 +53,14 @@ pub enum WholeRead {
     Failed(String),
 }
 
+/// Whether a file is read again.
+enum Check {
+    /// Yes: its stamp now, and the digest of what was handed out last.
+    Read(Stamp, Option<u64>),
+    /// No: the answer.
+    Done(WholeRead),
+}
+
 /// The whole files of one creature, as last read.
 #[derive(Debug)]
 pub struct WholeFiles {
@@ -70,29 +79,10 @@ impl WholeFiles {
     /// Reads `path` (the file of `kind`) if it changed since the last call, or if an
     /// unfinished line held back then has now been idle for the settle time.
     pub fn read(&mut self, kind: FileKind, path: &Path) -> WholeRead {
-        let stamp = match std::fs::metadata(path) {
-            Ok(m) => Stamp {
-                ino: m.ino(),
-                len: m.len(),
-                mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
-            },
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return match self.seen.remove(&kind) {
-                    Some(_) => WholeRead::Gone,
-                    None => WholeRead::Unchanged,
-                };
-            }
-            Err(e) => return WholeRead::Failed(format!("cannot stat: {e}")),
+        let (stamp, previous_digest) = match self.check(kind, path) {
+            Check::Read(stamp, digest) => (stamp, digest),
+            Check::Done(done) => return done,
         };
-        let previous = self.seen.get(&kind);
-        if let Some(seen) = previous
-            && seen.path == path
-            && seen.stamp == stamp
-            && !(seen.held && self.idle(stamp))
-        {
-            return WholeRead::Unchanged;
-        }
-        let previous_digest = previous.and_then(|s| s.digest);
         let mut seen = Seen {
             path: path.to_path_buf(),
             stamp,
@@ -122,6 +112,100 @@ impl WholeFiles {
         };
         self.seen.insert(kind, seen);
         result
+    }
+
+    /// Like [`WholeFiles::read`], but hands what it reads to `each_line` one line at a
+    /// time (line end included), never holding the file whole: for a file folded line by
+    /// line. `Content` comes back empty when the lines were handed out; `Unchanged` when
+    /// they are the same as last time (the caller drops what it folded).
+    pub fn stream(
+        &mut self,
+        kind: FileKind,
+        path: &Path,
+        each_line: &mut dyn FnMut(&[u8]),
+    ) -> WholeRead {
+        let (stamp, previous_digest) = match self.check(kind, path) {
+            Check::Read(stamp, digest) => (stamp, digest),
+            Check::Done(done) => return done,
+        };
+        let mut seen = Seen {
+            path: path.to_path_buf(),
+            stamp,
+            held: false,
+            digest: None,
+        };
+        let result = match self.stream_lines(kind, path, stamp, &mut seen, each_line) {
+            Ok(digest) if previous_digest == Some(digest) => WholeRead::Unchanged,
+            Ok(_) => WholeRead::Content(Vec::new()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                self.seen.remove(&kind);
+                return WholeRead::Gone;
+            }
+            Err(e) => WholeRead::Failed(format!("cannot read: {e}")),
+        };
+        self.seen.insert(kind, seen);
+        result
+    }
+
+    /// Reads the lines of `path` up to its stamped length; returns their digest.
+    fn stream_lines(
+        &self,
+        kind: FileKind,
+        path: &Path,
+        stamp: Stamp,
+        seen: &mut Seen,
+        each_line: &mut dyn FnMut(&[u8]),
+    ) -> io::Result<u64> {
+        let file = crate::tail::open_regular(path)?;
+        if stamp.len > MAX_DOCUMENT {
+            return Err(crate::tail::too_large(stamp.len));
+        }
+        let hold = is_line_based(kind) && !self.idle(stamp);
+        let mut reader = BufReader::with_capacity(64 << 10, file).take(stamp.len);
+        let mut hasher = std::hash::DefaultHasher::new();
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            if hold && line.last() != Some(&b'\n') {
+                seen.held = true;
+                break;
+            }
+            hasher.write(&line);
+            each_line(&line);
+        }
+        let digest = hasher.finish();
+        seen.digest = Some(digest);
+        Ok(digest)
+    }
+
+    /// Whether `path` is to be read: its stamp and the last digest, or what to answer.
+    fn check(&mut self, kind: FileKind, path: &Path) -> Check {
+        let stamp = match std::fs::metadata(path) {
+            Ok(m) => Stamp {
+                ino: m.ino(),
+                len: m.len(),
+                mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Check::Done(match self.seen.remove(&kind) {
+                    Some(_) => WholeRead::Gone,
+                    None => WholeRead::Unchanged,
+                });
+            }
+            Err(e) => return Check::Done(WholeRead::Failed(format!("cannot stat: {e}"))),
+        };
+        let previous = self.seen.get(&kind);
+        if let Some(seen) = previous
+            && seen.path == path
+            && seen.stamp == stamp
+            && !(seen.held && self.idle(stamp))
+        {
+            return Check::Done(WholeRead::Unchanged);
+        }
+        Check::Read(stamp, previous.and_then(|s| s.digest))
     }
 
     /// Whether a file with this stamp has been left alone for the settle time.
@@ -198,6 +282,34 @@ mod tests {
         assert_eq!(
             files.read(FileKind::Diary, &p),
             WholeRead::Content(b"# Diary\npart more\n".to_vec())
+        );
+    }
+
+    #[test]
+    fn a_streamed_file_is_handed_out_line_by_line_and_holds_its_unfinished_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("observations.md");
+        std::fs::write(&p, "a\nb\npart").unwrap();
+        let mut files = WholeFiles::new(Duration::MAX);
+        let mut lines = Vec::new();
+        let mut collect = |l: &[u8]| lines.push(String::from_utf8_lossy(l).into_owned());
+        let read = files.stream(FileKind::Observations, &p, &mut collect);
+        assert_eq!(read, WholeRead::Content(Vec::new()));
+        assert_eq!(lines, ["a\n", "b\n"]);
+        let mut none = |_: &[u8]| {};
+        assert_eq!(
+            files.stream(FileKind::Observations, &p, &mut none),
+            WholeRead::Unchanged
+        );
+        std::fs::write(&p, "a\nb\nparts\n").unwrap();
+        let mut lines = Vec::new();
+        let mut collect = |l: &[u8]| lines.push(String::from_utf8_lossy(l).into_owned());
+        files.stream(FileKind::Observations, &p, &mut collect);
+        assert_eq!(lines, ["a\n", "b\n", "parts\n"]);
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(
+            files.stream(FileKind::Observations, &p, &mut none),
+            WholeRead::Gone
         );
     }
 }

@@ -12,5 +12,5 @@ mod open;
 mod tailer;
 
 pub use index::LineIndex;
-pub use open::{ensure_regular, open_regular, read_bounded};
-pub use tailer::{Poll, TailEvent, Tailer};
+pub use open::{ensure_regular, open_regular, read_bounded, too_large};
+pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

@@ -65,7 +65,8 @@ pub fn read_bounded(path: &Path, max: u64) -> io::Result<Option<Vec<u8>>> {
     Ok(Some(bytes))
 }
 
-fn too_large(len: u64) -> io::Error {
+/// The error for a file of `len` bytes, larger than a read may take.
+pub fn too_large(len: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::FileTooLarge,
         format!("{len} bytes or more: too large to read"),

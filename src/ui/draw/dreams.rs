@@ -82,6 +82,7 @@ fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>,
 
 fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Theme) {
     let d = &ui.dreams[i];
+    let full = ui.dream_detail.as_ref().filter(|full| full.index == i);
     let kind = if d.deep { "deep sleep" } else { "dream" };
     let when = d.t.map_or_else(String::new, |t| {
         t.format(" · %Y-%m-%d %H:%M:%S UTC").to_string()
@@ -98,7 +99,10 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
     let mut lines = vec![DocLine::word(
         Line::from(vec![
             Span::styled("priority ", theme.muted),
-            Span::styled(d.priority.clone(), theme.accent),
+            Span::styled(
+                full.map_or_else(|| d.priority.clone(), |f| f.priority.clone()),
+                theme.accent,
+            ),
         ]),
         9,
     )];
@@ -111,8 +115,8 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
     ));
     lines.push(DocLine::word(Line::default(), 0));
     lines.extend(
-        d.reflection
-            .iter()
+        full.iter()
+            .flat_map(|f| &f.reflection)
             .map(|l| DocLine::word(Line::styled(l.clone(), theme.base), 0)),
     );
     doc::render(frame, inner, &lines, Anchor::Line(0), "", theme);

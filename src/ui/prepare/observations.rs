@@ -147,9 +147,30 @@ fn observation(o: &Observation, theme: &Theme) -> DocLine {
     DocLine::word(Line::from(spans), TEXT_COLUMN)
 }
 
+/// The line that says `older` items of the file are not kept (none when there are none).
+pub fn older_note(older: usize, theme: &Theme) -> Option<DocLine> {
+    (older > 0).then(|| {
+        DocLine::word(
+            Line::styled(
+                format!(
+                    "… {older} older line(s) of observations.md not kept here (counted in the header; search reads them)"
+                ),
+                theme.muted,
+            ),
+            2,
+        )
+    })
+}
+
 /// The document shown: filtered by priority, headers kept only where something under them
-/// shows, and newest first (groups and lines reversed) or in file order.
-pub fn document(items: &[PreparedObs], filter: &PriorityFilter, newest_first: bool) -> ObsDoc {
+/// shows, and newest first (groups and lines reversed) or in file order. `older` (see
+/// [`older_note`]) goes at the oldest end, with line number 0.
+pub fn document(
+    items: &[PreparedObs],
+    filter: &PriorityFilter,
+    newest_first: bool,
+    older: Option<&DocLine>,
+) -> ObsDoc {
     let mut groups: Vec<Vec<&PreparedObs>> = vec![Vec::new()];
     for item in items {
         match item.kind {
@@ -175,10 +196,16 @@ pub fn document(items: &[PreparedObs], filter: &PriorityFilter, newest_first: bo
         }
     }
     let flat: Vec<&PreparedObs> = groups.into_iter().flatten().collect();
-    ObsDoc {
+    let mut doc = ObsDoc {
         lines: flat.iter().map(|i| i.line.clone()).collect(),
         line_nos: flat.iter().map(|i| i.line_no).collect(),
+    };
+    if let Some(note) = older {
+        let at = if newest_first { doc.lines.len() } else { 0 };
+        doc.lines.insert(at, note.clone());
+        doc.line_nos.insert(at, 0);
     }
+    doc
 }
 
 #[cfg(test)]
@@ -195,7 +222,7 @@ mod tests {
     #[test]
     fn file_order_and_newest_first() {
         let items = prepare_items(&Observations::parse(FILE).items, &Theme::default());
-        let doc = document(&items, &PriorityFilter::default(), false);
+        let doc = document(&items, &PriorityFilter::default(), false, None);
         assert_eq!(
             texts(&doc),
             [
@@ -209,7 +236,7 @@ mod tests {
             ]
         );
         assert_eq!(doc.line_nos[1], 5);
-        let newest = document(&items, &PriorityFilter::default(), true);
+        let newest = document(&items, &PriorityFilter::default(), true, None);
         assert_eq!(
             texts(&newest),
             [
@@ -235,7 +262,7 @@ mod tests {
             ..PriorityFilter::default()
         };
         assert_eq!(
-            texts(&document(&items, &filter, false)),
+            texts(&document(&items, &filter, false, None)),
             ["── d2 ──", "RED 10:00 y"]
         );
     }
@@ -249,7 +276,7 @@ mod tests {
             .items,
             &Theme::default(),
         );
-        let doc = document(&items, &PriorityFilter::default(), false);
+        let doc = document(&items, &PriorityFilter::default(), false, None);
         assert_eq!(
             texts(&doc),
             [
@@ -259,5 +286,21 @@ mod tests {
                 "YLW 10:00 ^[[2Jboom",
             ]
         );
+    }
+
+    #[test]
+    fn items_not_kept_are_said_at_the_oldest_end() {
+        let theme = Theme::default();
+        let items = prepare_items(
+            &Observations::parse("RED 10:00 a\nRED 10:01 b\n").items,
+            &theme,
+        );
+        assert_eq!(older_note(0, &theme), None);
+        let note = older_note(5, &theme);
+        let newest = document(&items, &PriorityFilter::default(), true, note.as_ref());
+        assert_eq!(newest.line_nos, [2, 1, 0]);
+        assert!(texts(&newest)[2].starts_with("… 5 older line(s)"));
+        let oldest = document(&items, &PriorityFilter::default(), false, note.as_ref());
+        assert_eq!(oldest.line_nos, [0, 1, 2]);
     }
 }

@@ -19,7 +19,7 @@ use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
-use crate::ui::prepare::{self, dreams::PreparedDream, inert, observations};
+use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
@@ -67,8 +67,8 @@ pub struct CreatureUi {
     pub evennia: Option<EvenniaUi>,
 
     pub obs_items: Vec<observations::PreparedObs>,
-    /// Model items already prepared (appends prepare only the rest).
-    obs_seen: usize,
+    /// Says how many items of the file the model does not keep (none: it keeps all).
+    pub obs_older: Option<DocLine>,
     pub obs_filter: observations::PriorityFilter,
     pub obs_newest_first: bool,
     pub obs_doc: observations::ObsDoc,
@@ -77,6 +77,8 @@ pub struct CreatureUi {
     pub dreams: Vec<PreparedDream>,
     /// The selected dream (index into `dreams`); `None` follows the newest.
     pub dream_selected: Option<usize>,
+    /// The selected dream in full (its reflection stays on disk until shown).
+    pub dream_detail: Option<DreamDetail>,
     pub sleeps: Vec<SleepSpan>,
 
     /// The diary at `diary_width` columns; width 0 means "prepare again".
@@ -113,13 +115,14 @@ impl CreatureUi {
             genome: Genome::Dreamer,
             evennia: None,
             obs_items: Vec::new(),
-            obs_seen: 0,
+            obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
             obs_newest_first: true,
             obs_doc: observations::ObsDoc::default(),
             obs_anchor: Anchor::Line(0),
             dreams: Vec::new(),
             dream_selected: None,
+            dream_detail: None,
             sleeps: Vec::new(),
             diary: Vec::new(),
             diary_width: 0,
@@ -133,6 +136,7 @@ impl CreatureUi {
         ui.prepare_genome(c, theme);
         ui.prepare_observations(c, theme, true);
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
+        ui.load_dream_detail(c);
         ui.prepare_sleeps(c);
         ui.side = prepare::side::prepare(c, theme);
         ui.refresh_summary(c, now);
@@ -157,6 +161,7 @@ impl CreatureUi {
                 Change::Reset(FileKind::Dreams) => {
                     self.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
                     self.dream_selected = None;
+                    self.dream_detail = None;
                 }
                 // The head of a large log was counted: line numbers now start at the
                 // file's start, not the tail's.
@@ -190,7 +195,19 @@ impl CreatureUi {
         if side {
             self.side = prepare::side::prepare(c, theme);
         }
+        self.load_dream_detail(c);
         self.refresh_summary(c, now);
+    }
+
+    /// Reads the selected dream in full from disk, unless it is the one already read.
+    pub fn load_dream_detail(&mut self, c: &Creature) {
+        let Some(i) = self.selected_dream() else {
+            self.dream_detail = None;
+            return;
+        };
+        if self.dream_detail.as_ref().is_none_or(|d| d.index != i) {
+            self.dream_detail = Some(prepare::dreams::detail(i, c.read_dream(i)));
+        }
     }
 
     fn prepare_identity(&mut self, c: &Creature) {
@@ -217,30 +234,48 @@ impl CreatureUi {
         MainView::of(&self.genome)
     }
 
+    /// Prepares the observations the model keeps: all of them again, or (`all` false) the
+    /// ones after the last prepared, dropping those the model no longer keeps.
     fn prepare_observations(&mut self, c: &Creature, theme: &Theme, all: bool) {
         let items = &c.observations().items;
-        if all || self.obs_seen > items.len() {
-            self.obs_items.clear();
-            self.obs_seen = 0;
-        }
-        let fresh = prepare::observations::prepare_items(&items[self.obs_seen..], theme);
+        let first = items.first().map_or(0, |(n, _)| *n);
+        let from = match self.obs_items.last() {
+            Some(last) if !all => items.partition_point(|(n, _)| *n <= last.line_no),
+            _ => {
+                self.obs_items.clear();
+                0
+            }
+        };
+        self.obs_items.retain(|p| p.line_no >= first);
+        let fresh = prepare::observations::prepare_items(&items[from..], theme);
         self.obs_items.extend(fresh);
-        self.obs_seen = items.len();
-        let before = self.obs_doc.lines.len();
+        self.obs_older = observations::older_note(c.observations_not_kept(), theme);
+        // Lines of the old document that stay (newest first, the ones dropped are at its end).
+        let stayed = self
+            .obs_doc
+            .line_nos
+            .iter()
+            .filter(|n| **n >= first && **n > 0)
+            .count();
         self.rebuild_obs_doc();
         // Newest first, new lines arrive at the top: keep what the reader looks at in place.
+        let shown = self.obs_doc.line_nos.iter().filter(|n| **n > 0).count();
         if let (true, false, Anchor::Line(top)) = (self.obs_newest_first, all, self.obs_anchor)
             && top > 0
-            && self.obs_doc.lines.len() > before
+            && shown > stayed
         {
-            self.obs_anchor = Anchor::Line(top + self.obs_doc.lines.len() - before);
+            self.obs_anchor = Anchor::Line(top + shown - stayed);
         }
     }
 
     /// Rebuilds the observations document after new lines, a filter or an order change.
     pub fn rebuild_obs_doc(&mut self) {
-        self.obs_doc =
-            observations::document(&self.obs_items, &self.obs_filter, self.obs_newest_first);
+        self.obs_doc = observations::document(
+            &self.obs_items,
+            &self.obs_filter,
+            self.obs_newest_first,
+            self.obs_older.as_ref(),
+        );
     }
 
     /// Asleep spans from the iterations (each records when its sleep began and how long
@@ -361,5 +396,38 @@ mod tests {
         let s = &watched.summary;
         assert_eq!((s.deep_every, s.dreams_until_deep), (10, 7));
         assert_eq!(watched.link, RunnerLink::None);
+    }
+
+    #[test]
+    fn an_append_past_the_kept_window_is_shown_and_the_oldest_dropped() {
+        use crate::memory::observation_log::RECENT_OBSERVATION_ITEMS;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".self")).unwrap();
+        let path = dir.path().join(".self/observations.md");
+        let line = "GRN 10:00 old\n";
+        std::fs::write(&path, line.repeat(RECENT_OBSERVATION_ITEMS + 3)).unwrap();
+        let mut c = Creature::with_settle(dir.path(), std::time::Duration::ZERO);
+        let theme = Theme::default();
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let mut ui = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
+        assert_eq!(ui.obs_items.len(), RECENT_OBSERVATION_ITEMS);
+        assert_eq!(ui.obs_doc.line_nos.last(), Some(&0), "the note, oldest end");
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        std::io::Write::write_all(&mut f, b"RED 10:05 new\n").unwrap();
+        let changes = c.refresh();
+        ui.apply(&c, &changes, &theme, now);
+        assert_eq!(ui.obs_items.len(), RECENT_OBSERVATION_ITEMS);
+        assert_eq!(
+            ui.obs_items.last().unwrap().line_no,
+            RECENT_OBSERVATION_ITEMS + 4
+        );
+        assert_eq!(ui.obs_items.first().unwrap().line_no, 5);
+        assert_eq!(
+            ui.obs_doc.line_nos.first(),
+            Some(&(RECENT_OBSERVATION_ITEMS + 4))
+        );
     }
 }

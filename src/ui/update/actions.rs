@@ -320,6 +320,15 @@ impl App {
                 let at = ui.obs_doc.line_nos.iter().position(|n| *n == file_line);
                 match at {
                     Some(i) => ui.obs_anchor = Anchor::Line(i),
+                    None if ui.obs_items.first().is_some_and(|p| file_line < p.line_no) => {
+                        let kept = ui.obs_items.len();
+                        self.set_notice(
+                            format!(
+                                "that observation is older than the {kept} kept here: see line {file_line} of observations.md"
+                            ),
+                            false,
+                        );
+                    }
                     None => {
                         self.set_notice("that observation is hidden by a filter", false);
                     }
@@ -330,6 +339,7 @@ impl App {
                 let i = hit.line as usize;
                 if i < ui.dreams.len() {
                     ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
+                    ui.load_dream_detail(model);
                 }
             }
             SearchSource::Diary => {

@@ -209,6 +209,7 @@ impl App {
                     Step::Bottom => 0,
                 };
                 ui.dream_selected = (next + 1 < n).then_some(next);
+                ui.load_dream_detail(model);
             }
         }
     }
