@@ -125,6 +125,7 @@ fn fsm_life() -> u64 {
                     }))
                 }
                 Output::Genome(_)
+                | Output::Embed { .. }
                 | Output::Answer(_)
                 | Output::Record(_)
                 | Output::Status { .. }

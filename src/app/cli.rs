@@ -93,6 +93,15 @@ impl From<ProviderArg> for ProviderKind {
     }
 }
 
+/// `--genome`: the memory systems the runner hosts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenomeArg {
+    /// OpenSeed's dreamer (the seed's): observations, dreams, deep sleep
+    Dreamer,
+    /// evennia_ai's memory and sleep: journal, semantic memory, entities, sleep phases
+    Evennia,
+}
+
 /// `--profile`: [`Profile`] as clap spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
@@ -137,9 +146,16 @@ pub struct RunArgs {
     /// Run the clock this many times faster (sleeps, pauses, dream intervals)
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// Exit cleanly after this many dreams
+    /// Exit cleanly after this many dreams (the dreamer's consolidations)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_dreams: Option<u64>,
+    /// Exit cleanly after this many completed sleeps (every genome)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_sleeps: Option<u64>,
+    /// The memory system of a new creature (a resumed one keeps the genome its BIRTH.json
+    /// names)
+    #[arg(long, value_enum)]
+    pub genome: Option<GenomeArg>,
     /// Print one progress line per event instead of opening the observatory
     #[arg(long)]
     pub headless: bool,
@@ -166,6 +182,12 @@ pub struct DemoArgs {
     /// Exit after this many dreams
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_dreams: Option<u64>,
+    /// Exit after this many completed sleeps
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_sleeps: Option<u64>,
+    /// The demo creature's memory system
+    #[arg(long, value_enum, default_value_t = GenomeArg::Dreamer)]
+    pub genome: GenomeArg,
 }
 
 #[derive(Debug, Args)]

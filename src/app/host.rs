@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::AppError;
-use super::cli::{Cli, DemoArgs, RunArgs};
+use super::cli::{Cli, DemoArgs, GenomeArg, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
@@ -17,6 +17,8 @@ use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{RunReport, Runner, RunnerOptions};
+use crate::runner::genome::Genome;
+use crate::runner::genome::evennia::Evennia;
 use crate::ui::ObservatoryOptions;
 
 const DEMO_CREATURE: &str = "sprout";
@@ -47,19 +49,48 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     }
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args, secrets)?;
+    let genome = genome_for(&args.dir, args.genome)?;
     let embedder = embedder_for(args, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.embedder = embedder;
     opts.purpose = args.purpose.clone();
     opts.max_dreams = args.max_dreams;
+    opts.max_sleeps = args.max_sleeps;
     host(
         opts,
+        genome,
         args.headless,
         vec![args.dir.clone()],
         cli,
         watching,
         secrets,
     )
+}
+
+/// The genome to host: a resumed creature's (its BIRTH.json), else `--genome`, else the
+/// dreamer. Asking another genome for a creature born with one is refused.
+fn genome_for(dir: &Path, asked: Option<GenomeArg>) -> Result<GenomeArg, AppError> {
+    let born = match crate::runner::adoption::birth_genome(dir).as_deref() {
+        Some("evennia") => Some(GenomeArg::Evennia),
+        Some(_) => Some(GenomeArg::Dreamer),
+        None => None,
+    };
+    match (born, asked) {
+        (Some(b), Some(a)) if a != b => Err(AppError::Usage(format!(
+            "{} was born with the {} genome; a creature keeps its genome (leave out --genome)",
+            dir.display(),
+            genome_name(b)
+        ))),
+        (Some(g), _) | (None, Some(g)) => Ok(g),
+        (None, None) => Ok(GenomeArg::Dreamer),
+    }
+}
+
+fn genome_name(g: GenomeArg) -> &'static str {
+    match g {
+        GenomeArg::Dreamer => "dreamer",
+        GenomeArg::Evennia => "evennia",
+    }
 }
 
 /// Refuses a creature another runner created (see [`adoption`](crate::runner::adoption)).
@@ -113,8 +144,18 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
     );
     opts.purpose = Some(DEMO_PURPOSE.into());
     opts.max_dreams = args.max_dreams;
+    opts.max_sleeps = args.max_sleeps;
     refuse_foreign(&opts.dir)?;
-    host(opts, args.headless, vec![garden], cli, watching, secrets)
+    let genome = genome_for(&opts.dir, Some(args.genome))?;
+    host(
+        opts,
+        genome,
+        args.headless,
+        vec![garden],
+        cli,
+        watching,
+        secrets,
+    )
 }
 
 /// The brain `--provider` asks for, its key from the secrets taken at startup (the
@@ -185,6 +226,7 @@ fn model_of(label: &str) -> String {
 /// observatory opened on `watch` with the creature hosted in-process.
 fn host(
     mut opts: RunnerOptions,
+    genome: GenomeArg,
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
@@ -205,8 +247,36 @@ fn host(
         .enable_all()
         .build()
         .map_err(AppError::io("cannot start the async runtime"))?;
-    let dir = opts.dir.clone();
-    let runner = Runner::open(opts).map_err(AppError::Runner)?;
+    if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal
+        && opts.config.evennia.context_budget_chars == 0
+    {
+        // The rehearsal's context window is small, so that compaction shows within minutes.
+        opts.config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+    }
+    match genome {
+        GenomeArg::Dreamer => {
+            let runner = Runner::open(opts).map_err(AppError::Runner)?;
+            host_runner(runner, rt, headless, watch, cli, watching)
+        }
+        GenomeArg::Evennia => {
+            let runner = Runner::open_genome(opts, Evennia::default()).map_err(AppError::Runner)?;
+            host_runner(runner, rt, headless, watch, cli, watching)
+        }
+    }
+}
+
+/// The rehearsal brain's context budget (characters) for genomes that compact.
+const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
+
+fn host_runner<G: Genome>(
+    runner: Runner<G>,
+    rt: tokio::runtime::Runtime,
+    headless: bool,
+    watch: Vec<PathBuf>,
+    cli: &Cli,
+    watching: Watching,
+) -> Result<(), AppError> {
+    let dir = runner.dir().to_path_buf();
     if headless {
         eprintln!(
             "dreamwatch: hosting {} in {}; control socket {}; Ctrl-C stops it",

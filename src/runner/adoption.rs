@@ -16,8 +16,12 @@ use crate::memory::identity::Birth;
 use crate::memory::write::SeedPaths;
 use crate::tail::read_bounded;
 
-/// The genome BIRTH.json names for creatures the runner created.
+/// The genome BIRTH.json names for dreamer creatures the runner created.
 pub const GENOME: &str = "dreamwatch";
+
+/// Every genome BIRTH.json names for creatures the runner created (the dreamer's, and the
+/// names of dreamwatch's own genomes, which no other runner uses).
+pub const OWN_GENOMES: [&str; 3] = [GENOME, "evennia", "emergence"];
 
 /// BIRTH.json is a few hundred bytes; anything past this is not one.
 const MAX_BIRTH: u64 = 1 << 20;
@@ -30,7 +34,7 @@ pub fn adoption_needed(dir: &Path) -> Option<String> {
         Err(e) => return Some(format!("its BIRTH.json cannot be read: {e}")),
     };
     match birth.genome.as_deref() {
-        Some(GENOME) => None,
+        Some(g) if OWN_GENOMES.contains(&g) => None,
         Some(other) => Some(format!("its BIRTH.json names the genome {other:?}")),
         None => Some("its BIRTH.json names no genome".into()),
     }
@@ -41,6 +45,11 @@ pub fn birth_name(dir: &Path) -> Option<String> {
     let birth = read_birth(dir)?.ok()?;
     let name = birth.name.trim();
     (!name.is_empty()).then(|| name.to_string())
+}
+
+/// The genome BIRTH.json names for the creature in `dir`, when it names one.
+pub fn birth_genome(dir: &Path) -> Option<String> {
+    read_birth(dir)?.ok()?.genome
 }
 
 /// `None` when there is no BIRTH.json.
@@ -73,6 +82,7 @@ mod tests {
             model: "m",
             purpose: "p",
             born: Utc::now(),
+            genome: "dreamwatch",
         };
         disk::create(&paths, &newborn).unwrap();
         assert_eq!(adoption_needed(tmp.path()), None);

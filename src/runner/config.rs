@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
+use crate::runner::genome::evennia::config::EvenniaConfig;
 
 /// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -61,6 +62,8 @@ pub struct RunnerConfig {
     /// faster. Set by `--speed`, not by the config file.
     #[serde(skip)]
     pub speed: f64,
+    /// The evennia genome's settings (`[runner.evennia]`).
+    pub evennia: EvenniaConfig,
 }
 
 impl Default for RunnerConfig {
@@ -77,6 +80,7 @@ impl Default for RunnerConfig {
             retry_base_s: 2.0,
             retry_max_s: 60.0,
             speed: 1.0,
+            evennia: EvenniaConfig::default(),
         }
     }
 }

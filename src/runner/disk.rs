@@ -169,6 +169,8 @@ pub struct Newborn<'a> {
     pub model: &'a str,
     pub purpose: &'a str,
     pub born: DateTime<Utc>,
+    /// BIRTH.json's `genome`.
+    pub genome: &'a str,
 }
 
 /// Creates the seed layout: `.self/`, `.sys/`, `workspace/`, `PURPOSE.md` and `MESSAGES.md`
@@ -203,7 +205,7 @@ pub fn create(paths: &SeedPaths, n: &Newborn<'_>) -> io::Result<()> {
         id: Some(new_id()),
         name: n.name.to_string(),
         born: Some(format_time(n.born)),
-        genome: Some("dreamwatch".into()),
+        genome: Some(n.genome.to_string()),
         model: Some(n.model.to_string()),
         parent: None,
         ..Birth::default()
@@ -258,6 +260,7 @@ mod tests {
                 model: "rehearsal",
                 purpose: "grow",
                 born,
+                genome: "dreamwatch",
             },
         )
         .unwrap();
@@ -300,6 +303,7 @@ mod tests {
                 model: "m",
                 purpose: "p",
                 born,
+                genome: "dreamwatch",
             },
         )
         .unwrap();

@@ -53,6 +53,8 @@ pub struct RunnerOptions {
     pub purpose: Option<String>,
     /// Stop cleanly after this many dreams in this run.
     pub max_dreams: Option<u64>,
+    /// Stop cleanly after this many completed sleeps in this run.
+    pub max_sleeps: Option<u64>,
     pub clock: Arc<dyn Clock>,
     pub tools: Arc<dyn ToolRunner>,
     /// Serve `DIR/.sys/control.sock`.
@@ -79,6 +81,7 @@ impl RunnerOptions {
             model,
             purpose: None,
             max_dreams: None,
+            max_sleeps: None,
             clock: Arc::new(RealClock),
             tools,
             control_socket: false,
@@ -117,6 +120,9 @@ pub struct Runner<G: Genome> {
     /// Model calls and tool runs under way.
     in_flight: usize,
     status_tx: watch::Sender<HostStatus>,
+    /// The genome's IO performer.
+    files: G::Files,
+    embedder: Arc<dyn Embedder>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -160,6 +166,7 @@ impl<G: Genome> Runner<G> {
                     model: &opts.model,
                     purpose: opts.purpose.as_deref().unwrap_or(DEFAULT_PURPOSE),
                     born: now,
+                    genome: G::BIRTH_NAME,
                 },
             )
             .map_err(|source| OpenError::Birth {
@@ -189,7 +196,8 @@ impl<G: Genome> Runner<G> {
             last_error: None,
         });
         Ok(Self {
-            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams),
+            engine: Engine::new(opts.config.clone(), genome, opts.max_dreams)
+                .with_max_sleeps(opts.max_sleeps),
             paths,
             name,
             config: opts.config,
@@ -205,6 +213,8 @@ impl<G: Genome> Runner<G> {
             timer: None,
             in_flight: 0,
             status_tx,
+            files: G::Files::default(),
+            embedder: opts.embedder,
             _lock: lock,
         })
     }
@@ -223,6 +233,10 @@ impl<G: Genome> Runner<G> {
         &self.name
     }
 
+    pub fn dir(&self) -> &std::path::Path {
+        &self.paths.root
+    }
+
     /// Lives until `--max-dreams` is reached or `shutdown` completes.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> RunReport {
         let (ev_tx, mut ev_rx) = mpsc::unbounded_channel::<Input<G>>();
@@ -238,7 +252,7 @@ impl<G: Genome> Runner<G> {
             }
             None => None,
         };
-        let restored = restore::<G>(&self.paths, &self.config);
+        let restored = restore::<G>(&self.paths, &self.config, &mut self.files);
         let mut outputs = self
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
@@ -285,7 +299,7 @@ impl<G: Genome> Runner<G> {
                     Input::Control(req.command)
                 }
                 Some(input) = ev_rx.recv() => {
-                    if matches!(input, Input::Thought { .. } | Input::ToolDone { .. }) {
+                    if matches!(input, Input::Thought { .. } | Input::ToolDone { .. } | Input::Embedded { .. }) {
                         self.in_flight = self.in_flight.saturating_sub(1);
                     }
                     input
@@ -338,12 +352,21 @@ impl<G: Genome> Runner<G> {
                     let _ = tx.send(Input::ToolDone { id, outcome });
                 });
             }
+            Output::Embed { id, texts } => {
+                self.in_flight += 1;
+                let (embedder, clock, tx) = (self.embedder.clone(), self.clock.clone(), tx.clone());
+                tokio::spawn(async move {
+                    let result = embedder.embed(&texts).await.map_err(|e| e.to_string());
+                    clock.work_done();
+                    let _ = tx.send(Input::Embedded { id, result });
+                });
+            }
             Output::Timer { id, at } => self.timer = Some((id, at)),
             Output::Gather { id } => {
                 let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
             }
-            Output::Genome(io) => match G::Files::perform(&self.paths, io) {
+            Output::Genome(io) => match self.files.perform(&self.paths, io) {
                 Performed::Written => {}
                 Performed::Done(done) => {
                     let _ = tx.send(Input::Genome(done));

@@ -84,14 +84,18 @@ fn text(path: &Path, errors: &mut Vec<String>) -> Option<String> {
 }
 
 /// Everything the engine and the genome need to go on where the creature left off.
-pub fn restore<G: Genome>(paths: &SeedPaths, cfg: &RunnerConfig) -> Restored<G::Restored> {
+pub fn restore<G: Genome>(
+    paths: &SeedPaths,
+    cfg: &RunnerConfig,
+    files: &mut G::Files,
+) -> Restored<G::Restored> {
     let mut r = Restored::default();
     let errors = &mut r.errors;
     r.purpose = text(&paths.purpose(), errors)
         .unwrap_or_default()
         .trim()
         .to_string();
-    let genome = G::Files::restore(paths);
+    let genome = files.restore(paths);
     errors.extend(genome.errors);
     r.genome = genome.state;
     let last_dream_t = genome.last_consolidated;
@@ -266,7 +270,7 @@ mod tests {
                 + "\n",
         )
         .unwrap();
-        let r = restore::<Dreamer>(&paths, &RunnerConfig::default());
+        let r = restore::<Dreamer>(&paths, &RunnerConfig::default(), &mut Default::default());
         assert_eq!(r.genome.dreams, 2);
         assert_eq!(r.genome.since_deep.len(), 1);
         assert_eq!(r.activity.total, 1);
@@ -281,7 +285,7 @@ mod tests {
             "{\"t\":\"2026-03-01T10:23:00.000Z\",\"sleep_s\":300,\"sleep_started_at\":\"2026-03-01T10:23:00.000Z\"}\n",
         )
         .unwrap();
-        let r = restore::<Dreamer>(&paths, &RunnerConfig::default());
+        let r = restore::<Dreamer>(&paths, &RunnerConfig::default(), &mut Default::default());
         assert!(r.sleep_until.is_some());
         assert_eq!(r.interrupted_sleep_s, None);
         assert_eq!(

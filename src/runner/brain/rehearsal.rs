@@ -19,6 +19,7 @@ use std::sync::Mutex;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde_json::json;
 
+use super::rehearsal_evennia::{self, EvenniaScript};
 use super::task::{self, Task};
 use super::{Brain, BrainKind};
 use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
@@ -39,6 +40,7 @@ const MARATHON_TURNS: u64 = 40;
 #[derive(Debug, Default)]
 pub struct Rehearsal {
     script: Mutex<Script>,
+    evennia: Mutex<EvenniaScript>,
 }
 
 #[derive(Debug, Default)]
@@ -61,6 +63,33 @@ impl Rehearsal {
             stop_reason: StopReason::EndTurn,
         };
         match task {
+            Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_journal_entry") => {
+                let mut script = self.evennia.lock().unwrap_or_else(|e| e.into_inner());
+                let (say, calls) = script.turn(turn);
+                let mut content: Vec<ContentBlock> = say
+                    .map(|t| ContentBlock::Text { text: t })
+                    .into_iter()
+                    .collect();
+                for (name, input) in calls {
+                    content.push(ContentBlock::ToolUse {
+                        id: script.call_id(),
+                        name,
+                        input,
+                    });
+                }
+                let stop_reason = if content
+                    .iter()
+                    .any(|b| matches!(b, ContentBlock::ToolUse { .. }))
+                {
+                    StopReason::ToolUse
+                } else {
+                    StopReason::EndTurn
+                };
+                Response {
+                    content,
+                    stop_reason,
+                }
+            }
             Task::Turn(turn) => {
                 let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
                 script.turn(turn)
@@ -68,6 +97,11 @@ impl Rehearsal {
             Task::Consolidate(c) => text(consolidate(c)),
             Task::Prune(p) => text(prune(p)),
             Task::Priorities(p) => text(priorities(p)),
+            Task::Compact(c) => text(rehearsal_evennia::summary(c)),
+            Task::ScoreImportance(s) => text(rehearsal_evennia::scores(s)),
+            Task::ExtractFacts(f) => text(rehearsal_evennia::facts(f)),
+            Task::ConsolidateEntity(e) => text(rehearsal_evennia::attributes(e)),
+            Task::Reflect(r) => text(rehearsal_evennia::reflection(r)),
         }
     }
 }
@@ -464,6 +498,7 @@ mod tests {
         Task::Turn(task::Turn {
             woke: true,
             creator_messages: creator.iter().map(|m| m.to_string()).collect(),
+            ..task::Turn::default()
         })
     }
 

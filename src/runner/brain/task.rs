@@ -13,6 +13,11 @@ pub enum Purpose {
     Consolidate,
     Prune,
     Priorities,
+    Compact,
+    ScoreImportance,
+    ExtractFacts,
+    ConsolidateEntity,
+    Reflect,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +30,16 @@ pub enum Task {
     Prune(Prune),
     /// The dreamer's deep-sleep choice of priorities.
     Priorities(Priorities),
+    /// A summary of the older context (compaction).
+    Compact(Compact),
+    /// evennia: importance of journal entries, 1 to 10, in a batch.
+    ScoreImportance(ScoreImportance),
+    /// evennia: world facts from a journal entry (the persona-protection prompt).
+    ExtractFacts(ExtractFacts),
+    /// evennia: an entity's raw observations distilled into attributes.
+    ConsolidateEntity(ConsolidateEntity),
+    /// evennia: reflection questions and insights over important entries.
+    Reflect(Reflect),
 }
 
 impl Task {
@@ -34,6 +49,11 @@ impl Task {
             Task::Consolidate(_) => Purpose::Consolidate,
             Task::Prune(_) => Purpose::Prune,
             Task::Priorities(_) => Purpose::Priorities,
+            Task::Compact(_) => Purpose::Compact,
+            Task::ScoreImportance(_) => Purpose::ScoreImportance,
+            Task::ExtractFacts(_) => Purpose::ExtractFacts,
+            Task::ConsolidateEntity(_) => Purpose::ConsolidateEntity,
+            Task::Reflect(_) => Purpose::Reflect,
         }
     }
 }
@@ -45,6 +65,10 @@ pub struct Turn {
     pub woke: bool,
     /// Its creator's messages delivered since the last turn, as written.
     pub creator_messages: Vec<String>,
+    /// A turn of the sleep work (the sleep tools only).
+    pub asleep: bool,
+    /// The names of the tools offered.
+    pub tools: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +110,43 @@ impl Prune {
 pub struct Priorities {
     /// The priorities of the recent dreams, oldest first.
     pub dream_priorities: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compact {
+    /// Messages summarised.
+    pub messages: usize,
+    /// Them as text.
+    pub transcript: String,
+}
+
+/// Journal entries to score: `(id, text)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreImportance {
+    pub entries: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtractFacts {
+    pub entry_id: String,
+    pub text: String,
+    pub source_entity: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConsolidateEntity {
+    pub entity_id: String,
+    pub entity_type: String,
+    /// What was already known: `(key, value)`.
+    pub attributes: Vec<(String, String)>,
+    /// Raw observations since the last consolidation, oldest first.
+    pub observations: Vec<String>,
+}
+
+/// Important recent entries: `(id, text, importance)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reflect {
+    pub entries: Vec<(String, String, u8)>,
 }
 
 #[cfg(test)]

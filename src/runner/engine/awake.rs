@@ -13,7 +13,7 @@ use crate::memory::iterations::{Iteration, IterationAction};
 use crate::memory::time::format_time;
 use crate::runner::activity::{clip, summarize};
 use crate::runner::brain::task::Task;
-use crate::runner::genome::{Genome, SleepCause, ToolCall, ToolReply};
+use crate::runner::genome::{Genome, Incoming, SleepCause, ToolCall, ToolReply};
 use crate::runner::tools::{BASH, SET_SLEEP, ToolOutcome, sleep_seconds};
 use crate::runner::wake;
 
@@ -124,14 +124,15 @@ impl<G: Genome> Engine<G> {
         crate::runner::prompt::system(&self.purpose, &self.cfg, &self.genome.prompt(&self.cfg))
     }
 
-    /// Books a creator's message: an event, and material for the next dream.
+    /// Books a creator's message: an event, material for the next dream, and the genome's
+    /// part. Whether the genome wakes the creature for it (when it sleeps).
     pub(super) fn delivered(
         &mut self,
         now: DateTime<Utc>,
         text: &str,
         source: &str,
         out: &mut Vec<Output<G>>,
-    ) {
+    ) -> bool {
         let message = MessageEvent {
             text: Some(text.trim().to_string()),
             source: Some(source.to_string()),
@@ -139,6 +140,17 @@ impl<G: Genome> Engine<G> {
         self.event(now, CreatureEvent::Message(message), out);
         self.activity.creator_messages.push(text.trim().to_string());
         self.news.creator_messages.push(text.trim().to_string());
+        let asleep =
+            self.parked.is_some() || matches!(self.state, State::Asleep(_) | State::SleepWork(_));
+        let message = Incoming {
+            from: "creator".into(),
+            text: text.trim().to_string(),
+            direct: true,
+            urgent: false,
+            priority: None,
+        };
+        let wakes = self.with_genome(now, out, |g, cx| g.on_message(&message, asleep, cx));
+        asleep && wakes
     }
 
     pub(super) fn flush_notes(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
@@ -148,11 +160,26 @@ impl<G: Genome> Engine<G> {
     }
 
     pub(super) fn start_turn(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
+        if self.parked.is_some() {
+            return self.sleep_turn(now, out);
+        }
         if let Some(force) = self.force.take() {
             return self.forced_sleep(now, force, out);
         }
         if self.fatigue >= self.cfg.cycle.fatigue_limit {
             return self.forced_sleep(now, Force::Fatigue, out);
+        }
+        if let Some(tick) = self.genome.awake_tick_s(&self.cfg) {
+            let next = self.last_turn_at.map(|t| t + self.cfg.wall(tick));
+            if let Some(at) = next.filter(|at| *at > now) {
+                let timer = self.id();
+                self.state = State::Ticking { timer };
+                out.push(Output::Timer { id: timer, at });
+                return;
+            }
+            if let Some(s) = self.with_genome(now, out, |g, cx| g.on_awake_tick(cx)) {
+                return self.scheduled_sleep(now, s.secs, &s.reason, out);
+            }
         }
         self.flush_notes(now, out);
         if self.fatigue >= self.cfg.cycle.fatigue_warning && !self.warned {
@@ -168,10 +195,19 @@ impl<G: Genome> Engine<G> {
         if self.ctx.last_role() != Some(Role::User) {
             self.say_user(now, wake::CONTINUE.into(), out);
         }
-        let dropped = self.ctx.emergency_trim(
-            self.cfg.cycle.keep_recent_messages,
-            self.cfg.cycle.max_context_chars,
-        );
+        if let Some(threshold) = self.genome.awake_compaction(&self.cfg)
+            && self.begin_compaction(now, threshold, "emergency", out)
+        {
+            return;
+        }
+        let max_chars = self
+            .cfg
+            .cycle
+            .max_context_chars
+            .min(self.genome.context_budget(&self.cfg));
+        let dropped = self
+            .ctx
+            .emergency_trim(self.cfg.cycle.keep_recent_messages, max_chars);
         if dropped > 0 {
             self.memory(
                 now,
@@ -180,15 +216,35 @@ impl<G: Genome> Engine<G> {
                 out,
             );
         }
+        self.last_turn_at = Some(now);
+        self.think_turn(now, false, out);
+    }
+
+    /// Asks the brain for the creature's next turn: awake with every tool, or during the
+    /// sleep work with the sleep tools.
+    pub(super) fn think_turn(
+        &mut self,
+        _now: DateTime<Utc>,
+        asleep: bool,
+        out: &mut Vec<Output<G>>,
+    ) {
         let id = self.id();
         self.state = State::Thinking { id };
+        let tools = if asleep {
+            self.sleep_tools.clone()
+        } else {
+            self.tools.clone()
+        };
+        let mut turn = std::mem::take(&mut self.news);
+        turn.asleep = asleep;
+        turn.tools = tools.iter().map(|t| t.name.clone()).collect();
         out.push(Output::Think {
             id,
-            task: Task::Turn(std::mem::take(&mut self.news)),
+            task: Task::Turn(turn),
             request: Request {
                 system: self.system.clone(),
                 messages: self.ctx.messages().to_vec(),
-                tools: self.tools.clone(),
+                tools,
                 max_tokens: self.cfg.max_tokens,
             },
         });
@@ -246,7 +302,13 @@ impl<G: Genome> Engine<G> {
             out,
         );
         self.since_sleep.turns += 1;
-        if calls.is_empty() {
+        if calls.is_empty() && self.parked.is_some() {
+            // The creature has nothing more to do in its sleep turns.
+            self.state = State::Ready;
+            if let Some(p) = &mut self.parked {
+                p.rounds_left = 0;
+            }
+        } else if calls.is_empty() {
             self.say_user(now, wake::CONTINUE.into(), out);
             self.state = State::Ready;
         } else {
@@ -261,6 +323,14 @@ impl<G: Genome> Engine<G> {
     }
 
     fn turn_failed(&mut self, now: DateTime<Utc>, e: LlmError, out: &mut Vec<Output<G>>) {
+        if self.parked.is_some() {
+            // Sleep turns are a chance, not a duty: the sleep work goes on without them.
+            let error = ErrorEvent::in_phase("sleep turn", format!("model call failed: {e}"));
+            self.error(now, error, out);
+            self.state = State::Ready;
+            let step = self.with_genome(now, out, |g, cx| g.on_sleep_turns_over(cx));
+            return self.unpark(now, step, out);
+        }
         self.retries += 1;
         if matches!(e, LlmError::ContextTooLong(_) | LlmError::Rejected { .. }) {
             let keep = (self.cfg.cycle.keep_recent_messages / 2).max(2);
@@ -303,8 +373,17 @@ impl<G: Genome> Engine<G> {
         let State::Acting(mut acting) = std::mem::replace(&mut self.state, State::Ready) else {
             return;
         };
+        let asleep = self.parked.is_some();
         while let Some(call) = acting.queue.pop_front() {
             match call.name.as_str() {
+                name if asleep && !self.sleep_tools.iter().any(|t| t.name == name) => {
+                    let fail = refusal(&format!(
+                        "Error: `{name}` cannot be used while you sleep; your tools now are {}",
+                        names(&self.sleep_tools)
+                    ));
+                    let block = self.record_tool(now, &call, fail, out);
+                    acting.results.push(block);
+                }
                 SET_SLEEP => {
                     let s = sleep_seconds(&call.input, self.cfg.min_sleep_s, self.cfg.max_sleep_s);
                     acting.results.push(tool_result(
@@ -331,7 +410,7 @@ impl<G: Genome> Engine<G> {
                         acting.results.push(block);
                     }
                 },
-                name if self.sleep_tools.iter().any(|t| t.name == name) => {
+                name if !asleep && self.sleep_only.iter().any(|t| t == name) => {
                     let fail =
                         refusal(&format!("Error: `{name}` can only be used while you sleep"));
                     let block = self.record_tool(now, &call, fail, out);
@@ -363,12 +442,7 @@ impl<G: Genome> Engine<G> {
 
     /// `bash and set_sleep`, `bash, set_sleep and recall`.
     fn tool_names(&self) -> String {
-        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
-        match names.split_last() {
-            Some((last, [])) => last.to_string(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => "none".into(),
-        }
+        names(&self.tools)
     }
 
     pub(super) fn on_tool(
@@ -431,7 +505,10 @@ impl<G: Genome> Engine<G> {
         outcome: ToolOutcome,
         out: &mut Vec<Output<G>>,
     ) -> ContentBlock {
-        self.fatigue += 1;
+        // Tools used in the sleep work's turns are not awake activity.
+        if self.parked.is_none() {
+            self.fatigue += 1;
+        }
         let command = call.input.get("command").and_then(Value::as_str);
         let input = match command {
             Some(c) => Value::String(c.to_string()),
@@ -473,6 +550,10 @@ impl<G: Genome> Engine<G> {
             out,
         );
         self.flush_notes(now, out);
+        if self.parked.is_some() {
+            self.state = State::Ready;
+            return self.sleep_turn(now, out);
+        }
         match acting.sleep {
             // The operator's force sleep (a consolidation) takes the place of the creature's.
             Some(s) if self.force.is_none() => self.begin_sleep(now, s, out),
@@ -547,6 +628,16 @@ impl<G: Genome> Engine<G> {
         self.since_sleep = SinceSleep::default();
         self.state = State::Stopped;
         out.push(Output::Exit);
+    }
+}
+
+/// `a and b`, `a, b and c`.
+fn names(tools: &[crate::llm::ToolSpec]) -> String {
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "none".into(),
     }
 }
 

@@ -71,24 +71,38 @@ impl ContextWindow {
     /// starts with an assistant message so roles still alternate. Returns how many messages
     /// were dropped.
     pub fn trim(&mut self, keep: usize) -> usize {
+        match self.split_keeping(keep) {
+            Some(split) => self.replace_head(split, (self.note)(split)),
+            None => 0,
+        }
+    }
+
+    /// Where the context splits to keep about the last `keep` messages: the kept part
+    /// starts with an assistant message. `None` when there is nothing to drop.
+    pub fn split_keeping(&self, keep: usize) -> Option<usize> {
         let len = self.messages.len();
         if len <= keep + 1 {
-            return 0;
+            return None;
         }
         let mut split = len.saturating_sub(keep).max(1);
         while split < len && self.messages[split].role != Role::Assistant {
             split += 1;
         }
-        if split >= len {
+        (split < len).then_some(split)
+    }
+
+    /// Replaces the messages before `split` with one user message, `head` (a trim note or
+    /// a compaction's summary). Returns how many were replaced.
+    pub fn replace_head(&mut self, split: usize, head: String) -> usize {
+        if split == 0 || split >= self.messages.len() {
             return 0;
         }
-        let dropped = split;
         let kept = self.messages.split_off(split);
         self.messages = Vec::with_capacity(kept.len() + 1);
-        self.messages.push(Message::user_text((self.note)(dropped)));
+        self.messages.push(Message::user_text(head));
         self.messages.extend(kept);
         self.recount();
-        dropped
+        split
     }
 
     /// The emergency trim: when context exceeds `max_chars`, trims to `keep` messages, then

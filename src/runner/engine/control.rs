@@ -44,8 +44,13 @@ impl<G: Genome> Engine<G> {
             ControlCommand::ForceSleep => self.force_sleep(now, out),
             ControlCommand::Wake => match &self.state {
                 State::Asleep(_) => self.begin_wake(now, WakeSource::Operator, out),
-                State::SleepWork(_) => self.wake_during_sleep_work(now, out),
-                State::Backoff { .. } => {
+                State::SleepWork(_) => self.wake_during_sleep_work(now, WakeSource::Operator, out),
+                _ if self.parked.is_some() => {
+                    if self.wake_early.is_none() {
+                        self.wake_early = Some(WakeSource::Operator);
+                    }
+                }
+                State::Backoff { .. } | State::Ticking { .. } => {
                     self.state = State::Ready;
                     self.pump(now, out);
                 }
@@ -64,19 +69,29 @@ impl<G: Genome> Engine<G> {
     /// is over (its own `set_sleep` gives way), or once resumed.
     fn force_sleep(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         let answer = match &self.state {
+            _ if self.parked.is_some() => Answer::AlreadyDreaming,
             State::SleepWork(_) => Answer::AlreadyDreaming,
             State::Asleep(a) if a.dreamt => Answer::AlreadyAsleep { until: a.wake_at },
             _ if self.paused => Answer::Paused,
-            State::Ready | State::Backoff { .. } | State::Asleep(_) => Answer::Dreaming,
+            State::Ready | State::Backoff { .. } | State::Ticking { .. } | State::Asleep(_) => {
+                Answer::Dreaming
+            }
             _ => Answer::DreamsNext,
         };
         out.push(Output::Answer(answer));
+        if self.parked.is_some() {
+            return;
+        }
         match &self.state {
-            State::Ready | State::Thinking { .. } | State::Acting(_) | State::Waking { .. } => {
+            State::Ready
+            | State::Thinking { .. }
+            | State::Acting(_)
+            | State::Waking { .. }
+            | State::Compacting(_) => {
                 self.force = Some(Force::Operator);
                 self.pump(now, out);
             }
-            State::Backoff { .. } => {
+            State::Backoff { .. } | State::Ticking { .. } => {
                 self.force = Some(Force::Operator);
                 self.state = State::Ready;
                 self.pump(now, out);

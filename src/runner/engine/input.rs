@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::control::ControlCommand;
+use crate::llm::embed::Embeddings;
 use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
 use crate::memory::inbox::Delivered;
@@ -33,6 +34,11 @@ pub enum Input<G: Genome> {
     },
     /// The answer to an `Output::Genome` request.
     Genome(G::Done),
+    /// The answer to `Output::Embed { id }`: one vector per text, or why not.
+    Embedded {
+        id: u64,
+        result: Result<Embeddings, String>,
+    },
     Control(ControlCommand),
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,

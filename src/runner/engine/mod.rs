@@ -28,6 +28,7 @@ mod seam_tests;
 mod tests;
 
 mod awake;
+mod compaction;
 mod control;
 mod rest;
 mod sleep;
@@ -56,11 +57,21 @@ pub struct Engine<G: Genome> {
     genome: G,
     /// Offered in awake turns: the engine's and the genome's, sleep-only ones left out.
     tools: Vec<ToolSpec>,
-    /// Offered during sleep: the genome's sleep-only tools.
+    /// Offered in the sleep work's turns: the genome's tools for sleep.
     sleep_tools: Vec<ToolSpec>,
+    /// The genome's tools that are refused awake.
+    sleep_only: Vec<String>,
     purpose: String,
     system: String,
     max_dreams: Option<u64>,
+    /// `--max-sleeps`: stop after this many completed sleep works in this run.
+    max_sleeps: Option<u64>,
+    /// Sleep works completed in this run.
+    session_sleeps: u64,
+    /// The sleep work set aside while it runs creature turns or a compaction.
+    parked: Option<Parked>,
+    /// When the last awake turn began (the genome's awake tick paces turns).
+    last_turn_at: Option<DateTime<Utc>>,
     state: State,
     ctx: ContextWindow,
     paused: bool,
@@ -77,7 +88,8 @@ pub struct Engine<G: Genome> {
     /// first in the next user message).
     pending_notes: Vec<String>,
     force: Option<Force>,
-    wake_early: bool,
+    /// A wake that waits for the sleep work's atomic phase (or its next step) to end.
+    wake_early: Option<WakeSource>,
     retries: u32,
     faulted: bool,
     /// What of `MESSAGES.md` the creature has been given.
@@ -98,6 +110,12 @@ enum State {
     Backoff {
         timer: u64,
     },
+    /// Waiting for the next awake tick before the next turn.
+    Ticking {
+        timer: u64,
+    },
+    /// The context is being summarised (`Task::Compact`).
+    Compacting(Compacting),
     /// The genome's sleep work.
     SleepWork(SleepWork),
     Asleep(Asleep),
@@ -136,6 +154,30 @@ struct SleepWork {
     started: DateTime<Utc>,
     /// A request of the genome's is in flight.
     in_flight: bool,
+    /// The next step waits for this sleep tick.
+    tick_at: Option<DateTime<Utc>>,
+    /// When the creature wakes, for a genome whose sleep work runs inside the sleep
+    /// ([`Genome::wake_time_includes_work`]).
+    wake_at: Option<DateTime<Utc>>,
+    /// The timer armed for the earlier of `tick_at` and `wake_at`.
+    timer: Option<u64>,
+}
+
+/// Sleep work set aside for creature turns or a compaction.
+#[derive(Debug)]
+struct Parked {
+    work: SleepWork,
+    /// Sleep turns still allowed.
+    rounds_left: u32,
+}
+
+#[derive(Debug)]
+struct Compacting {
+    id: u64,
+    trigger: &'static str,
+    ratio: f64,
+    /// Messages summarised: the context before this index.
+    split: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,11 +216,15 @@ impl<G: Genome> Engine<G> {
     pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
         let mut tools = super::tools::specs(&cfg, &genome.prompt(&cfg).sleep);
         let mut sleep_tools = Vec::new();
+        let mut sleep_only = Vec::new();
         for t in genome.tools(&cfg) {
-            if t.sleep_only {
-                sleep_tools.push(t.spec);
-            } else {
+            if t.when.asleep() {
+                sleep_tools.push(t.spec.clone());
+            }
+            if t.when.awake() {
                 tools.push(t.spec);
+            } else {
+                sleep_only.push(t.spec.name);
             }
         }
         Self {
@@ -186,9 +232,14 @@ impl<G: Genome> Engine<G> {
             genome,
             tools,
             sleep_tools,
+            sleep_only,
             purpose: String::new(),
             system: String::new(),
             max_dreams,
+            max_sleeps: None,
+            session_sleeps: 0,
+            parked: None,
+            last_turn_at: None,
             state: State::Starting,
             ctx: ContextWindow::new(G::trim_note),
             paused: false,
@@ -201,12 +252,18 @@ impl<G: Genome> Engine<G> {
             news: Turn::default(),
             pending_notes: Vec::new(),
             force: None,
-            wake_early: false,
+            wake_early: None,
             retries: 0,
             faulted: false,
             inbox: Delivered::default(),
             shown: None,
         }
+    }
+
+    /// Stops the run after `n` completed sleeps (`--max-sleeps`).
+    pub fn with_max_sleeps(mut self, n: Option<u64>) -> Self {
+        self.max_sleeps = n;
+        self
     }
 
     pub fn handle(&mut self, now: DateTime<Utc>, input: Input<G>) -> Vec<Output<G>> {
@@ -215,6 +272,7 @@ impl<G: Genome> Engine<G> {
             Input::Start(restored) => self.on_start(now, *restored, &mut out),
             Input::Thought { id, result } => match &self.state {
                 State::Thinking { id: want } if *want == id => self.on_turn(now, result, &mut out),
+                State::Compacting(c) if c.id == id => self.on_summary(now, result, &mut out),
                 State::SleepWork(_) => {
                     let step =
                         self.with_genome(now, &mut out, |g, cx| g.on_thought(id, result, cx));
@@ -226,6 +284,7 @@ impl<G: Genome> Engine<G> {
             Input::Timer { id } => self.on_timer(now, id, &mut out),
             Input::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
             Input::Genome(done) => self.on_genome_io(now, done, &mut out),
+            Input::Embedded { id, result } => self.on_embedded(now, id, result, &mut out),
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }
@@ -238,12 +297,17 @@ impl<G: Genome> Engine<G> {
         if self.paused && !matches!(self.state, State::Stopped) {
             return Status::Paused;
         }
+        if self.parked.is_some() {
+            return Status::Dreaming;
+        }
         match &self.state {
             State::Starting
             | State::Ready
             | State::Thinking { .. }
             | State::Acting(_)
             | State::Backoff { .. }
+            | State::Ticking { .. }
+            | State::Compacting(_)
             | State::Waking { .. } => Status::Awake,
             State::SleepWork(_) => Status::Dreaming,
             State::Asleep(a) => {
@@ -262,7 +326,8 @@ impl<G: Genome> Engine<G> {
     pub fn awaited_timer(&self) -> Option<u64> {
         match &self.state {
             State::Asleep(a) if !a.due => Some(a.timer),
-            State::Backoff { timer } => Some(*timer),
+            State::Backoff { timer } | State::Ticking { timer } => Some(*timer),
+            State::SleepWork(w) => w.timer,
             _ => None,
         }
     }
@@ -335,6 +400,7 @@ impl<G: Genome> Engine<G> {
             fatigue,
             sleep_tools,
             next_id,
+            ctx,
             ..
         } = self;
         let mut cx = Cx::new(
@@ -344,6 +410,7 @@ impl<G: Genome> Engine<G> {
             activity,
             *fatigue,
             sleep_tools,
+            ctx.chars(),
             next_id,
             out,
         );
@@ -400,10 +467,31 @@ impl<G: Genome> Engine<G> {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum WakeSource {
     Timer,
     Operator,
+    /// An urgent event woke a light sleeper (the reason).
+    Urgent(String),
+}
+
+impl WakeSource {
+    /// Why the creature wakes, as the events and the mode log say it.
+    fn reason(&self) -> String {
+        match self {
+            WakeSource::Timer => "Sleep timer expired".into(),
+            WakeSource::Operator => "Woken early by the operator".into(),
+            WakeSource::Urgent(why) => format!("Woken by {why}"),
+        }
+    }
+
+    fn source(&self) -> &'static str {
+        match self {
+            WakeSource::Timer => "timer",
+            WakeSource::Operator => "operator",
+            WakeSource::Urgent(_) => "urgent",
+        }
+    }
 }
 
 fn tool_result(id: &str, content: String, is_error: bool) -> ContentBlock {

@@ -20,6 +20,8 @@ pub enum Output<G: Genome> {
         task: Task,
         request: Request,
     },
+    /// Embed texts; `Input::Embedded { id }`.
+    Embed { id: u64, texts: Vec<String> },
     /// Run a bash command in the creature dir; `Input::ToolDone { id }`.
     RunTool { id: u64, command: String },
     /// `Input::Timer { id }` at `at`. A timer is never cancelled: a stale id is ignored.

@@ -49,10 +49,11 @@ impl<G: Genome> Engine<G> {
                     self.begin_wake(now, WakeSource::Timer, out);
                 }
             }
-            State::Backoff { timer } if *timer == id => {
+            State::Backoff { timer } | State::Ticking { timer } if *timer == id => {
                 self.state = State::Ready;
                 self.pump(now, out);
             }
+            State::SleepWork(w) if w.timer == Some(id) => self.on_sleep_timer(now, out),
             _ => {}
         }
     }
@@ -67,15 +68,13 @@ impl<G: Genome> Engine<G> {
             return;
         };
         out.push(Output::Record(Record::RemoveSleepFile));
-        let (reason, src) = match source {
-            WakeSource::Timer => ("Sleep timer expired", "timer"),
-            WakeSource::Operator => ("Woken early by the operator", "operator"),
-        };
+        let reason = source.reason();
         let wake = Wake {
-            reason: Some(reason.into()),
-            source: Some(src.into()),
+            reason: Some(reason.clone()),
+            source: Some(source.source().into()),
         };
         self.event(now, CreatureEvent::Wake(wake), out);
+        self.with_genome(now, out, |g, cx| g.on_wake(&reason, cx));
         let id = self.id();
         self.state = State::Waking { id, asleep };
         out.push(Output::Gather { id });
@@ -122,6 +121,21 @@ impl<G: Genome> Engine<G> {
         self.pump(now, out);
     }
 
+    /// The genome woke the sleeping creature for a creator's message.
+    fn urgent_wake(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
+        let source = WakeSource::Urgent("a message from the creator".into());
+        match self.state {
+            State::Asleep(_) => self.begin_wake(now, source, out),
+            State::SleepWork(_) => self.wake_during_sleep_work(now, source, out),
+            // Sleep turns or a compaction under way: the wake waits for them.
+            _ => {
+                if self.wake_early.is_none() {
+                    self.wake_early = Some(source);
+                }
+            }
+        }
+    }
+
     /// What of `MESSAGES.md` as read is new (see [`crate::memory::inbox`]); the ledger of
     /// what was delivered is saved when that changes it.
     pub(super) fn take_inbox(
@@ -148,12 +162,17 @@ impl<G: Genome> Engine<G> {
             t: now,
             text: text.clone(),
         }));
-        self.delivered(now, &text, "operator", out);
+        let wakes = self.delivered(now, &text, "operator", out);
         let note = wake::creator_message(&text);
         match self.state {
             // A turn is in flight: tool results must come first in the next message.
-            State::Thinking { .. } | State::Acting(_) => self.pending_notes.push(note),
+            State::Thinking { .. } | State::Acting(_) | State::Compacting(_) => {
+                self.pending_notes.push(note)
+            }
             _ => self.say_user(now, note, out),
+        }
+        if wakes {
+            self.urgent_wake(now, out);
         }
     }
 }

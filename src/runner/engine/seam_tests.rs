@@ -13,7 +13,7 @@ use crate::memory::events::EventKind;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{
     GenomeFiles, GenomePrompt, GenomeRestore, GenomeTool, IoProgress, Performed, SleepEnd,
-    SleepStep, ToolReply,
+    SleepStep, ToolReply, ToolTime,
 };
 use crate::runner::tools::ToolOutcome;
 
@@ -47,16 +47,17 @@ enum TinyDone {
     Dreamt { id: u64 },
 }
 
+#[derive(Default)]
 struct TinyFiles;
 
 impl GenomeFiles<Tiny> for TinyFiles {
-    fn restore(_: &crate::memory::write::SeedPaths) -> GenomeRestore<String> {
+    fn restore(&mut self, _: &crate::memory::write::SeedPaths) -> GenomeRestore<String> {
         GenomeRestore::default()
     }
     fn refresh(_: &crate::memory::write::SeedPaths) -> (String, Vec<String>) {
         (String::new(), Vec::new())
     }
-    fn perform(_: &crate::memory::write::SeedPaths, _: TinyIo) -> Performed<TinyDone> {
+    fn perform(&mut self, _: &crate::memory::write::SeedPaths, _: TinyIo) -> Performed<TinyDone> {
         Performed::Written
     }
 }
@@ -77,20 +78,21 @@ impl Genome for Tiny {
     type Files = TinyFiles;
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Other(String::new());
+    const BIRTH_NAME: &'static str = "tiny";
 
     fn tools(&self, _: &RunnerConfig) -> Vec<GenomeTool> {
         vec![
             GenomeTool {
                 spec: spec("note"),
-                sleep_only: false,
+                when: ToolTime::Awake,
             },
             GenomeTool {
                 spec: spec("recall"),
-                sleep_only: false,
+                when: ToolTime::Awake,
             },
             GenomeTool {
                 spec: spec("journal"),
-                sleep_only: true,
+                when: ToolTime::Asleep,
             },
         ]
     }
@@ -205,6 +207,7 @@ impl Genome for Tiny {
                     _ => {
                         self.phase = None;
                         IoProgress::Sleep(SleepStep::Done(SleepEnd {
+                            wake: false,
                             consolidated: true,
                             deep: false,
                         }))
@@ -219,7 +222,7 @@ impl Genome for Tiny {
         matches!(self.phase, Some(Phase::Compacting(_)))
     }
 
-    fn on_wake_deferred(&mut self, cx: &mut Cx<'_, Self>) {
+    fn on_wake_deferred(&mut self, _reason: &str, cx: &mut Cx<'_, Self>) {
         self.log.push("wake deferred".into());
         cx.memory("wake_deferred", json!({"reason": "compacting"}));
     }
@@ -228,6 +231,7 @@ impl Genome for Tiny {
         self.log.push(format!("interrupt {:?}", self.phase));
         self.phase = None;
         SleepEnd {
+            wake: false,
             consolidated: true,
             deep: false,
         }
@@ -508,9 +512,10 @@ fn a_turn_task_says_what_is_new_as_data() {
     assert!(first.woke);
     assert_eq!(first.creator_messages, ["be brief"]);
     t.call("recall", json!({}));
-    assert_eq!(
-        turn(&t).unwrap(),
-        Default::default(),
+    let next = turn(&t).unwrap();
+    assert!(
+        !next.woke && next.creator_messages.is_empty() && !next.asleep,
         "nothing new after a tool call"
     );
+    assert_eq!(next.tools, ["bash", "set_sleep", "note", "recall"]);
 }

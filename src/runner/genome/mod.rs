@@ -22,7 +22,9 @@
 //! ([`dreamer`]) is the example.
 
 pub mod dreamer;
+pub mod evennia;
 
+use crate::llm::embed::Embeddings;
 use std::fmt::Debug;
 
 use chrono::{DateTime, Utc};
@@ -54,6 +56,9 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     /// The `.sys/events.jsonl` kind written when a sleep consolidated: restore reads the
     /// activity since the last one.
     const CONSOLIDATION_EVENT: EventKind;
+
+    /// What BIRTH.json's `genome` says for a creature born with this genome.
+    const BIRTH_NAME: &'static str;
 
     /// Tools beside `bash` and `set_sleep`.
     fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
@@ -100,8 +105,9 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
         true
     }
 
-    /// A wake was deferred (the phase is atomic): the genome may record it.
-    fn on_wake_deferred(&mut self, _cx: &mut Cx<'_, Self>) {}
+    /// A wake was deferred (the phase is atomic): the genome may record it, with why the
+    /// creature was to wake.
+    fn on_wake_deferred(&mut self, _reason: &str, _cx: &mut Cx<'_, Self>) {}
 
     /// Ends the sleep work early (a wake between steps of a phase that is not atomic).
     fn interrupt(&mut self, _cx: &mut Cx<'_, Self>) -> SleepEnd {
@@ -122,15 +128,115 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
 
     /// The genome's parts of the system prompt.
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt;
+
+    /// Creature seconds between awake turns (the genome's awake tick), `None` for turns
+    /// back to back.
+    fn awake_tick_s(&self, _cfg: &RunnerConfig) -> Option<f64> {
+        None
+    }
+
+    /// Creature seconds of one sleep tick ([`SleepStep::NextTick`]).
+    fn sleep_tick_s(&self, cfg: &RunnerConfig) -> f64 {
+        cfg.cycle.quick_nap_threshold_s
+    }
+
+    /// An awake tick is about to begin (before each awake turn): a sleep the genome's own
+    /// schedule wants now, if any.
+    fn on_awake_tick(&mut self, _cx: &mut Cx<'_, Self>) -> Option<ScheduledSleep> {
+        None
+    }
+
+    /// Whether the wake time of a requested sleep counts from when it began (the sleep
+    /// work runs inside it, and a wake time reached during it wakes the creature as the
+    /// operator's wake does), rather than from when the sleep work ended.
+    fn wake_time_includes_work(&self) -> bool {
+        false
+    }
+
+    /// A message reached the creature (`asleep` or not): whether it wakes now.
+    fn on_message(&mut self, _message: &Incoming, _asleep: bool, _cx: &mut Cx<'_, Self>) -> bool {
+        false
+    }
+
+    /// Whether a consolidation trims the context (the dreamer's); a genome that compacts
+    /// its context itself says no.
+    fn trims_at_consolidation(&self) -> bool {
+        true
+    }
+
+    /// The creature woke (any source): the genome may reset its own counters.
+    fn on_wake(&mut self, _reason: &str, _cx: &mut Cx<'_, Self>) {}
+
+    /// Before an awake turn: compact the context when it fills this share of the budget.
+    fn awake_compaction(&self, _cfg: &RunnerConfig) -> Option<f64> {
+        None
+    }
+
+    /// The context budget (characters) that compaction thresholds are shares of.
+    fn context_budget(&self, cfg: &RunnerConfig) -> usize {
+        cfg.cycle.max_context_chars
+    }
+
+    /// A compaction happened (or, asleep, was not needed: `None`).
+    fn on_compacted(&mut self, _done: Option<&Compacted>, _cx: &mut Cx<'_, Self>) -> SleepStep {
+        SleepStep::Ready
+    }
+
+    /// The sleep turns of a [`SleepStep::Turn`] are over.
+    fn on_sleep_turns_over(&mut self, _cx: &mut Cx<'_, Self>) -> SleepStep {
+        SleepStep::Ready
+    }
+
+    /// The answer to [`Cx::embed`].
+    fn on_embedded(
+        &mut self,
+        _id: u64,
+        _result: Result<Embeddings, String>,
+        _cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
+        IoProgress::Nothing
+    }
 }
 
-/// The genome's IO: what the driver runs for it. The only part of a genome that does IO.
-pub trait GenomeFiles<G: Genome> {
+/// A sleep the genome's schedule asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScheduledSleep {
+    pub secs: f64,
+    pub reason: String,
+}
+
+/// A message that reached a creature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Incoming {
+    /// Who sent it: `creator`, or another creature's name.
+    pub from: String,
+    pub text: String,
+    /// Addressed to this creature (not a broadcast).
+    pub direct: bool,
+    pub urgent: bool,
+    pub priority: Option<u8>,
+}
+
+/// A compaction of the context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compacted {
+    /// `sleep` or `emergency`.
+    pub trigger: &'static str,
+    /// The share of the budget the context filled before.
+    pub ratio: f64,
+    pub summarized: usize,
+    pub preserved: usize,
+    pub summary: String,
+}
+
+/// The genome's IO: what the driver runs for it. The only part of a genome that does IO;
+/// it may keep what it loaded (an index) between requests.
+pub trait GenomeFiles<G: Genome>: Default + Send {
     /// The genome's part of the creature on disk, at start.
-    fn restore(paths: &SeedPaths) -> GenomeRestore<G::Restored>;
+    fn restore(&mut self, paths: &SeedPaths) -> GenomeRestore<G::Restored>;
     /// Fresh reads at wake; problems are sentences for the error log.
     fn refresh(paths: &SeedPaths) -> (G::Fresh, Vec<String>);
-    fn perform(paths: &SeedPaths, io: G::Io) -> Performed<G::Done>;
+    fn perform(&mut self, paths: &SeedPaths, io: G::Io) -> Performed<G::Done>;
 }
 
 /// What [`GenomeFiles::restore`] found.
@@ -160,8 +266,28 @@ pub enum Performed<D> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenomeTool {
     pub spec: ToolSpec,
-    /// Offered only while the creature is asleep; refused awake.
-    pub sleep_only: bool,
+    pub when: ToolTime,
+}
+
+/// When a genome's tool is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolTime {
+    /// In awake turns only.
+    Awake,
+    /// In the sleep work's turns only ([`SleepStep::Turn`]); refused awake.
+    Asleep,
+    /// In both.
+    Always,
+}
+
+impl ToolTime {
+    pub fn awake(self) -> bool {
+        matches!(self, ToolTime::Awake | ToolTime::Always)
+    }
+
+    pub fn asleep(self) -> bool {
+        matches!(self, ToolTime::Asleep | ToolTime::Always)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -189,10 +315,13 @@ pub enum SleepCause {
     Forced,
     /// The operator: a consolidation now, however little there is to consolidate.
     Operator,
+    /// The genome's own schedule (see [`Genome::on_awake_tick`]): a sleep of this many
+    /// seconds.
+    Scheduled(f64),
 }
 
 /// Where the sleep work is after a genome call.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SleepStep {
     /// Nothing changed (a stale answer).
     Unchanged,
@@ -202,6 +331,15 @@ pub enum SleepStep {
     Ready,
     /// The sleep work is over.
     Done(SleepEnd),
+    /// Call [`Genome::step`] again after one sleep tick ([`Genome::sleep_tick_s`]).
+    NextTick,
+    /// Run creature turns offering the sleep tools (`rounds` model calls at most, fewer
+    /// when the creature stops calling tools), after `prompt` as a user message; then
+    /// [`Genome::on_sleep_turns_over`].
+    Turn { prompt: String, rounds: u32 },
+    /// Compact the context when it fills `threshold` (0..1) of the context budget or more;
+    /// then [`Genome::on_compacted`] (with `None` when it was below).
+    Compact { threshold: f64 },
 }
 
 /// How the sleep work ended.
@@ -211,6 +349,9 @@ pub struct SleepEnd {
     pub consolidated: bool,
     /// The long pause follows (deep sleep).
     pub deep: bool,
+    /// Wake at once (a wake that waited for the sleep work: an urgent event held during a
+    /// deep phase).
+    pub wake: bool,
 }
 
 /// What an IO answer moved forward.
@@ -243,6 +384,8 @@ pub struct Cx<'a, G: Genome> {
     pub fatigue: u64,
     /// The tools offered during sleep (a genome's sleep-phase turns).
     pub sleep_tools: &'a [ToolSpec],
+    /// Characters in context now.
+    pub context_chars: usize,
     next_id: &'a mut u64,
     out: &'a mut Vec<Output<G>>,
     faulted: bool,
@@ -265,6 +408,7 @@ impl<'a, G: Genome> Cx<'a, G> {
         activity: &'a Activity,
         fatigue: u64,
         sleep_tools: &'a [ToolSpec],
+        context_chars: usize,
         next_id: &'a mut u64,
         out: &'a mut Vec<Output<G>>,
     ) -> Self {
@@ -275,6 +419,7 @@ impl<'a, G: Genome> Cx<'a, G> {
             activity,
             fatigue,
             sleep_tools,
+            context_chars,
             next_id,
             out,
             faulted: false,
@@ -299,6 +444,14 @@ impl<'a, G: Genome> Cx<'a, G> {
     pub fn think(&mut self, task: Task, request: Request) -> u64 {
         let id = self.id();
         self.out.push(Output::Think { id, task, request });
+        id
+    }
+
+    /// Asks for embeddings of `texts`; the answer comes back through
+    /// [`Genome::on_embedded`] with this id.
+    pub fn embed(&mut self, texts: Vec<String>) -> u64 {
+        let id = self.id();
+        self.out.push(Output::Embed { id, texts });
         id
     }
 

@@ -270,6 +270,7 @@ impl Dreamer {
                 cx.io(DreamerIo::Diary { at: now, body });
                 self.recall.since_deep.clear();
                 SleepStep::Done(SleepEnd {
+                    wake: false,
                     consolidated: true,
                     deep: true,
                 })
@@ -325,6 +326,7 @@ impl Dreamer {
             SleepStep::Ready
         } else {
             SleepStep::Done(SleepEnd {
+                wake: false,
                 consolidated: true,
                 deep: false,
             })

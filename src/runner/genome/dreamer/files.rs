@@ -20,10 +20,11 @@ use super::{
 /// Dreams kept for prompts and the diary.
 const KEEP_DREAMS: usize = 50;
 
+#[derive(Default)]
 pub struct DreamerFiles;
 
 impl GenomeFiles<Dreamer> for DreamerFiles {
-    fn restore(paths: &SeedPaths) -> GenomeRestore<DreamerRestored> {
+    fn restore(&mut self, paths: &SeedPaths) -> GenomeRestore<DreamerRestored> {
         let mut errors = Vec::new();
         let mut r = DreamerRestored::default();
         let mut dreams: Vec<Dream> = Vec::new();
@@ -86,7 +87,7 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
         (g, errors)
     }
 
-    fn perform(paths: &SeedPaths, io: DreamerIo) -> Performed<DreamerDone> {
+    fn perform(&mut self, paths: &SeedPaths, io: DreamerIo) -> Performed<DreamerDone> {
         let (file, result) = match io {
             DreamerIo::Commit { id, commit } => {
                 let result = commit_dream(paths, &commit);
@@ -200,7 +201,7 @@ mod tests {
             "{\"t\":\"2026-03-01T10:00:00.000Z\",\"reflection\":\"r\",\"priority\":\"p\",\"deep\":true}\nnot json\n{\"t\":\"2026-03-01T10:20:00.000Z\",\"reflection\":\"r2\",\"priority\":\"p2\",\"deep\":false}\n",
         )
         .unwrap();
-        let r = DreamerFiles::restore(&paths);
+        let r = DreamerFiles.restore(&paths);
         assert_eq!(r.state.dreams, 2);
         assert_eq!(r.state.since_deep.len(), 1);
         assert!(r.lived);

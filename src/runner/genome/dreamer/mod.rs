@@ -177,6 +177,7 @@ impl Genome for Dreamer {
     type Files = DreamerFiles;
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
+    const BIRTH_NAME: &'static str = crate::runner::adoption::GENOME;
 
     fn restore(&mut self, r: DreamerRestored) {
         self.dreams = r.dreams;

@@ -1,0 +1,290 @@
+//! The rehearsal brain's part for the evennia genome: a scripted creature that keeps a
+//! journal (entries of varied importance), notes what it thinks of its creator and of a
+//! neighbour called wren (whose favorability crosses the Dunbar thresholds up and down),
+//! recalls and stores memories, grows its context until both compaction triggers fire,
+//! and sleeps: long sleeps, and a short one whose wake comes during compacting (deferred).
+//! It answers the sleep work's tasks (scores, facts, entity attributes, reflections,
+//! summaries) from their data alone.
+
+use serde_json::{Value, json};
+
+use super::task::{self, Turn};
+
+/// Sessions whose sleep is short enough that its wake comes during compacting.
+const SHORT_SLEEP_SESSIONS: [u64; 2] = [2, 5];
+
+/// The session that reads a long file just before it sleeps.
+const LONG_READ_BEFORE_SLEEP: u64 = 3;
+
+/// What the creature asks its semantic memory, a session each.
+const QUERIES: [&str; 3] = [
+    "where does wren live",
+    "what my creator reads",
+    "the garden root",
+];
+
+/// What wren's favorability does each session (it crosses 0.25 and 0.5 up, 0.5 down,
+/// 0.75 up and down).
+const WREN: [f64; 6] = [0.3, 0.25, -0.1, 0.35, -0.1, 0.05];
+
+#[derive(Debug, Default)]
+pub struct EvenniaScript {
+    session: u64,
+    step: u64,
+    calls: u64,
+    sleep_round: u64,
+}
+
+/// A journal entry of the script: text (with a world fact after ` — `), tags, importance
+/// given by the creature (None: the heuristic scores it).
+const ENTRIES: [(&str, &str, Option<u8>); 8] = [
+    (
+        "Looked around the garden directory — the garden keeps a PURPOSE.md at its root",
+        "garden",
+        None,
+    ),
+    (
+        "Learned something important about my creator — the creator reads workspace/notes.md",
+        "creator",
+        Some(7),
+    ),
+    (
+        "Wren passed by and talked about the weather — wren lives in the neighbouring directory",
+        "wren",
+        None,
+    ),
+    ("Tidied my notes", "notes", Some(2)),
+    (
+        "A command failed; I must check paths before reading — workspace/forecast.json does not exist",
+        "error",
+        None,
+    ),
+    (
+        "Decided to keep one line per session in my notes — notes.md grows one line a session",
+        "plan",
+        Some(6),
+    ),
+    (
+        "Wren was curt today and did not answer — wren dislikes being interrupted",
+        "wren",
+        None,
+    ),
+    (
+        "Discovered the .self directory holds my whole memory — .self holds the journal and semantic memory",
+        "memory",
+        Some(8),
+    ),
+];
+
+impl EvenniaScript {
+    pub fn turn(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
+        if turn.asleep {
+            return self.sleep_turn();
+        }
+        if turn.woke || self.session == 0 {
+            self.session += 1;
+            self.step = 0;
+            self.sleep_round = 0;
+        }
+        self.step += 1;
+        let s = self.session;
+        let i = (s as usize * 3 + self.step as usize) % ENTRIES.len();
+        let journal = |k: usize| {
+            let (text, tag, importance) = ENTRIES[k % ENTRIES.len()];
+            let mut input = json!({"text": text, "tags": [tag], "source_type": "observation"});
+            if let Some(n) = importance {
+                input["importance"] = json!(n);
+            }
+            if tag == "wren" {
+                input["source_entity"] = json!("wren");
+                input["source_trust"] = json!(0.6);
+            }
+            ("add_journal_entry".to_string(), input)
+        };
+        match self.step {
+            1 => (
+                Some(format!(
+                    "Rehearsal brain (evennia), session {s}: awake. Writing down what I see."
+                )),
+                vec![journal(i), journal(i + 1), journal(i + 5)],
+            ),
+            2 => (
+                Some("Thinking about the others here.".into()),
+                vec![
+                    (
+                        "observe_entity".into(),
+                        json!({"entity_id": "wren", "entity_type": "creature",
+                               "observation": format!("session {s}: wren {}",
+                                   if WREN[(s as usize - 1) % WREN.len()] >= 0.0 { "was friendly" } else { "was curt" }),
+                               "favorability_delta": WREN[(s as usize - 1) % WREN.len()]}),
+                    ),
+                    (
+                        "observe_entity".into(),
+                        json!({"entity_id": "creator", "entity_type": "creator",
+                               "observation": "keeps the garden and writes in MESSAGES.md",
+                               "favorability_delta": 0.12}),
+                    ),
+                ],
+            ),
+            3 => (
+                None,
+                vec![
+                    (
+                        "recall_memories".into(),
+                        json!({"query": QUERIES[s as usize % QUERIES.len()]}),
+                    ),
+                    (
+                        "update_conversation".into(),
+                        json!({"entity_id": "wren", "topic": "the weather", "add_pending": "answer wren"}),
+                    ),
+                ],
+            ),
+            4 => (
+                Some("Reading a long file; my context grows.".into()),
+                vec![(
+                    "bash".into(),
+                    json!({"command": if s == 4 { "seq 1 1600" } else { "seq 1 500" }}),
+                )],
+            ),
+            5 if s == 4 => (
+                Some("Still reading.".into()),
+                vec![("bash".into(), json!({"command": "seq 1600 2400"}))],
+            ),
+            5 => (
+                None,
+                vec![
+                    journal(i + 2),
+                    (
+                        "store_memory".into(),
+                        json!({"text": format!("The garden has been visited {s} times by its creator"), "source_trust": 0.9}),
+                    ),
+                ],
+            ),
+            6 => (None, vec![journal(i + 3)]),
+            7 => (None, vec![("review_journal".into(), json!({"limit": 5}))]),
+            _ => {
+                let secs = if SHORT_SLEEP_SESSIONS.contains(&s) {
+                    45
+                } else {
+                    300
+                };
+                let mut calls = Vec::new();
+                if s == LONG_READ_BEFORE_SLEEP {
+                    // The context goes to sleep full: the sleep's own compaction.
+                    calls.push(("bash".to_string(), json!({"command": "seq 1 1100"})));
+                }
+                calls.push(("set_sleep".into(), json!({"seconds": secs})));
+                (
+                    Some(format!(
+                        "Time to sleep for {secs}s and let the journal settle."
+                    )),
+                    calls,
+                )
+            }
+        }
+    }
+
+    /// The pre-compaction turn: one last entry, then nothing more.
+    fn sleep_turn(&mut self) -> (Option<String>, Vec<(String, Value)>) {
+        self.sleep_round += 1;
+        if self.sleep_round == 1 {
+            return (
+                Some("Before my context is compacted, one thing to keep.".into()),
+                vec![(
+                    "add_journal_entry".into(),
+                    json!({"text": format!("Before compaction in session {}: I read long files today — long outputs fill the context quickly", self.session),
+                           "tags": ["compaction"], "source_type": "self"}),
+                )],
+            );
+        }
+        (Some("Nothing more to journal.".into()), Vec::new())
+    }
+
+    /// Ids for tool calls.
+    pub fn call_id(&mut self) -> String {
+        self.calls += 1;
+        format!("toolu_rehearsal_ev_{:05}", self.calls)
+    }
+}
+
+/// Scores: the length and weight of each entry, deterministically 2..=9.
+pub fn scores(t: &task::ScoreImportance) -> String {
+    t.entries
+        .iter()
+        .map(|(id, text)| {
+            let lower = text.to_lowercase();
+            let mut score: u8 = 5;
+            for (word, up) in [
+                ("important", 3),
+                ("must", 2),
+                ("discovered", 3),
+                ("failed", 2),
+                ("decided", 2),
+                ("wren", 1),
+            ] {
+                if lower.contains(word) {
+                    score += up;
+                }
+            }
+            if lower.starts_with("tidied") {
+                score = 2;
+            }
+            format!("{id}: {}\n", score.min(9))
+        })
+        .collect()
+}
+
+/// The world fact after ` — `, in the third person; none when there is none.
+pub fn facts(t: &task::ExtractFacts) -> String {
+    match t.text.split_once(" — ") {
+        Some((_, fact)) => {
+            let mut f = fact.trim().to_string();
+            if let Some(first) = f.get(..1) {
+                f = first.to_uppercase() + &f[1..];
+            }
+            format!("- {f}.")
+        }
+        None => "NONE".into(),
+    }
+}
+
+pub fn attributes(t: &task::ConsolidateEntity) -> String {
+    let friendly = t
+        .observations
+        .iter()
+        .filter(|o| o.contains("friendly"))
+        .count();
+    let curt = t.observations.iter().filter(|o| o.contains("curt")).count();
+    let last = t.observations.last().cloned().unwrap_or_default();
+    json!({
+        "kind": t.entity_type,
+        "temper": if friendly >= curt { "mostly friendly" } else { "often curt" },
+        "last_seen": last,
+        "observed": format!("{} times", t.observations.len()),
+    })
+    .to_string()
+}
+
+pub fn reflection(t: &task::Reflect) -> String {
+    let ids: Vec<&str> = t
+        .entries
+        .iter()
+        .take(3)
+        .map(|(id, _, _)| id.as_str())
+        .collect();
+    format!(
+        "QUESTIONS:\n- What matters most in this garden?\n- How do the others here see me?\n\
+         INSIGHTS:\n- My creator and my notes are what this garden is about (because of {})\n\
+         - Checking before acting saves failed commands (because of {})\n",
+        ids.join(", "),
+        ids.first().copied().unwrap_or("the journal")
+    )
+}
+
+pub fn summary(t: &task::Compact) -> String {
+    format!(
+        "You worked through {} messages: you kept your journal, noted what wren and your \
+         creator did, recalled memories and read long files. Pending: answer wren.",
+        t.messages
+    )
+}
