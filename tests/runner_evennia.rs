@@ -156,6 +156,13 @@ async fn six_sleeps_exercise_every_mechanism() {
                 .contains("message from the creator")),
         "an urgent wake"
     );
+    assert!(
+        ops(&mode, "transition")
+            .iter()
+            .filter(|l| l["to"] == "sleep")
+            .all(|l| l["wake_at"].is_string()),
+        "every transition to sleep says when it wakes"
+    );
     let phases: Vec<&str> = ops(&mode, "phase")
         .iter()
         .map(|l| l["phase"].as_str().unwrap())
