@@ -57,7 +57,7 @@ async fn read_request(socket: &mut TcpStream) -> Option<(String, Value)> {
 /// then sleep), plain text for the sleep work, picked by what the request asks.
 fn chat_answer(body: &Value, turn: usize) -> Value {
     let message = if body["tools"].as_array().is_some_and(|t| !t.is_empty()) {
-        let (name, args) = if turn % 2 == 0 {
+        let (name, args) = if turn.is_multiple_of(2) {
             (
                 "add_journal_entry",
                 json!({"text": format!("Met the keeper at the gate on turn {turn} — the keeper guards the north gate")}),
