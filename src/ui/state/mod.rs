@@ -124,6 +124,10 @@ impl App {
         for path in paths {
             app.add(&path);
         }
+        // The top of the list as it is shown (by name), not the first directory found.
+        if let Some(first) = app.garden_order().first() {
+            app.selected = Some(first.clone());
+        }
         app
     }
 
