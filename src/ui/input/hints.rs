@@ -46,7 +46,8 @@ pub struct ActionInfo {
 fn enabled(action: Action, ctx: &HintContext) -> bool {
     let garden_layer = ctx.mode == Mode::Normal && ctx.pane == Pane::Garden;
     let modes = action.modes();
-    if !modes.contains(&ctx.mode) && !(garden_layer && modes.contains(&Mode::Garden)) {
+    let looked_up = modes.contains(&ctx.mode) || (garden_layer && modes.contains(&Mode::Garden));
+    if !looked_up {
         return false;
     }
     let needs = action.spec().needs;
