@@ -410,3 +410,28 @@ fn the_countdown_ticks_while_the_creature_writes() {
     stop.store(true, Ordering::Relaxed);
     let _ = writer.join();
 }
+
+#[test]
+fn the_evennia_demo_shows_its_journal_and_entities() {
+    if !tmux_available() {
+        return;
+    }
+    let garden = tempfile::tempdir().expect("temp garden");
+    let dir = garden.path().join("demo");
+    let pane = Pane::start(&[
+        Path::new("demo"),
+        Path::new("--genome"),
+        Path::new("evennia"),
+        Path::new("--dir"),
+        &dir,
+    ]);
+    // The journal fills as the rehearsal creature writes; its first sleep scores it.
+    pane.wait_text("1 Journal");
+    pane.wait_for("a scored entry", |s| s.contains(" llm "));
+    pane.keys(&["2"]);
+    let screen = pane.wait_text("wren");
+    assert!(screen.contains("2 Entities"), "{screen}");
+    pane.keys(&["q"]);
+    pane.keys(&["q"]);
+    pane.wait_text("EXITED 0");
+}

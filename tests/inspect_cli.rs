@@ -579,3 +579,69 @@ fn json_reports_the_genome_and_the_evennia_figures() {
     );
     assert!(!text.contains("fatigue"), "{text}");
 }
+
+/// `--follow` on an evennia creature: a line of its mode file and of its journal each give
+/// an `evennia` line with that file's figures.
+#[test]
+fn follow_reports_evennia_changes() {
+    let garden = tempfile::tempdir().unwrap();
+    let root = garden.path().join("sable");
+    copy_dir(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/evennia/sable/creature"),
+        &root,
+    );
+    let mut child = bin()
+        .args(["inspect", "--follow", "--poll-ms", "200"])
+        .arg(garden.path())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = |event: &str, file: &str| -> Value {
+        loop {
+            let line = rx
+                .recv_timeout(Duration::from_secs(15))
+                .unwrap_or_else(|_| panic!("no {event} {file}"));
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["event"] == event && (file.is_empty() || v["file"] == file) {
+                return v;
+            }
+        }
+    };
+    let added = next("creature_added", "");
+    assert_eq!(added["summary"]["evennia"]["cumulative_importance"], 49);
+    let append = |rel: &str, line: &str| {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(root.join(rel))
+            .unwrap();
+        writeln!(f, "{line}").unwrap();
+    };
+    append(
+        ".sys/mode.jsonl",
+        r#"{"t":"2026-11-22T17:45:00.000Z","op":"phase","phase":"dreaming"}"#,
+    );
+    let mode = next("evennia", ".sys/mode.jsonl");
+    assert_eq!(
+        (&mode["creature"], &mode["phase"]),
+        (&Value::from("sable"), &Value::from("dreaming"))
+    );
+    assert_eq!(mode["wake_deferred"], false);
+    append(
+        ".self/journal.jsonl",
+        r#"{"t":"2026-11-22T17:46:00.000Z","op":"add","id":"j37","text":"x","importance":7}"#,
+    );
+    let journal = next("evennia", ".self/journal.jsonl");
+    assert_eq!(journal["cumulative_importance"], 56);
+    assert_eq!(journal["journal"]["entries"], 35);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}

@@ -218,3 +218,52 @@ fn the_fixture_folds_to_its_figures() {
         ["acquaintance", "friend", "friend", "friend", "acquaintance"]
     );
 }
+
+/// Through the real watcher (filesystem events, and polling alone): a journal line and a
+/// mode line appended by another process reach the model.
+async fn the_watcher_follows_the_evennia_files(force_poll: bool) {
+    use dreamwatch::memory::garden::Root;
+    use dreamwatch::watch::{LiveChange, LiveGarden, WatchOptions};
+    use std::time::Duration;
+
+    let (dir, root) = creature();
+    let options = WatchOptions {
+        poll_interval: Some(Duration::from_millis(if force_poll { 50 } else { 5_000 })),
+        force_poll,
+        ..WatchOptions::default()
+    };
+    let (mut live, mut rx) =
+        LiveGarden::open(vec![Root::Garden(dir.path().to_path_buf())], options);
+    append(&root.join(".self/journal.jsonl"), &add("j1", 0, 7));
+    append(
+        &root.join(".sys/mode.jsonl"),
+        "{\"op\":\"transition\",\"from\":\"awake\",\"to\":\"sleep\"}\n",
+    );
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = (false, false);
+    while seen != (true, true) {
+        let Ok(Some(batch)) = tokio::time::timeout_at(deadline, rx.recv()).await else {
+            break;
+        };
+        for change in live.apply(&batch) {
+            if let LiveChange::Changed(_, changes) = change {
+                seen.0 |= changes.contains(&Change::Evennia(FileKind::Journal));
+                seen.1 |= changes.contains(&Change::Evennia(FileKind::OperatingMode));
+            }
+        }
+    }
+    assert_eq!(seen, (true, true), "appended lines not seen");
+    let c = live.creature(&root).unwrap();
+    assert_eq!(c.evennia().cumulative_importance(), 7);
+    assert_eq!(c.evennia().mode.mode(), Mode::Sleep);
+}
+
+#[tokio::test]
+async fn the_watcher_follows_the_evennia_files_with_events() {
+    the_watcher_follows_the_evennia_files(false).await;
+}
+
+#[tokio::test]
+async fn the_watcher_follows_the_evennia_files_by_polling() {
+    the_watcher_follows_the_evennia_files(true).await;
+}

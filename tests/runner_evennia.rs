@@ -156,6 +156,13 @@ async fn six_sleeps_exercise_every_mechanism() {
                 .contains("message from the creator")),
         "an urgent wake"
     );
+    assert!(
+        ops(&mode, "transition")
+            .iter()
+            .filter(|l| l["to"] == "sleep")
+            .all(|l| l["wake_at"].is_string()),
+        "every transition to sleep says when it wakes"
+    );
     let phases: Vec<&str> = ops(&mode, "phase")
         .iter()
         .map(|l| l["phase"].as_str().unwrap())
@@ -171,4 +178,62 @@ async fn six_sleeps_exercise_every_mechanism() {
     let birth: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("BIRTH.json")).unwrap()).unwrap();
     assert_eq!(birth["genome"], "evennia");
+}
+
+/// A creature stopped after two sleeps and hosted again: it keeps its genome, its ids go
+/// on (none reused), and its semantic memory (vectors included) is recalled as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_creature_goes_on_where_it_left_off() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sprout");
+    let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+    for life in 0..2 {
+        let clock = Arc::new(VirtualClock::new(
+            start + TimeDelta::hours(life),
+            TimeDelta::seconds(1),
+        ));
+        let mut config = RunnerConfig::default();
+        config.evennia.context_budget_chars = 12_000;
+        let mut opts = RunnerOptions::new(
+            dir.clone(),
+            config,
+            Arc::new(Rehearsal::new()),
+            rehearsal::MODEL.into(),
+        );
+        opts.clock = clock;
+        opts.max_sleeps = Some(2);
+        let report = Runner::open_genome(opts, Evennia::default())
+            .unwrap()
+            .run(std::future::pending())
+            .await;
+        assert_eq!(report.dreams_this_run, 2);
+        assert_eq!(report.dreams, 2 * (life as u64 + 1), "sleeps on disk count");
+    }
+    let journal = lines(&dir, ".self/journal.jsonl");
+    let ids: Vec<&str> = ops(&journal, "add")
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    let unique: std::collections::BTreeSet<&str> = ids.iter().copied().collect();
+    assert_eq!(
+        unique.len(),
+        ids.len(),
+        "no journal id reused after the restart"
+    );
+    let semantic = lines(&dir, ".self/semantic.jsonl");
+    let memories = ops(&semantic, "add").len();
+    let (store, _) =
+        dreamwatch::memory::vectors::VectorStore::open(dir.join(".self/semantic.vectors")).unwrap();
+    assert_eq!(store.index().len(), memories, "a vector for every memory");
+    // The second life's recalls found memories of the first.
+    let events = lines(&dir, ".sys/events.jsonl");
+    let recalls: Vec<&str> = events
+        .iter()
+        .filter(|e| e["type"] == "creature.tool_call" && e["tool"] == "recall_memories")
+        .map(|e| e["output"].as_str().unwrap_or_default())
+        .collect();
+    assert!(
+        recalls.iter().any(|o| o.contains("relevance")),
+        "a recall found a memory: {recalls:?}"
+    );
 }

@@ -50,7 +50,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     let (provider, model) = provider_for(args, secrets)?;
     let genome = genome_for(&args.dir, args.genome)?;
-    let embedder = embedder_for(args, secrets)?;
+    let embedder = embedder_for(args, genome, secrets)?;
     let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
     opts.embedder = embedder;
     opts.purpose = args.purpose.clone();
@@ -183,7 +183,11 @@ fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, St
 /// [`crate::llm::build_embedder`]), with the provider's own retries: embeddings are asked
 /// for during sleep work, where no creature turn waits on them. The local embedding
 /// standing in for a provider without embeddings is said on stderr, once.
-fn embedder_for(args: &RunArgs, secrets: &Secrets) -> Result<Arc<dyn Embedder>, AppError> {
+fn embedder_for(
+    args: &RunArgs,
+    genome: GenomeArg,
+    secrets: &Secrets,
+) -> Result<Arc<dyn Embedder>, AppError> {
     let chosen = crate::llm::build_embedder(
         ProviderKind::from(args.provider),
         args.base_url.clone(),
@@ -194,7 +198,12 @@ fn embedder_for(args: &RunArgs, secrets: &Secrets) -> Result<Arc<dyn Embedder>, 
         &|name| secrets.get(name).or_else(|| std::env::var(name).ok()),
         ProviderOptions::default(),
     )?;
-    if let Some(warning) = &chosen.warning {
+    // Only a genome that embeds needs to hear that its embeddings are the local ones.
+    if let Some(warning) = chosen
+        .warning
+        .as_ref()
+        .filter(|_| genome == GenomeArg::Evennia)
+    {
         super::warn(std::slice::from_ref(warning));
     }
     Ok(chosen.embedder)

@@ -3,75 +3,129 @@
 
 use std::io::Write;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::{counted, time};
-use crate::memory::evennia::EvenniaMemory;
+use crate::memory::evennia::{EvenniaMemory, FILES};
+use crate::memory::layout::FileKind;
 use crate::text::sanitize::sanitize_line;
 
-/// The `evennia` object of `inspect --json`.
+/// The `evennia` object of `inspect --json`: the figures of every file.
 pub fn json(m: &EvenniaMemory) -> Value {
-    let (heuristic, llm) = m.journal.by_method();
-    let (links, orphans) = m.semantic.links();
-    let mut by_state: serde_json::Map<String, Value> = m
-        .entities
-        .by_state()
-        .into_iter()
-        .map(|(state, n)| (state.as_str().to_string(), json!(n)))
-        .collect();
-    by_state.insert("none".into(), json!(m.entities.without_relationship()));
-    let mode = &m.mode;
-    json!({
-        "journal": {
-            "entries": m.journal.current(),
-            "added": m.journal.added,
-            "pruned": m.journal.pruned,
-            "scored": m.journal.scored,
-            "consolidated": m.journal.consolidated,
-            "by_method": {"heuristic": heuristic, "llm": llm},
-            "bad_lines": m.journal.bad_lines,
-        },
-        "cumulative_importance": m.cumulative_importance(),
-        "threshold": m.threshold(),
-        "reflections": {
-            "count": m.reflections.count,
-            "last": m.reflections.recent().last().map(|r| json!({
-                "id": r.id,
-                "t": time(r.t),
-                "questions": r.questions,
-                "insights": r.insights,
-                "cumulative_importance": r.cumulative_importance,
-                "threshold": r.threshold,
+    let mut all = Map::new();
+    for kind in FILES {
+        all.extend(figures(m, kind));
+    }
+    Value::Object(all)
+}
+
+/// The `--follow` line for a change to the file `kind`: its figures now.
+pub fn change_json(name: &str, m: &EvenniaMemory, kind: FileKind) -> Value {
+    let mut line = Map::new();
+    line.insert("event".into(), json!("evennia"));
+    line.insert("creature".into(), json!(name));
+    line.insert("file".into(), json!(kind.candidates().first()));
+    line.extend(figures(m, kind));
+    Value::Object(line)
+}
+
+/// The figures that the file `kind` gives.
+fn figures(m: &EvenniaMemory, kind: FileKind) -> Map<String, Value> {
+    let importance = || {
+        json!({
+            "cumulative_importance": m.cumulative_importance(),
+            "threshold": m.threshold(),
+        })
+    };
+    let value = match kind {
+        FileKind::Journal => {
+            let (heuristic, llm) = m.journal.by_method();
+            let mut v = json!({"journal": {
+                "entries": m.journal.current(),
+                "added": m.journal.added,
+                "pruned": m.journal.pruned,
+                "scored": m.journal.scored,
+                "consolidated": m.journal.consolidated,
+                "by_method": {"heuristic": heuristic, "llm": llm},
+                "bad_lines": m.journal.bad_lines,
+            }});
+            merge(&mut v, importance());
+            v
+        }
+        FileKind::Reflections => {
+            let mut v = json!({"reflections": {
+                "count": m.reflections.count,
+                "last": m.reflections.recent().last().map(|r| json!({
+                    "id": r.id,
+                    "t": time(r.t),
+                    "questions": r.questions,
+                    "insights": r.insights,
+                    "cumulative_importance": r.cumulative_importance,
+                    "threshold": r.threshold,
+                })),
+                "bad_lines": m.reflections.bad_lines,
+            }});
+            merge(&mut v, importance());
+            v
+        }
+        FileKind::Semantic => {
+            let (links, orphans) = m.semantic.links();
+            json!({"semantic": {
+                "memories": m.semantic.memories().len() as u64 + m.semantic.not_kept(),
+                "forgotten": m.semantic.forgotten,
+                "links": links,
+                "orphan_links": orphans,
+                "bad_lines": m.semantic.bad_lines,
+            }})
+        }
+        FileKind::Entities => {
+            let mut by_state: Map<String, Value> = m
+                .entities
+                .by_state()
+                .into_iter()
+                .map(|(state, n)| (state.as_str().to_string(), json!(n)))
+                .collect();
+            by_state.insert("none".into(), json!(m.entities.without_relationship()));
+            json!({"entities": {
+                "count": m.entities.len() as u64 + m.entities.not_kept,
+                "by_state": by_state,
+                "bad_lines": m.entities.bad_lines,
+            }})
+        }
+        FileKind::OperatingMode => {
+            let mode = &m.mode;
+            json!({
+                "mode": mode.mode(),
+                "phase": mode.phase(),
+                "wake_deferred": mode.wake_deferred().is_some(),
+                "wakes_at": time(mode.wake_at()),
+                "compactions": {
+                    "sleep": mode.compactions_sleep,
+                    "emergency": mode.compactions_emergency,
+                    "other": mode.compactions_other,
+                },
+                "mode_bad_lines": mode.bad_lines,
+            })
+        }
+        FileKind::WorkingMemory => json!({
+            "working_memory": m.working.as_ref().map(|w| json!({
+                "conversations": w.conversations.len(),
+                "pending_actions": w.conversations.iter().map(|c| c.pending_actions.len()).sum::<usize>(),
             })),
-            "bad_lines": m.reflections.bad_lines,
-        },
-        "semantic": {
-            "memories": m.semantic.memories().len() as u64 + m.semantic.not_kept(),
-            "forgotten": m.semantic.forgotten,
-            "links": links,
-            "orphan_links": orphans,
-            "bad_lines": m.semantic.bad_lines,
-        },
-        "entities": {
-            "count": m.entities.len() as u64 + m.entities.not_kept,
-            "by_state": by_state,
-            "bad_lines": m.entities.bad_lines,
-        },
-        "mode": mode.mode(),
-        "phase": mode.phase(),
-        "wake_deferred": mode.wake_deferred().is_some(),
-        "wakes_at": time(mode.wake_at()),
-        "compactions": {
-            "sleep": mode.compactions_sleep,
-            "emergency": mode.compactions_emergency,
-            "other": mode.compactions_other,
-        },
-        "mode_bad_lines": mode.bad_lines,
-        "working_memory": m.working.as_ref().map(|w| json!({
-            "conversations": w.conversations.len(),
-            "pending_actions": w.conversations.iter().map(|c| c.pending_actions.len()).sum::<usize>(),
-        })),
-    })
+        }),
+        _ => json!({}),
+    };
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// `extra`'s fields added to the object `v`.
+fn merge(v: &mut Value, extra: Value) {
+    if let (Value::Object(v), Value::Object(extra)) = (v, extra) {
+        v.extend(extra);
+    }
 }
 
 /// The text lines of `inspect` for an evennia creature.

@@ -366,6 +366,7 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
         Change::Problem(p) => vec![json!({"event": "problem", "creature": name, "problem": p})],
         Change::Diary => vec![json!({"event": "diary", "creature": name, "entries": c.diary().len()})],
         Change::Priorities => vec![json!({"event": "priorities", "creature": name, "items": c.priorities().items})],
+        Change::Evennia(kind) => vec![evennia::change_json(name, c.evennia(), *kind)],
         _ => Vec::new(),
     }
 }

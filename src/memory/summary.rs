@@ -165,13 +165,15 @@ impl Creature {
     }
 
     /// An evennia creature's status from its mode file: asleep from a transition to
-    /// sleep until its wake (or while it is still active past it), else by activity.
+    /// sleep until its wake (the transition's `wake_at`, else `.sys/sleep.json`'s), or while
+    /// it is still active past it; else by activity.
     fn evennia_status(&self, now: DateTime<Utc>) -> Status {
         let mode = &self.evennia().mode;
         if mode.mode() != Mode::Sleep {
             return self.status_by_activity(now);
         }
-        let until = mode.wake_at().filter(|w| *w > now);
+        let sleep_file = self.sleep.as_ref().and_then(|s| s.wake_at);
+        let until = mode.wake_at().or(sleep_file).filter(|w| *w > now);
         match (until, self.status_by_activity(now)) {
             (None, Status::Stopped) => Status::Stopped,
             _ => Status::Asleep { until },

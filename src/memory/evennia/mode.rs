@@ -161,6 +161,9 @@ pub struct ModeLog {
     pub compactions_emergency: u64,
     /// Compactions with another trigger (or none).
     pub compactions_other: u64,
+    /// Sleep works that ended (`phase: resting` lines), and the time of the last.
+    pub rests: u64,
+    pub last_rest_t: Option<DateTime<Utc>>,
     pub last_t: Option<DateTime<Utc>>,
 }
 
@@ -178,6 +181,8 @@ impl Default for ModeLog {
             compactions_sleep: 0,
             compactions_emergency: 0,
             compactions_other: 0,
+            rests: 0,
+            last_rest_t: None,
             last_t: None,
         }
     }
@@ -218,7 +223,12 @@ impl ModeLog {
             }
             ModeOp::Phase(p) => {
                 self.deferred = None;
-                self.phase = Some((t, Phase::parse(p.phase.as_deref().unwrap_or_default())));
+                let phase = Phase::parse(p.phase.as_deref().unwrap_or_default());
+                if phase == Phase::Resting {
+                    self.rests += 1;
+                    self.last_rest_t = t.or(self.last_rest_t);
+                }
+                self.phase = Some((t, phase));
             }
             ModeOp::WakeDeferred(w) => {
                 self.deferred_count += 1;

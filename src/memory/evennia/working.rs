@@ -13,6 +13,8 @@ lenient_records! {
     pub struct ConversationState {
         topic: String,
         started_at: String,
+        /// When it last moved (the runner clears conversations idle too long).
+        last_at: String,
         messages: Vec<WorkingMessage>,
         pending_actions: Vec<String>,
     }
@@ -31,6 +33,7 @@ pub struct Conversation {
     pub entity_id: String,
     pub topic: Option<String>,
     pub started_at: Option<DateTime<Utc>>,
+    pub last_at: Option<DateTime<Utc>>,
     pub messages: Vec<WorkingMessage>,
     pub pending_actions: Vec<String>,
 }
@@ -58,6 +61,7 @@ impl WorkingMemory {
                     entity_id,
                     topic: state.topic,
                     started_at: state.started_at.as_deref().and_then(parse_time),
+                    last_at: state.last_at.as_deref().and_then(parse_time),
                     messages: state.messages.unwrap_or_default(),
                     pending_actions: state.pending_actions.unwrap_or_default(),
                 }

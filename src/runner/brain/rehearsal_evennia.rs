@@ -16,13 +16,6 @@ const SHORT_SLEEP_SESSIONS: [u64; 2] = [2, 5];
 /// The session that reads a long file just before it sleeps.
 const LONG_READ_BEFORE_SLEEP: u64 = 3;
 
-/// What the creature asks its semantic memory, a session each.
-const QUERIES: [&str; 3] = [
-    "where does wren live",
-    "what my creator reads",
-    "the garden root",
-];
-
 /// What wren's favorability does each session (it crosses 0.25 and 0.5 up, 0.5 down,
 /// 0.75 up and down).
 const WREN: [f64; 6] = [0.3, 0.25, -0.1, 0.35, -0.1, 0.05];
@@ -75,6 +68,21 @@ const ENTRIES: [(&str, &str, Option<u8>); 8] = [
         Some(8),
     ),
 ];
+
+/// What session `s` asks its semantic memory: a fact journaled in the session before
+/// (in the fact's own words: the local hashing embedding matches words, not meaning).
+fn recall_query(s: u64) -> &'static str {
+    let i = (s.saturating_sub(1) as usize) * 3 + 1;
+    [i, i + 1, i + 5]
+        .iter()
+        .find_map(|k| {
+            ENTRIES[k % ENTRIES.len()]
+                .0
+                .split_once(" — ")
+                .map(|(_, fact)| fact)
+        })
+        .unwrap_or("the garden")
+}
 
 impl EvenniaScript {
     pub fn turn(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
@@ -129,10 +137,7 @@ impl EvenniaScript {
             3 => (
                 None,
                 vec![
-                    (
-                        "recall_memories".into(),
-                        json!({"query": QUERIES[s as usize % QUERIES.len()]}),
-                    ),
+                    ("recall_memories".into(), json!({"query": recall_query(s)})),
                     (
                         "update_conversation".into(),
                         json!({"entity_id": "wren", "topic": "the weather", "add_pending": "answer wren"}),

@@ -124,10 +124,6 @@ pub fn clock(t: Option<DateTime<Utc>>) -> String {
 pub struct EvenniaSummary {
     /// `asleep · compacting · wake deferred`, inert.
     pub mode: String,
-    pub asleep: bool,
-    pub wake_deferred: bool,
-    /// When a sleep is due to end.
-    pub wake_at: Option<DateTime<Utc>>,
     pub cumulative: u64,
     pub threshold: u64,
     pub reflections: u64,
@@ -143,8 +139,6 @@ pub struct EvenniaSummary {
     pub orphans: u64,
     pub entities: u64,
     pub by_state: BTreeMap<RelationshipState, u64>,
-    pub compactions_sleep: u64,
-    pub compactions_emergency: u64,
 }
 
 impl EvenniaSummary {
@@ -153,9 +147,6 @@ impl EvenniaSummary {
         let (heuristic, llm) = m.journal.by_method();
         Self {
             mode: inert(&m.mode.label()),
-            asleep: m.mode.mode() == crate::memory::evennia::mode::Mode::Sleep,
-            wake_deferred: m.mode.wake_deferred().is_some(),
-            wake_at: m.mode.wake_at(),
             cumulative: m.cumulative_importance(),
             threshold: m.threshold(),
             reflections: m.reflections.count,
@@ -173,8 +164,6 @@ impl EvenniaSummary {
             orphans,
             entities: m.entities.len() as u64 + m.entities.not_kept,
             by_state: m.entities.by_state(),
-            compactions_sleep: m.mode.compactions_sleep,
-            compactions_emergency: m.mode.compactions_emergency,
         }
     }
 }

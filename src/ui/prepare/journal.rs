@@ -14,6 +14,10 @@ use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
+/// Entries shown, the newest (the document is prepared again at each change, so it stays
+/// small); the counts above it cover them all, and search finds the older ones' lines.
+pub const SHOWN_ENTRIES: usize = 1_000;
+
 /// Columns before an entry's text (`17:35 j33   █████░░░░░  5 heur  `): its
 /// continuation rows start here.
 const TEXT_COLUMN: u16 = 32;
@@ -35,8 +39,26 @@ impl Item<'_> {
 pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
     // Newest first: entries in file order reversed, each reflection above what came
     // before it.
-    let mut items: Vec<Item> = m.journal.entries().rev().map(Item::Entry).collect();
-    for r in m.reflections.recent().iter().rev() {
+    let mut items: Vec<Item> = m
+        .journal
+        .entries()
+        .rev()
+        .take(SHOWN_ENTRIES)
+        .map(Item::Entry)
+        .collect();
+    let older = m.journal.current().saturating_sub(items.len() as u64);
+    let oldest = match items.last() {
+        Some(last) if older > 0 => last.t(),
+        _ => None,
+    };
+    // Reflections among the entries shown (all of them when every entry is).
+    let shown = m
+        .reflections
+        .recent()
+        .iter()
+        .rev()
+        .filter(|r| older == 0 || matches!((r.t, oldest), (Some(rt), Some(o)) if rt >= o));
+    for r in shown {
         let at = items
             .iter()
             .position(|i| matches!((i.t(), r.t), (Some(t), Some(rt)) if t <= rt))
@@ -63,6 +85,16 @@ pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
             Item::Entry(e) => entry(&mut doc, e, theme),
             Item::Reflection(r) => reflection(&mut doc, r, m, theme),
         }
+    }
+    if older > 0 {
+        doc.lines.push(DocLine::hard(Line::default()));
+        doc.lines.push(DocLine::word(
+            Line::styled(
+                format!("… and {older} older entries, not shown (search finds their lines)"),
+                theme.muted,
+            ),
+            0,
+        ));
     }
     doc
 }
@@ -239,5 +271,31 @@ mod tests {
         );
         assert_eq!(doc.find(FileKind::Reflections, 0), Some(at("r1")));
         assert_eq!(doc.find(FileKind::Journal, 2), Some(at("j3")));
+    }
+
+    #[test]
+    fn only_the_newest_entries_are_shown_with_their_reflections() {
+        let mut m = EvenniaMemory::default();
+        let n = SHOWN_ENTRIES + 2;
+        for i in 0..n {
+            let line =
+                format!(r#"{{"t":"2026-11-22T10:00:00Z","op":"add","id":"j{i}","importance":1}}"#);
+            m.fold(FileKind::Journal, i as u64, line.as_bytes())
+                .unwrap();
+        }
+        m.fold(
+            FileKind::Reflections,
+            0,
+            br#"{"t":"2026-11-22T09:00:00Z","op":"reflect","id":"old"}"#,
+        )
+        .unwrap();
+        let doc = prepare(&m, &Theme::default());
+        assert_eq!(doc.items.len(), SHOWN_ENTRIES);
+        let text: Vec<String> = doc.lines.iter().map(|l| l.line.to_string()).collect();
+        assert!(!text.iter().any(|l| l.contains("◆ reflection")));
+        assert_eq!(
+            text.last().map(String::as_str),
+            Some("… and 2 older entries, not shown (search finds their lines)")
+        );
     }
 }

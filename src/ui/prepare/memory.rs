@@ -11,16 +11,32 @@ use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
+/// Memories shown, the newest (the document is prepared again at each change, so it
+/// stays small); search finds the older ones' lines.
+pub const SHOWN_MEMORIES: usize = 1_000;
+
 /// Columns before a fact's text (`m12   16:45 `): its rows start here.
 const TEXT_COLUMN: u16 = 12;
 
 pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
     let mut doc = ItemDoc::default();
-    for fact in m.semantic.memories().rev() {
+    for fact in m.semantic.memories().rev().take(SHOWN_MEMORIES) {
         if !doc.lines.is_empty() {
             doc.lines.push(DocLine::hard(Line::default()));
         }
         memory(&mut doc, fact, m, theme);
+    }
+    let older = (m.semantic.memories().len() + m.semantic.not_kept() as usize)
+        .saturating_sub(SHOWN_MEMORIES);
+    if older > 0 {
+        doc.lines.push(DocLine::hard(Line::default()));
+        doc.lines.push(DocLine::word(
+            Line::styled(
+                format!("… and {older} older memories, not shown (search finds their lines)"),
+                theme.muted,
+            ),
+            0,
+        ));
     }
     doc
 }
@@ -129,5 +145,22 @@ mod tests {
             "{text:?}"
         );
         assert_eq!(doc.find(FileKind::Semantic, 2), Some(0));
+    }
+
+    #[test]
+    fn only_the_newest_are_shown() {
+        let mut m = EvenniaMemory::default();
+        for i in 0..(SHOWN_MEMORIES + 3) {
+            let line = format!(r#"{{"op":"add","id":"m{i}","text":"fact"}}"#);
+            m.fold(FileKind::Semantic, i as u64, line.as_bytes())
+                .unwrap();
+        }
+        let doc = prepare(&m, &Theme::default());
+        assert_eq!(doc.items.len(), SHOWN_MEMORIES);
+        let last = doc.lines.last().unwrap().line.to_string();
+        assert_eq!(
+            last,
+            "… and 3 older memories, not shown (search finds their lines)"
+        );
     }
 }

@@ -373,7 +373,7 @@ impl App {
                 self.view = view;
                 if !found {
                     self.set_notice(
-                        "that line is about something no longer kept (pruned or forgotten)",
+                        "that line is about something not shown: pruned, forgotten, or older than what is shown",
                         false,
                     );
                 }

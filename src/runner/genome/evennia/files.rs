@@ -5,12 +5,17 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::journal::Entry;
+use super::journal::{Entry, clamp_importance};
 use super::relationship::Profile;
 use super::{Conversation, EvFile, Evennia, EvenniaDone, EvenniaIo, EvenniaRestored, Memory};
+use crate::memory::evennia::EvenniaMemory;
+use crate::memory::evennia::entities::Entity;
+use crate::memory::evennia::journal::{ImportanceMethod, JournalEntry};
+use crate::memory::evennia::semantic::SemanticMemory;
+use crate::memory::evennia::working::WorkingMemory;
+use crate::memory::layout::FileKind;
 use crate::memory::time::parse_time;
 use crate::memory::vectors::{Hit, VectorStore, vectors_path};
 use crate::memory::write::{self, SeedPaths};
@@ -50,216 +55,125 @@ pub fn file_name(file: EvFile) -> &'static str {
     }
 }
 
-/// The valid JSON object lines of a file, and how many were bad.
-fn lines(path: &Path, errors: &mut Vec<String>) -> Vec<serde_json::Map<String, Value>> {
-    let bytes = match read_bounded(path, MAX_FILE) {
-        Ok(Some(b)) => b,
-        Ok(None) => return Vec::new(),
-        Err(e) => {
-            errors.push(format!("{}: {e}", path.display()));
-            return Vec::new();
+/// Folds the genome's files with the memory model (the observatory's own readers) into
+/// what the genome restores. Bad lines are counted, listed in `errors`, and skipped.
+pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
+    let mut mem = EvenniaMemory::default();
+    for (file, kind) in [
+        (EvFile::Journal, FileKind::Journal),
+        (EvFile::Semantic, FileKind::Semantic),
+        (EvFile::Entities, FileKind::Entities),
+        (EvFile::Reflections, FileKind::Reflections),
+        (EvFile::Mode, FileKind::OperatingMode),
+    ] {
+        let bytes = match read_bounded(&path(paths, file), MAX_FILE) {
+            Ok(Some(b)) => b,
+            Ok(None) => continue,
+            Err(e) => {
+                errors.push(format!("{}: {e}", file_name(file)));
+                continue;
+            }
+        };
+        let mut bad = 0;
+        for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            if !line.iter().all(u8::is_ascii_whitespace) && mem.fold(kind, n as u64, line).is_err()
+            {
+                bad += 1;
+            }
         }
-    };
-    let mut bad = 0;
-    let mut out = Vec::new();
-    for line in bytes.split(|b| *b == b'\n') {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(Value::Object(m)) => out.push(m),
-            _ => bad += 1,
+        if bad > 0 {
+            errors.push(format!("{}: {bad} bad line(s) skipped", file_name(file)));
         }
     }
-    if bad > 0 {
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        errors.push(format!("{name}: {bad} bad line(s) skipped"));
+    let journal: Vec<Entry> = mem.journal.entries().map(entry).collect();
+    let memories: Vec<Memory> = mem.semantic.memories().map(memory).collect();
+    let max_id = |ids: &mut dyn Iterator<Item = &str>| ids.map(number_of).max().unwrap_or(0);
+    let next_ids = [
+        mem.journal
+            .added
+            .max(max_id(&mut journal.iter().map(|e| e.id.as_str()))),
+        mem.semantic
+            .added
+            .max(max_id(&mut memories.iter().map(|m| m.id.as_str()))),
+        mem.reflections.count,
+    ];
+    EvenniaRestored {
+        journal_pruned: mem.journal.pruned,
+        journal,
+        memories,
+        entities: mem
+            .entities
+            .all()
+            .map(|e| (e.id.clone(), profile(e)))
+            .collect(),
+        working: read_working(paths, errors),
+        reflections: mem.reflections.count,
+        last_reflection_at: mem.reflections.last_reflect_t,
+        sleeps: mem.mode.rests,
+        last_sleep_at: mem.mode.last_rest_t,
+        next_ids,
     }
-    out
-}
-
-fn s(m: &serde_json::Map<String, Value>, k: &str) -> String {
-    m.get(k)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn t(m: &serde_json::Map<String, Value>) -> Option<DateTime<Utc>> {
-    m.get("t").and_then(Value::as_str).and_then(parse_time)
 }
 
 fn number_of(id: &str) -> u64 {
     id.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0)
 }
 
-/// Folds the genome's files into what the genome restores.
-pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
-    let mut r = EvenniaRestored::default();
-    for m in lines(&path(paths, EvFile::Journal), errors) {
-        let id = s(&m, "id");
-        r.next_ids[0] = r.next_ids[0].max(number_of(&id));
-        match s(&m, "op").as_str() {
-            "add" => r.journal.push(Entry {
-                id,
-                t: t(&m).unwrap_or_default(),
-                text: s(&m, "text"),
-                tags: m
-                    .get("tags")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-                source_type: s(&m, "source_type"),
-                source_trust: m.get("source_trust").and_then(Value::as_f64).unwrap_or(0.5),
-                source_entity: m
-                    .get("source_entity")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                importance: m
-                    .get("importance")
-                    .and_then(Value::as_i64)
-                    .map_or(3, super::journal::clamp_importance),
-                method: if s(&m, "importance_method") == "llm" {
-                    "llm"
-                } else {
-                    "heuristic"
-                },
-                synthesis: m.get("synthesis").and_then(Value::as_bool).unwrap_or(false),
-                consolidated: false,
-            }),
-            "score" => {
-                if let Some(e) = r.journal.iter_mut().find(|e| e.id == id) {
-                    e.importance = m
-                        .get("importance")
-                        .and_then(Value::as_i64)
-                        .map_or(e.importance, super::journal::clamp_importance);
-                    e.method = "llm";
-                }
-            }
-            "consolidated" => {
-                if let Some(e) = r.journal.iter_mut().find(|e| e.id == id) {
-                    e.consolidated = true;
-                }
-            }
-            "prune" => {
-                let before = r.journal.len();
-                r.journal.retain(|e| e.id != id);
-                r.journal_pruned += (before - r.journal.len()) as u64;
-            }
-            _ => {}
-        }
+fn entry(e: &JournalEntry) -> Entry {
+    Entry {
+        id: e.id.clone(),
+        t: e.t.unwrap_or_default(),
+        text: e.text.clone(),
+        tags: e.tags.clone(),
+        source_type: e
+            .source_type
+            .clone()
+            .unwrap_or_else(|| "observation".into()),
+        source_trust: e.source_trust.unwrap_or(0.5),
+        source_entity: e.source_entity.clone(),
+        importance: clamp_importance(e.importance.map_or(3, i64::from)),
+        method: match e.method {
+            Some(ImportanceMethod::Llm) => "llm",
+            _ => "heuristic",
+        },
+        synthesis: e.synthesis,
+        consolidated: e.consolidated.is_some(),
     }
-    for m in lines(&path(paths, EvFile::Semantic), errors) {
-        let id = s(&m, "id");
-        r.next_ids[1] = r.next_ids[1].max(number_of(&id));
-        match s(&m, "op").as_str() {
-            "add" => {
-                let meta = m.get("metadata").and_then(Value::as_object);
-                let num = |k: &str| meta.and_then(|x| x.get(k)).and_then(Value::as_f64);
-                r.memories.push(Memory {
-                    id,
-                    text: s(&m, "text"),
-                    source_trust: num("source_trust").unwrap_or(0.5),
-                    importance: num("importance")
-                        .map_or(3, |v| super::journal::clamp_importance(v as i64)),
-                    source_entity: meta
-                        .and_then(|x| x.get("source_entity"))
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
-                    links: Vec::new(),
-                    linked: false,
-                });
-            }
-            "link" => {
-                if let Some(mem) = r.memories.iter_mut().find(|x| x.id == id) {
-                    mem.linked = true;
-                    mem.links = m
-                        .get("linked_to")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|l| {
-                                    Some((
-                                        l.get("id")?.as_str()?.to_string(),
-                                        l.get("score")?.as_f64()? as f32,
-                                    ))
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                }
-            }
-            "unlink" => {
-                let target = s(&m, "target");
-                if let Some(mem) = r.memories.iter_mut().find(|x| x.id == id) {
-                    mem.links.retain(|(l, _)| *l != target);
-                }
-            }
-            "forget" => r.memories.retain(|x| x.id != id),
-            _ => {}
-        }
+}
+
+fn memory(m: &SemanticMemory) -> Memory {
+    Memory {
+        id: m.id.clone(),
+        text: m.text.clone(),
+        source_trust: m.meta.source_trust.unwrap_or(0.5),
+        importance: clamp_importance(m.meta.importance.map_or(3, i64::from)),
+        source_entity: m.meta.source_entity.clone(),
+        links: m
+            .links
+            .iter()
+            .map(|l| (l.id.clone(), l.score.unwrap_or(0.0) as f32))
+            .collect(),
+        // A link line (even with no link) says it was processed.
+        linked: m.lines.len() > 1,
     }
-    let mut entities: BTreeMap<String, Profile> = BTreeMap::new();
-    for m in lines(&path(paths, EvFile::Entities), errors) {
-        let id = s(&m, "entity_id");
-        if id.is_empty() {
-            continue;
-        }
-        let p = entities
-            .entry(id)
-            .or_insert_with(|| Profile::new(&s(&m, "entity_type")));
-        match s(&m, "op").as_str() {
-            "observe" => p.observations.push(s(&m, "text")),
-            "consolidate" => {
-                if let Some(a) = m.get("attributes").and_then(Value::as_object) {
-                    p.attributes = a
-                        .iter()
-                        .map(|(k, v)| {
-                            (
-                                k.clone(),
-                                v.as_str().map_or_else(|| v.to_string(), str::to_string),
-                            )
-                        })
-                        .collect();
-                }
-                p.observations.clear();
-            }
-            "relationship" => {
-                p.favorability = m
-                    .get("favorability")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(p.favorability);
-                p.interactions = m
-                    .get("interaction_count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(p.interactions);
-            }
-            _ => {}
-        }
+}
+
+/// Pf is what was observed after the last consolidation.
+fn profile(e: &Entity) -> Profile {
+    let relationship = e.relationship();
+    Profile {
+        entity_type: e.entity_type.clone().unwrap_or_default(),
+        attributes: e.attributes.clone(),
+        observations: e
+            .observations
+            .as_slice()
+            .iter()
+            .filter(|o| e.consolidate_line.is_none_or(|c| o.line > c))
+            .map(|o| o.text.clone())
+            .collect(),
+        favorability: relationship.and_then(|r| r.favorability).unwrap_or(0.0),
+        interactions: relationship.and_then(|r| r.interaction_count).unwrap_or(0),
     }
-    r.entities = entities;
-    for m in lines(&path(paths, EvFile::Reflections), errors) {
-        if s(&m, "op") == "reflect" {
-            r.reflections += 1;
-            r.last_reflection_at = t(&m).or(r.last_reflection_at);
-            r.next_ids[2] = r.next_ids[2].max(number_of(&s(&m, "id")));
-        }
-    }
-    for m in lines(&path(paths, EvFile::Mode), errors) {
-        if s(&m, "op") == "phase" && s(&m, "phase") == "resting" {
-            r.sleeps += 1;
-            r.last_sleep_at = t(&m);
-        }
-    }
-    r.working = read_working(paths, errors);
-    r
 }
 
 fn read_working(paths: &SeedPaths, errors: &mut Vec<String>) -> BTreeMap<String, Conversation> {
@@ -271,50 +185,28 @@ fn read_working(paths: &SeedPaths, errors: &mut Vec<String>) -> BTreeMap<String,
             return BTreeMap::new();
         }
     };
-    let Ok(Value::Object(map)) = serde_json::from_slice::<Value>(&bytes) else {
+    let Ok(working) = WorkingMemory::parse(&bytes) else {
         errors.push("working_memory.json: not a JSON object; starting with none".into());
         return BTreeMap::new();
     };
-    map.into_iter()
-        .filter_map(|(id, v)| {
-            let c = v.as_object()?;
-            let time = |k: &str| c.get(k).and_then(Value::as_str).and_then(parse_time);
-            let started = time("started_at")?;
+    working
+        .conversations
+        .into_iter()
+        .filter_map(|c| {
+            let started = c.started_at?;
+            let messages = c
+                .messages
+                .into_iter()
+                .filter_map(|m| Some((m.t.as_deref().and_then(parse_time)?, m.from?, m.text?)))
+                .collect();
             Some((
-                id,
+                c.entity_id,
                 Conversation {
-                    topic: c
-                        .get("topic")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
+                    topic: c.topic.unwrap_or_default(),
                     started_at: started,
-                    last_at: time("last_at").unwrap_or(started),
-                    messages: c
-                        .get("messages")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(|m| {
-                                    Some((
-                                        m.get("t").and_then(Value::as_str).and_then(parse_time)?,
-                                        m.get("from")?.as_str()?.to_string(),
-                                        m.get("text")?.as_str()?.to_string(),
-                                    ))
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                    pending_actions: c
-                        .get("pending_actions")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_string)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
+                    last_at: c.last_at.unwrap_or(started),
+                    messages,
+                    pending_actions: c.pending_actions,
                 },
             ))
         })

@@ -380,16 +380,19 @@ impl Genome for Evennia {
     }
 
     fn begin_sleep(&mut self, cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep {
-        let reason = match cause {
-            SleepCause::Requested(s) => format!("set_sleep {}s", s.round()),
-            SleepCause::Forced => "fatigue limit".into(),
-            SleepCause::Operator => "operator".into(),
-            SleepCause::Scheduled(_) => "sleep schedule".into(),
+        let (reason, secs) = match cause {
+            SleepCause::Requested(s) => (format!("set_sleep {}s", s.round()), s),
+            SleepCause::Forced => ("fatigue limit".into(), cx.cfg.cycle.deep_sleep_pause_s),
+            SleepCause::Operator => ("operator".into(), cx.cfg.cycle.deep_sleep_pause_s),
+            SleepCause::Scheduled(s) => ("sleep schedule".into(), s),
         };
+        // The engine wakes it then (`wake_time_includes_work`).
+        let wake_at = format_time(cx.now + cx.cfg.wall(secs));
         self.asleep = true;
         self.mode_line(
             cx,
-            json!({"op": "transition", "from": "awake", "to": "sleep", "reason": reason}),
+            json!({"op": "transition", "from": "awake", "to": "sleep", "reason": reason,
+                   "wake_at": wake_at}),
         );
         self.begin_work(cx)
     }

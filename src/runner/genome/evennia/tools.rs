@@ -314,7 +314,9 @@ impl Evennia {
         if let Some(t) = str_arg(input, "topic") {
             c.topic = first_words(t, 12);
         }
-        if let Some(p) = str_arg(input, "add_pending") {
+        if let Some(p) = str_arg(input, "add_pending")
+            && !c.pending_actions.iter().any(|a| a == p)
+        {
             c.pending_actions.push(p.to_string());
         }
         if let Some(p) = str_arg(input, "done_pending") {
