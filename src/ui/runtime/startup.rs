@@ -43,14 +43,12 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
     )
 }
 
-/// The roots to watch: the paths given (or `~/.openseed/creatures`), plus hosted creatures.
+/// The roots to watch: the paths given (or OpenSeed's garden), plus hosted creatures.
 pub fn roots(paths: &[PathBuf], hosted: &[HostedCreature]) -> anyhow::Result<Vec<Root>> {
     let given: Vec<PathBuf> = paths.to_vec();
     let mut roots = Vec::new();
     if given.is_empty() && hosted.is_empty() {
-        let default = directories::BaseDirs::new()
-            .map(|d| d.home_dir().join(".openseed/creatures"))
-            .filter(|p| p.is_dir());
+        let default = crate::memory::garden::default_garden().filter(|p| p.is_dir());
         match default {
             // OpenSeed's garden, even while empty: creatures appear in it live.
             Some(p) => roots.push(Root::Garden(p)),
