@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod llm;
 pub mod logging;
 pub mod memory;
+pub mod openseed;
 pub mod runner;
 pub mod search;
 pub mod tail;

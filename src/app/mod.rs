@@ -87,6 +87,7 @@ fn observe(cli: &Cli) -> ExitCode {
         config: watching.observatory,
         cycle: watching.cycle,
         warnings: watching.warnings,
+        read_only: cli.ui.read_only,
     };
     match crate::ui::run_observatory(options, Vec::new()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,8 +16,8 @@ use super::config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
 use super::fault;
 use super::retry::{self, Fault};
 use super::secret::ApiKey;
-use super::sse::{SseDecoder, SseEvent};
 use super::{LlmError, Request, Response, ToolSpec};
+use crate::text::sse::{SseDecoder, SseEvent};
 
 /// How the key travels.
 pub(crate) enum Auth {

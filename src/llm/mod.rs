@@ -28,7 +28,6 @@ mod http;
 pub mod openai;
 pub mod retry;
 mod secret;
-mod sse;
 
 pub use config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
 pub use embed::{

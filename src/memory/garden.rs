@@ -67,10 +67,19 @@ impl Root {
     }
 }
 
+/// OpenSeed's home: `$OPENSEED_HOME` when set (OpenSeed honours it too), else
+/// `~/.openseed`; `None` when there is neither.
+pub fn openseed_home() -> Option<PathBuf> {
+    std::env::var_os("OPENSEED_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| directories::BaseDirs::new().map(|d| d.home_dir().join(".openseed")))
+}
+
 /// OpenSeed's garden, where the observatory looks when given no path
-/// (`~/.openseed/creatures`); `None` when there is no home directory.
+/// (`creatures` in [`openseed_home`]); `None` when there is no home directory.
 pub fn default_garden() -> Option<PathBuf> {
-    directories::BaseDirs::new().map(|d| d.home_dir().join(".openseed/creatures"))
+    openseed_home().map(|home| home.join("creatures"))
 }
 
 fn is_empty_dir(path: &Path) -> bool {

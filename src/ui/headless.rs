@@ -42,6 +42,7 @@ impl Settings {
             keymap: Keymap::default(),
             theme,
             cycle: Cycle::default(),
+            read_only: false,
         }
     }
 }

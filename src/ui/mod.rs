@@ -46,6 +46,8 @@ pub struct ObservatoryOptions {
     pub watch: WatchOptions,
     /// Problems found in the config file, shown in the status line.
     pub warnings: Vec<String>,
+    /// `--read-only` was given (the config file's `read_only` counts too).
+    pub read_only: bool,
 }
 
 /// Opens the observatory on creatures and gardens plus creatures hosted in-process.
@@ -54,8 +56,9 @@ pub fn run_observatory(
     hosted: Vec<HostedCreature>,
 ) -> anyhow::Result<()> {
     let roots = runtime::startup::roots(&options.paths, &hosted)?;
-    let (settings, mut warnings) =
+    let (mut settings, mut warnings) =
         runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
+    settings.read_only |= options.read_only;
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
     // A thread of its own, so that a caller inside a tokio runtime can call this too.

@@ -136,6 +136,7 @@ impl Reply {
 /// A request the server received.
 #[derive(Clone, Debug)]
 pub struct Seen {
+    pub method: String,
     pub path: String,
     /// Header names in lower case.
     pub headers: HashMap<String, String>,
@@ -223,7 +224,8 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
     let _ = socket.shutdown().await;
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
+/// Reads one HTTP/1.1 request (head and `content-length` body) from the socket.
+pub async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
     let mut buffer = Vec::new();
     let mut piece = [0u8; 4096];
     let head_end = loop {
@@ -238,7 +240,9 @@ async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
     };
     let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
     let mut lines = head.split("\r\n");
-    let path = lines.next()?.split(' ').nth(1)?.to_owned();
+    let mut request_line = lines.next()?.split(' ');
+    let method = request_line.next()?.to_owned();
+    let path = request_line.next()?.to_owned();
     let headers: HashMap<String, String> = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(name, value)| (name.trim().to_lowercase(), value.trim().to_owned()))
@@ -256,6 +260,7 @@ async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
         body.extend_from_slice(&piece[..n]);
     }
     Some(Seen {
+        method,
         path,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),

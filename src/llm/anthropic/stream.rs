@@ -13,8 +13,8 @@ use super::{malformed, object_or_empty, stop_reason};
 use crate::llm::fault;
 use crate::llm::http::StreamAssembler;
 use crate::llm::retry::Fault;
-use crate::llm::sse::SseEvent;
 use crate::llm::{ContentBlock, Response};
+use crate::text::sse::SseEvent;
 
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

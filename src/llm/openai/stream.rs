@@ -16,7 +16,7 @@ use crate::llm::Response;
 use crate::llm::fault;
 use crate::llm::http::StreamAssembler;
 use crate::llm::retry::Fault;
-use crate::llm::sse::SseEvent;
+use crate::text::sse::SseEvent;
 
 #[derive(Deserialize)]
 struct Chunk {

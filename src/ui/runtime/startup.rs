@@ -18,7 +18,7 @@ use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
 
-/// Keymap and theme from the config file and `theme` (asked for on the command line, it
+/// Keymap, theme and read-only from the config file and `theme` (asked for on the command line, it
 /// wins), with the problems found on the way (shown in the status line, never fatal).
 pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings, Vec<String>) {
     let mut warnings = Vec::new();
@@ -37,19 +37,18 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             keymap,
             theme,
             cycle,
+            read_only: config.read_only.unwrap_or(false),
         },
         warnings,
     )
 }
 
-/// The roots to watch: the paths given (or `~/.openseed/creatures`), plus hosted creatures.
+/// The roots to watch: the paths given (or OpenSeed's garden), plus hosted creatures.
 pub fn roots(paths: &[PathBuf], hosted: &[HostedCreature]) -> anyhow::Result<Vec<Root>> {
     let given: Vec<PathBuf> = paths.to_vec();
     let mut roots = Vec::new();
     if given.is_empty() && hosted.is_empty() {
-        let default = directories::BaseDirs::new()
-            .map(|d| d.home_dir().join(".openseed/creatures"))
-            .filter(|p| p.is_dir());
+        let default = crate::memory::garden::default_garden().filter(|p| p.is_dir());
         match default {
             // OpenSeed's garden, even while empty: creatures appear in it live.
             Some(p) => roots.push(Root::Garden(p)),

@@ -3,6 +3,7 @@
 
 pub mod creature;
 pub mod evennia;
+pub mod garden;
 pub mod recall;
 pub mod search;
 
@@ -28,6 +29,7 @@ use crate::ui::prepare;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
+use garden::GardenView;
 use search::SearchState;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
@@ -47,6 +49,8 @@ pub struct Settings {
     pub theme: Theme,
     /// The cycle constants of watched creatures (hosted ones live by their runner's).
     pub cycle: Cycle,
+    /// Refuse every action that writes or acts (`--read-only`, `read_only = true`).
+    pub read_only: bool,
 }
 
 pub struct App {
@@ -62,6 +66,8 @@ pub struct App {
     pub theme: Theme,
     /// The cycle constants of watched creatures.
     pub cycle: Cycle,
+    /// Actions that write or act are refused ([`crate::ui::input::action::Needs::acts`]).
+    pub read_only: bool,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -71,6 +77,8 @@ pub struct App {
     /// The creature the open message box writes to: the one selected when it opened.
     pub message_to: Option<PathBuf>,
     pub search: SearchState,
+    /// The garden's filter and sort.
+    pub garden_view: GardenView,
     pub quit: bool,
     /// Quit was asked once while a creature is hosted here: asked again, it quits.
     quit_asked: bool,
@@ -98,6 +106,7 @@ impl App {
             keymap: settings.keymap,
             theme: settings.theme,
             cycle: settings.cycle,
+            read_only: settings.read_only,
             now,
             area,
             notice: None,
@@ -105,6 +114,7 @@ impl App {
             message: None,
             message_to: None,
             search: SearchState::default(),
+            garden_view: GardenView::default(),
             quit: false,
             quit_asked: false,
             dirty: true,
@@ -113,6 +123,10 @@ impl App {
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
             app.add(&path);
+        }
+        // The top of the list as it is shown (by name), not the first directory found.
+        if let Some(first) = app.garden_order().first() {
+            app.selected = Some(first.clone());
         }
         app
     }
@@ -138,16 +152,19 @@ impl App {
             match change {
                 LiveChange::Added(path) => self.add(&path),
                 LiveChange::Removed(path) => {
-                    let index = self.creatures.keys().position(|p| *p == path);
+                    let before = self.garden_order();
+                    let index = before.iter().position(|p| *p == path);
                     let Some(ui) = self.creatures.remove(&path) else {
                         continue;
                     };
                     if self.selected.as_ref() == Some(&path) {
                         // The creature that took its place in the list, else the one above.
-                        let next = index
-                            .unwrap_or(0)
-                            .min(self.creatures.len().saturating_sub(1));
-                        self.selected = self.creatures.keys().nth(next).cloned();
+                        let order = self.garden_order();
+                        let next = index.unwrap_or(0).min(order.len().saturating_sub(1));
+                        self.selected = order
+                            .get(next)
+                            .or_else(|| self.creatures.keys().next())
+                            .cloned();
                     }
                     let text = if self.message_to.as_ref() == Some(&path) {
                         let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
@@ -207,10 +224,15 @@ impl App {
         self.garden.creature(self.selected.as_ref()?)
     }
 
-    /// The index of the selected creature in the list.
+    /// The creatures the garden list shows, in its order (filtered and sorted).
+    pub fn garden_order(&self) -> Vec<PathBuf> {
+        self.garden_view.order(&self.creatures)
+    }
+
+    /// The index of the selected creature in the garden list (none when a filter hides it).
     pub fn selected_index(&self) -> Option<usize> {
         let sel = self.selected.as_ref()?;
-        self.creatures.keys().position(|p| p == sel)
+        self.garden_order().iter().position(|p| p == sel)
     }
 
     /// The views the selected creature offers (a dreamer's when none is selected).
@@ -245,6 +267,8 @@ impl App {
             creature: ui.is_some(),
             control: ui.is_some_and(|u| u.link != RunnerLink::None),
             hits: !self.search.hits.is_empty(),
+            filtered: self.garden_view.filters(),
+            read_only: self.read_only,
         }
     }
 

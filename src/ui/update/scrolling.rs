@@ -82,17 +82,19 @@ impl App {
         let Some(list) = areas.garden_inner() else {
             return;
         };
-        let count = self.creatures.len();
-        let Some(index) = layout::creature_at(list, self.selected_index(), count, row) else {
+        let order = self.garden_order();
+        let list = layout::garden_list(list).list;
+        let Some(index) = layout::creature_at(list, self.selected_index(), order.len(), row) else {
             return;
         };
-        if let Some(path) = self.creatures.keys().nth(index).cloned() {
+        if let Some(path) = order.get(index).cloned() {
             self.select(path);
         }
     }
 
     fn move_selection(&mut self, step: Step) {
-        let n = self.creatures.len();
+        let order = self.garden_order();
+        let n = order.len();
         if n == 0 {
             return;
         }
@@ -105,7 +107,7 @@ impl App {
             Step::Top => 0,
             Step::Bottom => n - 1,
         };
-        if let Some(path) = self.creatures.keys().nth(next).cloned() {
+        if let Some(path) = order.get(next).cloned() {
             self.select(path);
         }
     }

@@ -1,21 +1,22 @@
-//! A decoder for server-sent events (the `text/event-stream` format both APIs stream in):
-//! bytes in, in pieces of any size, whole events out.
+//! A decoder for server-sent events (the `text/event-stream` format the model APIs stream
+//! in, and OpenSeed's orchestrator its events): bytes in, in pieces of any size, whole
+//! events out.
 //!
 //! Lines end in `\n`, `\r\n` or `\r`; `event:` names the event, `data:` lines are joined
 //! with `\n`, lines starting with `:` are comments (Anthropic and OpenRouter send them
-//! as keep-alives), and an empty line ends the event. `id:` and `retry:` are of no use
-//! for a single request and are skipped.
+//! as keep-alives), and an empty line ends the event. `id:` and `retry:` are skipped:
+//! neither the model APIs nor OpenSeed send them.
 
 /// One decoded event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SseEvent {
+pub struct SseEvent {
     /// The `event:` field, when there was one.
     pub event: Option<String>,
     pub data: String,
 }
 
 #[derive(Debug, Default)]
-pub(crate) struct SseDecoder {
+pub struct SseDecoder {
     /// Bytes of a line not yet ended.
     line: Vec<u8>,
     /// The last byte seen was `\r`: a `\n` right after it ends no further line.

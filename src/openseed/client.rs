@@ -1,0 +1,272 @@
+//! The orchestrator's HTTP API: each request with a timeout, the token of the creature
+//! it is about (or the one for all) as a sensitive bearer header, error answers made
+//! inert and scrubbed of tokens; and the event stream.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::header::{AUTHORIZATION, HeaderValue};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::OpenSeedError;
+use super::event::LiveEvent;
+use super::token::Tokens;
+use super::wire::{Budget, CreatureInfo, Usage};
+use crate::text::sanitize::sanitize_line;
+use crate::text::sse::SseDecoder;
+
+/// How much of an error answer is kept.
+const BODY_SHOWN: usize = 200;
+
+/// What a wake from dreamwatch gives as its reason (the creature reads it).
+const WAKE_REASON: &str = "Woken by the operator (dreamwatch)";
+
+#[derive(Clone)]
+pub struct Client {
+    base: reqwest::Url,
+    http: reqwest::Client,
+    tokens: Arc<Tokens>,
+    timeout: Duration,
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.base.as_str())
+            .field("tokens", &self.tokens)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client of the orchestrator at `base`; every request gives up after `timeout`
+    /// (the event stream only while it is opened).
+    pub fn new(base: &str, tokens: Arc<Tokens>, timeout: Duration) -> Result<Self, OpenSeedError> {
+        let parsed = reqwest::Url::parse(base)
+            .map_err(|e| OpenSeedError::Malformed(format!("{base} is not a URL: {e}")))?;
+        let http = reqwest::Client::builder()
+            .connect_timeout(timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| OpenSeedError::Unreachable {
+                base: base.to_owned(),
+                detail: e.to_string(),
+            })?;
+        Ok(Self {
+            base: parsed,
+            http,
+            tokens,
+            timeout,
+        })
+    }
+
+    pub fn base(&self) -> &str {
+        self.base.as_str().trim_end_matches('/')
+    }
+
+    pub async fn creatures(&self) -> Result<Vec<CreatureInfo>, OpenSeedError> {
+        self.get(&["api", "creatures"], None).await
+    }
+
+    pub async fn usage(&self) -> Result<Usage, OpenSeedError> {
+        self.get(&["api", "usage"], None).await
+    }
+
+    pub async fn budget(&self, creature: &str) -> Result<Budget, OpenSeedError> {
+        self.get(&["api", "creatures", creature, "budget"], Some(creature))
+            .await
+    }
+
+    /// The creature's last stored events (the orchestrator keeps 200 within reach).
+    pub async fn recent_events(&self, creature: &str) -> Result<Vec<LiveEvent>, OpenSeedError> {
+        let all: Vec<Value> = self
+            .get(&["api", "creatures", creature, "events"], Some(creature))
+            .await?;
+        Ok(all
+            .iter()
+            .filter_map(|v| LiveEvent::parse(v, Some(creature)))
+            .collect())
+    }
+
+    pub async fn wake(&self, creature: &str) -> Result<(), OpenSeedError> {
+        self.act(creature, "wake", json!({ "reason": WAKE_REASON }))
+            .await
+    }
+
+    /// Delivers a message; the orchestrator wakes the creature for it too.
+    pub async fn message(&self, creature: &str, text: &str) -> Result<(), OpenSeedError> {
+        self.act(creature, "message", json!({ "text": text })).await
+    }
+
+    /// Stops the creature's container.
+    pub async fn stop(&self, creature: &str) -> Result<(), OpenSeedError> {
+        self.act(creature, "stop", json!({})).await
+    }
+
+    pub async fn start(&self, creature: &str) -> Result<(), OpenSeedError> {
+        self.act(creature, "start", json!({})).await
+    }
+
+    /// Opens the event stream (`GET /api/events`).
+    pub async fn events(&self) -> Result<EventStream, OpenSeedError> {
+        let request = self.request(reqwest::Method::GET, &["api", "events"], None);
+        let response = tokio::time::timeout(self.timeout, request.send())
+            .await
+            .map_err(|_| self.timed_out())?
+            .map_err(|e| self.transport(&e))?;
+        let response = self.check(response).await?;
+        Ok(EventStream {
+            response,
+            decoder: SseDecoder::default(),
+            ready: VecDeque::new(),
+            ended: false,
+            tokens: Arc::clone(&self.tokens),
+        })
+    }
+
+    fn url(&self, segments: &[&str]) -> reqwest::Url {
+        let mut url = self.base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty().extend(segments);
+        }
+        url
+    }
+
+    fn request(
+        &self,
+        method: reqwest::Method,
+        segments: &[&str],
+        creature: Option<&str>,
+    ) -> reqwest::RequestBuilder {
+        let mut request = self.http.request(method, self.url(segments));
+        if let Some(token) = self.tokens.for_creature(creature)
+            && let Ok(mut value) = HeaderValue::from_str(&format!("Bearer {}", token.expose()))
+        {
+            value.set_sensitive(true);
+            request = request.header(AUTHORIZATION, value);
+        }
+        request
+    }
+
+    async fn get<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        creature: Option<&str>,
+    ) -> Result<T, OpenSeedError> {
+        let response = self
+            .request(reqwest::Method::GET, segments, creature)
+            .timeout(self.timeout)
+            .send()
+            .await
+            .map_err(|e| self.transport(&e))?;
+        let response = self.check(response).await?;
+        let bytes = response.bytes().await.map_err(|e| self.transport(&e))?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| OpenSeedError::Malformed(format!("{}: {e}", segments.join("/"))))
+    }
+
+    /// `POST /api/creatures/:name/:action`.
+    async fn act(&self, creature: &str, action: &str, body: Value) -> Result<(), OpenSeedError> {
+        let response = self
+            .request(
+                reqwest::Method::POST,
+                &["api", "creatures", creature, action],
+                Some(creature),
+            )
+            .timeout(self.timeout)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| self.transport(&e))?;
+        self.check(response).await.map(drop)
+    }
+
+    /// The response when it is a success, else its error (the body inert, short, scrubbed).
+    async fn check(&self, response: reqwest::Response) -> Result<reqwest::Response, OpenSeedError> {
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        if matches!(status.as_u16(), 401 | 403) {
+            return Err(OpenSeedError::Unauthorized {
+                status: status.as_u16(),
+            });
+        }
+        let body = response.text().await.unwrap_or_default();
+        let body: String = self.tokens.scrub(&sanitize_line(body.trim()));
+        Err(OpenSeedError::Refused {
+            status: status.as_u16(),
+            body: body.chars().take(BODY_SHOWN).collect(),
+        })
+    }
+
+    fn timed_out(&self) -> OpenSeedError {
+        OpenSeedError::Timeout(self.timeout.as_secs().max(1))
+    }
+
+    fn transport(&self, error: &reqwest::Error) -> OpenSeedError {
+        if error.is_timeout() {
+            return self.timed_out();
+        }
+        let mut detail = error.to_string();
+        let mut source = std::error::Error::source(error);
+        while let Some(cause) = source {
+            detail = format!("{detail}: {cause}");
+            source = cause.source();
+        }
+        OpenSeedError::Unreachable {
+            base: self.base().to_owned(),
+            detail: self.tokens.scrub(&sanitize_line(&detail)),
+        }
+    }
+}
+
+/// The orchestrator's live events, in order.
+pub struct EventStream {
+    response: reqwest::Response,
+    decoder: SseDecoder,
+    ready: VecDeque<LiveEvent>,
+    /// The orchestrator closed the stream.
+    ended: bool,
+    tokens: Arc<Tokens>,
+}
+
+impl EventStream {
+    /// The next event; `None` once the orchestrator has closed the stream. Data that is
+    /// not an event is skipped.
+    pub async fn next(&mut self) -> Result<Option<LiveEvent>, OpenSeedError> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Ok(Some(event));
+            }
+            if self.ended {
+                return Ok(None);
+            }
+            let chunk = self
+                .response
+                .chunk()
+                .await
+                .map_err(|e| OpenSeedError::Unreachable {
+                    base: self.response.url().origin().ascii_serialization(),
+                    detail: self.tokens.scrub(&sanitize_line(&e.to_string())),
+                })?;
+            let decoded = match chunk {
+                Some(bytes) => self.decoder.push(&bytes),
+                None => {
+                    self.ended = true;
+                    self.decoder.finish().map(|last| last.into_iter().collect())
+                }
+            }
+            .map_err(OpenSeedError::Malformed)?;
+            self.ready.extend(
+                decoded
+                    .iter()
+                    .filter_map(|e| serde_json::from_str::<Value>(&e.data).ok())
+                    .filter_map(|v| LiveEvent::parse(&v, None)),
+            );
+        }
+    }
+}

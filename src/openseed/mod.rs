@@ -1,0 +1,75 @@
+//! Attaching to a running OpenSeed orchestrator: its creatures' status, costs and live
+//! events, and the actions it offers (wake, message, stop, start).
+//!
+//! What the orchestrator speaks, read in its own code (openseed-dev/openseed at 815f9fd,
+//! March 2026; `index.ts` is `src/host/index.ts`):
+//! - It writes `orchestrator.json` (`{port, pid, started_at}`) into OpenSeed's home
+//!   (`$OPENSEED_HOME`, else `~/.openseed`: `src/shared/paths.ts:53`) when it starts and
+//!   removes it on SIGINT/SIGTERM (`index.ts:183-203`); the port is `ORCHESTRATOR_PORT`,
+//!   7770 by default (`index.ts:1356`).
+//! - `GET /api/creatures` (`index.ts:947`, `listCreatures` at 529): an array of
+//!   `{name, status, sha, port, sleepReason, model}`. `status` is the supervisor's
+//!   (`stopped | starting | running | sleeping | error`, `src/host/supervisor.ts:36`), or
+//!   `spawning` while a spawn is under way (`index.ts:542`); `sleepReason` is
+//!   `budget | fatigue | user | null` (`supervisor.ts:47`): `user` after a stop
+//!   (`supervisor.ts:89`), `budget` after a budget pause (98), `fatigue` on a
+//!   `creature.sleep` event (165).
+//! - `GET /api/events` (`index.ts:992`): server-sent events, `data: <json>` lines only (no
+//!   `id:`, no `event:`, no keep-alive), each `{creature, t, type, ...}` with the `Event`
+//!   union of `src/shared/types.ts:13-46`; first an `orchestrator.status` event for
+//!   `_orchestrator`. Nothing missed is replayed on a reconnect, but every event is kept
+//!   in the creature's `.sys/events.jsonl` (`src/host/events.ts:26`) and
+//!   `GET /api/creatures/:name/events` returns its last 200 (`index.ts:1117`): that is how
+//!   [`attach`] fills a gap. The dashboard reconnects and refreshes the same way
+//!   (`dashboard/src/app.tsx:58-79`).
+//! - `GET /api/usage` (`index.ts:624`): `{usage: {name: {input_tokens, output_tokens,
+//!   cost_usd, calls, daily_cost_usd, daily_date}}, total}` (`src/host/costs.ts:140`).
+//!   `GET /api/creatures/:name/budget` (`index.ts:1260`): `{daily_cap_usd,
+//!   daily_spent_usd, remaining_usd, resets_at, action: sleep|warn|off, status:
+//!   ok|exceeded}`.
+//! - `POST /api/creatures/:name/wake` with `{reason}` (`index.ts:1205`), `.../message`
+//!   with `{text}` (1224: delivered to the creature, then a wake), `.../stop` (1147: stops
+//!   the creature's container, `supervisor.ts:89`) and `.../start` (1131; 503 while the
+//!   orchestrator is degraded). Success is `200 ok`; a refusal is a plain-text 400 (`creature
+//!   "x" is not running`). No route forces a sleep: a creature sleeps when it decides to,
+//!   or when its budget pauses it.
+//! - Open pull request #16 ("per-creature token auth for control API") would make
+//!   start, stop, restart, rebuild, wake and message ask for `Authorization: Bearer
+//!   <token>` (the creature's own token), localhost exempt, reads open: [`token`].
+
+pub mod attach;
+mod client;
+mod dedup;
+pub mod discover;
+pub mod event;
+pub mod token;
+pub mod wire;
+
+pub use attach::{AttachOptions, Attachment, Costs, Update, attach};
+pub use client::Client;
+pub use discover::Target;
+pub use event::{EventKind, LiveEvent};
+pub use token::{Token, Tokens};
+pub use wire::{
+    ApiStatus, Budget, BudgetLevel, CreatureInfo, NEAR_CAP, SleepReason, Usage, UsageEntry,
+};
+
+/// What can go wrong talking to the orchestrator. Texts from the orchestrator are made
+/// inert and any token is scrubbed from them.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenSeedError {
+    #[error("cannot reach the orchestrator at {base}: {detail}")]
+    Unreachable { base: String, detail: String },
+    #[error("the orchestrator did not answer within {0} s")]
+    Timeout(u64),
+    #[error(
+        "the orchestrator asks for a token ({status}): set DREAMWATCH_OPENSEED_TOKEN or [openseed] tokens in the config file"
+    )]
+    Unauthorized { status: u16 },
+    #[error("the orchestrator refused ({status}): {body}")]
+    Refused { status: u16, body: String },
+    #[error("the orchestrator answered something unexpected: {0}")]
+    Malformed(String),
+    #[error("no orchestrator running: {0}")]
+    NotRunning(String),
+}
