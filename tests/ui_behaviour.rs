@@ -471,7 +471,8 @@ fn a_failing_model_keeps_its_label_and_marks_the_row() {
             .unwrap()
             .to_string()
     };
-    assert!(row("ember").contains("⚠ awake"), "{text}");
+    // Never a plain "awake" (issue 13): the row says it is failing.
+    assert!(row("ember").contains("⚠ failing"), "{text}");
     assert!(!row("pip").contains('⚠'), "{text}");
 }
 

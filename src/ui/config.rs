@@ -18,6 +18,9 @@ pub struct Config {
     pub poll_ms: Option<u64>,
     /// Refuse every action that writes or acts (as `--read-only` does).
     pub read_only: Option<bool>,
+    /// Ring the terminal bell when a creature that is not selected gets a RED
+    /// observation, an error or a dream.
+    pub bell: Option<bool>,
     /// Action name -> key or keys, e.g. `force_sleep = "z"` or `quit = ["q", "ctrl-c"]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyNames>,

@@ -43,6 +43,7 @@ impl Settings {
             theme,
             cycle: Cycle::default(),
             read_only: false,
+            bell: false,
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::ui::layout::{first_shown, garden_list};
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::state::garden::GardenSort;
+use crate::ui::state::health::Attention;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -144,25 +145,33 @@ fn rows(
 ) -> [Line<'static>; 2] {
     let theme = &app.theme;
     let s = &ui.summary;
-    let (glyph, style) = fmt::status_glyph(&s.status, theme);
-    let status = fmt::status_text(&s.status, app.now);
-    // A hosted creature whose last model call or write failed is marked in its row.
-    let mark = if ui.host.as_ref().is_some_and(|h| h.last_error.is_some()) {
-        "⚠ "
-    } else {
-        ""
+    let (glyph, mut style) = fmt::status_glyph(&s.status, theme);
+    // Failing, stalled, runner gone: said instead of the status, marked, never "awake".
+    let (status, mark) = match ui.health.label() {
+        Some(label) => {
+            style = theme.error;
+            (label.to_string(), "⚠ ")
+        }
+        None => (fmt::status_text(&s.status, app.now), ""),
+    };
+    // Something arrived while it was not selected.
+    let (news, news_style) = match ui.attention {
+        Some(Attention::Dream) => (" ✱", theme.dream),
+        Some(_) => (" ✱", theme.error),
+        None => ("", theme.muted),
     };
     let width = usize::from(width);
-    let room = width.saturating_sub(mark.width() + status.width() + 3);
+    let room = width.saturating_sub(mark.width() + status.width() + news.width() + 3);
     let name = match dir {
         Some(dir) if dir != ui.name => truncate(&format!("{} ({dir})", ui.name), room),
         _ => truncate(&ui.name, room),
     };
-    let pad = width.saturating_sub(2 + name.width() + mark.width() + status.width());
+    let pad = width.saturating_sub(2 + name.width() + news.width() + mark.width() + status.width());
     let first = Line::from(vec![
         Span::styled(glyph, style),
         Span::raw(" "),
         Span::styled(name, theme.title),
+        Span::styled(news, news_style),
         Span::raw(" ".repeat(pad)),
         Span::styled(mark, theme.error),
         Span::styled(status, style),

@@ -38,6 +38,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             theme,
             cycle,
             read_only: config.read_only.unwrap_or(false),
+            bell: config.bell.unwrap_or(false),
         },
         warnings,
     )

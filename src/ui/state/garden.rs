@@ -9,6 +9,7 @@ use crate::memory::creature_map::CreatureMap;
 use crate::memory::status::Status;
 
 use super::creature::CreatureUi;
+use super::health::Health;
 
 /// What the garden is sorted by; a key cycles through them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -123,13 +124,18 @@ fn matches(ui: &CreatureUi, words: &[String]) -> bool {
     }
     let name = ui.name.to_lowercase();
     let status = ui.summary.status.label();
-    words
-        .iter()
-        .all(|w| name.contains(w.as_str()) || status.contains(w.as_str()))
+    let health = ui.health.label().unwrap_or_default();
+    words.iter().all(|w| {
+        let w = w.as_str();
+        name.contains(w) || status.contains(w) || health.contains(w)
+    })
 }
 
-/// Sort rank of a status: what may need the operator first.
+/// Sort rank of a status: what may need the operator first (failing, stalled, runner gone).
 fn status_rank(ui: &CreatureUi) -> u8 {
+    if ui.health != Health::Ok {
+        return 0;
+    }
     match ui.summary.status {
         Status::Awake => 1,
         Status::Dreaming => 2,

@@ -4,6 +4,7 @@
 pub mod creature;
 pub mod evennia;
 pub mod garden;
+pub mod health;
 pub mod recall;
 pub mod search;
 
@@ -30,6 +31,7 @@ use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
+use health::Attention;
 use search::SearchState;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
@@ -51,6 +53,8 @@ pub struct Settings {
     pub cycle: Cycle,
     /// Refuse every action that writes or acts (`--read-only`, `read_only = true`).
     pub read_only: bool,
+    /// Ring the terminal bell when something asks for attention (`bell = true`).
+    pub bell: bool,
 }
 
 pub struct App {
@@ -68,6 +72,9 @@ pub struct App {
     pub cycle: Cycle,
     /// Actions that write or act are refused ([`crate::ui::input::action::Needs::acts`]).
     pub read_only: bool,
+    /// Ring the terminal bell for attention marks ([`Settings::bell`]).
+    pub bell: bool,
+    bell_due: bool,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -107,6 +114,8 @@ impl App {
             theme: settings.theme,
             cycle: settings.cycle,
             read_only: settings.read_only,
+            bell: settings.bell,
+            bell_due: false,
             now,
             area,
             notice: None,
@@ -183,7 +192,8 @@ impl App {
                     else {
                         continue;
                     };
-                    ui.apply(model, &changes, &self.theme, self.now);
+                    let attention = ui.apply(model, &changes, &self.theme, self.now);
+                    self.call_attention(&path, attention);
                 }
             }
             self.dirty = true;
@@ -199,10 +209,33 @@ impl App {
             return;
         };
         if ui.host.as_ref() != Some(&status) {
+            let new_error = status.last_error.is_some()
+                && ui
+                    .host
+                    .as_ref()
+                    .is_none_or(|h| h.last_error != status.last_error);
             ui.host = Some(status);
             ui.refresh_summary(model, self.now);
             self.dirty = true;
+            self.call_attention(path, new_error.then_some(Attention::Error));
         }
+    }
+
+    /// Marks a creature that is not selected with what arrived on it (the weightiest
+    /// kept), and rings the terminal bell when asked to (`bell = true`).
+    fn call_attention(&mut self, path: &Path, attention: Option<Attention>) {
+        if attention.is_none() || self.selected.as_deref() == Some(path) {
+            return;
+        }
+        if let Some(ui) = self.creatures.get_mut(path) {
+            ui.attention = ui.attention.max(attention);
+            self.bell_due |= self.bell;
+        }
+    }
+
+    /// Whether the terminal bell is due (once per batch of news); the loop rings it.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell_due)
     }
 
     /// The clock moved on: statuses and "ago" times may read differently.

@@ -115,6 +115,9 @@ impl App {
     /// Selects a creature; the search, which was over the previous one, ends.
     pub(super) fn select(&mut self, path: std::path::PathBuf) {
         if self.selected.as_ref() != Some(&path) {
+            if let Some(ui) = self.creatures.get_mut(&path) {
+                ui.attention = None;
+            }
             self.selected = Some(path);
             self.search = Default::default();
         }
