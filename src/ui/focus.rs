@@ -26,6 +26,8 @@ pub enum MainView {
     Entities,
     /// evennia: semantic memory and its links.
     Memory,
+    /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
+    Events,
 }
 
 /// The views of a dreamer (and of any genome without views of its own), in tab order.
@@ -34,6 +36,7 @@ pub const DREAMER_VIEWS: &[MainView] = &[
     MainView::Dreams,
     MainView::Diary,
     MainView::Recall,
+    MainView::Events,
 ];
 
 /// The views of an evennia creature, in tab order.
@@ -42,9 +45,11 @@ pub const EVENNIA_VIEWS: &[MainView] = &[
     MainView::Entities,
     MainView::Memory,
     MainView::Recall,
+    MainView::Events,
 ];
 
-/// Every set of views a creature may offer.
+/// Every set of views a creature may offer (the Events view last, offered only where
+/// there is an events file).
 const VIEW_SETS: [&[MainView]; 2] = [DREAMER_VIEWS, EVENNIA_VIEWS];
 
 impl MainView {
@@ -57,15 +62,18 @@ impl MainView {
             MainView::Journal => "Journal",
             MainView::Entities => "Entities",
             MainView::Memory => "Memory",
+            MainView::Events => "Events",
         }
     }
 
-    /// The views a creature of `genome` offers, in tab order.
-    pub fn of(genome: &Genome) -> &'static [MainView] {
-        match genome {
+    /// The views a creature of `genome` offers, in tab order: the Events view only when
+    /// it has an events file.
+    pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
+        let all = match genome {
             Genome::Evennia => EVENNIA_VIEWS,
             Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
-        }
+        };
+        if events { all } else { &all[..all.len() - 1] }
     }
 
     /// This view where `offered` has it, else the view in the same tab there (a creature
@@ -126,6 +134,11 @@ mod tests {
             MainView::Journal,
             MainView::Observations
         ));
-        assert_eq!(MainView::of(&Genome::Other("x".into())), DREAMER_VIEWS);
+        assert_eq!(
+            MainView::of(&Genome::Other("x".into()), true),
+            DREAMER_VIEWS
+        );
+        assert!(!MainView::of(&Genome::Evennia, false).contains(&MainView::Events));
+        assert_eq!(MainView::Events.within(EVENNIA_VIEWS), MainView::Events);
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod creature;
 pub mod evennia;
+pub mod events;
 pub mod garden;
 pub mod health;
 pub mod recall;
@@ -343,6 +344,10 @@ impl App {
                 if let Some(evennia) = ui.evennia.as_mut() {
                     evennia.prepare_profile(model, &self.theme);
                 }
+            }
+            MainView::Events => {
+                ui.events
+                    .prepare(model.events(), &self.theme, areas.main_viewport())
             }
             MainView::Observations | MainView::Dreams | MainView::Journal | MainView::Memory => {}
         }
