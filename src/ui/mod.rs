@@ -16,6 +16,7 @@ use anyhow::Context as _;
 
 use crate::control::HostedCreature;
 use crate::memory::cycle::Cycle;
+use crate::openseed::{Target, Tokens};
 use crate::watch::WatchOptions;
 
 pub mod config;
@@ -46,6 +47,15 @@ pub struct ObservatoryOptions {
     pub watch: WatchOptions,
     /// Problems found in the config file, shown in the status line.
     pub warnings: Vec<String>,
+    /// An OpenSeed orchestrator to attach to.
+    pub openseed: Option<OpenSeedLink>,
+}
+
+/// Where an OpenSeed orchestrator is, and the tokens its control routes may ask for.
+#[derive(Debug, Clone)]
+pub struct OpenSeedLink {
+    pub target: Target,
+    pub tokens: Tokens,
 }
 
 /// Opens the observatory on creatures and gardens plus creatures hosted in-process.
@@ -58,6 +68,7 @@ pub fn run_observatory(
         runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
+    let openseed = options.openseed;
     // A thread of its own, so that a caller inside a tokio runtime can call this too.
     std::thread::scope(|scope| {
         scope
@@ -67,7 +78,7 @@ pub fn run_observatory(
                     .build()
                     .context("starting the observatory's runtime")?;
                 rt.block_on(runtime::startup::observe(
-                    roots, watch, settings, warnings, hosted,
+                    roots, watch, settings, warnings, hosted, openseed,
                 ))
             })
             .join()

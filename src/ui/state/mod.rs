@@ -3,6 +3,7 @@
 
 pub mod creature;
 pub mod evennia;
+pub mod openseed;
 pub mod recall;
 pub mod search;
 
@@ -28,6 +29,7 @@ use crate::ui::prepare;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
+use openseed::OpenSeedUi;
 use search::SearchState;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
@@ -78,6 +80,10 @@ pub struct App {
     pub dirty: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
     hosted: BTreeMap<PathBuf, Cycle>,
+    /// The attached OpenSeed orchestrator, if any.
+    pub openseed: Option<OpenSeedUi>,
+    /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
+    pub stop_asked: Option<PathBuf>,
 }
 
 impl App {
@@ -109,6 +115,8 @@ impl App {
             quit_asked: false,
             dirty: true,
             hosted,
+            openseed: None,
+            stop_asked: None,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -243,7 +251,11 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None),
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || self
+                    .selected
+                    .as_deref()
+                    .is_some_and(|p| self.openseed_route(p)),
             hits: !self.search.hits.is_empty(),
         }
     }
