@@ -712,6 +712,10 @@ mod tests {
         assert!(!format!("{openseed:?}").contains("s3cret"));
         let bad = config("[openseed]\nport = 3\n").openseed();
         assert_eq!(bad.value, OpenSeedConfig::default());
-        assert!(bad.problems[0].to_string().contains("openseed"), "{:?}", bad.problems);
+        assert!(
+            bad.problems[0].to_string().contains("openseed"),
+            "{:?}",
+            bad.problems
+        );
     }
 }

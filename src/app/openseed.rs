@@ -27,7 +27,10 @@ pub fn target(
     if let Some(url) = args.openseed.as_deref().or(config_url) {
         return normalize_url(url).map(|url| Some(Target::Url(url)));
     }
-    Ok((!paths_given).then_some(run_file).flatten().map(Target::RunFile))
+    Ok((!paths_given)
+        .then_some(run_file)
+        .flatten()
+        .map(Target::RunFile))
 }
 
 /// The observatory's link to the orchestrator, if any.
@@ -62,7 +65,13 @@ mod tests {
     fn the_flag_wins_then_the_config_then_the_run_file_without_paths() {
         let run = Some(PathBuf::from("/home/x/.openseed/orchestrator.json"));
         assert_eq!(
-            target(&args(Some("127.0.0.1:9000/"), false), Some("http://a:1"), true, run.clone()).unwrap(),
+            target(
+                &args(Some("127.0.0.1:9000/"), false),
+                Some("http://a:1"),
+                true,
+                run.clone()
+            )
+            .unwrap(),
             Some(Target::Url("http://127.0.0.1:9000".into()))
         );
         assert_eq!(
@@ -73,9 +82,15 @@ mod tests {
             target(&args(None, false), None, false, run.clone()).unwrap(),
             Some(Target::RunFile(run.clone().unwrap()))
         );
-        assert_eq!(target(&args(None, false), None, true, run.clone()).unwrap(), None);
+        assert_eq!(
+            target(&args(None, false), None, true, run.clone()).unwrap(),
+            None
+        );
         assert_eq!(target(&args(None, false), None, false, None).unwrap(), None);
-        assert_eq!(target(&args(None, true), Some("http://a:1"), false, run).unwrap(), None);
+        assert_eq!(
+            target(&args(None, true), Some("http://a:1"), false, run).unwrap(),
+            None
+        );
         assert!(target(&args(Some("ftp://x"), false), None, false, None).is_err());
     }
 }

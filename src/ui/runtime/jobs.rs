@@ -14,11 +14,11 @@ use crate::ui::state::search;
 use crate::control::{Answer, ControlCommand, ControlSender, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
+use crate::openseed::Attachment;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
-use crate::openseed::Attachment;
 use crate::ui::state::openseed::name_of;
 use crate::ui::update::{Job, OpenSeedAction};
 
@@ -128,13 +128,24 @@ impl Jobs {
             return;
         };
         let (doing, done) = match &action {
-            OpenSeedAction::Wake => (format!("waking {name}…"), format!("asked the orchestrator to wake {name}")),
+            OpenSeedAction::Wake => (
+                format!("waking {name}…"),
+                format!("asked the orchestrator to wake {name}"),
+            ),
             OpenSeedAction::Message(_) => (
                 format!("sending the message to {name} through the orchestrator…"),
-                format!("message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"),
+                format!(
+                    "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
+                ),
             ),
-            OpenSeedAction::Stop => (format!("stopping {name}'s container…"), format!("{name}'s container stopped")),
-            OpenSeedAction::Start => (format!("starting {name}'s container…"), format!("{name}'s container started")),
+            OpenSeedAction::Stop => (
+                format!("stopping {name}'s container…"),
+                format!("{name}'s container stopped"),
+            ),
+            OpenSeedAction::Start => (
+                format!("starting {name}'s container…"),
+                format!("{name}'s container started"),
+            ),
         };
         app.set_notice(doing, false);
         let tx = self.outcomes.clone();

@@ -13,10 +13,10 @@ use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::openseed::{AttachOptions, attach};
 use crate::ui::OpenSeedLink;
-use crate::ui::state::openseed::OpenSeedUi;
 use crate::ui::config::{self, Config};
 use crate::ui::input::keymap::Keymap;
 use crate::ui::runtime;
+use crate::ui::state::openseed::OpenSeedUi;
 use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
@@ -85,9 +85,7 @@ pub async fn observe(
     openseed: Option<OpenSeedLink>,
 ) -> anyhow::Result<()> {
     let (garden, watch_rx) = LiveGarden::open(roots, opts);
-    let attached = openseed.map(|link| {
-        attach(link.target, link.tokens, AttachOptions::default())
-    });
+    let attached = openseed.map(|link| attach(link.target, link.tokens, AttachOptions::default()));
     let (host_tx, host_rx) = mpsc::unbounded_channel();
     let (outcome_tx, outcome_rx) = mpsc::unbounded_channel();
     let mut senders = HashMap::new();

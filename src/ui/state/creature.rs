@@ -16,10 +16,12 @@ use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
+use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
@@ -61,6 +63,8 @@ pub struct CreatureUi {
     pub link: RunnerLink,
     /// The hosting runner's last word, for hosted creatures.
     pub host: Option<HostStatus>,
+    /// What an attached OpenSeed orchestrator says it is doing, while it can be reached.
+    pub orchestrated: Option<ApiStatus>,
     /// The memory system it lives by: which views it offers.
     pub genome: Genome,
     /// An evennia creature's figures and prepared views.
@@ -112,6 +116,7 @@ impl CreatureUi {
             born: None,
             link,
             host: None,
+            orchestrated: None,
             genome: Genome::Dreamer,
             evennia: None,
             obs_items: Vec::new(),
@@ -321,6 +326,9 @@ impl CreatureUi {
         if let Some(host) = &self.host {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
+        }
+        if let Some(api) = &self.orchestrated {
+            self.summary.status = merge_status(self.summary.status, api);
         }
         if self.link == RunnerLink::Hosted {
             let every = self.cycle.deep_sleep_every.max(1);

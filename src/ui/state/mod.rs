@@ -223,7 +223,16 @@ impl App {
 
     /// The views the selected creature offers (a dreamer's when none is selected).
     pub fn views(&self) -> &'static [MainView] {
-        self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views)
+        let views = self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views);
+        if self
+            .selected
+            .as_deref()
+            .is_some_and(|p| self.openseed_route(p))
+        {
+            MainView::with_live(views)
+        } else {
+            views
+        }
     }
 
     /// The view shown in the main pane: the one asked for, within the selected
@@ -278,6 +287,11 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        if view == MainView::Live
+            && let Some(openseed) = self.openseed.as_mut()
+        {
+            openseed.live_doc = prepare::openseed::live(openseed.events_of(&path), &self.theme);
+        }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
         else {
             return;
@@ -299,7 +313,11 @@ impl App {
                     evennia.prepare_profile(model, &self.theme);
                 }
             }
-            MainView::Observations | MainView::Dreams | MainView::Journal | MainView::Memory => {}
+            MainView::Observations
+            | MainView::Dreams
+            | MainView::Journal
+            | MainView::Memory
+            | MainView::Live => {}
         }
     }
 

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use crate::memory::status::Status;
 use crate::openseed::{ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, SleepReason};
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::inert;
 
 /// Live events kept for each creature (older ones are in its `.sys/events.jsonl`).
@@ -19,7 +22,9 @@ pub const EVENTS_KEPT: usize = 500;
 pub enum Link {
     /// Not yet heard from.
     Connecting,
-    Up { base: String },
+    Up {
+        base: String,
+    },
     /// Unreachable since `since`; tried again in `retry_in`.
     Down {
         error: String,
@@ -40,6 +45,29 @@ pub struct OpenSeedUi {
     pub events: BTreeMap<String, VecDeque<LiveEvent>>,
     /// The orchestrator's dependencies that are down (it refuses to start creatures).
     pub degraded: Vec<String>,
+    /// The selected creature's live events, prepared for the live view.
+    pub live_doc: Vec<DocLine>,
+    /// Where each creature's live view is scrolled (the end, following, by default).
+    pub live_anchor: BTreeMap<String, Anchor>,
+}
+
+/// What the files say a creature is doing, corrected by what its orchestrator says: a
+/// stopped container is stopped; a running or sleeping creature the files think stopped
+/// (nothing written for a while) is awake or asleep; otherwise the files say more (when
+/// it wakes, whether it dreams).
+pub fn merge_status(files: Status, api: &ApiStatus) -> Status {
+    match api {
+        ApiStatus::Stopped => Status::Stopped,
+        ApiStatus::Running => match files {
+            Status::Stopped | Status::Unknown => Status::Awake,
+            other => other,
+        },
+        ApiStatus::Sleeping => match files {
+            Status::Stopped | Status::Unknown | Status::Awake => Status::Asleep { until: None },
+            other => other,
+        },
+        ApiStatus::Starting | ApiStatus::Error | ApiStatus::Spawning | ApiStatus::Other(_) => files,
+    }
 }
 
 /// The name OpenSeed knows the creature at `path` by.
@@ -56,7 +84,17 @@ impl OpenSeedUi {
             costs: Costs::default(),
             events: BTreeMap::new(),
             degraded: Vec::new(),
+            live_doc: Vec::new(),
+            live_anchor: BTreeMap::new(),
         }
+    }
+
+    /// Where the creature's live view is scrolled.
+    pub fn anchor(&self, path: &Path) -> Anchor {
+        name_of(path)
+            .and_then(|n| self.live_anchor.get(n))
+            .copied()
+            .unwrap_or(Anchor::End)
     }
 
     pub fn up(&self) -> bool {
@@ -159,6 +197,35 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn the_orchestrator_corrects_what_the_files_cannot_know() {
+        let until = Some(chrono::Utc::now());
+        assert_eq!(
+            merge_status(Status::Awake, &ApiStatus::Stopped),
+            Status::Stopped
+        );
+        assert_eq!(
+            merge_status(Status::Stopped, &ApiStatus::Running),
+            Status::Awake
+        );
+        assert_eq!(
+            merge_status(Status::Dreaming, &ApiStatus::Running),
+            Status::Dreaming
+        );
+        assert_eq!(
+            merge_status(Status::Stopped, &ApiStatus::Sleeping),
+            Status::Asleep { until: None }
+        );
+        assert_eq!(
+            merge_status(Status::DeepSleep { until }, &ApiStatus::Sleeping),
+            Status::DeepSleep { until }
+        );
+        assert_eq!(
+            merge_status(Status::Awake, &ApiStatus::Error),
+            Status::Awake
+        );
+    }
 
     #[test]
     fn events_are_made_inert_and_bounded() {

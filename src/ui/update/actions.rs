@@ -3,8 +3,8 @@
 use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
-use super::{Job, OpenSeedAction};
 use super::scrolling::step_of;
+use super::{Job, OpenSeedAction};
 use crate::control::ControlCommand;
 use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
@@ -69,6 +69,7 @@ impl App {
             Action::ViewJournal => self.show(MainView::Journal),
             Action::ViewEntities => self.show(MainView::Entities),
             Action::ViewMemory => self.show(MainView::Memory),
+            Action::ViewLive => self.show(MainView::Live),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),
             Action::ToggleGrn => self.toggle(Priority::Grn),

@@ -119,8 +119,29 @@ impl App {
                 }
             }
         };
+        self.merge_orchestrated();
         if let Some((text, error)) = said {
             self.set_notice(text, error);
+        }
+    }
+
+    /// Gives each creature the orchestrator runs its word on it (none while the
+    /// orchestrator cannot be reached: then the files alone say), and refreshes its summary.
+    fn merge_orchestrated(&mut self) {
+        let Some(openseed) = self.openseed.as_ref() else {
+            return;
+        };
+        let up = openseed.up();
+        for (path, ui) in &mut self.creatures {
+            let api = (up && ui.link == RunnerLink::None)
+                .then(|| openseed.creature(path).map(|c| c.status.clone()))
+                .flatten();
+            if ui.orchestrated != api {
+                ui.orchestrated = api;
+                if let Some(model) = self.garden.creature(path) {
+                    ui.refresh_summary(model, self.now);
+                }
+            }
         }
     }
 
@@ -167,7 +188,9 @@ impl App {
             "{} again stops it, any other key keeps it running",
         );
         self.set_notice(
-            format!("stop {name}? This stops its Docker container through the orchestrator: {again}"),
+            format!(
+                "stop {name}? This stops its Docker container through the orchestrator: {again}"
+            ),
             false,
         );
         Vec::new()
