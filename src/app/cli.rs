@@ -64,6 +64,10 @@ pub struct UiArgs {
     /// Log file (default: the platform state/cache dir's dreamwatch/dreamwatch.log)
     #[arg(long, global = true)]
     pub log_file: Option<PathBuf>,
+    /// Watch only: the observatory refuses every action that writes or acts (sleep,
+    /// pause, wake, messages), for watching a production garden safely
+    #[arg(long, global = true)]
+    pub read_only: bool,
 }
 
 #[derive(Debug, Clone, Args, Default)]

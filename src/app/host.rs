@@ -311,6 +311,7 @@ fn host_runner<G: Genome>(
         cycle: watching.cycle,
         warnings: watching.warnings,
         openseed: None,
+        read_only: cli.ui.read_only,
     };
     let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
     let _ = stop.send(());

@@ -102,6 +102,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         cycle: watching.cycle,
         warnings: watching.warnings,
         openseed,
+        read_only: cli.ui.read_only,
     };
     match crate::ui::run_observatory(options, Vec::new()) {
         Ok(()) => ExitCode::SUCCESS,

@@ -565,6 +565,14 @@ impl EventLog {
         self.last_sleep
     }
 
+    /// The latest event is an error (a model call or a write that failed, and nothing
+    /// since): the creature is failing.
+    pub fn failing(&self) -> bool {
+        self.last_error
+            .as_ref()
+            .is_some_and(|e| e.t.is_some() && e.t >= self.last_t)
+    }
+
     /// When the creature woke (`creature.wake`), oldest first, the most recent kept.
     pub fn wakes(&self) -> &VecDeque<DateTime<Utc>> {
         &self.wakes

@@ -1,5 +1,5 @@
 //! The observatory's part of the config file (see `config.sample.toml`): theme, polling,
-//! key bindings. Every setting is optional; key bindings patch the defaults one action at
+//! read-only, key bindings. Every setting is optional; key bindings patch the defaults one action at
 //! a time. The file is read once, by the composition root (`app`).
 
 use std::collections::BTreeMap;
@@ -16,6 +16,11 @@ pub struct Config {
     pub theme: Option<String>,
     /// Polling interval of the fallback watcher, in milliseconds.
     pub poll_ms: Option<u64>,
+    /// Refuse every action that writes or acts (as `--read-only` does).
+    pub read_only: Option<bool>,
+    /// Ring the terminal bell when a creature that is not selected gets a RED
+    /// observation, an error or a dream.
+    pub bell: Option<bool>,
     /// Action name -> key or keys, e.g. `force_sleep = "z"` or `quit = ["q", "ctrl-c"]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyNames>,

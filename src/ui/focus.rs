@@ -133,9 +133,14 @@ impl MainView {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mode {
     Normal,
+    /// Not a state of its own: the keys looked up first on the normal screen while the
+    /// garden pane has the focus (its filter and sort), before the normal screen's.
+    Garden,
     Help,
     Message,
     Search,
+    /// Typing the garden's filter.
+    Filter,
 }
 
 #[cfg(test)]

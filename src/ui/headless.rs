@@ -44,6 +44,8 @@ impl Settings {
             keymap: Keymap::default(),
             theme,
             cycle: Cycle::default(),
+            read_only: false,
+            bell: false,
         }
     }
 }

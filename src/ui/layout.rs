@@ -257,6 +257,36 @@ pub fn tab_at(
 
 /// Screen rows per creature in the garden list.
 pub const ROWS_PER_CREATURE: u16 = 2;
+/// Rows of the garden's column headers (one per row of a creature).
+pub const GARDEN_HEADER_ROWS: u16 = ROWS_PER_CREATURE;
+/// The garden list shows its column headers from this width and height on.
+const GARDEN_HEADER_MIN: (u16, u16) = (22, 8);
+
+/// The garden pane's text area split into column headers (where there is room) and the
+/// list of creatures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GardenList {
+    pub header: Option<Rect>,
+    pub list: Rect,
+}
+
+/// Splits the garden's text area `inner`: headers above the list when it is wide and high
+/// enough for them and a few creatures.
+pub fn garden_list(inner: Rect) -> GardenList {
+    let (w, h) = GARDEN_HEADER_MIN;
+    if inner.width < w || inner.height < h {
+        return GardenList {
+            header: None,
+            list: inner,
+        };
+    }
+    let [header, list] =
+        Layout::vertical([Constraint::Length(GARDEN_HEADER_ROWS), Constraint::Min(0)]).areas(inner);
+    GardenList {
+        header: Some(header),
+        list,
+    }
+}
 
 /// The first creature shown in a garden list `height` rows high so that the selected one
 /// is visible.

@@ -47,6 +47,8 @@ pub struct ObservatoryOptions {
     pub watch: WatchOptions,
     /// Problems found in the config file, shown in the status line.
     pub warnings: Vec<String>,
+    /// `--read-only` was given (the config file's `read_only` counts too).
+    pub read_only: bool,
     /// An OpenSeed orchestrator to attach to.
     pub openseed: Option<OpenSeedLink>,
 }
@@ -64,8 +66,9 @@ pub fn run_observatory(
     hosted: Vec<HostedCreature>,
 ) -> anyhow::Result<()> {
     let roots = runtime::startup::roots(&options.paths, &hosted)?;
-    let (settings, mut warnings) =
+    let (mut settings, mut warnings) =
         runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
+    settings.read_only |= options.read_only;
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
     let openseed = options.openseed;

@@ -21,6 +21,14 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         left.push(Span::styled("/", theme.key));
         left.push(Span::styled(app.search.input.clone(), theme.base));
         left.push(Span::styled("█", theme.accent));
+    } else if app.mode == Mode::Filter {
+        left.push(Span::styled("filter garden: ", theme.key));
+        left.push(Span::styled(app.garden_view.filter.clone(), theme.base));
+        left.push(Span::styled("█", theme.accent));
+        left.push(Span::styled(
+            "  (name or status; a number jumps to that row)",
+            theme.muted,
+        ));
     } else if let Some(notice) = &app.notice {
         let style = if notice.error {
             theme.error
@@ -47,7 +55,8 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         (h, WatchMode::Events) if h == count => "hosting".to_string(),
         (h, _) => format!("hosting {h} · {watching}"),
     };
-    let right = format!("{count} creature(s) · {doing} ");
+    let read_only = if app.read_only { "read-only · " } else { "" };
+    let right = format!("{read_only}{count} creature(s) · {doing} ");
     // The orchestrator's word, when one is attached, before the count.
     let openseed = super::openseed::bar(app).map(|(text, style)| (format!("{text} · "), style));
     let openseed_width = openseed.as_ref().map_or(0, |(t, _)| t.width());
@@ -65,7 +74,7 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         left.push(Span::raw(" ".repeat(width - used - right.width())));
         left.push(Span::styled(right, theme.muted));
     } else if used > width
-        && app.mode != Mode::Search
+        && !matches!(app.mode, Mode::Search | Mode::Filter)
         && let Some(last) = left.last_mut()
     {
         // A notice longer than the row: the creature count makes room, and the cut shows.

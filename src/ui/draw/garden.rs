@@ -10,16 +10,18 @@ use unicode_width::UnicodeWidthStr;
 use super::fmt::{self, Part, truncate};
 use super::pane;
 use crate::ui::focus::Pane;
-use crate::ui::layout::first_shown;
+use crate::ui::input::action::Action;
+use crate::ui::layout::{first_shown, garden_list};
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
+use crate::ui::state::garden::GardenSort;
+use crate::ui::state::health::Attention;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = pane::block(theme, app.pane == Pane::Garden).title(Span::styled(
-        format!(" Garden · {} ", app.creatures.len()),
-        theme.title,
-    ));
+    let order = app.garden_order();
+    let block = pane::block(theme, app.pane == Pane::Garden)
+        .title(Span::styled(title(app, order.len()), theme.title));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if app.creatures.is_empty() {
@@ -33,6 +35,22 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         );
         return;
     }
+    let split = garden_list(inner);
+    if let Some(header) = split.header {
+        frame.render_widget(Paragraph::new(headers(app, header.width)), header);
+    }
+    let inner = split.list;
+    if order.is_empty() {
+        let clear = app.keymap.mention(Action::ClearFilter, "{} shows them all");
+        frame.render_widget(
+            Paragraph::new(vec![
+                Line::styled("No creature matches.", theme.muted),
+                Line::styled(clear, theme.muted),
+            ]),
+            inner,
+        );
+        return;
+    }
     // Names that more than one creature carries (BIRTH.json names need not be unique):
     // those rows add their directory's name.
     let mut seen = std::collections::BTreeMap::<&str, usize>::new();
@@ -40,17 +58,20 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         *seen.entry(ui.name.as_str()).or_default() += 1;
     }
     let selected = app.selected_index();
-    let first = first_shown(selected, app.creatures.len(), inner.height);
+    let first = first_shown(selected, order.len(), inner.height);
     let mut lines = Vec::new();
-    for (i, (path, ui)) in app.creatures.iter().enumerate().skip(first) {
+    for (i, path) in order.iter().enumerate().skip(first) {
         if lines.len() + 2 > usize::from(inner.height) {
             break;
         }
+        let Some(ui) = app.creatures.get(path) else {
+            continue;
+        };
         let dir = (seen.get(ui.name.as_str()) > Some(&1))
             .then(|| path.file_name())
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));
-        let [a, b] = rows(ui, dir.as_deref(), app, inner.width);
+        let [a, b] = rows(ui, i + 1, dir.as_deref(), app, inner.width);
         let style = if Some(i) == selected {
             theme.selection
         } else {
@@ -62,34 +83,104 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The two rows of one creature; `dir` names its directory where its name is not unique.
-fn rows(ui: &CreatureUi, dir: Option<&str>, app: &App, width: u16) -> [Line<'static>; 2] {
-    let theme = &app.theme;
-    let s = &ui.summary;
-    let (glyph, style) = fmt::status_glyph(&s.status, theme);
-    let status = fmt::status_text(&s.status, app.now);
-    // A hosted creature whose last model call or write failed is marked in its row.
-    let mark = if ui.host.as_ref().is_some_and(|h| h.last_error.is_some()) {
-        "⚠ "
+/// ` Garden · 5 ` unfiltered by name; else what is shown of all, the filter, the sort.
+fn title(app: &App, shown: usize) -> String {
+    let all = app.creatures.len();
+    let view = &app.garden_view;
+    let mut title = if view.filters() {
+        format!(" Garden {shown}/{all} /{}", view.filter.trim())
     } else {
-        ""
+        format!(" Garden · {all}")
+    };
+    if view.sort != GardenSort::Name {
+        title.push_str(&format!(" · by {}", view.sort.label()));
+    }
+    title.push(' ');
+    title
+}
+
+/// The column headers over the two rows of each creature; the sorted column is marked.
+fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
+    let style = app.theme.muted;
+    let sort = app.garden_view.sort;
+    let name = |label: &'static str, by: GardenSort| {
+        if sort == by {
+            format!("{label}▾")
+        } else {
+            label.to_string()
+        }
+    };
+    let evennia_only = app.creatures.values().all(|u| u.evennia.is_some());
+    let (load, count) = if evennia_only {
+        ("importance", "◆")
+    } else {
+        ("fatigue", "☾")
     };
     let width = usize::from(width);
-    let room = width.saturating_sub(mark.width() + status.width() + 3);
+    let first_left = format!("  {}", name("name", GardenSort::Name));
+    let first_right = name("status", GardenSort::Status);
+    let pad = width.saturating_sub(first_left.width() + first_right.width());
+    let second = format!(
+        "# {:<11}{count}   {}",
+        name(load, GardenSort::Fatigue),
+        name("last", GardenSort::Activity)
+    );
+    vec![
+        Line::styled(
+            format!("{first_left}{}{first_right}", " ".repeat(pad)),
+            style,
+        ),
+        Line::styled(truncate(&second, width), style),
+    ]
+}
+
+/// The two rows of the `number`th creature; `dir` names its directory where its name is
+/// not unique.
+fn rows(
+    ui: &CreatureUi,
+    number: usize,
+    dir: Option<&str>,
+    app: &App,
+    width: u16,
+) -> [Line<'static>; 2] {
+    let theme = &app.theme;
+    let s = &ui.summary;
+    let (glyph, mut style) = fmt::status_glyph(&s.status, theme);
+    // Failing, stalled, runner gone: said instead of the status, marked, never "awake".
+    let (status, mark) = match ui.health.label() {
+        Some(label) => {
+            style = theme.error;
+            (label.to_string(), "⚠ ")
+        }
+        None => (fmt::status_text(&s.status, app.now), ""),
+    };
+    // Something arrived while it was not selected.
+    let (news, news_style) = match ui.attention {
+        Some(Attention::Dream) => (" ✱", theme.dream),
+        Some(_) => (" ✱", theme.error),
+        None => ("", theme.muted),
+    };
+    let width = usize::from(width);
+    let room = width.saturating_sub(mark.width() + status.width() + news.width() + 3);
     let name = match dir {
         Some(dir) if dir != ui.name => truncate(&format!("{} ({dir})", ui.name), room),
         _ => truncate(&ui.name, room),
     };
-    let pad = width.saturating_sub(2 + name.width() + mark.width() + status.width());
+    let pad = width.saturating_sub(2 + name.width() + news.width() + mark.width() + status.width());
     let first = Line::from(vec![
         Span::styled(glyph, style),
         Span::raw(" "),
         Span::styled(name, theme.title),
+        Span::styled(news, news_style),
         Span::raw(" ".repeat(pad)),
         Span::styled(mark, theme.error),
         Span::styled(status, style),
     ]);
-    let mut second = vec![Part::keep(Span::raw("  "))];
+    // Its row number, for jumping to it (`/3`).
+    let mut second = vec![Part::keep(Span::styled(
+        format!("{number:<2}"),
+        theme.muted,
+    ))];
     match &ui.evennia {
         Some(e) => {
             let e = &e.summary;

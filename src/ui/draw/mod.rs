@@ -43,6 +43,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode {
         Mode::Help => help::render(frame, app),
         Mode::Message => message::render(frame, app),
-        Mode::Normal | Mode::Search => {}
+        Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

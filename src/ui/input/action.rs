@@ -13,6 +13,7 @@ use crate::ui::focus::{MainView, Mode};
 pub enum Group {
     General,
     Move,
+    Garden,
     Views,
     Filter,
     Search,
@@ -25,6 +26,7 @@ impl Group {
         match self {
             Group::General => "General",
             Group::Move => "Move and scroll",
+            Group::Garden => "Garden (its pane focused)",
             Group::Views => "Views",
             Group::Filter => "Observations",
             Group::Search => "Search total recall",
@@ -42,12 +44,23 @@ pub enum Needs {
     Creature,
     /// A creature is selected and its observations are shown.
     Observations,
-    /// A creature is selected and a runner takes its commands.
+    /// A creature is selected and a runner takes its commands (it acts: refused read-only).
     Control,
+    /// A creature is selected and the observatory writes for it (refused read-only).
+    Write,
     /// A search has hits to move between.
     Hits,
     /// The selected creature offers the view the action shows (its genome has it).
     View,
+    /// The garden list is filtered.
+    GardenFilter,
+}
+
+impl Needs {
+    /// The action writes or acts on a creature: `--read-only` refuses it.
+    pub fn acts(self) -> bool {
+        matches!(self, Needs::Control | Needs::Write)
+    }
 }
 
 /// When an enabled action is offered in the hint bar. The number says which hints stay
@@ -216,6 +229,21 @@ actions! {
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
+    FilterGarden {
+        group: Garden, keys: ["/"], modes: [Garden],
+        needs: Nothing, bar: Normal(2),
+        hint: "filter", description: "filter the garden by name or status (a number jumps to that row)",
+    }
+    SortGarden {
+        group: Garden, keys: ["o"], modes: [Garden],
+        needs: Nothing, bar: Normal(3),
+        hint: "sort", description: "sort by name, status, last activity, fatigue (cycles)",
+    }
+    ClearFilter {
+        group: Garden, keys: ["esc"], modes: [Garden],
+        needs: GardenFilter, bar: Normal(2),
+        hint: "clear filter", description: "show the whole garden again",
+    }
     ViewObservations {
         group: Views, keys: ["1"], modes: [Normal],
         needs: View, bar: OtherView(4),
@@ -308,12 +336,12 @@ actions! {
     }
     Message {
         group: Creature, keys: ["m"], modes: [Normal],
-        needs: Creature, bar: Normal(1),
+        needs: Write, bar: Normal(1),
         hint: "message", description: "write to the creature's MESSAGES.md",
     }
     SendMessage {
         group: Prompt, keys: ["ctrl-s"], modes: [Message],
-        needs: Nothing, bar: Overlay(5),
+        needs: Write, bar: Overlay(5),
         hint: "send", description: "send the message",
     }
     Submit {
@@ -321,10 +349,15 @@ actions! {
         needs: Nothing, bar: Overlay(5),
         hint: "search", description: "run the search",
     }
-    Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search],
+    KeepFilter {
+        group: Prompt, keys: ["enter"], modes: [Filter],
         needs: Nothing, bar: Overlay(5),
-        hint: "cancel", description: "close, cancel",
+        hint: "keep", description: "keep the garden's filter and go back to the list",
+    }
+    Cancel {
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter],
+        needs: Nothing, bar: Overlay(5),
+        hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }
 }
 

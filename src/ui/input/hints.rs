@@ -20,6 +20,10 @@ pub struct HintContext {
     pub control: bool,
     /// A search has hits to move between.
     pub hits: bool,
+    /// The garden list is filtered.
+    pub filtered: bool,
+    /// Actions that write or act are refused.
+    pub read_only: bool,
 }
 
 /// One action as the hint bar or the help overlay shows it.
@@ -40,21 +44,33 @@ pub struct ActionInfo {
 }
 
 fn enabled(action: Action, ctx: &HintContext) -> bool {
-    if !action.modes().contains(&ctx.mode) {
+    let garden_layer = ctx.mode == Mode::Normal && ctx.pane == Pane::Garden;
+    let modes = action.modes();
+    let looked_up = modes.contains(&ctx.mode) || (garden_layer && modes.contains(&Mode::Garden));
+    if !looked_up {
         return false;
     }
-    match action.spec().needs {
+    let needs = action.spec().needs;
+    if needs.acts() && ctx.read_only {
+        return false;
+    }
+    match needs {
         Needs::Nothing => true,
         Needs::Creature => ctx.creature,
         Needs::Observations => ctx.creature && ctx.view == MainView::Observations,
         Needs::Control => ctx.creature && ctx.control,
+        Needs::Write => ctx.creature,
         Needs::Hits => ctx.hits,
         Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
+        Needs::GardenFilter => ctx.filtered,
     }
 }
 
-fn in_bar(action: Action, ctx: &HintContext) -> bool {
+fn in_bar(keymap: &Keymap, action: Action, ctx: &HintContext) -> bool {
     let normal = ctx.mode == Mode::Normal;
+    if normal && ctx.pane == Pane::Garden && keymap.shadowed_in_garden(action, ctx.views) {
+        return false;
+    }
     match action.spec().bar {
         Bar::Never => false,
         Bar::Normal(_) => normal,
@@ -79,7 +95,7 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 .unwrap_or_default();
             ActionInfo {
                 action,
-                in_bar: enabled && !keys.is_empty() && in_bar(action, ctx),
+                in_bar: enabled && !keys.is_empty() && in_bar(keymap, action, ctx),
                 keys,
                 key,
                 group: spec.group,
@@ -106,6 +122,8 @@ mod tests {
             creature: true,
             control,
             hits: false,
+            filtered: false,
+            read_only: false,
         }
     }
 

@@ -136,6 +136,32 @@ impl Keymap {
             .find(|a| a.view().is_none_or(|v| views.contains(&v)))
     }
 
+    /// The action for `key` on the screen as it is: on the normal screen with the garden
+    /// focused, the garden's keys first ([`Mode::Garden`]), then the normal screen's.
+    pub fn lookup(
+        &self,
+        mode: Mode,
+        garden_focused: bool,
+        key: KeyChord,
+        views: &[MainView],
+    ) -> Option<Action> {
+        let garden = (mode == Mode::Normal && garden_focused)
+            .then(|| self.action(Mode::Garden, key, views))
+            .flatten();
+        garden.or_else(|| self.action(mode, key, views))
+    }
+
+    /// Whether every key of the normal screen's `action` does a garden action while the
+    /// garden is focused (then the hint bar does not offer it there).
+    pub fn shadowed_in_garden(&self, action: Action, views: &[MainView]) -> bool {
+        let keys = self.keys(action);
+        !keys.is_empty()
+            && action.modes().contains(&Mode::Normal)
+            && keys
+                .iter()
+                .all(|k| self.action(Mode::Garden, *k, views).is_some())
+    }
+
     /// The keys bound to `action` (possibly none).
     pub fn keys(&self, action: Action) -> &[KeyChord] {
         self.bindings.get(&action).map_or(&[], Vec::as_slice)

@@ -19,6 +19,13 @@ pub fn document(keymap: &Keymap, ctx: &HintContext, theme: &Theme) -> Vec<DocLin
         .unwrap_or(0)
         + 2;
     let mut out = Vec::new();
+    if ctx.read_only {
+        out.push(DocLine::hard(Line::styled(
+            "Read-only: what writes or acts is refused (dimmed below)",
+            theme.error,
+        )));
+        out.push(DocLine::hard(Line::default()));
+    }
     let mut group = None;
     for c in all {
         if group != Some(c.group) {

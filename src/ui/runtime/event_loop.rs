@@ -93,6 +93,11 @@ pub async fn run(
             crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
             app.drawn();
         }
+        if app.take_bell() {
+            // BEL: the terminal rings or flashes, as it is set up to.
+            std::io::Write::write_all(terminal.backend_mut(), b"\x07")?;
+            std::io::Write::flush(terminal.backend_mut())?;
+        }
         let until = if jobs.searching() {
             now + SEARCH_POLL
         } else {

@@ -21,7 +21,7 @@ use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
 
-/// Keymap and theme from the config file and `theme` (asked for on the command line, it
+/// Keymap, theme and read-only from the config file and `theme` (asked for on the command line, it
 /// wins), with the problems found on the way (shown in the status line, never fatal).
 pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings, Vec<String>) {
     let mut warnings = Vec::new();
@@ -40,6 +40,8 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             keymap,
             theme,
             cycle,
+            read_only: config.read_only.unwrap_or(false),
+            bell: config.bell.unwrap_or(false),
         },
         warnings,
     )

@@ -6,6 +6,7 @@ use std::path::Path;
 use chrono::{DateTime, Duration, Utc};
 
 use super::evennia::EvenniaUi;
+use super::health::{Attention, Health};
 use super::recall::RecallState;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
@@ -14,6 +15,7 @@ use crate::memory::evennia::EvenniaMemory;
 use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
+use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::openseed::ApiStatus;
@@ -96,6 +98,10 @@ pub struct CreatureUi {
     pub recall: RecallState,
     /// What the message box held when it was closed without sending (lines).
     pub draft: Vec<String>,
+    /// Failing, stalled, runner gone: said in the garden instead of the status.
+    pub health: Health,
+    /// What arrived while it was not selected (the weightiest), until it is selected.
+    pub attention: Option<Attention>,
 }
 
 impl CreatureUi {
@@ -136,6 +142,8 @@ impl CreatureUi {
             side_anchor: Anchor::Line(0),
             recall: RecallState::default(),
             draft: Vec::new(),
+            health: Health::Ok,
+            attention: None,
         };
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme);
@@ -148,14 +156,29 @@ impl CreatureUi {
         ui
     }
 
-    /// Applies what changed in the model: re-prepares only the affected text.
-    pub fn apply(&mut self, c: &Creature, changes: &[Change], theme: &Theme, now: DateTime<Utc>) {
+    /// Applies what changed in the model: re-prepares only the affected text. Returns what
+    /// asks for the operator's attention (a RED observation, a dream, a new error).
+    pub fn apply(
+        &mut self,
+        c: &Creature,
+        changes: &[Change],
+        theme: &Theme,
+        now: DateTime<Utc>,
+    ) -> Option<Attention> {
         let mut side = false;
+        let mut attention = None;
+        let failing = c.events().failing();
         for change in changes {
             match change {
-                Change::ObservationsAdded(_) => self.prepare_observations(c, theme, false),
+                Change::ObservationsAdded(added) => {
+                    if added.iter().any(|o| o.priority == Priority::Red) {
+                        attention = attention.max(Some(Attention::Red));
+                    }
+                    self.prepare_observations(c, theme, false);
+                }
                 Change::ObservationsRewritten => self.prepare_observations(c, theme, true),
                 Change::Dream(_) => {
+                    attention = attention.max(Some(Attention::Dream));
                     let have = self.dreams.len();
                     self.dreams.extend(
                         c.dreams()[have.min(c.dreams().len())..]
@@ -201,7 +224,12 @@ impl CreatureUi {
             self.side = prepare::side::prepare(c, theme);
         }
         self.load_dream_detail(c);
+        let was_failing = self.health == Health::Failing;
         self.refresh_summary(c, now);
+        if failing && !was_failing {
+            attention = attention.max(Some(Attention::Error));
+        }
+        attention
     }
 
     /// Reads the selected dream in full from disk, unless it is the one already read.
@@ -330,6 +358,7 @@ impl CreatureUi {
         if let Some(api) = &self.orchestrated {
             self.summary.status = merge_status(self.summary.status, api);
         }
+        self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
         if self.link == RunnerLink::Hosted {
             let every = self.cycle.deep_sleep_every.max(1);
             self.summary.deep_every = every;

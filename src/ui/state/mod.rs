@@ -3,6 +3,8 @@
 
 pub mod creature;
 pub mod evennia;
+pub mod garden;
+pub mod health;
 pub mod openseed;
 pub mod recall;
 pub mod search;
@@ -29,6 +31,8 @@ use crate::ui::prepare;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
+use garden::GardenView;
+use health::Attention;
 use openseed::OpenSeedUi;
 use search::SearchState;
 
@@ -49,6 +53,10 @@ pub struct Settings {
     pub theme: Theme,
     /// The cycle constants of watched creatures (hosted ones live by their runner's).
     pub cycle: Cycle,
+    /// Refuse every action that writes or acts (`--read-only`, `read_only = true`).
+    pub read_only: bool,
+    /// Ring the terminal bell when something asks for attention (`bell = true`).
+    pub bell: bool,
 }
 
 pub struct App {
@@ -64,6 +72,11 @@ pub struct App {
     pub theme: Theme,
     /// The cycle constants of watched creatures.
     pub cycle: Cycle,
+    /// Actions that write or act are refused ([`crate::ui::input::action::Needs::acts`]).
+    pub read_only: bool,
+    /// Ring the terminal bell for attention marks ([`Settings::bell`]).
+    pub bell: bool,
+    bell_due: bool,
     pub now: DateTime<Utc>,
     /// The terminal's size.
     pub area: Rect,
@@ -73,6 +86,8 @@ pub struct App {
     /// The creature the open message box writes to: the one selected when it opened.
     pub message_to: Option<PathBuf>,
     pub search: SearchState,
+    /// The garden's filter and sort.
+    pub garden_view: GardenView,
     pub quit: bool,
     /// Quit was asked once while a creature is hosted here: asked again, it quits.
     quit_asked: bool,
@@ -104,6 +119,9 @@ impl App {
             keymap: settings.keymap,
             theme: settings.theme,
             cycle: settings.cycle,
+            read_only: settings.read_only,
+            bell: settings.bell,
+            bell_due: false,
             now,
             area,
             notice: None,
@@ -111,6 +129,7 @@ impl App {
             message: None,
             message_to: None,
             search: SearchState::default(),
+            garden_view: GardenView::default(),
             quit: false,
             quit_asked: false,
             dirty: true,
@@ -121,6 +140,10 @@ impl App {
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
             app.add(&path);
+        }
+        // The top of the list as it is shown (by name), not the first directory found.
+        if let Some(first) = app.garden_order().first() {
+            app.selected = Some(first.clone());
         }
         app
     }
@@ -146,16 +169,19 @@ impl App {
             match change {
                 LiveChange::Added(path) => self.add(&path),
                 LiveChange::Removed(path) => {
-                    let index = self.creatures.keys().position(|p| *p == path);
+                    let before = self.garden_order();
+                    let index = before.iter().position(|p| *p == path);
                     let Some(ui) = self.creatures.remove(&path) else {
                         continue;
                     };
                     if self.selected.as_ref() == Some(&path) {
                         // The creature that took its place in the list, else the one above.
-                        let next = index
-                            .unwrap_or(0)
-                            .min(self.creatures.len().saturating_sub(1));
-                        self.selected = self.creatures.keys().nth(next).cloned();
+                        let order = self.garden_order();
+                        let next = index.unwrap_or(0).min(order.len().saturating_sub(1));
+                        self.selected = order
+                            .get(next)
+                            .or_else(|| self.creatures.keys().next())
+                            .cloned();
                     }
                     let text = if self.message_to.as_ref() == Some(&path) {
                         let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
@@ -174,7 +200,8 @@ impl App {
                     else {
                         continue;
                     };
-                    ui.apply(model, &changes, &self.theme, self.now);
+                    let attention = ui.apply(model, &changes, &self.theme, self.now);
+                    self.call_attention(&path, attention);
                 }
             }
             self.dirty = true;
@@ -190,10 +217,33 @@ impl App {
             return;
         };
         if ui.host.as_ref() != Some(&status) {
+            let new_error = status.last_error.is_some()
+                && ui
+                    .host
+                    .as_ref()
+                    .is_none_or(|h| h.last_error != status.last_error);
             ui.host = Some(status);
             ui.refresh_summary(model, self.now);
             self.dirty = true;
+            self.call_attention(path, new_error.then_some(Attention::Error));
         }
+    }
+
+    /// Marks a creature that is not selected with what arrived on it (the weightiest
+    /// kept), and rings the terminal bell when asked to (`bell = true`).
+    fn call_attention(&mut self, path: &Path, attention: Option<Attention>) {
+        if attention.is_none() || self.selected.as_deref() == Some(path) {
+            return;
+        }
+        if let Some(ui) = self.creatures.get_mut(path) {
+            ui.attention = ui.attention.max(attention);
+            self.bell_due |= self.bell;
+        }
+    }
+
+    /// Whether the terminal bell is due (once per batch of news); the loop rings it.
+    pub fn take_bell(&mut self) -> bool {
+        std::mem::take(&mut self.bell_due)
     }
 
     /// The clock moved on: statuses and "ago" times may read differently.
@@ -215,10 +265,15 @@ impl App {
         self.garden.creature(self.selected.as_ref()?)
     }
 
-    /// The index of the selected creature in the list.
+    /// The creatures the garden list shows, in its order (filtered and sorted).
+    pub fn garden_order(&self) -> Vec<PathBuf> {
+        self.garden_view.order(&self.creatures)
+    }
+
+    /// The index of the selected creature in the garden list (none when a filter hides it).
     pub fn selected_index(&self) -> Option<usize> {
         let sel = self.selected.as_ref()?;
-        self.creatures.keys().position(|p| p == sel)
+        self.garden_order().iter().position(|p| p == sel)
     }
 
     /// The views the selected creature offers (a dreamer's when none is selected).
@@ -266,6 +321,8 @@ impl App {
                     .as_deref()
                     .is_some_and(|p| self.openseed_route(p)),
             hits: !self.search.hits.is_empty(),
+            filtered: self.garden_view.filters(),
+            read_only: self.read_only,
         }
     }
 

@@ -29,6 +29,17 @@ impl App {
         if action != Action::PauseResume {
             self.stop_asked = None;
         }
+        if self.read_only && action.spec().needs.acts() {
+            // What is refused first: a narrow status row cuts the end.
+            let what = action.spec().hint;
+            self.set_notice(
+                format!(
+                    "read-only: {what} refused, this observatory only watches (--read-only or read_only = true)"
+                ),
+                true,
+            );
+            return Vec::new();
+        }
         if let Some(step) = step_of(action) {
             if self.mode == Mode::Help {
                 let vp = layout::help_viewport(self.area);
@@ -51,11 +62,17 @@ impl App {
                 };
             }
             Action::Cancel => {
-                if self.mode == Mode::Message {
-                    self.keep_draft();
+                match self.mode {
+                    Mode::Message => self.keep_draft(),
+                    Mode::Filter => self.clear_filter(),
+                    _ => {}
                 }
                 self.mode = Mode::Normal;
             }
+            Action::FilterGarden => self.start_filter(),
+            Action::SortGarden => self.cycle_sort(),
+            Action::ClearFilter => self.clear_filter(),
+            Action::KeepFilter => self.keep_filter(),
             Action::FocusNext => self.focus(1, true),
             Action::FocusPrev => self.focus(-1, true),
             Action::FocusLeft => self.focus(-1, false),

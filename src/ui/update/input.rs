@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 
 use super::Job;
-use crate::ui::focus::Mode;
+use crate::ui::focus::{Mode, Pane};
 use crate::ui::input::keymap::QUIT_ALWAYS;
 use crate::ui::input::keys::KeyChord;
 use crate::ui::state::App;
@@ -20,7 +20,11 @@ impl App {
             self.quit = true;
             return Vec::new();
         }
-        if let Some(action) = self.keymap.action(self.mode, chord, self.views()) {
+        let garden_focused = self.pane == Pane::Garden;
+        if let Some(action) = self
+            .keymap
+            .lookup(self.mode, garden_focused, chord, self.views())
+        {
             return self.apply(action);
         }
         match self.mode {
@@ -31,7 +35,8 @@ impl App {
                 }
             }
             Mode::Search => self.edit_search(key),
-            Mode::Normal | Mode::Help => {}
+            Mode::Filter => self.edit_filter(key),
+            Mode::Normal | Mode::Garden | Mode::Help => {}
         }
         Vec::new()
     }
@@ -46,6 +51,20 @@ impl App {
             }
             _ => return,
         }
+        self.dirty = true;
+    }
+
+    fn edit_filter(&mut self, key: KeyEvent) {
+        match key.code {
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.garden_view.filter.push(c);
+            }
+            KeyCode::Backspace => {
+                self.garden_view.filter.pop();
+            }
+            _ => return,
+        }
+        self.follow_filter();
         self.dirty = true;
     }
 
@@ -73,7 +92,13 @@ impl App {
                 }
             }
             Mode::Search => self.search.input.push_str(&text.replace(['\n', '\r'], " ")),
-            Mode::Normal | Mode::Help => return,
+            Mode::Filter => {
+                let text = text.replace(['\n', '\r'], " ");
+                let text = text.chars().filter(|c| !c.is_control());
+                self.garden_view.filter.extend(text);
+                self.follow_filter();
+            }
+            Mode::Normal | Mode::Garden | Mode::Help => return,
         }
         self.dirty = true;
     }

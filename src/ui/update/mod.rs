@@ -2,6 +2,7 @@
 //! the state and return [`Job`]s for the runtime to perform (IO never happens here).
 
 mod actions;
+mod garden;
 mod input;
 mod openseed;
 mod scrolling;

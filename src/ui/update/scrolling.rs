@@ -83,17 +83,19 @@ impl App {
         let Some(list) = areas.garden_inner() else {
             return;
         };
-        let count = self.creatures.len();
-        let Some(index) = layout::creature_at(list, self.selected_index(), count, row) else {
+        let order = self.garden_order();
+        let list = layout::garden_list(list).list;
+        let Some(index) = layout::creature_at(list, self.selected_index(), order.len(), row) else {
             return;
         };
-        if let Some(path) = self.creatures.keys().nth(index).cloned() {
+        if let Some(path) = order.get(index).cloned() {
             self.select(path);
         }
     }
 
     fn move_selection(&mut self, step: Step) {
-        let n = self.creatures.len();
+        let order = self.garden_order();
+        let n = order.len();
         if n == 0 {
             return;
         }
@@ -106,7 +108,7 @@ impl App {
             Step::Top => 0,
             Step::Bottom => n - 1,
         };
-        if let Some(path) = self.creatures.keys().nth(next).cloned() {
+        if let Some(path) = order.get(next).cloned() {
             self.select(path);
         }
     }
@@ -114,6 +116,9 @@ impl App {
     /// Selects a creature; the search, which was over the previous one, ends.
     pub(super) fn select(&mut self, path: std::path::PathBuf) {
         if self.selected.as_ref() != Some(&path) {
+            if let Some(ui) = self.creatures.get_mut(&path) {
+                ui.attention = None;
+            }
             self.selected = Some(path);
             self.search = Default::default();
         }

@@ -1,0 +1,270 @@
+//! The garden list as the operator asked to see it: filtered by what they typed (a
+//! creature's name or status), sorted by name, status, last activity or fatigue, and
+//! numbered in that order (a number typed as the filter jumps to that row).
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+
+use crate::memory::creature_map::CreatureMap;
+use crate::memory::status::Status;
+
+use super::creature::CreatureUi;
+use super::health::Health;
+
+/// What the garden is sorted by; a key cycles through them in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GardenSort {
+    /// Natural order of names (`c2` before `c10`), then of directories.
+    #[default]
+    Name,
+    /// The ones that need a look first: failing or stalled, awake, dreaming, asleep ...
+    Status,
+    /// The most recently active first.
+    Activity,
+    /// The most tired first.
+    Fatigue,
+}
+
+impl GardenSort {
+    /// The next sort in the cycle.
+    pub fn next(self) -> Self {
+        match self {
+            GardenSort::Name => GardenSort::Status,
+            GardenSort::Status => GardenSort::Activity,
+            GardenSort::Activity => GardenSort::Fatigue,
+            GardenSort::Fatigue => GardenSort::Name,
+        }
+    }
+
+    /// How the title and the column headers name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            GardenSort::Name => "name",
+            GardenSort::Status => "status",
+            GardenSort::Activity => "last",
+            GardenSort::Fatigue => "fatigue",
+        }
+    }
+}
+
+/// The garden's filter and sort.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GardenView {
+    /// What the operator typed (kept while the prompt is closed): every word must be in
+    /// the creature's name or status, case-insensitively. Digits alone jump to that row.
+    pub filter: String,
+    pub sort: GardenSort,
+}
+
+impl GardenView {
+    /// The row number the filter names, when it is one (`3` selects the third row).
+    pub fn jump(&self) -> Option<usize> {
+        let text = self.filter.trim();
+        if text.is_empty() || !text.chars().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        text.parse().ok()
+    }
+
+    /// The words to match, lowercase; none when the filter is a row number.
+    fn words(&self) -> Vec<String> {
+        if self.jump().is_some() {
+            return Vec::new();
+        }
+        self.filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect()
+    }
+
+    /// Whether a filter hides creatures.
+    pub fn filters(&self) -> bool {
+        !self.words().is_empty()
+    }
+
+    /// The creatures shown, in display order.
+    pub fn order(&self, creatures: &CreatureMap<CreatureUi>) -> Vec<PathBuf> {
+        let words = self.words();
+        let mut shown: Vec<(&PathBuf, &CreatureUi)> = creatures
+            .iter()
+            .filter(|(_, ui)| matches(ui, &words))
+            .collect();
+        // The map iterates in natural path order: a stable sort keeps it for ties.
+        shown.sort_by(|a, b| self.compare(a, b));
+        shown.into_iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    fn compare(
+        &self,
+        (pa, a): &(&PathBuf, &CreatureUi),
+        (pb, b): &(&PathBuf, &CreatureUi),
+    ) -> Ordering {
+        let by_name = || by_name(&a.name, pa, &b.name, pb);
+        match self.sort {
+            GardenSort::Name => by_name(),
+            GardenSort::Status => status_rank(a).cmp(&status_rank(b)).then_with(by_name),
+            GardenSort::Activity => b
+                .summary
+                .last_activity
+                .cmp(&a.summary.last_activity)
+                .then_with(by_name),
+            GardenSort::Fatigue => b.summary.fatigue.cmp(&a.summary.fatigue).then_with(by_name),
+        }
+    }
+}
+
+fn by_name(a: &str, pa: &Path, b: &str, pb: &Path) -> Ordering {
+    alphanumeric_sort::compare_str(a, b).then_with(|| alphanumeric_sort::compare_path(pa, pb))
+}
+
+/// Whether every word is in the creature's name or its status.
+fn matches(ui: &CreatureUi, words: &[String]) -> bool {
+    if words.is_empty() {
+        return true;
+    }
+    let name = ui.name.to_lowercase();
+    let status = ui.summary.status.label();
+    let health = ui.health.label().unwrap_or_default();
+    words.iter().all(|w| {
+        let w = w.as_str();
+        name.contains(w) || status.contains(w) || health.contains(w)
+    })
+}
+
+/// Sort rank of a status: what may need the operator first (failing, stalled, runner gone).
+fn status_rank(ui: &CreatureUi) -> u8 {
+    if ui.health != Health::Ok {
+        return 0;
+    }
+    match ui.summary.status {
+        Status::Awake => 1,
+        Status::Dreaming => 2,
+        Status::Napping { .. } => 3,
+        Status::Asleep { .. } => 4,
+        Status::DeepSleep { .. } => 5,
+        Status::Paused => 6,
+        Status::Stopped => 7,
+        Status::Unknown => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+    use crate::memory::creature::Creature;
+    use crate::memory::cycle::Cycle;
+    use crate::ui::state::creature::RunnerLink;
+    use crate::ui::theme::Theme;
+
+    /// Creatures named `names` (each in a directory of its name) in a temp garden.
+    fn garden(names: &[&str]) -> (tempfile::TempDir, CreatureMap<CreatureUi>) {
+        let dir = tempfile::tempdir().unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let mut map = CreatureMap::new();
+        for name in names {
+            let root = dir.path().join(name);
+            std::fs::create_dir_all(root.join(".self")).unwrap();
+            std::fs::write(root.join("BIRTH.json"), format!(r#"{{"name":"{name}"}}"#)).unwrap();
+            let c = Creature::open(&root);
+            let ui = CreatureUi::new(
+                &c,
+                &Theme::default(),
+                now,
+                Cycle::default(),
+                RunnerLink::None,
+            );
+            map.insert(root, ui);
+        }
+        (dir, map)
+    }
+
+    fn names(view: &GardenView, map: &CreatureMap<CreatureUi>) -> Vec<String> {
+        view.order(map)
+            .iter()
+            .filter_map(|p| map.get(p).map(|u| u.name.clone()))
+            .collect()
+    }
+
+    fn set(map: &mut CreatureMap<CreatureUi>, name: &str, f: impl FnOnce(&mut CreatureUi)) {
+        let (_, ui) = map.iter_mut().find(|(_, u)| u.name == name).unwrap();
+        f(ui);
+    }
+
+    #[test]
+    fn names_sort_naturally_and_the_sort_cycles() {
+        let (_dir, map) = garden(&["c10", "c2", "b", "c1"]);
+        let view = GardenView::default();
+        assert_eq!(names(&view, &map), ["b", "c1", "c2", "c10"]);
+        let mut sort = GardenSort::Name;
+        for _ in 0..4 {
+            sort = sort.next();
+        }
+        assert_eq!(sort, GardenSort::Name);
+    }
+
+    #[test]
+    fn status_activity_and_fatigue_sorts() {
+        let (_dir, mut map) = garden(&["a", "b", "c"]);
+        let t = |m| Some(Utc.with_ymd_and_hms(2026, 11, 22, 11, m, 0).unwrap());
+        set(&mut map, "a", |u| {
+            u.summary.status = Status::Asleep { until: None };
+            u.summary.last_activity = t(5);
+            u.summary.fatigue = 10;
+        });
+        set(&mut map, "b", |u| {
+            u.summary.status = Status::Stopped;
+            u.summary.last_activity = None;
+            u.summary.fatigue = 70;
+        });
+        set(&mut map, "c", |u| {
+            u.summary.status = Status::Awake;
+            u.summary.last_activity = t(30);
+            u.summary.fatigue = 10;
+        });
+        let by = |sort| {
+            names(
+                &GardenView {
+                    filter: String::new(),
+                    sort,
+                },
+                &map,
+            )
+        };
+        assert_eq!(by(GardenSort::Status), ["c", "a", "b"]);
+        assert_eq!(by(GardenSort::Activity), ["c", "a", "b"], "unknown last");
+        assert_eq!(by(GardenSort::Fatigue), ["b", "a", "c"], "ties by name");
+    }
+
+    #[test]
+    fn the_filter_matches_every_word_in_name_or_status() {
+        let (_dir, mut map) = garden(&["pip", "ember", "pippa"]);
+        set(&mut map, "pip", |u| u.summary.status = Status::Awake);
+        set(&mut map, "pippa", |u| u.summary.status = Status::Stopped);
+        set(&mut map, "ember", |u| u.summary.status = Status::Awake);
+        let filtered = |f: &str| {
+            let view = GardenView {
+                filter: f.into(),
+                sort: GardenSort::Name,
+            };
+            (names(&view, &map), view.filters())
+        };
+        assert_eq!(filtered("PIP"), (vec!["pip".into(), "pippa".into()], true));
+        assert_eq!(
+            filtered("awake"),
+            (vec!["ember".into(), "pip".into()], true)
+        );
+        assert_eq!(filtered("pip awake"), (vec!["pip".into()], true));
+        assert_eq!(filtered("nobody").0, Vec::<String>::new());
+        // A number is a row to jump to, not a filter.
+        let (all, filters) = filtered(" 2 ");
+        assert_eq!((all.len(), filters), (3, false));
+        let jump = GardenView {
+            filter: "2".into(),
+            sort: GardenSort::Name,
+        };
+        assert_eq!(jump.jump(), Some(2));
+        assert_eq!(GardenView::default().jump(), None);
+    }
+}
