@@ -72,12 +72,8 @@ fn none(out: &mut Vec<DocLine>, theme: &Theme, text: &str) {
 /// An evennia creature's sleeps, compactions and working memory.
 fn evennia(out: &mut Vec<DocLine>, m: &EvenniaMemory, theme: &Theme) {
     let mode = &m.mode;
-    title(
-        out,
-        theme,
-        "Sleeps",
-        Some(mode.transition_count.to_string()),
-    );
+    // Completed sleeps (their work ended), then the latest transitions.
+    title(out, theme, "Sleeps", Some(mode.rests.to_string()));
     if let Some(reason) = mode.wake_deferred() {
         out.push(DocLine::word(
             Line::from(vec![
