@@ -159,6 +159,15 @@ fn keys_go_through_the_orchestrator() {
         "{}",
         notice(&screen)
     );
+    screen.press("m").unwrap();
+    screen.type_text("wake up");
+    assert!(screen.press("ctrl-s").unwrap().is_empty());
+    assert!(
+        notice(&screen).contains("the message waits in its box"),
+        "{}",
+        notice(&screen)
+    );
+    screen.press("esc").unwrap();
     assert_eq!(
         screen.press("p").unwrap(),
         [Job::OpenSeed {

@@ -112,6 +112,25 @@ pub fn header_parts(app: &App) -> Vec<Part> {
     parts
 }
 
+/// What an OpenSeed creature spent today, for its garden row: kept when near or past its
+/// cap, else the first thing a narrow list drops.
+pub fn garden_cost(app: &App, path: &std::path::Path) -> Option<Part> {
+    let o = app.openseed.as_ref()?;
+    if !o.up() || !app.openseed_route(path) {
+        return None;
+    }
+    let b = o.budget(path)?;
+    let level = b.level();
+    let span = Span::styled(
+        format!(" ${:.2}", b.daily_spent_usd),
+        budget_style(level, &app.theme),
+    );
+    Some(match level {
+        BudgetLevel::Fine => Part::optional(3, span),
+        BudgetLevel::Near | BudgetLevel::Past => Part::keep(span),
+    })
+}
+
 /// The status bar's word on the orchestrator: reachable (with what all its creatures
 /// spent today, in the colour of the worst budget), or not.
 pub fn bar(app: &App) -> Option<(String, Style)> {

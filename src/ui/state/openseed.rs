@@ -157,10 +157,20 @@ impl OpenSeedUi {
     }
 }
 
-/// The event with every text it carries made inert.
+/// How much of each text of an event is kept: the live stream carries tool outputs whole
+/// (images too, which the orchestrator strips only from what it stores).
+pub const TEXT_KEPT: usize = 2000;
+
+/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert.
 fn inert_event(mut event: LiveEvent) -> LiveEvent {
     event.creature = inert(&event.creature);
-    let fix = |s: &mut String| *s = inert(s);
+    let fix = |s: &mut String| {
+        if let Some((at, _)) = s.char_indices().nth(TEXT_KEPT) {
+            s.truncate(at);
+            s.push('…');
+        }
+        *s = inert(s);
+    };
     match &mut event.kind {
         EventKind::Thought { text }
         | EventKind::Narration { text }
@@ -240,5 +250,11 @@ mod tests {
             panic!()
         };
         assert_eq!(text, "3 ^[[2J");
+        let huge = json!({"creature": "finch", "type": "creature.tool_call", "tool": "see", "output": "A".repeat(1 << 20)});
+        let kept = ui.push_event(LiveEvent::parse(&huge, None).unwrap());
+        let EventKind::ToolCall { output, .. } = kept.kind else {
+            panic!()
+        };
+        assert_eq!(output.chars().count(), TEXT_KEPT + 1);
     }
 }

@@ -3,8 +3,8 @@
 use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
+use super::Job;
 use super::scrolling::step_of;
-use super::{Job, OpenSeedAction};
 use crate::control::ControlCommand;
 use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
@@ -304,7 +304,7 @@ impl App {
             return Vec::new();
         }
         if self.message_through_openseed(&path) {
-            let jobs = self.openseed_job(path, OpenSeedAction::Message(text));
+            let jobs = self.openseed_message(path, text);
             if !jobs.is_empty() {
                 self.message = None;
                 self.message_to = None;

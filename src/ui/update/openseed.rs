@@ -196,6 +196,25 @@ impl App {
         Vec::new()
     }
 
+    /// A message through the orchestrator, or why it cannot go now (the message then
+    /// stays in its box).
+    pub(super) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
+        if self.api_status(&path) == Some(ApiStatus::Stopped) {
+            let name = self
+                .creatures
+                .get(&path)
+                .map(|u| u.name.clone())
+                .unwrap_or_default();
+            let start = self.keymap.mention(Action::PauseResume, " ({} starts it)");
+            self.set_notice(
+                format!("{name}'s container is stopped{start}: the message waits in its box"),
+                true,
+            );
+            return Vec::new();
+        }
+        self.openseed_job(path, OpenSeedAction::Message(text))
+    }
+
     /// A job for the orchestrator, or why it cannot be asked now.
     pub(super) fn openseed_job(&mut self, path: PathBuf, action: OpenSeedAction) -> Vec<Job> {
         if let Some(o) = self.openseed.as_ref()
