@@ -26,6 +26,8 @@ pub enum MainView {
     Entities,
     /// evennia: semantic memory and its links.
     Memory,
+    /// An OpenSeed creature's live events, from its orchestrator.
+    Live,
 }
 
 /// The views of a dreamer (and of any genome without views of its own), in tab order.
@@ -44,8 +46,31 @@ pub const EVENNIA_VIEWS: &[MainView] = &[
     MainView::Recall,
 ];
 
+/// A dreamer's views when an attached OpenSeed orchestrator runs it.
+pub const DREAMER_LIVE_VIEWS: &[MainView] = &[
+    MainView::Observations,
+    MainView::Dreams,
+    MainView::Diary,
+    MainView::Recall,
+    MainView::Live,
+];
+
+/// An evennia creature's views when an attached OpenSeed orchestrator runs it.
+pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
+    MainView::Journal,
+    MainView::Entities,
+    MainView::Memory,
+    MainView::Recall,
+    MainView::Live,
+];
+
 /// Every set of views a creature may offer.
-const VIEW_SETS: [&[MainView]; 2] = [DREAMER_VIEWS, EVENNIA_VIEWS];
+const VIEW_SETS: [&[MainView]; 4] = [
+    DREAMER_VIEWS,
+    EVENNIA_VIEWS,
+    DREAMER_LIVE_VIEWS,
+    EVENNIA_LIVE_VIEWS,
+];
 
 impl MainView {
     pub fn title(self) -> &'static str {
@@ -57,6 +82,16 @@ impl MainView {
             MainView::Journal => "Journal",
             MainView::Entities => "Entities",
             MainView::Memory => "Memory",
+            MainView::Live => "Live",
+        }
+    }
+
+    /// `views` with the live view of an OpenSeed creature added.
+    pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
+        if views.contains(&MainView::Journal) {
+            EVENNIA_LIVE_VIEWS
+        } else {
+            DREAMER_LIVE_VIEWS
         }
     }
 

@@ -71,7 +71,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             .then(|| path.file_name())
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));
-        let [a, b] = rows(ui, i + 1, dir.as_deref(), app, inner.width);
+        let cost = super::openseed::garden_cost(app, path);
+        let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, app, inner.width);
         let style = if Some(i) == selected {
             theme.selection
         } else {
@@ -141,11 +142,12 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
 }
 
 /// The two rows of the `number`th creature; `dir` names its directory where its name is
-/// not unique.
+/// not unique; `cost`, what it spent today, when its OpenSeed orchestrator says.
 fn rows(
     ui: &CreatureUi,
     number: usize,
     dir: Option<&str>,
+    cost: Option<Part>,
     app: &App,
     width: u16,
 ) -> [Line<'static>; 2] {
@@ -235,6 +237,7 @@ fn rows(
         )],
         short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),
     });
+    second.extend(cost);
     let second = fmt::fit(second, width);
     [first, second]
 }

@@ -279,6 +279,11 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "recall", description: "total recall (conversation log)",
     }
+    ViewLive {
+        group: Views, keys: ["5"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "live", description: "live events from the OpenSeed orchestrator (OpenSeed creatures)",
+    }
     ToggleRed {
         group: Filter, keys: ["r"], modes: [Normal],
         needs: Observations, bar: MainPane(5),
@@ -367,6 +372,7 @@ impl Action {
             MainView::Journal => Action::ViewJournal,
             MainView::Entities => Action::ViewEntities,
             MainView::Memory => Action::ViewMemory,
+            MainView::Live => Action::ViewLive,
         }
     }
 
@@ -380,6 +386,7 @@ impl Action {
             Action::ViewJournal => MainView::Journal,
             Action::ViewEntities => MainView::Entities,
             Action::ViewMemory => MainView::Memory,
+            Action::ViewLive => MainView::Live,
             _ => return None,
         })
     }
