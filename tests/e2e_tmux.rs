@@ -4,6 +4,8 @@
 //! poll the pane against a deadline, never a fixed sleep, for slow CI machines.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
+mod openseed_support;
+mod support;
 mod ui_support;
 
 use std::path::Path;
@@ -11,6 +13,8 @@ use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use openseed_support::{Creature, StandIn};
+use serde_json::json;
 use ui_support::{Garden, append};
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -44,6 +48,11 @@ fn under_ci() -> bool {
 impl Pane {
     /// Starts `dreamwatch ARGS` in a 120x36 pane, with an empty home (no user config).
     fn start(args: &[&Path]) -> Self {
+        Self::start_with(&[], args)
+    }
+
+    /// As [`Pane::start`], with these variables set too.
+    fn start_with(env: &[(&str, &Path)], args: &[&Path]) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "dreamwatch-e2e-{}-{}",
@@ -56,6 +65,9 @@ impl Pane {
             "env -u NO_COLOR HOME={h} XDG_CONFIG_HOME={h}/config XDG_STATE_HOME={h}/state {bin}",
             h = home.path().display()
         );
+        for (name, value) in env {
+            command = command.replacen(bin, &format!("{name}={} {bin}", value.display()), 1);
+        }
         for a in args {
             command.push(' ');
             command.push_str(&a.display().to_string());
@@ -434,4 +446,62 @@ fn the_evennia_demo_shows_its_journal_and_entities() {
     pane.keys(&["q"]);
     pane.keys(&["q"]);
     pane.wait_text("EXITED 0");
+}
+
+/// With no path, on a machine where OpenSeed's orchestrator runs (its run file in
+/// `$OPENSEED_HOME`), the observatory watches its garden and attaches: the orchestrator's
+/// status, costs and live events show, and `w` goes through its API.
+#[test]
+fn dreamwatch_alone_attaches_to_the_openseed_orchestrator() {
+    if !tmux_available() {
+        return;
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stand_in = rt.block_on(StandIn::start(&[
+        ("ember", Creature::new("sleeping")),
+        ("pip", Creature::new("running")),
+    ]));
+    stand_in.set_spending("ember", 19.0, 20.0);
+    stand_in.emit(
+        "ember",
+        json!({"type": "creature.thought", "text": "told by the orchestrator"}),
+    );
+    let garden = Garden::new();
+    let home = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    std::fs::write(
+        home.path().join("orchestrator.json"),
+        json!({"port": stand_in.port, "pid": std::process::id(), "started_at": "2026-11-22T17:00:00.000Z"}).to_string(),
+    )
+    .unwrap();
+    let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
+    // Its thought woke it, as far as the orchestrator knows.
+    let screen = pane.wait_text("OpenSeed running");
+    assert!(
+        screen.contains("$19.00 of $20.00 today ⚠ near cap"),
+        "{screen}"
+    );
+    assert!(screen.contains("OpenSeed $19.00 today"), "{screen}");
+    pane.keys(&["5"]);
+    pane.wait_text("told by the orchestrator");
+    stand_in.emit(
+        "ember",
+        json!({"type": "creature.thought", "text": "said while you watch"}),
+    );
+    pane.wait_text("said while you watch");
+    stand_in.emit(
+        "ember",
+        json!({"type": "creature.sleep", "text": "resting", "seconds": 600, "actions": 4}),
+    );
+    pane.wait_text("OpenSeed sleeping (fatigue)");
+    pane.keys(&["w"]);
+    pane.wait_text("asked the orchestrator to wake ember");
+    assert!(
+        stand_in
+            .seen()
+            .iter()
+            .any(|s| s.path == "/api/creatures/ember/wake")
+    );
+    drop(pane);
+    drop(rt);
 }

@@ -75,3 +75,38 @@ fn needing_a_terminal_is_said_once() {
     assert!(!err.contains("dreamwatch: dreamwatch"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn a_bad_openseed_url_is_a_usage_error_and_the_flags_exclude_each_other() {
+    let home = tempfile::tempdir().unwrap();
+    let garden = home.path().join("garden");
+    std::fs::create_dir(&garden).unwrap();
+    let out = bin(home.path())
+        .arg(&garden)
+        .args(["--openseed", "ftp://example"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--openseed") && err.contains("not an http(s) URL"),
+        "{err}"
+    );
+    let out = bin(home.path())
+        .arg(&garden)
+        .args(["--openseed", "http://127.0.0.1:7770", "--no-openseed"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A good URL gets as far as the terminal.
+    let out = bin(home.path())
+        .arg(&garden)
+        .args(["--openseed", "127.0.0.1:7770"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+}

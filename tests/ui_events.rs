@@ -36,7 +36,7 @@ fn new_events_arrive_on_top_newest_first_and_are_followed_oldest_first() {
     let garden = Garden::new();
     let events = garden.creature("ember").join(".sys/events.jsonl");
     let mut screen = garden.screen("dark", W, H);
-    press(&mut screen, &["5"]);
+    press(&mut screen, &["6"]);
     append(&events, RETRY);
     screen.refresh();
     let shown = rows(&mut screen);
@@ -80,7 +80,7 @@ fn the_kind_key_cycles_the_filter() {
     let events = garden.creature("ember").join(".sys/events.jsonl");
     append(&events, RETRY);
     let mut screen = garden.screen("dark", W, H);
-    press(&mut screen, &["5", "f"]);
+    press(&mut screen, &["6", "f"]);
     let text = screen.text().expect("render");
     assert!(text.contains("kind: errors"), "{text}");
     let shown = rows(&mut screen);

@@ -71,7 +71,7 @@ fn recall_search_hit() {
 
 #[test]
 fn events_newest_first() {
-    shot("events", &["5"]);
+    shot("events", &["6"]);
 }
 
 #[test]

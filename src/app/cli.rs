@@ -24,6 +24,20 @@ pub struct Cli {
     pub ui: UiArgs,
     #[command(flatten)]
     pub watch: WatchArgs,
+    #[command(flatten)]
+    pub openseed: OpenSeedArgs,
+}
+
+/// Attaching to an OpenSeed orchestrator (the observatory only).
+#[derive(Debug, Clone, Args, Default)]
+pub struct OpenSeedArgs {
+    /// Attach to the OpenSeed orchestrator at URL (default: the one named in
+    /// $OPENSEED_HOME/orchestrator.json, ~/.openseed by default, when no path is given)
+    #[arg(long, value_name = "URL", conflicts_with = "no_openseed")]
+    pub openseed: Option<String>,
+    /// Watch the files only, never attaching to an OpenSeed orchestrator
+    #[arg(long)]
+    pub no_openseed: bool,
 }
 
 #[derive(Debug, Subcommand)]

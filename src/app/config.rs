@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::memory::cycle::{Cycle, Profile};
+use crate::openseed::{Token, Tokens};
 use crate::runner::config::{RunnerConfig, RunnerConfigError};
 use crate::ui::config::{Config as ObservatoryConfig, config_dir};
 
@@ -179,6 +180,7 @@ impl ConfigFile {
         let mut rest = self.table.clone();
         rest.remove("runner");
         rest.remove("fatigue");
+        rest.remove("openseed");
         let mut problems = Vec::new();
         let check = |table: toml::Table| {
             ObservatoryConfig::deserialize(toml::Value::Table(table))
@@ -216,6 +218,37 @@ impl ConfigFile {
             ObservatoryConfig::default()
         });
         Checked { value, problems }
+    }
+
+    /// `[openseed]`: the orchestrator's URL and the tokens for its control routes. A
+    /// table that cannot be read is left out (nothing is attached by it), with a problem.
+    pub fn openseed(&self) -> Checked<OpenSeedConfig> {
+        let Some(value) = self.table.get("openseed") else {
+            return Checked {
+                value: OpenSeedConfig::default(),
+                problems: Vec::new(),
+            };
+        };
+        match RawOpenSeed::deserialize(value.clone()) {
+            Ok(raw) => Checked {
+                value: OpenSeedConfig {
+                    url: raw.url,
+                    tokens: Tokens {
+                        all: raw.token.and_then(Token::new),
+                        creatures: raw
+                            .tokens
+                            .into_iter()
+                            .filter_map(|(name, t)| Some((name, Token::new(t)?)))
+                            .collect(),
+                    },
+                },
+                problems: Vec::new(),
+            },
+            Err(e) => Checked {
+                value: OpenSeedConfig::default(),
+                problems: vec![self.key_problem(None, "openseed", e.message().to_string())],
+            },
+        }
     }
 
     /// The runner's settings: `[runner]` (with `[fatigue]` folded in) over `profile`, or
@@ -393,11 +426,31 @@ fn key_lines(text: &str) -> HashMap<String, usize> {
     lines
 }
 
+/// `[openseed]` as written (its tokens become [`Token`]s at once: they never show).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpenSeed {
+    url: Option<String>,
+    token: Option<String>,
+    #[serde(default)]
+    tokens: std::collections::BTreeMap<String, String>,
+}
+
+/// The config file's `[openseed]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenSeedConfig {
+    /// The orchestrator to attach to (`--openseed` wins).
+    pub url: Option<String>,
+    /// `token` (for every request) and `[openseed.tokens]` (one per creature).
+    pub tokens: Tokens,
+}
+
 /// What a command takes from the config file: the observatory's part and the cycle
 /// constants. A problem is a warning, and defaults stand in for what it spoils.
 pub struct Watching {
     pub observatory: ObservatoryConfig,
     pub cycle: Cycle,
+    pub openseed: OpenSeedConfig,
     pub warnings: Vec<String>,
 }
 
@@ -408,6 +461,7 @@ impl Watching {
             Err(e) => Self {
                 observatory: ObservatoryConfig::default(),
                 cycle: Cycle::profile(profile.unwrap_or_default()),
+                openseed: OpenSeedConfig::default(),
                 warnings: vec![format!("{e} (using defaults)")],
             },
         }
@@ -416,15 +470,18 @@ impl Watching {
     pub fn from_file(file: &ConfigFile, profile: Option<Profile>) -> Self {
         let observatory = file.observatory();
         let cycle = file.cycle(profile);
+        let openseed = file.openseed();
         let warnings = observatory
             .problems
             .iter()
             .chain(&cycle.problems)
+            .chain(&openseed.problems)
             .map(|e| format!("{e} (using the default)"))
             .collect();
         Self {
             observatory: observatory.value,
             cycle: cycle.value,
+            openseed: openseed.value,
             warnings,
         }
     }
@@ -640,5 +697,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("c.toml:3: "), "{e}");
+    }
+
+    #[test]
+    fn the_openseed_table_gives_the_url_and_tokens_that_never_show() {
+        let file = config(
+            "theme = \"dark\"\n[openseed]\nurl = \"http://127.0.0.1:7770\"\ntoken = \"all-s3cret\"\n[openseed.tokens]\nfinch = \"finch-s3cret\"\n",
+        );
+        assert!(file.observatory().problems.is_empty());
+        let openseed = file.openseed().strict().unwrap();
+        assert_eq!(openseed.url.as_deref(), Some("http://127.0.0.1:7770"));
+        assert!(openseed.tokens.all.is_some());
+        assert!(openseed.tokens.creatures.contains_key("finch"));
+        assert!(!format!("{openseed:?}").contains("s3cret"));
+        let bad = config("[openseed]\nport = 3\n").openseed();
+        assert_eq!(bad.value, OpenSeedConfig::default());
+        assert!(
+            bad.problems[0].to_string().contains("openseed"),
+            "{:?}",
+            bad.problems
+        );
     }
 }

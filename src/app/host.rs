@@ -310,6 +310,7 @@ fn host_runner<G: Genome>(
         config: watching.observatory,
         cycle: watching.cycle,
         warnings: watching.warnings,
+        openseed: None,
         read_only: cli.ui.read_only,
     };
     let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);

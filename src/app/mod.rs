@@ -18,6 +18,7 @@ pub mod cli;
 pub mod config;
 mod error;
 mod host;
+mod openseed;
 pub mod secrets;
 
 pub use error::AppError;
@@ -37,7 +38,7 @@ pub fn main() -> ExitCode {
         Some(Command::Run(args)) => host::run(args, &cli, &secrets),
         Some(Command::Demo(args)) => host::demo(args, &cli, &secrets),
         Some(Command::Screenshot(args)) => screenshot(&cli, args),
-        None => return observe(&cli),
+        None => return observe(&cli, &secrets),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -48,9 +49,10 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The observatory on the paths given. Bad paths are a usage error (exit 2), before the
-/// terminal is taken over; so is no path when there is no default garden.
-fn observe(cli: &Cli) -> ExitCode {
+/// The observatory on the paths given, attached to an OpenSeed orchestrator when one is
+/// asked for or runs here. Bad paths are a usage error (exit 2), before the terminal is
+/// taken over; so is no path when there is no default garden, and a bad `--openseed` URL.
+fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
     let bad: Vec<RootError> = cli
         .paths
         .iter()
@@ -76,6 +78,18 @@ fn observe(cli: &Cli) -> ExitCode {
     }
     let watching = Watching::load(cli.ui.config.as_deref(), None);
     warn(&watching.warnings);
+    let openseed = match openseed::link(
+        &cli.openseed,
+        &watching.openseed,
+        !cli.paths.is_empty(),
+        secrets,
+    ) {
+        Ok(link) => link,
+        Err(e) => {
+            eprintln!("dreamwatch: --openseed: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Err(e) = needs_terminal() {
         eprintln!("dreamwatch: {e}");
         return ExitCode::from(e.exit_code());
@@ -87,6 +101,7 @@ fn observe(cli: &Cli) -> ExitCode {
         config: watching.observatory,
         cycle: watching.cycle,
         warnings: watching.warnings,
+        openseed,
         read_only: cli.ui.read_only,
     };
     match crate::ui::run_observatory(options, Vec::new()) {

@@ -26,6 +26,8 @@ pub enum MainView {
     Entities,
     /// evennia: semantic memory and its links.
     Memory,
+    /// An OpenSeed creature's live events, from its orchestrator.
+    Live,
     /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
     Events,
 }
@@ -48,9 +50,34 @@ pub const EVENNIA_VIEWS: &[MainView] = &[
     MainView::Events,
 ];
 
-/// Every set of views a creature may offer (the Events view last, offered only where
-/// there is an events file).
-const VIEW_SETS: [&[MainView]; 2] = [DREAMER_VIEWS, EVENNIA_VIEWS];
+/// A dreamer's views when an attached OpenSeed orchestrator runs it.
+pub const DREAMER_LIVE_VIEWS: &[MainView] = &[
+    MainView::Observations,
+    MainView::Dreams,
+    MainView::Diary,
+    MainView::Recall,
+    MainView::Live,
+    MainView::Events,
+];
+
+/// An evennia creature's views when an attached OpenSeed orchestrator runs it.
+pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
+    MainView::Journal,
+    MainView::Entities,
+    MainView::Memory,
+    MainView::Recall,
+    MainView::Live,
+    MainView::Events,
+];
+
+/// Every set of views a creature may offer. Each ends with the Events view, offered only
+/// where there is an events file ([`MainView::of`]).
+const VIEW_SETS: [&[MainView]; 4] = [
+    DREAMER_VIEWS,
+    EVENNIA_VIEWS,
+    DREAMER_LIVE_VIEWS,
+    EVENNIA_LIVE_VIEWS,
+];
 
 impl MainView {
     pub fn title(self) -> &'static str {
@@ -62,8 +89,19 @@ impl MainView {
             MainView::Journal => "Journal",
             MainView::Entities => "Entities",
             MainView::Memory => "Memory",
+            MainView::Live => "Live",
             MainView::Events => "Events",
         }
+    }
+
+    /// `views` with the live view of an OpenSeed creature added.
+    pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
+        let live = if views.contains(&MainView::Journal) {
+            EVENNIA_LIVE_VIEWS
+        } else {
+            DREAMER_LIVE_VIEWS
+        };
+        events_if(live, views.contains(&MainView::Events))
     }
 
     /// The views a creature of `genome` offers, in tab order: the Events view only when
@@ -73,7 +111,7 @@ impl MainView {
             Genome::Evennia => EVENNIA_VIEWS,
             Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
         };
-        if events { all } else { &all[..all.len() - 1] }
+        events_if(all, events)
     }
 
     /// This view where `offered` has it, else the view in the same tab there (a creature
@@ -98,6 +136,14 @@ impl MainView {
         VIEW_SETS
             .iter()
             .any(|set| set.contains(&a) && set.contains(&b))
+    }
+}
+
+/// `set` (whose last view is Events), without its Events view unless `events`.
+fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
+    match set.split_last() {
+        Some((_, rest)) if !events => rest,
+        _ => set,
     }
 }
 
@@ -140,5 +186,7 @@ mod tests {
         );
         assert!(!MainView::of(&Genome::Evennia, false).contains(&MainView::Events));
         assert_eq!(MainView::Events.within(EVENNIA_VIEWS), MainView::Events);
+        let live = MainView::with_live(MainView::of(&Genome::Dreamer, false));
+        assert_eq!(live.last(), Some(&MainView::Live));
     }
 }

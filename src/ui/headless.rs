@@ -24,7 +24,9 @@ use crate::control::HostStatus;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::memory::streams::CountGate;
+use crate::openseed::Update;
 use crate::ui::input::keymap::Keymap;
+use crate::ui::state::openseed::OpenSeedUi;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveGarden, WatchBatch, WatchOptions};
 
@@ -154,6 +156,17 @@ impl Headless {
     /// The runner hosting `creature` reports its status.
     pub fn host_status(&mut self, creature: &Path, status: HostStatus) {
         self.wake(Wake::Host(creature.to_path_buf(), status));
+    }
+
+    /// Attaches the screen to an OpenSeed orchestrator (described as `target`) whose
+    /// reports come through [`Headless::openseed`].
+    pub fn attach_openseed(&mut self, target: &str) {
+        self.app.openseed = Some(OpenSeedUi::new(target.to_owned()));
+    }
+
+    /// The attached orchestrator reports `update`.
+    pub fn openseed(&mut self, update: Update) {
+        self.wake(Wake::OpenSeed(update));
     }
 
     /// The clock moves on to `now`, as the loop's tick does.

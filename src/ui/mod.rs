@@ -16,6 +16,7 @@ use anyhow::Context as _;
 
 use crate::control::HostedCreature;
 use crate::memory::cycle::Cycle;
+use crate::openseed::{Target, Tokens};
 use crate::watch::WatchOptions;
 
 pub mod config;
@@ -48,6 +49,15 @@ pub struct ObservatoryOptions {
     pub warnings: Vec<String>,
     /// `--read-only` was given (the config file's `read_only` counts too).
     pub read_only: bool,
+    /// An OpenSeed orchestrator to attach to.
+    pub openseed: Option<OpenSeedLink>,
+}
+
+/// Where an OpenSeed orchestrator is, and the tokens its control routes may ask for.
+#[derive(Debug, Clone)]
+pub struct OpenSeedLink {
+    pub target: Target,
+    pub tokens: Tokens,
 }
 
 /// Opens the observatory on creatures and gardens plus creatures hosted in-process.
@@ -61,6 +71,7 @@ pub fn run_observatory(
     settings.read_only |= options.read_only;
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
+    let openseed = options.openseed;
     // A thread of its own, so that a caller inside a tokio runtime can call this too.
     std::thread::scope(|scope| {
         scope
@@ -70,7 +81,7 @@ pub fn run_observatory(
                     .build()
                     .context("starting the observatory's runtime")?;
                 rt.block_on(runtime::startup::observe(
-                    roots, watch, settings, warnings, hosted,
+                    roots, watch, settings, warnings, hosted, openseed,
                 ))
             })
             .join()

@@ -92,7 +92,7 @@ const SHOTS: &[Shot] = &[
         name: "events",
         theme: None,
         garden: Garden::OpenSeed,
-        input: &[Key("5")],
+        input: &[Key("6")],
     },
     Shot {
         name: "diary",

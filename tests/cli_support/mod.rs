@@ -12,6 +12,8 @@ pub fn bin(home: &Path) -> Command {
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env_remove("ANTHROPIC_API_KEY")
         .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENSEED_HOME")
+        .env_remove("DREAMWATCH_OPENSEED_TOKEN")
         .stdin(std::process::Stdio::null());
     cmd
 }

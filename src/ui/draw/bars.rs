@@ -57,9 +57,20 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
     };
     let read_only = if app.read_only { "read-only · " } else { "" };
     let right = format!("{read_only}{count} creature(s) · {doing} ");
+    // The orchestrator's word, when one is attached, before the count.
+    let openseed = super::openseed::bar(app).map(|(text, style)| (format!("{text} · "), style));
+    let openseed_width = openseed.as_ref().map_or(0, |(t, _)| t.width());
     let width = usize::from(area.width);
     let used: usize = left.iter().map(|s| s.content.width()).sum();
-    if used + right.width() <= width {
+    if used + openseed_width + right.width() <= width {
+        left.push(Span::raw(
+            " ".repeat(width - used - openseed_width - right.width()),
+        ));
+        if let Some((text, style)) = openseed {
+            left.push(Span::styled(text, style));
+        }
+        left.push(Span::styled(right, theme.muted));
+    } else if used + right.width() <= width {
         left.push(Span::raw(" ".repeat(width - used - right.width())));
         left.push(Span::styled(right, theme.muted));
     } else if used > width

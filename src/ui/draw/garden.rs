@@ -71,7 +71,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             .then(|| path.file_name())
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));
-        let [a, b] = rows(ui, i + 1, dir.as_deref(), app, inner.width);
+        let cost = super::openseed::garden_cost(app, path);
+        let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, app, inner.width);
         let style = if Some(i) == selected {
             theme.selection
         } else {
@@ -110,18 +111,24 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
             label.to_string()
         }
     };
-    let evennia_only = app.creatures.values().all(|u| u.evennia.is_some());
-    let (load, count) = if evennia_only {
-        ("importance", "◆")
-    } else {
-        ("fatigue", "☾")
+    // A dreamer's row shows fatigue and dreams, an evennia creature's importance toward
+    // its next reflection and reflections: a mixed garden's header names both.
+    let evennia = app
+        .creatures
+        .values()
+        .filter(|u| u.evennia.is_some())
+        .count();
+    let (load, count) = match evennia {
+        0 => ("fatigue", "☾"),
+        n if n == app.creatures.len() => ("importance", "◆"),
+        _ => ("fatig/imp", "☾◆"),
     };
     let width = usize::from(width);
     let first_left = format!("  {}", name("name", GardenSort::Name));
     let first_right = name("status", GardenSort::Status);
     let pad = width.saturating_sub(first_left.width() + first_right.width());
     let second = format!(
-        "# {:<11}{count}   {}",
+        "# {:<11}{count:<4}{}",
         name(load, GardenSort::Fatigue),
         name("last", GardenSort::Activity)
     );
@@ -135,11 +142,12 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
 }
 
 /// The two rows of the `number`th creature; `dir` names its directory where its name is
-/// not unique.
+/// not unique; `cost`, what it spent today, when its OpenSeed orchestrator says.
 fn rows(
     ui: &CreatureUi,
     number: usize,
     dir: Option<&str>,
+    cost: Option<Part>,
     app: &App,
     width: u16,
 ) -> [Line<'static>; 2] {
@@ -229,6 +237,7 @@ fn rows(
         )],
         short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),
     });
+    second.extend(cost);
     let second = fmt::fit(second, width);
     [first, second]
 }

@@ -61,6 +61,18 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         ),
         MainView::Dreams => dreams::render(frame, areas, ui, app),
         MainView::Recall => recall::render(frame, areas.main_view, ui, app),
+        MainView::Live => {
+            if let (Some(o), Some(path)) = (&app.openseed, app.selected.as_deref()) {
+                doc::render(
+                    frame,
+                    areas.main_view,
+                    &o.live_doc,
+                    o.anchor(path),
+                    "No live events yet: they come as the orchestrator sends them.",
+                    theme,
+                );
+            }
+        }
         MainView::Events => events::render(frame, areas.main_view, ui, app),
     }
 }
@@ -100,6 +112,7 @@ fn status(app: &App) -> Line<'static> {
         return Line::default();
     };
     let spans = match app.shown_view() {
+        MainView::Live => super::openseed::live_status(app),
         MainView::Journal | MainView::Entities | MainView::Memory => ui
             .evennia
             .as_ref()

@@ -13,6 +13,7 @@ mod help;
 mod journal;
 mod main_view;
 mod message;
+mod openseed;
 mod pane;
 mod recall;
 mod side;

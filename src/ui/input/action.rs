@@ -283,8 +283,13 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "recall", description: "total recall (conversation log)",
     }
-    ViewEvents {
+    ViewLive {
         group: Views, keys: ["5"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "live", description: "live events from the OpenSeed orchestrator (OpenSeed creatures)",
+    }
+    ViewEvents {
+        group: Views, keys: ["6"], modes: [Normal],
         needs: View, bar: OtherView(4),
         hint: "events", description: "events: errors, retries, wakes, sleeps, messages, tools, dreams",
     }
@@ -381,6 +386,7 @@ impl Action {
             MainView::Journal => Action::ViewJournal,
             MainView::Entities => Action::ViewEntities,
             MainView::Memory => Action::ViewMemory,
+            MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
         }
     }
@@ -395,6 +401,7 @@ impl Action {
             Action::ViewJournal => MainView::Journal,
             Action::ViewEntities => MainView::Entities,
             Action::ViewMemory => MainView::Memory,
+            Action::ViewLive => MainView::Live,
             Action::ViewEvents => MainView::Events,
             _ => return None,
         })

@@ -12,6 +12,7 @@ pub mod help;
 pub mod journal;
 pub mod memory;
 pub mod observations;
+pub mod openseed;
 pub mod recall;
 pub mod side;
 

@@ -1,6 +1,7 @@
-//! The loop: wait for anything (a key, a file change, a runner's status, an outcome, the
-//! clock, a signal), then drain everything else that is ready, then draw once, and only
-//! if something changed. No fixed frame rate: an idle screen is not redrawn.
+//! The loop: wait for anything (a key, a file change, a runner's status, an outcome, a
+//! report of the OpenSeed orchestrator, the clock, a signal), then drain everything else
+//! that is ready, then draw once, and only if something changed. No fixed frame rate: an
+//! idle screen is not redrawn.
 //!
 //! [`handle`] is what each wake does to the state; the headless screen drives the same
 //! function, so what tests see is what the terminal gets.
@@ -20,6 +21,7 @@ use super::jobs::{Jobs, Outcome};
 use super::terminal::Term;
 use super::ticks::next_tick;
 use crate::control::HostStatus;
+use crate::openseed::Update;
 use crate::ui::draw::draw;
 use crate::ui::state::App;
 use crate::ui::update::Job;
@@ -31,6 +33,16 @@ pub struct Sources {
     pub hosts: mpsc::UnboundedReceiver<(PathBuf, HostStatus)>,
     /// What became of commands sent in the background (control sockets).
     pub outcomes: mpsc::UnboundedReceiver<Outcome>,
+    /// What the attached OpenSeed orchestrator reports, when one is attached.
+    pub openseed: Option<mpsc::UnboundedReceiver<Update>>,
+}
+
+/// The next report of the attached orchestrator; never, when none is attached.
+async fn next_report(rx: &mut Option<mpsc::UnboundedReceiver<Update>>) -> Option<Update> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// How often a running search is polled for new hits.
@@ -41,6 +53,7 @@ pub enum Wake {
     Watch(WatchBatch),
     Host(PathBuf, HostStatus),
     Outcome(Outcome),
+    OpenSeed(Update),
     Tick,
     Signal,
 }
@@ -96,6 +109,7 @@ pub async fn run(
             Some(batch) = sources.watch.recv() => Wake::Watch(batch),
             Some((path, status)) = sources.hosts.recv() => Wake::Host(path, status),
             Some(outcome) = sources.outcomes.recv() => Wake::Outcome(outcome),
+            Some(update) = next_report(&mut sources.openseed) => Wake::OpenSeed(update),
             () = tick => Wake::Tick,
             _ = sigterm.recv() => Wake::Signal,
             _ = sighup.recv() => Wake::Signal,
@@ -112,6 +126,8 @@ pub async fn run(
                 Wake::Host(path, status)
             } else if let Ok(outcome) = sources.outcomes.try_recv() {
                 Wake::Outcome(outcome)
+            } else if let Some(Ok(update)) = sources.openseed.as_mut().map(|rx| rx.try_recv()) {
+                Wake::OpenSeed(update)
             } else {
                 break;
             };
@@ -178,6 +194,10 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
         }
         Wake::Outcome((text, error)) => {
             app.set_notice(text, error);
+            Vec::new()
+        }
+        Wake::OpenSeed(update) => {
+            app.on_openseed(update);
             Vec::new()
         }
         // The clock itself is read at the top of the loop, against the deadline.

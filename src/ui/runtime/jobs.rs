@@ -1,5 +1,5 @@
 //! Performing the jobs actions ask for: commands to runners (in-process channel or control
-//! socket), appends to MESSAGES.md, searches. Outcomes come back as notices for the status
+//! socket) and to the OpenSeed orchestrator, appends to MESSAGES.md, searches. Outcomes come back as notices for the status
 //! line.
 
 use std::collections::HashMap;
@@ -14,17 +14,21 @@ use crate::ui::state::search;
 use crate::control::{Answer, ControlCommand, ControlSender, send_command};
 use crate::memory::messages;
 use crate::memory::status::Status;
+use crate::openseed::Attachment;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
-use crate::ui::update::Job;
+use crate::ui::state::openseed::name_of;
+use crate::ui::update::{Job, OpenSeedAction};
 
 /// What became of work done in the background: a notice, and whether it is an error.
 pub type Outcome = (String, bool);
 
 pub struct Jobs {
     hosted: HashMap<PathBuf, ControlSender>,
+    /// The attached OpenSeed orchestrator, if any.
+    pub openseed: Option<Attachment>,
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
     search: Option<SearchHandle>,
@@ -94,6 +98,7 @@ impl Jobs {
     ) -> Self {
         Self {
             hosted,
+            openseed: None,
             outcomes,
             search: None,
         }
@@ -104,7 +109,67 @@ impl Jobs {
             Job::Control { creature, command } => self.control(app, &creature, command),
             Job::AppendMessage { creature, text } => self.message(app, &creature, text),
             Job::Search { creature, query } => self.start_search(app, &creature, query),
+            Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
         }
+    }
+
+    /// Asks the orchestrator in the background; the outcome says what became of it.
+    fn openseed(&mut self, app: &mut App, creature: &Path, action: OpenSeedAction) {
+        let name = app
+            .creatures
+            .get(creature)
+            .map_or_else(|| creature.display().to_string(), |u| u.name.clone());
+        let api_name = name_of(creature).unwrap_or_default().to_owned();
+        let Some(client) = self.openseed.as_ref().and_then(Attachment::client) else {
+            app.set_notice(
+                format!("the OpenSeed orchestrator cannot be reached now: {name} was not asked"),
+                true,
+            );
+            return;
+        };
+        let (doing, done) = match &action {
+            OpenSeedAction::Wake => (
+                format!("waking {name}…"),
+                format!("asked the orchestrator to wake {name}"),
+            ),
+            OpenSeedAction::Message(_) => (
+                format!("sending the message to {name} through the orchestrator…"),
+                format!(
+                    "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
+                ),
+            ),
+            OpenSeedAction::Stop => (
+                format!("stopping {name}'s container…"),
+                format!("{name}'s container stopped"),
+            ),
+            OpenSeedAction::Start => (
+                format!("starting {name}'s container…"),
+                format!("{name}'s container started"),
+            ),
+        };
+        app.set_notice(doing, false);
+        let tx = self.outcomes.clone();
+        tokio::spawn(async move {
+            let result = match &action {
+                OpenSeedAction::Wake => client.wake(&api_name).await,
+                OpenSeedAction::Message(text) => client.message(&api_name, text).await,
+                OpenSeedAction::Stop => client.stop(&api_name).await,
+                OpenSeedAction::Start => client.start(&api_name).await,
+            };
+            let outcome = match result {
+                Ok(()) => (done, false),
+                Err(e) => {
+                    let what = match action {
+                        OpenSeedAction::Wake => "wake",
+                        OpenSeedAction::Message(_) => "message",
+                        OpenSeedAction::Stop => "stop",
+                        OpenSeedAction::Start => "start",
+                    };
+                    (format!("cannot {what} {name}: {e}"), true)
+                }
+            };
+            let _ = tx.send(outcome);
+        });
     }
 
     fn control(&mut self, app: &mut App, creature: &Path, command: ControlCommand) {

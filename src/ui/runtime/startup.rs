@@ -11,9 +11,12 @@ use tokio::sync::mpsc;
 use crate::control::HostedCreature;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
+use crate::openseed::{AttachOptions, attach};
+use crate::ui::OpenSeedLink;
 use crate::ui::config::{self, Config};
 use crate::ui::input::keymap::Keymap;
 use crate::ui::runtime;
+use crate::ui::state::openseed::OpenSeedUi;
 use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
@@ -81,8 +84,10 @@ pub async fn observe(
     settings: Settings,
     warnings: Vec<String>,
     hosted: Vec<HostedCreature>,
+    openseed: Option<OpenSeedLink>,
 ) -> anyhow::Result<()> {
     let (garden, watch_rx) = LiveGarden::open(roots, opts);
+    let attached = openseed.map(|link| attach(link.target, link.tokens, AttachOptions::default()));
     let (host_tx, host_rx) = mpsc::unbounded_channel();
     let (outcome_tx, outcome_rx) = mpsc::unbounded_channel();
     let mut senders = HashMap::new();
@@ -113,11 +118,20 @@ pub async fn observe(
         }
         app.set_notice(warnings.join("; "), true);
     }
+    let (attachment, openseed_rx) = match attached {
+        Some((attachment, rx)) => {
+            app.openseed = Some(OpenSeedUi::new(attachment.target().describe()));
+            (Some(attachment), Some(rx))
+        }
+        None => (None, None),
+    };
     let sources = runtime::event_loop::Sources {
         watch: watch_rx,
         hosts: host_rx,
         outcomes: outcome_rx,
+        openseed: openseed_rx,
     };
-    let effects = runtime::jobs::Jobs::new(senders, outcome_tx);
+    let mut effects = runtime::jobs::Jobs::new(senders, outcome_tx);
+    effects.openseed = attachment;
     runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await
 }

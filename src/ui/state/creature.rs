@@ -19,10 +19,12 @@ use crate::memory::layout::FileKind;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
+use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
 
 /// How the operator can reach the creature's runner.
@@ -64,6 +66,8 @@ pub struct CreatureUi {
     pub link: RunnerLink,
     /// The hosting runner's last word, for hosted creatures.
     pub host: Option<HostStatus>,
+    /// What an attached OpenSeed orchestrator says it is doing, while it can be reached.
+    pub orchestrated: Option<ApiStatus>,
     /// The memory system it lives by: which views it offers.
     pub genome: Genome,
     /// An evennia creature's figures and prepared views.
@@ -122,6 +126,7 @@ impl CreatureUi {
             born: None,
             link,
             host: None,
+            orchestrated: None,
             genome: Genome::Dreamer,
             evennia: None,
             obs_items: Vec::new(),
@@ -359,6 +364,9 @@ impl CreatureUi {
         if let Some(host) = &self.host {
             self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
+        }
+        if let Some(api) = &self.orchestrated {
+            self.summary.status = merge_status(self.summary.status, api);
         }
         self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
         if self.link == RunnerLink::Hosted {

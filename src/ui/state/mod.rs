@@ -6,6 +6,7 @@ pub mod evennia;
 pub mod events;
 pub mod garden;
 pub mod health;
+pub mod openseed;
 pub mod recall;
 pub mod search;
 
@@ -33,6 +34,7 @@ use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
 use health::Attention;
+use openseed::OpenSeedUi;
 use search::SearchState;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
@@ -94,6 +96,10 @@ pub struct App {
     pub dirty: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
     hosted: BTreeMap<PathBuf, Cycle>,
+    /// The attached OpenSeed orchestrator, if any.
+    pub openseed: Option<OpenSeedUi>,
+    /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
+    pub stop_asked: Option<PathBuf>,
 }
 
 impl App {
@@ -129,6 +135,8 @@ impl App {
             quit_asked: false,
             dirty: true,
             hosted,
+            openseed: None,
+            stop_asked: None,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -271,7 +279,16 @@ impl App {
 
     /// The views the selected creature offers (a dreamer's when none is selected).
     pub fn views(&self) -> &'static [MainView] {
-        self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views)
+        let views = self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views);
+        if self
+            .selected
+            .as_deref()
+            .is_some_and(|p| self.openseed_route(p))
+        {
+            MainView::with_live(views)
+        } else {
+            views
+        }
     }
 
     /// The view shown in the main pane: the one asked for, within the selected
@@ -299,7 +316,11 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None),
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || self
+                    .selected
+                    .as_deref()
+                    .is_some_and(|p| self.openseed_route(p)),
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
             read_only: self.read_only,
@@ -324,6 +345,11 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        if view == MainView::Live
+            && let Some(openseed) = self.openseed.as_mut()
+        {
+            openseed.live_doc = prepare::openseed::live(openseed.events_of(&path), &self.theme);
+        }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
         else {
             return;
@@ -349,7 +375,11 @@ impl App {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
             }
-            MainView::Observations | MainView::Dreams | MainView::Journal | MainView::Memory => {}
+            MainView::Observations
+            | MainView::Dreams
+            | MainView::Journal
+            | MainView::Memory
+            | MainView::Live => {}
         }
     }
 

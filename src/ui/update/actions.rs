@@ -26,6 +26,9 @@ impl App {
         if action != Action::Quit {
             self.forget_quit_question();
         }
+        if action != Action::PauseResume {
+            self.stop_asked = None;
+        }
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
             let what = action.spec().hint;
@@ -83,6 +86,7 @@ impl App {
             Action::ViewJournal => self.show(MainView::Journal),
             Action::ViewEntities => self.show(MainView::Entities),
             Action::ViewMemory => self.show(MainView::Memory),
+            Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::CycleEventKind => self.cycle_event_kind(),
             Action::ToggleRed => self.toggle(Priority::Red),
@@ -98,7 +102,22 @@ impl App {
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
-            Action::ForceSleep => return self.control(ControlCommand::ForceSleep),
+            Action::ForceSleep => {
+                if let Some((_, name)) = self.selected_openseed() {
+                    return self.openseed_force_sleep(&name);
+                }
+                return self.control(ControlCommand::ForceSleep);
+            }
+            Action::Wake if self.selected_openseed().is_some() => {
+                if let Some((path, name)) = self.selected_openseed() {
+                    return self.openseed_wake(path, &name);
+                }
+            }
+            Action::PauseResume if self.selected_openseed().is_some() => {
+                if let Some((path, name)) = self.selected_openseed() {
+                    return self.openseed_stop_start(path, &name);
+                }
+            }
             Action::Wake => {
                 if let Some(ui) = self.selected_ui()
                     && ui.link != RunnerLink::None
@@ -244,8 +263,14 @@ impl App {
         let draft = std::mem::take(&mut ui.draft);
         let name = ui.name.clone();
         let ignored = self.selected.as_deref().is_some_and(ignores_messages_file);
+        let through = self
+            .selected
+            .as_deref()
+            .is_some_and(|p| self.message_through_openseed(p));
         // Said before anything is typed: the words would reach no one.
-        let title = if ignored {
+        let title = if through {
+            format!(" Message to {name}: through the OpenSeed orchestrator, which wakes {name} ")
+        } else if ignored {
             format!(
                 " {name} will not read MESSAGES.md: its OpenSeed orchestrator delivers messages "
             )
@@ -297,6 +322,16 @@ impl App {
                 true,
             );
             return Vec::new();
+        }
+        if self.message_through_openseed(&path) {
+            let jobs = self.openseed_message(path, text);
+            if !jobs.is_empty() {
+                self.message = None;
+                self.message_to = None;
+                self.mode = Mode::Normal;
+            }
+            // Else the box stays open with its text, and the status line says why.
+            return jobs;
         }
         self.message = None;
         self.message_to = None;

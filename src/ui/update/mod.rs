@@ -4,13 +4,17 @@
 mod actions;
 mod garden;
 mod input;
+mod openseed;
 mod scrolling;
+
+pub use openseed::OpenSeedAction;
 
 use std::path::PathBuf;
 
 use crate::control::ControlCommand;
 
-/// Work for the runtime: talking to runners, writing files, searching.
+/// Work for the runtime: talking to runners and the OpenSeed orchestrator, writing files,
+/// searching.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Job {
     /// Send a command to the creature's runner (hosted, or over its control socket).
@@ -22,4 +26,9 @@ pub enum Job {
     AppendMessage { creature: PathBuf, text: String },
     /// Search the creature's total recall, replacing any search under way.
     Search { creature: PathBuf, query: String },
+    /// Ask the attached OpenSeed orchestrator to act on the creature.
+    OpenSeed {
+        creature: PathBuf,
+        action: OpenSeedAction,
+    },
 }

@@ -6,6 +6,7 @@ use crate::ui::input::action::Action;
 use crate::ui::layout;
 use crate::ui::state::App;
 use crate::ui::state::evennia::EvenniaUi;
+use crate::ui::state::openseed::name_of;
 
 /// Rows the mouse wheel scrolls.
 const WHEEL: usize = 3;
@@ -171,11 +172,22 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        if view == MainView::Live {
+            if let Some(openseed) = self.openseed.as_mut()
+                && let Some(name) = name_of(&path)
+            {
+                let anchor = scroll::scroll(&openseed.live_doc, openseed.anchor(&path), vp, step);
+                openseed.live_anchor.insert(name.to_owned(), anchor);
+            }
+            return;
+        }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
         else {
             return;
         };
         match view {
+            // Scrolled above, from the orchestrator's state.
+            MainView::Live => {}
             MainView::Journal | MainView::Memory | MainView::Entities => {
                 if let Some(evennia) = ui.evennia.as_mut() {
                     scroll_evennia(evennia, view, vp, step);

@@ -1,0 +1,260 @@
+//! What the observatory knows from an attached OpenSeed orchestrator: whether it can be
+//! reached, each creature's status and budget, the costs, and the live events (their
+//! text made inert as they arrive). OpenSeed names a creature by its directory's name.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+
+use crate::memory::status::Status;
+use crate::openseed::{ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, SleepReason};
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::prepare::inert;
+
+/// Live events kept for each creature (older ones are in its `.sys/events.jsonl`).
+pub const EVENTS_KEPT: usize = 500;
+
+/// Whether the orchestrator can be reached.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Link {
+    /// Not yet heard from.
+    Connecting,
+    Up {
+        base: String,
+    },
+    /// Unreachable since `since`; tried again in `retry_in`.
+    Down {
+        error: String,
+        since: DateTime<Utc>,
+        retry_in: Duration,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct OpenSeedUi {
+    /// Where it is, for the screen.
+    pub target: String,
+    pub link: Link,
+    /// By name, as last listed.
+    pub creatures: BTreeMap<String, CreatureInfo>,
+    pub costs: Costs,
+    /// By creature name, oldest first (the orchestrator's own under `_orchestrator`).
+    pub events: BTreeMap<String, VecDeque<LiveEvent>>,
+    /// The orchestrator's dependencies that are down (it refuses to start creatures).
+    pub degraded: Vec<String>,
+    /// The selected creature's live events, prepared for the live view.
+    pub live_doc: Vec<DocLine>,
+    /// Where each creature's live view is scrolled (the end, following, by default).
+    pub live_anchor: BTreeMap<String, Anchor>,
+}
+
+/// What the files say a creature is doing, corrected by what its orchestrator says: a
+/// stopped container is stopped; a running or sleeping creature the files think stopped
+/// (nothing written for a while) is awake or asleep; otherwise the files say more (when
+/// it wakes, whether it dreams).
+pub fn merge_status(files: Status, api: &ApiStatus) -> Status {
+    match api {
+        ApiStatus::Stopped => Status::Stopped,
+        ApiStatus::Running => match files {
+            Status::Stopped | Status::Unknown => Status::Awake,
+            other => other,
+        },
+        ApiStatus::Sleeping => match files {
+            Status::Stopped | Status::Unknown | Status::Awake => Status::Asleep { until: None },
+            other => other,
+        },
+        ApiStatus::Starting | ApiStatus::Error | ApiStatus::Spawning | ApiStatus::Other(_) => files,
+    }
+}
+
+/// The name OpenSeed knows the creature at `path` by.
+pub fn name_of(path: &Path) -> Option<&str> {
+    path.file_name()?.to_str()
+}
+
+impl OpenSeedUi {
+    pub fn new(target: String) -> Self {
+        Self {
+            target,
+            link: Link::Connecting,
+            creatures: BTreeMap::new(),
+            costs: Costs::default(),
+            events: BTreeMap::new(),
+            degraded: Vec::new(),
+            live_doc: Vec::new(),
+            live_anchor: BTreeMap::new(),
+        }
+    }
+
+    /// Where the creature's live view is scrolled.
+    pub fn anchor(&self, path: &Path) -> Anchor {
+        name_of(path)
+            .and_then(|n| self.live_anchor.get(n))
+            .copied()
+            .unwrap_or(Anchor::End)
+    }
+
+    pub fn up(&self) -> bool {
+        matches!(self.link, Link::Up { .. })
+    }
+
+    /// The orchestrator's word on the creature at `path`.
+    pub fn creature(&self, path: &Path) -> Option<&CreatureInfo> {
+        self.creatures.get(name_of(path)?)
+    }
+
+    pub fn budget(&self, path: &Path) -> Option<&Budget> {
+        self.costs.budgets.get(name_of(path)?)
+    }
+
+    /// What the creature has spent today, as the usage says.
+    pub fn spent_today(&self, path: &Path) -> Option<f64> {
+        let name = name_of(path)?;
+        self.costs
+            .budgets
+            .get(name)
+            .map(|b| b.daily_spent_usd)
+            .or_else(|| self.costs.usage.usage.get(name).map(|u| u.daily_cost_usd))
+    }
+
+    pub fn events_of(&self, path: &Path) -> Option<&VecDeque<LiveEvent>> {
+        self.events.get(name_of(path)?)
+    }
+
+    /// Takes in a creature list: its text made inert.
+    pub fn set_creatures(&mut self, list: Vec<CreatureInfo>) {
+        self.creatures = list
+            .into_iter()
+            .map(|mut c| {
+                c.model = c.model.as_deref().map(inert);
+                c.sha = None;
+                if let ApiStatus::Other(s) = &c.status {
+                    c.status = ApiStatus::Other(inert(s));
+                }
+                if let Some(SleepReason::Other(s)) = &c.sleep_reason {
+                    c.sleep_reason = Some(SleepReason::Other(inert(s)));
+                }
+                (c.name.clone(), c)
+            })
+            .collect();
+    }
+
+    /// Keeps an event (its text made inert); returns it as kept.
+    pub fn push_event(&mut self, event: LiveEvent) -> LiveEvent {
+        let event = inert_event(event);
+        if let EventKind::Orchestrator { healthy, down } = &event.kind {
+            self.degraded = if *healthy { Vec::new() } else { down.clone() };
+        }
+        let events = self.events.entry(event.creature.clone()).or_default();
+        if events.len() == EVENTS_KEPT {
+            events.pop_front();
+        }
+        events.push_back(event.clone());
+        event
+    }
+}
+
+/// How much of each text of an event is kept: the live stream carries tool outputs whole
+/// (images too, which the orchestrator strips only from what it stores).
+pub const TEXT_KEPT: usize = 2000;
+
+/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert.
+fn inert_event(mut event: LiveEvent) -> LiveEvent {
+    event.creature = inert(&event.creature);
+    let fix = |s: &mut String| {
+        if let Some((at, _)) = s.char_indices().nth(TEXT_KEPT) {
+            s.truncate(at);
+            s.push('…');
+        }
+        *s = inert(s);
+    };
+    match &mut event.kind {
+        EventKind::Thought { text }
+        | EventKind::Narration { text }
+        | EventKind::Sleep { text, .. }
+        | EventKind::Message { text, .. } => fix(text),
+        EventKind::ToolCall {
+            tool,
+            input,
+            output,
+            ..
+        } => {
+            fix(tool);
+            fix(input);
+            fix(output);
+        }
+        EventKind::Wake { reason, source } => {
+            fix(reason);
+            fix(source);
+        }
+        EventKind::Error { error, .. } | EventKind::SpawnFailed { error } => fix(error),
+        EventKind::Orchestrator { down, .. } => down.iter_mut().for_each(fix),
+        EventKind::Other { kind } => fix(kind),
+        EventKind::BudgetExceeded { .. }
+        | EventKind::BudgetReset
+        | EventKind::Boot
+        | EventKind::Spawning
+        | EventKind::Spawned => {}
+    }
+    event
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_orchestrator_corrects_what_the_files_cannot_know() {
+        let until = Some(chrono::Utc::now());
+        assert_eq!(
+            merge_status(Status::Awake, &ApiStatus::Stopped),
+            Status::Stopped
+        );
+        assert_eq!(
+            merge_status(Status::Stopped, &ApiStatus::Running),
+            Status::Awake
+        );
+        assert_eq!(
+            merge_status(Status::Dreaming, &ApiStatus::Running),
+            Status::Dreaming
+        );
+        assert_eq!(
+            merge_status(Status::Stopped, &ApiStatus::Sleeping),
+            Status::Asleep { until: None }
+        );
+        assert_eq!(
+            merge_status(Status::DeepSleep { until }, &ApiStatus::Sleeping),
+            Status::DeepSleep { until }
+        );
+        assert_eq!(
+            merge_status(Status::Awake, &ApiStatus::Error),
+            Status::Awake
+        );
+    }
+
+    #[test]
+    fn events_are_made_inert_and_bounded() {
+        let mut ui = OpenSeedUi::new("x".into());
+        for i in 0..EVENTS_KEPT + 3 {
+            let v = json!({"creature": "finch", "type": "creature.thought", "text": format!("{i} \u{1b}[2J")});
+            ui.push_event(LiveEvent::parse(&v, None).unwrap());
+        }
+        let events = ui.events_of(Path::new("/g/finch")).unwrap();
+        assert_eq!(events.len(), EVENTS_KEPT);
+        let EventKind::Thought { text } = &events[0].kind else {
+            panic!()
+        };
+        assert_eq!(text, "3 ^[[2J");
+        let huge = json!({"creature": "finch", "type": "creature.tool_call", "tool": "see", "output": "A".repeat(1 << 20)});
+        let kept = ui.push_event(LiveEvent::parse(&huge, None).unwrap());
+        let EventKind::ToolCall { output, .. } = kept.kind else {
+            panic!()
+        };
+        assert_eq!(output.chars().count(), TEXT_KEPT + 1);
+    }
+}

@@ -1,0 +1,239 @@
+//! An attached OpenSeed orchestrator: what its reports do to the state, and what the
+//! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
+//! `p` stops the container after asking, or starts it; `s` has no endpoint).
+
+use std::path::{Path, PathBuf};
+
+use super::Job;
+use crate::openseed::{ApiStatus, EventKind, Update};
+use crate::ui::input::action::Action;
+use crate::ui::state::App;
+use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
+use crate::ui::state::openseed::Link;
+
+/// What the orchestrator is asked to do for a creature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenSeedAction {
+    Wake,
+    Message(String),
+    /// Stop its container.
+    Stop,
+    Start,
+}
+
+impl App {
+    /// The creature at `path` is run by the attached orchestrator (no dreamwatch runner
+    /// hosts it, and the orchestrator lists it).
+    pub fn openseed_route(&self, path: &Path) -> bool {
+        self.creatures
+            .get(path)
+            .is_some_and(|u| u.link == RunnerLink::None)
+            && self
+                .openseed
+                .as_ref()
+                .is_some_and(|o| o.creature(path).is_some())
+    }
+
+    /// A message to the creature at `path` goes through the orchestrator: it is run by it
+    /// and its genome does not read MESSAGES.md (those of 13 February 2026 on).
+    pub fn message_through_openseed(&self, path: &Path) -> bool {
+        self.openseed_route(path) && ignores_messages_file(path)
+    }
+
+    /// The selected creature, with its name, when the orchestrator runs it.
+    pub(super) fn selected_openseed(&self) -> Option<(PathBuf, String)> {
+        let path = self.selected.clone()?;
+        let name = self.creatures.get(&path)?.name.clone();
+        self.openseed_route(&path).then_some((path, name))
+    }
+
+    /// Takes in what the attachment reports.
+    pub fn on_openseed(&mut self, update: Update) {
+        let now = self.now;
+        let Some(openseed) = self.openseed.as_mut() else {
+            return;
+        };
+        self.dirty = true;
+        let said = match update {
+            Update::Up { base } => {
+                let was_down = matches!(openseed.link, Link::Down { .. });
+                openseed.link = Link::Up { base: base.clone() };
+                was_down.then(|| (format!("the OpenSeed orchestrator is back ({base})"), false))
+            }
+            Update::Down { error, retry_in } => {
+                let (since, said) = match &openseed.link {
+                    Link::Down { since, .. } => (*since, None),
+                    Link::Up { .. } | Link::Connecting => (
+                        now,
+                        Some((
+                            format!(
+                                "the OpenSeed orchestrator cannot be reached ({error}): the files are still watched, and it is tried again by itself"
+                            ),
+                            true,
+                        )),
+                    ),
+                };
+                openseed.link = Link::Down {
+                    error,
+                    since,
+                    retry_in,
+                };
+                said
+            }
+            Update::Creatures(list) => {
+                openseed.set_creatures(list);
+                None
+            }
+            Update::Costs(costs) => {
+                openseed.costs = costs;
+                None
+            }
+            Update::Event(event) => {
+                let event = openseed.push_event(event);
+                match &event.kind {
+                    EventKind::Error { error, .. } => {
+                        Some((format!("{}: {error}", event.creature), true))
+                    }
+                    EventKind::BudgetExceeded { spent, cap } => Some((
+                        format!(
+                            "{} reached its daily budget (${spent:.2} of ${cap:.2}): the orchestrator paused it until the day resets",
+                            event.creature
+                        ),
+                        true,
+                    )),
+                    EventKind::SpawnFailed { error } => Some((
+                        format!("{} could not be spawned: {error}", event.creature),
+                        true,
+                    )),
+                    EventKind::Orchestrator {
+                        healthy: false,
+                        down,
+                    } => Some((
+                        format!(
+                            "the OpenSeed orchestrator is degraded ({} down): it cannot start creatures",
+                            down.join(", ")
+                        ),
+                        true,
+                    )),
+                    _ => None,
+                }
+            }
+        };
+        self.merge_orchestrated();
+        if let Some((text, error)) = said {
+            self.set_notice(text, error);
+        }
+    }
+
+    /// Gives each creature the orchestrator runs its word on it (none while the
+    /// orchestrator cannot be reached: then the files alone say), and refreshes its summary.
+    fn merge_orchestrated(&mut self) {
+        let Some(openseed) = self.openseed.as_ref() else {
+            return;
+        };
+        let up = openseed.up();
+        for (path, ui) in &mut self.creatures {
+            let api = (up && ui.link == RunnerLink::None)
+                .then(|| openseed.creature(path).map(|c| c.status.clone()))
+                .flatten();
+            if ui.orchestrated != api {
+                ui.orchestrated = api;
+                if let Some(model) = self.garden.creature(path) {
+                    ui.refresh_summary(model, self.now);
+                }
+            }
+        }
+    }
+
+    /// `s` on an OpenSeed creature: there is no way to make it sleep.
+    pub(super) fn openseed_force_sleep(&mut self, name: &str) -> Vec<Job> {
+        self.set_notice(
+            format!(
+                "OpenSeed has no endpoint to force a sleep: {name} sleeps when it decides to (or when its daily budget runs out)"
+            ),
+            true,
+        );
+        Vec::new()
+    }
+
+    pub(super) fn openseed_wake(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
+        let status = self.api_status(&path);
+        match status {
+            Some(ApiStatus::Stopped) => {
+                let start = self.keymap.mention(Action::PauseResume, ": {} starts it");
+                self.set_notice(format!("{name}'s container is stopped{start}"), true);
+                Vec::new()
+            }
+            Some(ApiStatus::Running) => {
+                self.set_notice(format!("{name} is already awake"), false);
+                Vec::new()
+            }
+            _ => self.openseed_job(path, OpenSeedAction::Wake),
+        }
+    }
+
+    /// `p`: start a stopped container; stop a running one once asked twice.
+    pub(super) fn openseed_stop_start(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
+        let runs = self.api_status(&path).is_none_or(|s| s.runs());
+        if !runs {
+            return self.openseed_job(path, OpenSeedAction::Start);
+        }
+        if self.stop_asked.as_ref() == Some(&path) {
+            self.stop_asked = None;
+            return self.openseed_job(path, OpenSeedAction::Stop);
+        }
+        self.stop_asked = Some(path);
+        let again = self.keymap.mention(
+            Action::PauseResume,
+            "{} again stops it, any other key keeps it running",
+        );
+        self.set_notice(
+            format!(
+                "stop {name}? This stops its Docker container through the orchestrator: {again}"
+            ),
+            false,
+        );
+        Vec::new()
+    }
+
+    /// A message through the orchestrator, or why it cannot go now (the message then
+    /// stays in its box).
+    pub(super) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
+        if self.api_status(&path) == Some(ApiStatus::Stopped) {
+            let name = self
+                .creatures
+                .get(&path)
+                .map(|u| u.name.clone())
+                .unwrap_or_default();
+            let start = self.keymap.mention(Action::PauseResume, " ({} starts it)");
+            self.set_notice(
+                format!("{name}'s container is stopped{start}: the message waits in its box"),
+                true,
+            );
+            return Vec::new();
+        }
+        self.openseed_job(path, OpenSeedAction::Message(text))
+    }
+
+    /// A job for the orchestrator, or why it cannot be asked now.
+    pub(super) fn openseed_job(&mut self, path: PathBuf, action: OpenSeedAction) -> Vec<Job> {
+        if let Some(o) = self.openseed.as_ref()
+            && let Link::Down { error, .. } = &o.link
+        {
+            let text = format!("the OpenSeed orchestrator cannot be reached now ({error})");
+            self.set_notice(text, true);
+            return Vec::new();
+        }
+        vec![Job::OpenSeed {
+            creature: path,
+            action,
+        }]
+    }
+
+    fn api_status(&self, path: &Path) -> Option<ApiStatus> {
+        self.openseed
+            .as_ref()
+            .and_then(|o| o.creature(path))
+            .map(|c| c.status.clone())
+    }
+}
