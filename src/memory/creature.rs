@@ -629,20 +629,21 @@ impl Creature {
                 self.creator_log.push(c);
                 fold.creator_log += 1;
             }),
-            FileKind::Events => match {
+            FileKind::Events => {
+                // Every line is indexed, good or bad: the Events view reads them back.
                 self.events.index.record(number, offset);
-                Event::parse(bytes)
-            } {
-                Ok(e) => {
-                    fold.events += 1;
-                    self.events.push(e);
-                    Ok(())
+                match Event::parse(bytes) {
+                    Ok(e) => {
+                        fold.events += 1;
+                        self.events.push(e);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        self.events.bad_lines += 1;
+                        Err(e)
+                    }
                 }
-                Err(e) => {
-                    self.events.bad_lines += 1;
-                    Err(e)
-                }
-            },
+            }
             FileKind::Memory => match Event::parse(bytes) {
                 Ok(e) => {
                     self.memory.lines += 1;
