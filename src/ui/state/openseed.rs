@@ -35,7 +35,7 @@ pub enum Link {
 
 #[derive(Debug, Clone)]
 pub struct OpenSeedUi {
-    /// Where it is, for the screen.
+    /// Where it is (a URL, or the run file that names it), for the screen.
     pub target: String,
     pub link: Link,
     /// By name, as last listed.
@@ -78,7 +78,7 @@ pub fn name_of(path: &Path) -> Option<&str> {
 impl OpenSeedUi {
     pub fn new(target: String) -> Self {
         Self {
-            target,
+            target: inert(&target),
             link: Link::Connecting,
             creatures: BTreeMap::new(),
             costs: Costs::default(),
