@@ -111,18 +111,24 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
             label.to_string()
         }
     };
-    let evennia_only = app.creatures.values().all(|u| u.evennia.is_some());
-    let (load, count) = if evennia_only {
-        ("importance", "◆")
-    } else {
-        ("fatigue", "☾")
+    // A dreamer's row shows fatigue and dreams, an evennia creature's importance toward
+    // its next reflection and reflections: a mixed garden's header names both.
+    let evennia = app
+        .creatures
+        .values()
+        .filter(|u| u.evennia.is_some())
+        .count();
+    let (load, count) = match evennia {
+        0 => ("fatigue", "☾"),
+        n if n == app.creatures.len() => ("importance", "◆"),
+        _ => ("fatig/imp", "☾◆"),
     };
     let width = usize::from(width);
     let first_left = format!("  {}", name("name", GardenSort::Name));
     let first_right = name("status", GardenSort::Status);
     let pad = width.saturating_sub(first_left.width() + first_right.width());
     let second = format!(
-        "# {:<11}{count}   {}",
+        "# {:<11}{count:<4}{}",
         name(load, GardenSort::Fatigue),
         name("last", GardenSort::Activity)
     );
