@@ -142,7 +142,7 @@ impl OpenSeedUi {
             .collect();
     }
 
-    /// Keeps an event (its text made inert); returns it as kept.
+    /// Keeps an event (its text made inert) in time order; returns it as kept.
     pub fn push_event(&mut self, event: LiveEvent) -> LiveEvent {
         let event = inert_event(event);
         if let EventKind::Orchestrator { healthy, down } = &event.kind {
@@ -152,7 +152,15 @@ impl OpenSeedUi {
         if events.len() == EVENTS_KEPT {
             events.pop_front();
         }
-        events.push_back(event.clone());
+        // In time order: an event from the stored history may come after newer ones.
+        let at = match event.t {
+            Some(t) => events
+                .iter()
+                .rposition(|e| e.t.is_none_or(|et| et <= t))
+                .map_or(0, |i| i + 1),
+            None => events.len(),
+        };
+        events.insert(at, event.clone());
         event
     }
 }
