@@ -68,7 +68,7 @@ fn thoughts(updates: &[Update]) -> Vec<String> {
     updates
         .iter()
         .filter_map(|u| match u {
-            Update::Event(e) => match &e.kind {
+            Update::Event(e) | Update::Stored(e) => match &e.kind {
                 EventKind::Thought { text } => Some(format!("{}: {text}", e.creature)),
                 _ => None,
             },
@@ -239,6 +239,11 @@ async fn the_stream_brings_events_and_the_status_follows() {
         ["finch: before we met"],
         "the stored history first"
     );
+    assert!(
+        first
+            .iter()
+            .any(|u| matches!(u, Update::Stored(e) if e.creature == "finch"))
+    );
 
     stand_in.emit(
         "finch",
@@ -315,6 +320,11 @@ async fn going_away_and_coming_back_loses_nothing_and_repeats_nothing() {
         thoughts(&after),
         ["wren: two", "finch: three", "wren: four"]
     );
+    let stored = after
+        .iter()
+        .filter(|u| matches!(u, Update::Stored(_)))
+        .count();
+    assert_eq!(stored, 2, "what the stream missed is older news: {after:?}");
     assert!(attachment.client().is_some());
 }
 

@@ -320,3 +320,28 @@ async fn the_jobs_reach_the_stand_in() {
         .unwrap();
     assert!(!error, "{said}");
 }
+
+#[test]
+fn errors_are_said_as_they_happen_not_from_the_history() {
+    let garden = Garden::new();
+    let mut screen = attached(&garden);
+    screen.press("j").unwrap();
+    let old = json!({"creature": "ember", "t": "2026-11-22T17:00:00.000Z", "type": "creature.error", "error": "old trouble"});
+    screen.openseed(Update::Stored(LiveEvent::parse(&old, None).unwrap()));
+    assert!(
+        !notice(&screen).contains("old trouble"),
+        "{}",
+        notice(&screen)
+    );
+    screen.openseed(event(json!({"creature": "ember", "t": "2026-11-22T17:49:00.000Z", "type": "budget.exceeded", "daily_spent": 20.5, "daily_cap": 20})));
+    assert_eq!(
+        notice(&screen),
+        "ember reached its daily budget ($20.50 of $20.00): the orchestrator paused it until the day resets"
+    );
+    screen.press("5").unwrap();
+    let text = screen.text().unwrap();
+    let old = text.find("error old trouble").expect(&text);
+    let first = text.find("The forecast API").expect(&text);
+    let budget = text.find("budget $20.50 of $20.00").expect(&text);
+    assert!(old < first && first < budget, "in time order: {text}");
+}

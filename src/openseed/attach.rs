@@ -65,7 +65,11 @@ pub enum Update {
     },
     Creatures(Vec<CreatureInfo>),
     Costs(Costs),
+    /// An event as it happens.
     Event(LiveEvent),
+    /// An event from the stored history: the last few at the first connection, or one
+    /// the stream missed while the orchestrator was away. Older news.
+    Stored(LiveEvent),
 }
 
 /// What the creatures cost: the usage, and each creature's budget for today.
@@ -141,6 +145,10 @@ impl Report<'_> {
     fn event(&mut self, event: LiveEvent) -> bool {
         !self.seen.first_time(&event) || self.send(Update::Event(event))
     }
+
+    fn stored(&mut self, event: LiveEvent) -> bool {
+        !self.seen.first_time(&event) || self.send(Update::Stored(event))
+    }
 }
 
 async fn stay_attached(
@@ -203,7 +211,7 @@ async fn session(
         return Ok(());
     }
     for event in missed {
-        if !report.event(event) {
+        if !report.stored(event) {
             return Ok(());
         }
     }

@@ -137,7 +137,7 @@ pub fn bar(app: &App) -> Option<(String, Style)> {
     let o = app.openseed.as_ref()?;
     let theme = &app.theme;
     Some(match &o.link {
-        Link::Connecting => ("OpenSeed: connecting".into(), theme.muted),
+        Link::Connecting => (format!("OpenSeed: connecting to {}", o.target), theme.muted),
         Link::Down {
             since, retry_in, ..
         } => (

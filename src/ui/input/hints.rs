@@ -18,6 +18,9 @@ pub struct HintContext {
     pub creature: bool,
     /// The selected creature can be controlled (hosted, or a live control socket).
     pub control: bool,
+    /// The selected creature is run by an attached OpenSeed orchestrator: `p` stops and
+    /// starts its container, and nothing forces it to sleep.
+    pub openseed: bool,
     /// A search has hits to move between.
     pub hits: bool,
     /// The garden list is filtered.
@@ -52,6 +55,9 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
     }
     let needs = action.spec().needs;
     if needs.acts() && ctx.read_only {
+        return false;
+    }
+    if action == Action::ForceSleep && ctx.openseed {
         return false;
     }
     match needs {
@@ -103,8 +109,19 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 keys,
                 key,
                 group: spec.group,
-                hint: spec.hint,
-                description: spec.description,
+                hint: match action {
+                    Action::PauseResume if ctx.openseed => "stop/start",
+                    _ => spec.hint,
+                },
+                description: match action {
+                    Action::PauseResume if ctx.openseed => {
+                        "stop the creature's container (asked first), or start it (OpenSeed)"
+                    }
+                    Action::ForceSleep if ctx.openseed => {
+                        "force the creature to sleep now (OpenSeed has no way to)"
+                    }
+                    _ => spec.description,
+                },
                 enabled,
             }
         })
@@ -125,6 +142,7 @@ mod tests {
             views: crate::ui::focus::DREAMER_VIEWS,
             creature: true,
             control,
+            openseed: false,
             hits: false,
             filtered: false,
             read_only: false,
@@ -167,5 +185,21 @@ mod tests {
         let sleep = all.iter().find(|c| c.action == Action::ForceSleep).unwrap();
         assert_eq!(sleep.keys, KeyChord::plain('z').to_string());
         assert!(sleep.in_bar);
+    }
+
+    #[test]
+    fn an_openseed_creature_stops_and_starts_and_is_not_put_to_sleep() {
+        let keymap = Keymap::default();
+        let ctx = HintContext {
+            openseed: true,
+            ..ctx(Mode::Normal, true)
+        };
+        let shown = bar(&keymap, &ctx);
+        assert!(
+            shown.contains(&("p".to_string(), "stop/start")),
+            "{shown:?}"
+        );
+        assert!(!shown.iter().any(|(k, _)| k == "s"), "{shown:?}");
+        assert!(shown.contains(&("w".to_string(), "wake")), "{shown:?}");
     }
 }

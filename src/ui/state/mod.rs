@@ -310,17 +310,18 @@ impl App {
     /// What the key hints depend on.
     pub fn hint_context(&self) -> HintContext {
         let ui = self.selected_ui();
+        let openseed = self
+            .selected
+            .as_deref()
+            .is_some_and(|p| self.openseed_route(p));
         HintContext {
             mode: self.mode,
             pane: self.pane,
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None)
-                || self
-                    .selected
-                    .as_deref()
-                    .is_some_and(|p| self.openseed_route(p)),
+            control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
             read_only: self.read_only,

@@ -35,7 +35,7 @@ pub enum Link {
 
 #[derive(Debug, Clone)]
 pub struct OpenSeedUi {
-    /// Where it is, for the screen.
+    /// Where it is (a URL, or the run file that names it), for the screen.
     pub target: String,
     pub link: Link,
     /// By name, as last listed.
@@ -78,7 +78,7 @@ pub fn name_of(path: &Path) -> Option<&str> {
 impl OpenSeedUi {
     pub fn new(target: String) -> Self {
         Self {
-            target,
+            target: inert(&target),
             link: Link::Connecting,
             creatures: BTreeMap::new(),
             costs: Costs::default(),
@@ -142,7 +142,7 @@ impl OpenSeedUi {
             .collect();
     }
 
-    /// Keeps an event (its text made inert); returns it as kept.
+    /// Keeps an event (its text made inert) in time order; returns it as kept.
     pub fn push_event(&mut self, event: LiveEvent) -> LiveEvent {
         let event = inert_event(event);
         if let EventKind::Orchestrator { healthy, down } = &event.kind {
@@ -152,7 +152,15 @@ impl OpenSeedUi {
         if events.len() == EVENTS_KEPT {
             events.pop_front();
         }
-        events.push_back(event.clone());
+        // In time order: an event from the stored history may come after newer ones.
+        let at = match event.t {
+            Some(t) => events
+                .iter()
+                .rposition(|e| e.t.is_none_or(|et| et <= t))
+                .map_or(0, |i| i + 1),
+            None => events.len(),
+        };
+        events.insert(at, event.clone());
         event
     }
 }

@@ -88,6 +88,10 @@ impl App {
                 openseed.costs = costs;
                 None
             }
+            Update::Stored(event) => {
+                openseed.push_event(event);
+                None
+            }
             Update::Event(event) => {
                 let event = openseed.push_event(event);
                 match &event.kind {
