@@ -123,7 +123,10 @@ fn a_dreamer_is_not_offered_the_evennia_views() {
         .filter(|a| a.enabled && a.action.view().is_some())
         .map(|a| a.hint)
         .collect();
-    assert_eq!(offered, ["observations", "dreams", "diary", "recall"]);
+    assert_eq!(
+        offered,
+        ["observations", "dreams", "diary", "recall", "events"]
+    );
 
     // sable: the same tab, its own views.
     screen.press("]").expect("key");

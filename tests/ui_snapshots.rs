@@ -70,6 +70,11 @@ fn recall_search_hit() {
 }
 
 #[test]
+fn events_newest_first() {
+    shot("events", &["6"]);
+}
+
+#[test]
 fn help_overlay() {
     shot("help", &["?"]);
 }

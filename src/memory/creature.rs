@@ -187,6 +187,7 @@ impl Creature {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| root.display().to_string());
         let conversation = ConversationLog::new(FileKind::Conversation.resolve(&root));
+        let events = EventLog::new(FileKind::Events.resolve(&root));
         let mut creature = Self {
             root,
             dir_name,
@@ -201,7 +202,7 @@ impl Creature {
             briefing: None,
             creator_log: Recent::new(RECENT_CREATOR_LOG),
             iterations: VecDeque::new(),
-            events: EventLog::default(),
+            events,
             memory: MemoryLog::default(),
             conversation,
             sleep: None,
@@ -515,6 +516,7 @@ impl Creature {
         };
         if kind == FileKind::Events {
             self.events.exists = !poll.missing;
+            self.events.path = path.clone();
         }
         if EvenniaMemory::owns(kind) {
             self.evennia.set_present(kind, !poll.missing);
@@ -627,17 +629,21 @@ impl Creature {
                 self.creator_log.push(c);
                 fold.creator_log += 1;
             }),
-            FileKind::Events => match Event::parse(bytes) {
-                Ok(e) => {
-                    fold.events += 1;
-                    self.events.push(e);
-                    Ok(())
+            FileKind::Events => {
+                // Every line is indexed, good or bad: the Events view reads them back.
+                self.events.index.record(number, offset);
+                match Event::parse(bytes) {
+                    Ok(e) => {
+                        fold.events += 1;
+                        self.events.push(e);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        self.events.bad_lines += 1;
+                        Err(e)
+                    }
                 }
-                Err(e) => {
-                    self.events.bad_lines += 1;
-                    Err(e)
-                }
-            },
+            }
             FileKind::Memory => match Event::parse(bytes) {
                 Ok(e) => {
                     self.memory.lines += 1;
@@ -683,13 +689,13 @@ impl Creature {
                 // Fatigue is counted against the last dream: recount the logs.
                 self.tailers.remove(&FileKind::Events);
                 self.tailers.remove(&FileKind::Conversation);
-                self.events = EventLog::default();
+                self.events = EventLog::new(FileKind::Events.resolve(&self.root));
                 self.conversation =
                     ConversationLog::new(FileKind::Conversation.resolve(&self.root));
             }
             FileKind::Iterations => self.iterations.clear(),
             FileKind::CreatorLog => self.creator_log.clear(),
-            FileKind::Events => self.events = EventLog::default(),
+            FileKind::Events => self.events = EventLog::new(path),
             FileKind::Memory => self.memory = MemoryLog::default(),
             FileKind::Conversation => self.conversation = ConversationLog::new(path),
             kind if EvenniaMemory::owns(kind) => self.evennia.reset(kind),

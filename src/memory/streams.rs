@@ -482,11 +482,13 @@ pub struct SleepMark {
     pub ended: bool,
 }
 
-/// `events.jsonl`: what status and fatigue need. No view lists events, so none is kept:
-/// a file of any size costs the counts, the last sleep, error and wakes, and the times of
-/// the tool calls after the last dream.
+/// `events.jsonl`: what status and fatigue need. No event is kept: a file of any size costs
+/// the counts, a sparse line index (the Events view reads its window back from disk), the
+/// last sleep, error and wakes, and the times of the tool calls after the last dream.
 #[derive(Debug, Default)]
 pub struct EventLog {
+    pub(crate) path: PathBuf,
+    pub(crate) index: LineIndex,
     pub(crate) lines: u64,
     pub(crate) bad_lines: u64,
     pub(crate) exists: bool,
@@ -502,6 +504,40 @@ pub struct EventLog {
 const RECENT_WAKES: usize = 1000;
 
 impl EventLog {
+    pub(crate) fn new(path: PathBuf) -> Self {
+        Self {
+            path,
+            ..Self::default()
+        }
+    }
+
+    /// Lines read so far, good and bad.
+    pub fn total_lines(&self) -> u64 {
+        self.index.len()
+    }
+
+    /// Whether the file was there when last read.
+    pub fn exists(&self) -> bool {
+        self.exists
+    }
+
+    /// Reads lines `range` (0-based) from disk and parses them.
+    pub fn read_lines(&self, range: Range<u64>) -> Vec<(u64, Result<Event, LineError>)> {
+        match self.index.read(&self.path, range) {
+            Ok(lines) => lines
+                .into_iter()
+                .map(|(n, bytes)| (n, Event::parse(&bytes)))
+                .collect(),
+            Err(e) => vec![(
+                0,
+                Err(LineError::Unreadable {
+                    path: self.path.display().to_string(),
+                    reason: e.to_string(),
+                }),
+            )],
+        }
+    }
+
     pub(crate) fn push(&mut self, event: Event) {
         self.lines += 1;
         if let Some(t) = event.t {

@@ -28,6 +28,8 @@ pub enum MainView {
     Memory,
     /// An OpenSeed creature's live events, from its orchestrator.
     Live,
+    /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
+    Events,
 }
 
 /// The views of a dreamer (and of any genome without views of its own), in tab order.
@@ -36,6 +38,7 @@ pub const DREAMER_VIEWS: &[MainView] = &[
     MainView::Dreams,
     MainView::Diary,
     MainView::Recall,
+    MainView::Events,
 ];
 
 /// The views of an evennia creature, in tab order.
@@ -44,6 +47,7 @@ pub const EVENNIA_VIEWS: &[MainView] = &[
     MainView::Entities,
     MainView::Memory,
     MainView::Recall,
+    MainView::Events,
 ];
 
 /// A dreamer's views when an attached OpenSeed orchestrator runs it.
@@ -53,6 +57,7 @@ pub const DREAMER_LIVE_VIEWS: &[MainView] = &[
     MainView::Diary,
     MainView::Recall,
     MainView::Live,
+    MainView::Events,
 ];
 
 /// An evennia creature's views when an attached OpenSeed orchestrator runs it.
@@ -62,9 +67,11 @@ pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
     MainView::Memory,
     MainView::Recall,
     MainView::Live,
+    MainView::Events,
 ];
 
-/// Every set of views a creature may offer.
+/// Every set of views a creature may offer. Each ends with the Events view, offered only
+/// where there is an events file ([`MainView::of`]).
 const VIEW_SETS: [&[MainView]; 4] = [
     DREAMER_VIEWS,
     EVENNIA_VIEWS,
@@ -83,24 +90,28 @@ impl MainView {
             MainView::Entities => "Entities",
             MainView::Memory => "Memory",
             MainView::Live => "Live",
+            MainView::Events => "Events",
         }
     }
 
     /// `views` with the live view of an OpenSeed creature added.
     pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
-        if views.contains(&MainView::Journal) {
+        let live = if views.contains(&MainView::Journal) {
             EVENNIA_LIVE_VIEWS
         } else {
             DREAMER_LIVE_VIEWS
-        }
+        };
+        events_if(live, views.contains(&MainView::Events))
     }
 
-    /// The views a creature of `genome` offers, in tab order.
-    pub fn of(genome: &Genome) -> &'static [MainView] {
-        match genome {
+    /// The views a creature of `genome` offers, in tab order: the Events view only when
+    /// it has an events file.
+    pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
+        let all = match genome {
             Genome::Evennia => EVENNIA_VIEWS,
             Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
-        }
+        };
+        events_if(all, events)
     }
 
     /// This view where `offered` has it, else the view in the same tab there (a creature
@@ -125,6 +136,14 @@ impl MainView {
         VIEW_SETS
             .iter()
             .any(|set| set.contains(&a) && set.contains(&b))
+    }
+}
+
+/// `set` (whose last view is Events), without its Events view unless `events`.
+fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
+    match set.split_last() {
+        Some((_, rest)) if !events => rest,
+        _ => set,
     }
 }
 
@@ -161,6 +180,13 @@ mod tests {
             MainView::Journal,
             MainView::Observations
         ));
-        assert_eq!(MainView::of(&Genome::Other("x".into())), DREAMER_VIEWS);
+        assert_eq!(
+            MainView::of(&Genome::Other("x".into()), true),
+            DREAMER_VIEWS
+        );
+        assert!(!MainView::of(&Genome::Evennia, false).contains(&MainView::Events));
+        assert_eq!(MainView::Events.within(EVENNIA_VIEWS), MainView::Events);
+        let live = MainView::with_live(MainView::of(&Genome::Dreamer, false));
+        assert_eq!(live.last(), Some(&MainView::Live));
     }
 }

@@ -89,6 +89,12 @@ const SHOTS: &[Shot] = &[
         ],
     },
     Shot {
+        name: "events",
+        theme: None,
+        garden: Garden::OpenSeed,
+        input: &[Key("6")],
+    },
+    Shot {
         name: "diary",
         theme: None,
         garden: Garden::OpenSeed,

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
-use super::{doc, dreams, entities, journal, pane, recall};
+use super::{doc, dreams, entities, events, journal, pane, recall};
 use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
@@ -73,6 +73,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
                 );
             }
         }
+        MainView::Events => events::render(frame, areas.main_view, ui, app),
     }
 }
 
@@ -156,6 +157,7 @@ fn status(app: &App) -> Line<'static> {
             theme.muted,
         )],
         MainView::Diary => Vec::new(),
+        MainView::Events => events::status(ui, app),
         MainView::Recall
             if app
                 .selected_model()

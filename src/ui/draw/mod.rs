@@ -5,6 +5,7 @@ mod bars;
 mod doc;
 mod dreams;
 mod entities;
+mod events;
 mod fmt;
 mod garden;
 mod header;

@@ -28,7 +28,7 @@ impl Group {
             Group::Move => "Move and scroll",
             Group::Garden => "Garden (its pane focused)",
             Group::Views => "Views",
-            Group::Filter => "Observations",
+            Group::Filter => "Observations and events",
             Group::Search => "Search total recall",
             Group::Creature => "Creature control",
             Group::Prompt => "Message box and prompts",
@@ -44,6 +44,10 @@ pub enum Needs {
     Creature,
     /// A creature is selected and its observations are shown.
     Observations,
+    /// A creature is selected and its observations or events are shown (they have an order).
+    Ordered,
+    /// A creature is selected and its events are shown.
+    Events,
     /// A creature is selected and a runner takes its commands (it acts: refused read-only).
     Control,
     /// A creature is selected and the observatory writes for it (refused read-only).
@@ -284,6 +288,11 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "live", description: "live events from the OpenSeed orchestrator (OpenSeed creatures)",
     }
+    ViewEvents {
+        group: Views, keys: ["6"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "events", description: "events: errors, retries, wakes, sleeps, messages, tools, dreams",
+    }
     ToggleRed {
         group: Filter, keys: ["r"], modes: [Normal],
         needs: Observations, bar: MainPane(5),
@@ -299,9 +308,14 @@ actions! {
         needs: Observations, bar: MainPane(5),
         hint: "GRN", description: "show or hide GRN observations",
     }
+    CycleEventKind {
+        group: Filter, keys: ["f"], modes: [Normal],
+        needs: Events, bar: MainPane(5),
+        hint: "kind", description: "events: all, errors, wakes/sleeps, messages, tools, dreams (cycles)",
+    }
     ToggleOrder {
         group: Filter, keys: ["o"], modes: [Normal],
-        needs: Observations, bar: MainPane(5),
+        needs: Ordered, bar: MainPane(5),
         hint: "order", description: "newest first, or oldest first following new lines",
     }
     Search {
@@ -373,6 +387,7 @@ impl Action {
             MainView::Entities => Action::ViewEntities,
             MainView::Memory => Action::ViewMemory,
             MainView::Live => Action::ViewLive,
+            MainView::Events => Action::ViewEvents,
         }
     }
 
@@ -387,6 +402,7 @@ impl Action {
             Action::ViewEntities => MainView::Entities,
             Action::ViewMemory => MainView::Memory,
             Action::ViewLive => MainView::Live,
+            Action::ViewEvents => MainView::Events,
             _ => return None,
         })
     }

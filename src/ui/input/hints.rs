@@ -64,6 +64,10 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Nothing => true,
         Needs::Creature => ctx.creature,
         Needs::Observations => ctx.creature && ctx.view == MainView::Observations,
+        Needs::Ordered => {
+            ctx.creature && matches!(ctx.view, MainView::Observations | MainView::Events)
+        }
+        Needs::Events => ctx.creature && ctx.view == MainView::Events,
         Needs::Control => ctx.creature && ctx.control,
         Needs::Write => ctx.creature,
         Needs::Hits => ctx.hits,

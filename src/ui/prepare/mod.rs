@@ -7,6 +7,7 @@ pub mod diary;
 pub mod dreams;
 pub mod entities;
 pub mod evennia;
+pub mod events;
 pub mod help;
 pub mod journal;
 pub mod memory;

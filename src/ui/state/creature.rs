@@ -6,6 +6,7 @@ use std::path::Path;
 use chrono::{DateTime, Duration, Utc};
 
 use super::evennia::EvenniaUi;
+use super::events::EventsState;
 use super::health::{Attention, Health};
 use super::recall::RecallState;
 use crate::control::HostStatus;
@@ -96,6 +97,9 @@ pub struct CreatureUi {
     pub side_anchor: Anchor,
 
     pub recall: RecallState,
+    pub events: EventsState,
+    /// It has an events file: the Events view is offered.
+    pub has_events: bool,
     /// What the message box held when it was closed without sending (lines).
     pub draft: Vec<String>,
     /// Failing, stalled, runner gone: said in the garden instead of the status.
@@ -141,6 +145,8 @@ impl CreatureUi {
             side: Vec::new(),
             side_anchor: Anchor::Line(0),
             recall: RecallState::default(),
+            events: EventsState::default(),
+            has_events: c.events().exists(),
             draft: Vec::new(),
             health: Health::Ok,
             attention: None,
@@ -197,10 +203,13 @@ impl CreatureUi {
                     self.recall.clear();
                 }
                 // A wake event ends the sleep its iteration began.
-                Change::Iteration
-                | Change::Reset(FileKind::Iterations)
-                | Change::Events { .. }
-                | Change::Reset(FileKind::Events) => self.prepare_sleeps(c),
+                Change::Reset(FileKind::Events) => {
+                    self.events.clear();
+                    self.prepare_sleeps(c);
+                }
+                Change::Iteration | Change::Reset(FileKind::Iterations) | Change::Events { .. } => {
+                    self.prepare_sleeps(c)
+                }
                 Change::Diary => self.diary_width = 0,
                 Change::Identity => {
                     self.prepare_identity(c);
@@ -224,6 +233,7 @@ impl CreatureUi {
             self.side = prepare::side::prepare(c, theme);
         }
         self.load_dream_detail(c);
+        self.has_events = c.events().exists();
         let was_failing = self.health == Health::Failing;
         self.refresh_summary(c, now);
         if failing && !was_failing {
@@ -264,7 +274,7 @@ impl CreatureUi {
 
     /// The views the creature offers, in tab order.
     pub fn views(&self) -> &'static [MainView] {
-        MainView::of(&self.genome)
+        MainView::of(&self.genome, self.has_events)
     }
 
     /// Prepares the observations the model keeps: all of them again, or (`all` false) the

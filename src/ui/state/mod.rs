@@ -3,6 +3,7 @@
 
 pub mod creature;
 pub mod evennia;
+pub mod events;
 pub mod garden;
 pub mod health;
 pub mod openseed;
@@ -370,6 +371,10 @@ impl App {
                 if let Some(evennia) = ui.evennia.as_mut() {
                     evennia.prepare_profile(model, &self.theme);
                 }
+            }
+            MainView::Events => {
+                ui.events
+                    .prepare(model.events(), &self.theme, areas.main_viewport())
             }
             MainView::Observations
             | MainView::Dreams

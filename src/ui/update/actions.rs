@@ -87,6 +87,8 @@ impl App {
             Action::ViewEntities => self.show(MainView::Entities),
             Action::ViewMemory => self.show(MainView::Memory),
             Action::ViewLive => self.show(MainView::Live),
+            Action::ViewEvents => self.show(MainView::Events),
+            Action::CycleEventKind => self.cycle_event_kind(),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),
             Action::ToggleGrn => self.toggle(Priority::Grn),
@@ -175,7 +177,25 @@ impl App {
         self.set_notice(format!("{} observations {verb}", p.tag()), false);
     }
 
+    fn cycle_event_kind(&mut self) {
+        if self.shown_view() != MainView::Events {
+            return;
+        }
+        let Some(ui) = self.selected_ui_mut() else {
+            return;
+        };
+        ui.events.cycle_filter();
+        let notice = format!("events: {}", ui.events.filter.label());
+        self.set_notice(notice, false);
+    }
+
     fn toggle_order(&mut self) {
+        if self.shown_view() == MainView::Events {
+            if let Some(ui) = self.selected_ui_mut() {
+                ui.events.toggle_order();
+            }
+            return;
+        }
         if !self.views().contains(&MainView::Observations) {
             return;
         }

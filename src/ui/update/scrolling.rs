@@ -209,6 +209,7 @@ impl App {
             MainView::Recall => ui
                 .recall
                 .scroll(model.conversation(), &self.theme, vp, step),
+            MainView::Events => ui.events.scroll(model.events(), &self.theme, vp, step),
             MainView::Dreams => {
                 // The list shows the newest dream first: up is newer.
                 let n = ui.dreams.len();

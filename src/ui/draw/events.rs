@@ -1,0 +1,47 @@
+//! The Events view: the page of events prepared for the reader's position, and what the
+//! title says of it (kind filter, order, where the page is).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::ui::state::App;
+use crate::ui::state::creature::CreatureUi;
+
+pub fn render(frame: &mut Frame, area: Rect, ui: &CreatureUi, app: &App) {
+    let theme = &app.theme;
+    let rows = ui.events.rows();
+    if rows.is_empty() {
+        let text = format!("No events of kind \"{}\".", ui.events.filter.label());
+        frame.render_widget(Paragraph::new(Line::styled(text, theme.muted)), area);
+        return;
+    }
+    let lines: Vec<Line> = rows.iter().map(|(_, l)| l.clone()).collect();
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The title's right-hand part: the kind shown, the order, and following or the position.
+pub fn status(ui: &CreatureUi, app: &App) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let e = &ui.events;
+    let order = if e.newest_first {
+        "newest first"
+    } else {
+        "oldest first"
+    };
+    let mut spans = vec![
+        Span::styled(format!(" kind: {} ", e.filter.label()), theme.accent),
+        Span::styled(format!("· {order} "), theme.muted),
+    ];
+    let total = app.selected_model().map_or(0, |m| m.events().total_lines());
+    match (e.top, e.newest_first) {
+        (None, false) => spans.push(Span::styled("· following ", theme.accent)),
+        (None, true) => spans.push(Span::styled(format!("· {total} lines "), theme.muted)),
+        (Some(_), _) => {
+            let line = e.rows().first().map_or(0, |r| r.0 + 1);
+            spans.push(Span::styled(format!("· line {line}/{total} "), theme.muted));
+        }
+    }
+    spans
+}
