@@ -321,7 +321,8 @@ actions! {
     Search {
         group: Search, keys: ["/"], modes: [Normal],
         needs: Creature, bar: Normal(2),
-        hint: "search", description: "search total recall",
+        hint: "search",
+        description: "search total recall for literal text (smart case: a query in lowercase ignores case, one with a capital matches it exactly)",
     }
     NextHit {
         group: Search, keys: ["n"], modes: [Normal],
