@@ -295,12 +295,12 @@ async fn the_jobs_reach_the_stand_in() {
     for job in screen.press("ctrl-s").unwrap() {
         jobs.perform(&mut screen.app, job);
     }
-    let (said, error) = tokio::time::timeout(Duration::from_secs(20), outcomes.recv())
+    let said = tokio::time::timeout(Duration::from_secs(20), outcomes.recv())
         .await
         .unwrap()
         .unwrap();
-    assert!(!error, "{said}");
-    assert!(said.contains("message delivered to ember"), "{said}");
+    assert!(!said.error, "{said:?}");
+    assert!(said.text.contains("message delivered to ember"), "{said:?}");
     let message = stand_in
         .seen()
         .into_iter()
@@ -314,11 +314,35 @@ async fn the_jobs_reach_the_stand_in() {
     }
     // ember runs now as far as the stand-in knows, but the screen has not heard yet: the
     // wake goes, and the orchestrator answers.
-    let (said, error) = tokio::time::timeout(Duration::from_secs(20), outcomes.recv())
+    let said = tokio::time::timeout(Duration::from_secs(20), outcomes.recv())
         .await
         .unwrap()
         .unwrap();
-    assert!(!error, "{said}");
+    assert!(!said.error, "{said:?}");
+
+    // A message the orchestrator refuses comes back as the creature's draft.
+    stand_in.require_token("ember", "not-ours");
+    screen.press("m").unwrap();
+    screen.type_text("Are you there?");
+    for job in screen.press("ctrl-s").unwrap() {
+        jobs.perform(&mut screen.app, job);
+    }
+    let said = tokio::time::timeout(Duration::from_secs(20), outcomes.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(said.error, "{said:?}");
+    screen.outcome(said);
+    let notice = screen.app.notice.clone().unwrap().text;
+    assert!(
+        notice.contains("cannot message ember") && notice.contains("kept as a draft: m opens it"),
+        "{notice}"
+    );
+    screen.press("m").unwrap();
+    assert_eq!(
+        screen.app.message.as_ref().unwrap().lines(),
+        ["Are you there?"]
+    );
 }
 
 #[test]

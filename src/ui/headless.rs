@@ -19,7 +19,7 @@ use super::input::keys::KeyChord;
 use super::runtime::event_loop::{Wake, handle};
 use super::runtime::jobs::Jobs;
 use super::state::{App, Settings};
-use super::update::Job;
+use super::update::{Job, Outcome};
 use crate::control::HostStatus;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
@@ -167,6 +167,11 @@ impl Headless {
     /// The attached orchestrator reports `update`.
     pub fn openseed(&mut self, update: Update) {
         self.wake(Wake::OpenSeed(update));
+    }
+
+    /// What became of a job performed in the background arrives.
+    pub fn outcome(&mut self, outcome: Outcome) {
+        self.wake(Wake::Outcome(outcome));
     }
 
     /// The clock moves on to `now`, as the loop's tick does.

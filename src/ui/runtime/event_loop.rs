@@ -192,8 +192,8 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
             app.on_host_status(&path, status);
             Vec::new()
         }
-        Wake::Outcome((text, error)) => {
-            app.set_notice(text, error);
+        Wake::Outcome(outcome) => {
+            app.on_outcome(outcome);
             Vec::new()
         }
         Wake::OpenSeed(update) => {

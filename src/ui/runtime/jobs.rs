@@ -22,8 +22,7 @@ use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
 use crate::ui::update::{Job, OpenSeedAction};
 
-/// What became of work done in the background: a notice, and whether it is an error.
-pub type Outcome = (String, bool);
+pub use crate::ui::update::Outcome;
 
 pub struct Jobs {
     hosted: HashMap<PathBuf, ControlSender>,
@@ -85,10 +84,11 @@ fn answered(name: &str, command: &ControlCommand, answer: Answer, keymap: &Keyma
             return (
                 format!("{name}'s runner is stopping: cannot {}", describe(command)),
                 true,
-            );
+            )
+                .into();
         }
     };
-    (text, false)
+    (text, false).into()
 }
 
 impl Jobs {
@@ -153,6 +153,7 @@ impl Jobs {
         };
         app.set_notice(doing, false);
         let tx = self.outcomes.clone();
+        let creature = creature.to_path_buf();
         tokio::spawn(async move {
             let result = match &action {
                 OpenSeedAction::Wake => client.wake(&api_name).await,
@@ -161,7 +162,7 @@ impl Jobs {
                 OpenSeedAction::Start => client.start(&api_name).await,
             };
             let outcome = match result {
-                Ok(()) => (done, false),
+                Ok(()) => Outcome::from((done, false)),
                 Err(e) => {
                     let what = match action {
                         OpenSeedAction::Wake => "wake",
@@ -169,7 +170,14 @@ impl Jobs {
                         OpenSeedAction::Stop => "stop",
                         OpenSeedAction::Start => "start",
                     };
-                    (format!("cannot {what} {name}: {e}"), true)
+                    Outcome {
+                        text: format!("cannot {what} {name}: {e}"),
+                        error: true,
+                        undelivered: match action {
+                            OpenSeedAction::Message(text) => Some((creature, text)),
+                            _ => None,
+                        },
+                    }
                 }
             };
             let _ = tx.send(outcome);
@@ -215,8 +223,8 @@ impl Jobs {
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
                     let outcome = match send_command(&dir, &command).await {
-                        Ok(answer) => tell(answer).unwrap_or((done, false)),
-                        Err(e) => (format!("{name}: cannot {what}: {e}"), true),
+                        Ok(answer) => tell(answer).unwrap_or_else(|| (done, false).into()),
+                        Err(e) => (format!("{name}: cannot {what}: {e}"), true).into(),
                     };
                     // The loop may have ended; nobody to tell then.
                     let _ = tx.send(outcome);
@@ -290,19 +298,23 @@ impl Jobs {
             tokio::spawn(async move {
                 let command = ControlCommand::Message { text: text.clone() };
                 let outcome = match send_command(&dir, &command).await {
-                    Ok(_) => (
-                        "message sent to the runner, which appends it to MESSAGES.md".into(),
+                    Ok(_) => Outcome::from((
+                        "message sent to the runner, which appends it to MESSAGES.md".to_string(),
                         false,
-                    ),
+                    )),
                     Err(e) => match messages::append(&dir, &text, Utc::now()) {
-                        Ok(path) => (
+                        Ok(path) => Outcome::from((
                             format!(
                                 "the runner did not answer ({e}): message appended to {}",
                                 path.display()
                             ),
                             false,
-                        ),
-                        Err(write) => (format!("message not saved: {e}; {write}"), true),
+                        )),
+                        Err(write) => Outcome {
+                            text: format!("message not saved: {e}; {write}"),
+                            error: true,
+                            undelivered: Some((dir.clone(), text.clone())),
+                        },
                     },
                 };
                 let _ = tx.send(outcome);
@@ -438,10 +450,10 @@ mod tests {
         (request.answer)(Some(Answer::AlreadyAsleep { until }));
         assert_eq!(
             told.try_recv().unwrap(),
-            (
+            Outcome::from((
                 "hosted is already asleep until 12:04: w wakes it first".to_string(),
                 false
-            )
+            ))
         );
         jobs.perform(
             &mut screen.app,

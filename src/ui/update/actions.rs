@@ -3,8 +3,8 @@
 use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
-use super::Job;
 use super::scrolling::step_of;
+use super::{Job, Outcome};
 use crate::control::ControlCommand;
 use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
@@ -238,6 +238,25 @@ impl App {
             creature: path,
             command,
         }]
+    }
+
+    /// What became of work done in the background: said in the status line; a message
+    /// that did not go becomes its creature's draft again (unless a newer one is there).
+    pub fn on_outcome(&mut self, outcome: Outcome) {
+        let mut text = outcome.text;
+        if let Some((path, message)) = outcome.undelivered
+            && let Some(ui) = self.creatures.get_mut(&path)
+            && ui.draft.is_empty()
+            && self.message_to.as_ref() != Some(&path)
+        {
+            ui.draft = message.lines().map(str::to_owned).collect();
+            text.push_str(
+                &self
+                    .keymap
+                    .mention(Action::Message, " (kept as a draft: {} opens it)"),
+            );
+        }
+        self.set_notice(text, outcome.error);
     }
 
     /// Closes the message box; what it holds stays with its creature as a draft.

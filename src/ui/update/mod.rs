@@ -13,6 +13,25 @@ use std::path::PathBuf;
 
 use crate::control::ControlCommand;
 
+/// What became of work done in the background: a notice (an error or not), and a
+/// message that did not go, given back to its creature as a draft.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub text: String,
+    pub error: bool,
+    pub undelivered: Option<(PathBuf, String)>,
+}
+
+impl From<(String, bool)> for Outcome {
+    fn from((text, error): (String, bool)) -> Self {
+        Self {
+            text,
+            error,
+            undelivered: None,
+        }
+    }
+}
+
 /// Work for the runtime: talking to runners and the OpenSeed orchestrator, writing files,
 /// searching.
 #[derive(Debug, Clone, PartialEq, Eq)]
