@@ -33,6 +33,7 @@ fn main() -> anyhow::Result<()> {
 fn search(file: &str, query: &str, ignore_case: bool) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut handle = spawn_search(SearchRequest {
+        regex: false,
         query: query.to_owned(),
         case_sensitive: !ignore_case,
         files: vec![(SearchSource::Conversation, PathBuf::from(file))],

@@ -32,7 +32,10 @@ fn tab_in_the_prompt_searches_every_creature_and_a_hit_selects_its_creature() {
     screen.press("tab").unwrap();
     screen.type_text("quokka");
     let text = screen.text().unwrap();
-    assert!(text.contains("/quokka█  (whole garden)"), "{text}");
+    assert!(
+        text.contains("/quokka█  (whole garden · literal)"),
+        "{text}"
+    );
     screen.press("enter").unwrap();
     let text = screen.text().unwrap();
     assert!(text.contains("garden /quokka  hit 1/1 in pip"), "{text}");
@@ -45,4 +48,33 @@ fn tab_in_the_prompt_searches_every_creature_and_a_hit_selects_its_creature() {
     screen.press("enter").unwrap();
     let text = screen.text().unwrap();
     assert!(text.contains("garden /QUOKKA  0 hits"), "{text}");
+}
+
+#[test]
+fn ctrl_r_in_the_prompt_searches_a_regular_expression() {
+    let garden = Garden::new();
+    append(
+        &garden.creature("pip").join(".self/conversation.jsonl"),
+        LINE,
+    );
+    let mut screen = garden.screen("dark", 120, 36);
+    screen.press("/").unwrap();
+    screen.press("tab").unwrap();
+    screen.press("ctrl-r").unwrap();
+    screen.type_text("qu[o]k+a\\s+census");
+    let text = screen.text().unwrap();
+    assert!(text.contains("(whole garden · regex)"), "{text}");
+    screen.press("enter").unwrap();
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("garden regex /qu[o]k+a\\s+census  hit 1/1 in pip"),
+        "{text}"
+    );
+
+    // A pattern that does not compile is said, not searched.
+    screen.press("/").unwrap();
+    screen.type_text("(unclosed");
+    screen.press("enter").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("not a regular expression"), "{text}");
 }

@@ -4,13 +4,15 @@
 //! [`spawn_search`] scans the files on a background thread and streams hits into a shared
 //! list that the UI reads with [`SearchHandle::poll`] and [`SearchHandle::hits`]. Files are
 //! read in 64 KiB chunks (never whole, never mapped) and searched with a memmem literal
-//! finder; lines are counted on the way. The query is a literal string. Case-insensitive
+//! finder; lines are counted on the way. The query is a literal string, or a regular
+//! expression searched line by line ([`pattern`]). Case-insensitive
 //! search folds ASCII letters only (`É` does not match `é`).
 //!
 //! There is one hit per matching line, at its first match. At most [`MAX_STORED_HITS`] hits
 //! are kept; later ones are only counted. `benches/search.sh` measures throughput against
 //! ripgrep.
 
+mod pattern;
 mod preview;
 mod rare_pair;
 mod scan;
@@ -31,9 +33,10 @@ pub const MAX_STORED_HITS: usize = 10_000;
 /// What to search for, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchRequest {
-    /// A literal string; empty matches nothing.
+    /// A literal string (or, `regex`, a regular expression); empty matches nothing.
     pub query: String,
     pub case_sensitive: bool,
+    pub regex: bool,
     /// Searched in this order.
     pub files: Vec<(SearchSource, PathBuf)>,
 }

@@ -16,6 +16,7 @@ fn request(
     files: Vec<(SearchSource, PathBuf)>,
 ) -> SearchRequest {
     SearchRequest {
+        regex: false,
         query: query.to_owned(),
         case_sensitive,
         files,

@@ -21,8 +21,19 @@ pub fn run(req: &SearchRequest, shared: &Shared) {
         .map(|m| m.len())
         .sum();
     shared.total_bytes.store(total, Ordering::Release);
-    let Some(needle) = Needle::new(&req.query, req.case_sensitive) else {
-        return;
+    let matcher = if req.regex {
+        match super::pattern::compile(&req.query, req.case_sensitive) {
+            Ok(re) => Matcher::Regex(re),
+            Err(e) => {
+                lock(&shared.errors).push(format!("not a regular expression: {e}"));
+                return;
+            }
+        }
+    } else {
+        match Needle::new(&req.query, req.case_sensitive) {
+            Some(needle) => Matcher::Literal(needle),
+            None => return,
+        }
     };
     for (index, (source, path)) in req.files.iter().enumerate() {
         if shared.cancelled.load(Ordering::Acquire) {
@@ -43,12 +54,21 @@ pub fn run(req: &SearchRequest, shared: &Shared) {
             pending: Vec::new(),
             found: 0,
         };
-        let result = scan(file, &needle, CHUNK, &mut publisher);
+        let result = match &matcher {
+            Matcher::Literal(needle) => scan(file, needle, CHUNK, &mut publisher),
+            Matcher::Regex(re) => super::pattern::scan(file, re, &mut publisher),
+        };
         publisher.publish();
         if let Err(e) = result {
             lock(&shared.errors).push(format!("{}: {e}", path.display()));
         }
     }
+}
+
+/// A literal needle, or a regular expression.
+enum Matcher {
+    Literal(Needle),
+    Regex(regex::bytes::Regex),
 }
 
 /// Sets `done` when dropped, so a waiting UI always sees the end.

@@ -26,7 +26,8 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         left.push(Span::styled("/", theme.key));
         left.push(Span::styled(app.search.input.clone(), theme.base));
         left.push(Span::styled("█", theme.accent));
-        left.push(Span::styled(format!("  ({scope})"), theme.muted));
+        let kind = if app.search.regex { "regex" } else { "literal" };
+        left.push(Span::styled(format!("  ({scope} · {kind})"), theme.muted));
     } else if app.mode == Mode::Filter {
         left.push(Span::styled("filter garden: ", theme.key));
         left.push(Span::styled(app.garden_view.filter.clone(), theme.base));

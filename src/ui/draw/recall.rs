@@ -24,7 +24,8 @@ pub fn render(frame: &mut Frame, area: Rect, ui: &CreatureUi, app: &App) {
         .search
         .query
         .as_deref()
-        .filter(|_| !app.search.hits.is_empty());
+        // A regular expression's matches are not marked: the hit's entry is.
+        .filter(|_| !app.search.hits.is_empty() && !app.search.regex);
     let rows: Vec<Line> = ui
         .recall
         .window(viewport(area))

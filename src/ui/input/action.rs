@@ -322,7 +322,7 @@ actions! {
         group: Search, keys: ["/"], modes: [Normal],
         needs: Creature, bar: Normal(2),
         hint: "search",
-        description: "search total recall for literal text (smart case: a query in lowercase ignores case, one with a capital matches it exactly)",
+        description: "search total recall (smart case: a query in lowercase ignores case, one with a capital matches it exactly)",
     }
     NextHit {
         group: Search, keys: ["n"], modes: [Normal],
@@ -363,6 +363,11 @@ actions! {
         group: Prompt, keys: ["tab"], modes: [Search],
         needs: Nothing, bar: Overlay(5),
         hint: "whole garden", description: "search the whole garden or only the selected creature (toggles)",
+    }
+    SearchRegex {
+        group: Prompt, keys: ["ctrl-r"], modes: [Search],
+        needs: Nothing, bar: Overlay(5),
+        hint: "regex", description: "search for a regular expression or literal text (toggles; smart case either way)",
     }
     Submit {
         group: Prompt, keys: ["enter"], modes: [Search],

@@ -112,7 +112,8 @@ impl Jobs {
                 creature,
                 query,
                 garden,
-            } => self.start_search(app, &creature, query, garden),
+                regex,
+            } => self.start_search(app, &creature, query, garden, regex),
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
         }
     }
@@ -234,12 +235,19 @@ impl Jobs {
         }
     }
 
-    fn start_search(&mut self, app: &mut App, creature: &Path, query: String, garden: bool) {
+    fn start_search(
+        &mut self,
+        app: &mut App,
+        creature: &Path,
+        query: String,
+        garden: bool,
+        regex: bool,
+    ) {
         let (request, owners) = if garden {
-            search::request(app.garden.creatures().values(), query)
+            search::request(app.garden.creatures().values(), query, regex)
         } else {
             match app.garden.creature(creature) {
-                Some(model) => search::request([model], query),
+                Some(model) => search::request([model], query, regex),
                 None => return,
             }
         };

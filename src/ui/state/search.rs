@@ -33,6 +33,7 @@ pub fn file_of(source: SearchSource) -> FileKind {
 pub fn request<'c>(
     models: impl IntoIterator<Item = &'c Creature>,
     query: String,
+    regex: bool,
 ) -> (SearchRequest, Vec<PathBuf>) {
     let (files, owners) = models
         .into_iter()
@@ -45,6 +46,7 @@ pub fn request<'c>(
         .unzip();
     let request = SearchRequest {
         case_sensitive: query.chars().any(char::is_uppercase),
+        regex,
         query,
         files,
     };
@@ -57,6 +59,8 @@ pub struct SearchState {
     pub input: String,
     /// The search typed is over the whole garden, not the selected creature.
     pub garden: bool,
+    /// The query typed is a regular expression, not literal text.
+    pub regex: bool,
     /// The last query run, and the creature it ran over (the selected one, for a garden
     /// search).
     pub query: Option<String>,
@@ -100,7 +104,12 @@ impl SearchState {
     pub fn label(&self, creature: Option<&str>) -> Option<String> {
         let query = self.query.as_ref()?;
         let more = if self.running { "…" } else { "" };
-        let scope = if self.garden { "garden " } else { "" };
+        let scope = match (self.garden, self.regex) {
+            (true, true) => "garden regex ",
+            (true, false) => "garden ",
+            (false, true) => "regex ",
+            (false, false) => "",
+        };
         let of = match creature {
             Some(name) if self.garden => format!(" in {name}"),
             _ => String::new(),

@@ -100,6 +100,7 @@ impl App {
                 }
             }
             Action::SearchScope => self.search.garden = !self.search.garden,
+            Action::SearchRegex => self.search.regex = !self.search.regex,
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
@@ -371,9 +372,10 @@ impl App {
         if query.is_empty() {
             return Vec::new();
         }
-        let garden = self.search.garden;
+        let (garden, regex) = (self.search.garden, self.search.regex);
         self.search = Default::default();
         self.search.garden = garden;
+        self.search.regex = regex;
         self.search.query = Some(query.clone());
         self.search.creature = Some(path.clone());
         self.search.running = true;
@@ -381,6 +383,7 @@ impl App {
             creature: path,
             query,
             garden,
+            regex,
         }]
     }
 

@@ -49,6 +49,7 @@ pub enum Job {
         creature: PathBuf,
         query: String,
         garden: bool,
+        regex: bool,
     },
     /// Ask the attached OpenSeed orchestrator to act on the creature.
     OpenSeed {
