@@ -55,6 +55,8 @@ pub enum SearchSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
     pub source: SearchSource,
+    /// Index of the file in the request's `files` (a garden search spans creatures).
+    pub file: usize,
     /// 0-based line number in that file.
     pub line: u64,
     /// Byte offset of the (first) match in that file.

@@ -24,7 +24,7 @@ pub fn run(req: &SearchRequest, shared: &Shared) {
     let Some(needle) = Needle::new(&req.query, req.case_sensitive) else {
         return;
     };
-    for (source, path) in &req.files {
+    for (index, (source, path)) in req.files.iter().enumerate() {
         if shared.cancelled.load(Ordering::Acquire) {
             return;
         }
@@ -37,6 +37,7 @@ pub fn run(req: &SearchRequest, shared: &Shared) {
         };
         let mut publisher = Publisher {
             source: *source,
+            file: index,
             shared,
             stored: lock(&shared.hits).len(),
             pending: Vec::new(),
@@ -62,6 +63,7 @@ impl Drop for MarkDone<'_> {
 /// Collects one file's hits and hands them to the shared list after each chunk.
 struct Publisher<'a> {
     source: SearchSource,
+    file: usize,
     shared: &'a Shared,
     /// Hits stored in the shared list plus `pending`.
     stored: usize,
@@ -103,6 +105,7 @@ impl Sink for Publisher<'_> {
         );
         self.pending.push(Hit {
             source: self.source,
+            file: self.file,
             line: found.line,
             byte_offset: found.offset,
             preview: text,
@@ -126,6 +129,7 @@ mod tests {
         let shared = Shared::default();
         let mut publisher = Publisher {
             source: SearchSource::Diary,
+            file: 0,
             shared: &shared,
             stored: 0,
             pending: Vec::new(),

@@ -18,9 +18,15 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let mut left = Vec::new();
     if app.mode == Mode::Search {
+        let scope = if app.search.garden {
+            "whole garden"
+        } else {
+            "this creature"
+        };
         left.push(Span::styled("/", theme.key));
         left.push(Span::styled(app.search.input.clone(), theme.base));
         left.push(Span::styled("█", theme.accent));
+        left.push(Span::styled(format!("  ({scope})"), theme.muted));
     } else if app.mode == Mode::Filter {
         left.push(Span::styled("filter garden: ", theme.key));
         left.push(Span::styled(app.garden_view.filter.clone(), theme.base));
@@ -36,7 +42,7 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
             theme.notice
         };
         left.push(Span::styled(notice.text.clone(), style));
-    } else if let Some(label) = app.search.label() {
+    } else if let Some(label) = app.search.label(app.selected_ui().map(|u| u.name.as_str())) {
         left.push(Span::styled(label, theme.notice));
     }
     let watching = match app.garden.watch_mode() {

@@ -359,6 +359,11 @@ actions! {
         needs: Write, bar: Overlay(5),
         hint: "send", description: "send the message",
     }
+    SearchScope {
+        group: Prompt, keys: ["tab"], modes: [Search],
+        needs: Nothing, bar: Overlay(5),
+        hint: "whole garden", description: "search the whole garden or only the selected creature (toggles)",
+    }
     Submit {
         group: Prompt, keys: ["enter"], modes: [Search],
         needs: Nothing, bar: Overlay(5),

@@ -108,7 +108,11 @@ impl Jobs {
         match job {
             Job::Control { creature, command } => self.control(app, &creature, command),
             Job::AppendMessage { creature, text } => self.message(app, &creature, text),
-            Job::Search { creature, query } => self.start_search(app, &creature, query),
+            Job::Search {
+                creature,
+                query,
+                garden,
+            } => self.start_search(app, &creature, query, garden),
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
         }
     }
@@ -230,10 +234,17 @@ impl Jobs {
         }
     }
 
-    fn start_search(&mut self, app: &mut App, creature: &Path, query: String) {
-        if let Some(model) = app.garden.creature(creature) {
-            self.search = Some(spawn_search(search::request(model, query)));
-        }
+    fn start_search(&mut self, app: &mut App, creature: &Path, query: String, garden: bool) {
+        let (request, owners) = if garden {
+            search::request(app.garden.creatures().values(), query)
+        } else {
+            match app.garden.creature(creature) {
+                Some(model) => search::request([model], query),
+                None => return,
+            }
+        };
+        app.search.owners = owners;
+        self.search = Some(spawn_search(request));
     }
 
     /// A search is under way: the loop polls it.

@@ -26,29 +26,43 @@ pub fn file_of(source: SearchSource) -> FileKind {
         .map_or(FileKind::Conversation, |(_, kind)| *kind)
 }
 
-/// A search of `query` over the creature's total recall: conversation, observations,
-/// dreams and diary, or an evennia creature's journal, semantic memory, entities and
-/// reflections (the files it has). A capital letter in the query makes it case-sensitive.
-pub fn request(model: &Creature, query: String) -> SearchRequest {
-    let files = SOURCES
+/// A search of `query` over the total recall of `models` (one creature, or the whole
+/// garden): conversation, observations, dreams and diary, or an evennia creature's journal,
+/// semantic memory, entities and reflections (the files each has). A capital letter in the
+/// query makes it case-sensitive. Beside it, the creature (root) of each file.
+pub fn request<'c>(
+    models: impl IntoIterator<Item = &'c Creature>,
+    query: String,
+) -> (SearchRequest, Vec<PathBuf>) {
+    let (files, owners) = models
         .into_iter()
-        .map(|(source, kind)| (source, model.path_of(kind)))
-        .filter(|(_, path)| path.exists())
-        .collect();
-    SearchRequest {
+        .flat_map(|model| {
+            SOURCES
+                .into_iter()
+                .map(|(source, kind)| ((source, model.path_of(kind)), model.root().to_path_buf()))
+        })
+        .filter(|((_, path), _)| path.exists())
+        .unzip();
+    let request = SearchRequest {
         case_sensitive: query.chars().any(char::is_uppercase),
         query,
         files,
-    }
+    };
+    (request, owners)
 }
 
 #[derive(Debug, Default)]
 pub struct SearchState {
     /// The query being typed (search mode).
     pub input: String,
-    /// The last query run, and the creature it ran over.
+    /// The search typed is over the whole garden, not the selected creature.
+    pub garden: bool,
+    /// The last query run, and the creature it ran over (the selected one, for a garden
+    /// search).
     pub query: Option<String>,
     pub creature: Option<PathBuf>,
+    /// The creature each file of the search belongs to (`Hit::file` indexes it).
+    pub owners: Vec<PathBuf>,
     /// Hits kept so far, in file order.
     pub hits: Vec<Hit>,
     /// Matching lines found in all (more may be counted than kept).
@@ -76,13 +90,24 @@ impl SearchState {
         self.hits.get(next)
     }
 
-    /// `/query  3/17`, `/query  0 hits`, with `…` while running.
-    pub fn label(&self) -> Option<String> {
+    /// The creature the hit was found in.
+    pub fn owner(&self, hit: &Hit) -> Option<&PathBuf> {
+        self.owners.get(hit.file).or(self.creature.as_ref())
+    }
+
+    /// `/query  3/17`, `/query  0 hits`, with `…` while running; a garden search says so,
+    /// and (given its name) which creature the current hit is in.
+    pub fn label(&self, creature: Option<&str>) -> Option<String> {
         let query = self.query.as_ref()?;
         let more = if self.running { "…" } else { "" };
+        let scope = if self.garden { "garden " } else { "" };
+        let of = match creature {
+            Some(name) if self.garden => format!(" in {name}"),
+            _ => String::new(),
+        };
         Some(match self.current {
-            Some(i) => format!("/{query}  hit {}/{}{more}", i + 1, self.count),
-            None => format!("/{query}  {} hits{more}", self.count),
+            Some(i) => format!("{scope}/{query}  hit {}/{}{of}{more}", i + 1, self.count),
+            None => format!("{scope}/{query}  {} hits{more}", self.count),
         })
     }
 }
@@ -95,6 +120,7 @@ mod tests {
     fn hit(line: u64) -> Hit {
         Hit {
             source: SearchSource::Conversation,
+            file: 0,
             line,
             byte_offset: 0,
             preview: String::new(),
@@ -110,11 +136,16 @@ mod tests {
             count: 3,
             ..SearchState::default()
         };
-        assert_eq!(s.label().as_deref(), Some("/x  3 hits"));
+        assert_eq!(s.label(None).as_deref(), Some("/x  3 hits"));
         assert_eq!(s.step(false).map(|h| h.line), Some(9));
         assert_eq!(s.step(true).map(|h| h.line), Some(1));
         assert_eq!(s.step(false).map(|h| h.line), Some(9));
-        assert_eq!(s.label().as_deref(), Some("/x  hit 3/3"));
+        assert_eq!(s.label(Some("pip")).as_deref(), Some("/x  hit 3/3"));
+        s.garden = true;
+        assert_eq!(
+            s.label(Some("pip")).as_deref(),
+            Some("garden /x  hit 3/3 in pip")
+        );
         assert!(SearchState::default().step(true).is_none());
     }
 }

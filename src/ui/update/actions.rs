@@ -99,6 +99,7 @@ impl App {
                     self.mode = Mode::Search;
                 }
             }
+            Action::SearchScope => self.search.garden = !self.search.garden,
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
@@ -370,23 +371,30 @@ impl App {
         if query.is_empty() {
             return Vec::new();
         }
+        let garden = self.search.garden;
         self.search = Default::default();
+        self.search.garden = garden;
         self.search.query = Some(query.clone());
         self.search.creature = Some(path.clone());
         self.search.running = true;
         vec![Job::Search {
             creature: path,
             query,
+            garden,
         }]
     }
 
     fn goto_hit(&mut self, forward: bool) {
-        let Some(path) = self.search.creature.clone() else {
-            return;
-        };
         let Some(hit) = self.search.step(forward).cloned() else {
             return;
         };
+        let Some(path) = self.search.owner(&hit).cloned() else {
+            return;
+        };
+        // A garden search's hit in another creature selects it (the search goes on).
+        if self.selected.as_ref() != Some(&path) && self.creatures.contains_key(&path) {
+            self.selected = Some(path.clone());
+        }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
         else {
             return;

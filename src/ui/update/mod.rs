@@ -43,8 +43,13 @@ pub enum Job {
     },
     /// Append a message to the creature's MESSAGES.md (and tell a hosted runner).
     AppendMessage { creature: PathBuf, text: String },
-    /// Search the creature's total recall, replacing any search under way.
-    Search { creature: PathBuf, query: String },
+    /// Search the creature's total recall (or, `garden`, every creature's), replacing any
+    /// search under way.
+    Search {
+        creature: PathBuf,
+        query: String,
+        garden: bool,
+    },
     /// Ask the attached OpenSeed orchestrator to act on the creature.
     OpenSeed {
         creature: PathBuf,
