@@ -218,16 +218,37 @@ pub fn message_box(area: Rect) -> Rect {
 /// Between two tabs in the main pane's title.
 pub const TAB_SEPARATOR: &str = " │ ";
 
-/// Each offered view's tab label: its first key and its title (`1 Observations`).
-pub fn tab_labels(keymap: &Keymap, views: &[MainView]) -> Vec<(MainView, String)> {
-    views
+/// Each offered view's tab label in a main pane `width` columns wide: its first key and
+/// its title (`1 Observations`); where they do not all fit, the views not shown give only
+/// their key (`1 Observations │ 2 │ 3`).
+pub fn tab_labels(
+    keymap: &Keymap,
+    views: &[MainView],
+    shown: MainView,
+    width: u16,
+) -> Vec<(MainView, String)> {
+    let key = |view: MainView| keymap.first(Action::show(view)).map(|k| k.to_string());
+    let full: Vec<(MainView, String)> = views
         .iter()
         .map(|&view| {
-            let key = keymap
-                .first(Action::show(view))
-                .map(|k| format!("{k} "))
-                .unwrap_or_default();
-            (view, format!("{key}{}", view.title()))
+            let label = match key(view) {
+                Some(k) => format!("{k} {}", view.title()),
+                None => view.title().to_string(),
+            };
+            (view, label)
+        })
+        .collect();
+    // The corners, a space either side, and the separators.
+    let needed = 4
+        + full.iter().map(|(_, l)| l.width()).sum::<usize>()
+        + TAB_SEPARATOR.width() * full.len().saturating_sub(1);
+    if needed <= usize::from(width) {
+        return full;
+    }
+    full.into_iter()
+        .map(|(view, label)| match key(view) {
+            Some(k) if view != shown => (view, k),
+            _ => (view, label),
         })
         .collect()
 }
@@ -236,6 +257,7 @@ pub fn tab_labels(keymap: &Keymap, views: &[MainView]) -> Vec<(MainView, String)
 pub fn tab_at(
     keymap: &Keymap,
     views: &[MainView],
+    shown: MainView,
     main: Rect,
     column: u16,
     row: u16,
@@ -245,7 +267,7 @@ pub fn tab_at(
     }
     // The title starts after the corner and one space.
     let mut x = main.x + 2;
-    for (view, label) in tab_labels(keymap, views) {
+    for (view, label) in tab_labels(keymap, views, shown, main.width) {
         let width = label.width() as u16;
         if (x..x + width).contains(&column) {
             return Some(view);
@@ -353,19 +375,35 @@ mod tests {
         let keymap = Keymap::default();
         let main = Rect::new(10, 4, 80, 20);
         let views = crate::ui::focus::DREAMER_VIEWS;
+        let shown = MainView::Observations;
         // ` 1 Observations │ 2 Dreams`, after the corner.
         assert_eq!(
-            tab_at(&keymap, views, main, 12, 4),
+            tab_at(&keymap, views, shown, main, 12, 4),
             Some(MainView::Observations)
         );
-        assert_eq!(tab_at(&keymap, views, main, 27, 4), None);
-        assert_eq!(tab_at(&keymap, views, main, 30, 4), Some(MainView::Dreams));
-        assert_eq!(tab_at(&keymap, views, main, 12, 5), None);
+        assert_eq!(tab_at(&keymap, views, shown, main, 27, 4), None);
+        assert_eq!(
+            tab_at(&keymap, views, shown, main, 30, 4),
+            Some(MainView::Dreams)
+        );
+        assert_eq!(tab_at(&keymap, views, shown, main, 12, 5), None);
         // ` 1 Journal │ 2 Entities`.
         let views = crate::ui::focus::EVENNIA_VIEWS;
         assert_eq!(
-            tab_at(&keymap, views, main, 25, 4),
+            tab_at(&keymap, views, MainView::Journal, main, 25, 4),
             Some(MainView::Entities)
+        );
+        // Too narrow for every title: ` 1 │ 2 Dreams │ 3 │ 4 │ 6`, the shown view's whole.
+        let narrow = Rect::new(10, 4, 30, 20);
+        let views = crate::ui::focus::DREAMER_VIEWS;
+        let labels: Vec<String> = tab_labels(&keymap, views, MainView::Dreams, narrow.width)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
+        assert_eq!(labels, ["1", "2 Dreams", "3", "4", "6"]);
+        assert_eq!(
+            tab_at(&keymap, views, MainView::Dreams, narrow, 17, 4),
+            Some(MainView::Dreams)
         );
     }
 

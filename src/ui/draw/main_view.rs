@@ -18,7 +18,8 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let theme = &app.theme;
     let mut tabs = vec![Span::raw(" ")];
     let shown = app.shown_view();
-    for (i, (view, label)) in tab_labels(&app.keymap, app.views()).into_iter().enumerate() {
+    let labels = tab_labels(&app.keymap, app.views(), shown, areas.main.width);
+    for (i, (view, label)) in labels.into_iter().enumerate() {
         if i > 0 {
             tabs.push(Span::styled(TAB_SEPARATOR, theme.border));
         }

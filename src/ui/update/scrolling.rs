@@ -73,7 +73,10 @@ impl App {
             return;
         };
         self.pane = pane;
-        if let Some(view) = layout::tab_at(&self.keymap, self.views(), areas.main, column, row) {
+        let shown = self.shown_view();
+        if let Some(view) =
+            layout::tab_at(&self.keymap, self.views(), shown, areas.main, column, row)
+        {
             self.view = view;
             return;
         }
