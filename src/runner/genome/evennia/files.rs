@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::journal::{Entry, clamp_importance};
 use super::relationship::Profile;
-use super::{Conversation, EvFile, Evennia, EvenniaDone, EvenniaIo, EvenniaRestored, Memory};
+use super::{Conversation, Evennia, EvenniaDone, EvenniaIo, EvenniaRestored, Memory};
 use crate::memory::evennia::EvenniaMemory;
 use crate::memory::evennia::entities::Entity;
 use crate::memory::evennia::journal::{ImportanceMethod, JournalEntry};
@@ -31,40 +31,33 @@ pub struct EvenniaFiles {
     vectors: Option<VectorStore>,
 }
 
-pub fn path(paths: &SeedPaths, file: EvFile) -> PathBuf {
-    match file {
-        EvFile::Journal => paths.self_dir().join("journal.jsonl"),
-        EvFile::Semantic => paths.self_dir().join("semantic.jsonl"),
-        EvFile::Entities => paths.self_dir().join("entities.jsonl"),
-        EvFile::Reflections => paths.self_dir().join("reflections.jsonl"),
-        EvFile::Mode => paths.sys_dir().join("mode.jsonl"),
-    }
+/// Where a file of the genome is (its one place in the layout).
+pub fn path(paths: &SeedPaths, file: FileKind) -> PathBuf {
+    paths
+        .root
+        .join(file.candidates().first().copied().unwrap_or_default())
 }
 
 fn working_path(paths: &SeedPaths) -> PathBuf {
-    paths.self_dir().join("working_memory.json")
+    path(paths, FileKind::WorkingMemory)
 }
 
-pub fn file_name(file: EvFile) -> &'static str {
-    match file {
-        EvFile::Journal => "journal.jsonl",
-        EvFile::Semantic => "semantic.jsonl",
-        EvFile::Entities => "entities.jsonl",
-        EvFile::Reflections => "reflections.jsonl",
-        EvFile::Mode => "mode.jsonl",
-    }
+/// The file's name, for messages.
+pub fn file_name(file: FileKind) -> &'static str {
+    let relative = file.candidates().first().copied().unwrap_or_default();
+    relative.rsplit('/').next().unwrap_or(relative)
 }
 
 /// Folds the genome's files with the memory model (the observatory's own readers) into
 /// what the genome restores. Bad lines are counted, listed in `errors`, and skipped.
 pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
     let mut mem = EvenniaMemory::default();
-    for (file, kind) in [
-        (EvFile::Journal, FileKind::Journal),
-        (EvFile::Semantic, FileKind::Semantic),
-        (EvFile::Entities, FileKind::Entities),
-        (EvFile::Reflections, FileKind::Reflections),
-        (EvFile::Mode, FileKind::OperatingMode),
+    for file in [
+        FileKind::Journal,
+        FileKind::Semantic,
+        FileKind::Entities,
+        FileKind::Reflections,
+        FileKind::OperatingMode,
     ] {
         let bytes = match read_bounded(&path(paths, file), MAX_FILE) {
             Ok(Some(b)) => b,
@@ -76,7 +69,7 @@ pub fn fold(paths: &SeedPaths, errors: &mut Vec<String>) -> EvenniaRestored {
         };
         let mut bad = 0;
         for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
-            if !line.iter().all(u8::is_ascii_whitespace) && mem.fold(kind, n as u64, line).is_err()
+            if !line.iter().all(u8::is_ascii_whitespace) && mem.fold(file, n as u64, line).is_err()
             {
                 bad += 1;
             }
@@ -285,7 +278,8 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
                     .store(paths)
                     .and_then(|s| s.add(&id, &model, &vector).map_err(|e| e.to_string()));
                 let written = stored.and_then(|()| {
-                    append_lines(&path(paths, EvFile::Semantic), &[line]).map_err(|e| e.to_string())
+                    append_lines(&path(paths, FileKind::Semantic), &[line])
+                        .map_err(|e| e.to_string())
                 });
                 match written {
                     Ok(()) => Performed::Written,

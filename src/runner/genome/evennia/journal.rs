@@ -5,6 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
+use crate::memory::evennia::journal::REFLECTION_SOURCE;
+
 /// One journal entry as the genome keeps it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -35,7 +37,7 @@ impl Entry {
 
     /// Counted toward a reflection: not a reflection's own insight, not a summary.
     pub fn counts_toward_reflection(&self) -> bool {
-        self.source_type != "reflection" && !self.synthesis
+        self.source_type != REFLECTION_SOURCE && !self.synthesis
     }
 }
 

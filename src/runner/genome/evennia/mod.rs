@@ -36,6 +36,7 @@ use serde_json::{Map, Value, json};
 
 use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
+use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
 use crate::runner::config::RunnerConfig;
 
@@ -98,7 +99,7 @@ pub struct EvenniaRestored {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EvenniaIo {
     /// Lines appended to one of the genome's JSONL files.
-    Append { file: EvFile, lines: Vec<Value> },
+    Append { file: FileKind, lines: Vec<Value> },
     /// A semantic memory: its line, and its vector in the side file.
     Remember {
         line: Value,
@@ -117,15 +118,6 @@ pub enum EvenniaIo {
     Similar { req: u64, id: String, k: usize },
     /// `.self/working_memory.json`, rewritten.
     WorkingMemory(Value),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EvFile {
-    Journal,
-    Semantic,
-    Entities,
-    Reflections,
-    Mode,
 }
 
 #[derive(Debug)]
@@ -230,14 +222,14 @@ impl Evennia {
             synthesis,
             consolidated: false,
         };
-        append(cx, EvFile::Journal, vec![entry.add_line()]);
+        append(cx, FileKind::Journal, vec![entry.add_line()]);
         self.journal.push(entry);
         id
     }
 
     /// A mode line in `.sys/mode.jsonl`.
     fn mode_line(&self, cx: &mut Cx<'_, Self>, line: Value) {
-        append(cx, EvFile::Mode, vec![line]);
+        append(cx, FileKind::OperatingMode, vec![line]);
     }
 
     /// An interaction with an entity: an observation, favorability moved, the
@@ -267,7 +259,7 @@ impl Evennia {
         lines.push(json!({"op": "relationship", "entity_id": entity_id,
             "favorability": round3(p.favorability), "state": p.state(),
             "interaction_count": p.interactions, "reason": reason}));
-        append(cx, EvFile::Entities, lines);
+        append(cx, FileKind::Entities, lines);
         states
     }
 
@@ -313,7 +305,7 @@ impl Evennia {
 }
 
 /// Appends lines with the time of `cx` to one of the genome's files.
-fn append(cx: &mut Cx<'_, Evennia>, file: EvFile, lines: Vec<Value>) {
+fn append(cx: &mut Cx<'_, Evennia>, file: FileKind, lines: Vec<Value>) {
     let t = format_time(cx.now);
     let lines = lines
         .into_iter()
@@ -585,7 +577,7 @@ impl Genome for Evennia {
             .journal
             .iter()
             .rev()
-            .find(|e| e.source_type == "reflection")
+            .find(|e| !e.counts_toward_reflection() && !e.synthesis)
         {
             out.push_str(&format!("\nYour latest insight: {}\n", r.text));
         }

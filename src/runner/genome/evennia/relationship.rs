@@ -3,17 +3,12 @@
 
 use std::collections::BTreeMap;
 
-/// stranger < 0.25 <= acquaintance < 0.50 <= friend < 0.75 <= ally.
+use crate::memory::evennia::entities::RelationshipState;
+
+/// stranger < 0.25 <= acquaintance < 0.50 <= friend < 0.75 <= ally: the memory model's
+/// rule, which the observatory reads the files by.
 pub fn relationship_state(favorability: f64) -> &'static str {
-    if favorability >= 0.75 {
-        "ally"
-    } else if favorability >= 0.50 {
-        "friend"
-    } else if favorability >= 0.25 {
-        "acquaintance"
-    } else {
-        "stranger"
-    }
+    RelationshipState::of_favorability(favorability).as_str()
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

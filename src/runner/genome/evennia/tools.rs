@@ -5,8 +5,9 @@
 use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
-use super::{EvFile, Evennia, EvenniaIo, Memory, append, first_words, journal, round3};
+use super::{Evennia, EvenniaIo, Memory, append, first_words, journal, round3};
 use crate::llm::ToolSpec;
+use crate::memory::layout::FileKind;
 use crate::runner::genome::{Cx, GenomeTool, IoProgress, ToolCall, ToolReply, ToolTime};
 use crate::runner::tools::ToolOutcome;
 
@@ -468,7 +469,7 @@ impl Evennia {
 
     /// Writes an `unlink` or a `link` line.
     pub(super) fn link_line(&self, cx: &mut Cx<'_, Self>, line: Value) {
-        append(cx, EvFile::Semantic, vec![line]);
+        append(cx, FileKind::Semantic, vec![line]);
     }
 }
 

@@ -10,8 +10,10 @@ use serde_json::{Value, json};
 
 use super::journal::{self, Entry};
 use super::prompts::{self, request};
-use super::{EvFile, Evennia, append, relationship};
+use super::{Evennia, append, relationship};
 use crate::llm::{LlmError, Response, joined_text};
+use crate::memory::evennia::journal::REFLECTION_SOURCE;
+use crate::memory::layout::FileKind;
 use crate::runner::brain::task::{self, Task};
 use crate::runner::genome::{Cx, Genome, SleepEnd, SleepStep};
 
@@ -98,7 +100,7 @@ fn phase_line(phase: &str) -> Value {
 impl Evennia {
     pub(super) fn begin_work(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
         self.work = Some(Work::new());
-        append(cx, EvFile::Mode, vec![phase_line("compacting")]);
+        append(cx, FileKind::OperatingMode, vec![phase_line("compacting")]);
         SleepStep::Ready
     }
 
@@ -213,7 +215,7 @@ impl Evennia {
         let Some(work) = self.work.take() else {
             return SleepEnd::default();
         };
-        append(cx, EvFile::Mode, vec![phase_line("resting")]);
+        append(cx, FileKind::OperatingMode, vec![phase_line("resting")]);
         self.sleeps += 1;
         SleepEnd {
             consolidated: work.compacted,
@@ -268,7 +270,7 @@ impl Evennia {
             }
         }
         if !lines.is_empty() {
-            append(cx, EvFile::Journal, lines);
+            append(cx, FileKind::Journal, lines);
         }
         SleepStep::NextTick
     }
@@ -295,7 +297,7 @@ impl Evennia {
                 w.stage = Stage::Links;
                 w.batch_left = cx.cfg.evennia.link_batch.max(1);
             }
-            append(cx, EvFile::Mode, vec![phase_line("dreaming")]);
+            append(cx, FileKind::OperatingMode, vec![phase_line("dreaming")]);
             return SleepStep::NextTick;
         };
         self.mark_tried(&entry.id);
@@ -375,7 +377,7 @@ impl Evennia {
         }
         append(
             cx,
-            EvFile::Journal,
+            FileKind::Journal,
             vec![json!({"op": "consolidated", "id": entry_id, "memory_id": memory_id})],
         );
     }
@@ -457,7 +459,7 @@ impl Evennia {
             let _ = before;
         }
         if !lines.is_empty() {
-            append(cx, EvFile::Semantic, lines);
+            append(cx, FileKind::Semantic, lines);
         }
     }
 
@@ -512,7 +514,7 @@ impl Evennia {
         p.observations.clear();
         let line = json!({"op": "consolidate", "entity_id": entity_id,
                           "attributes": p.attributes});
-        append(cx, EvFile::Entities, vec![line]);
+        append(cx, FileKind::Entities, vec![line]);
         SleepStep::Ready
     }
 
@@ -553,8 +555,8 @@ impl Evennia {
         for insight in insights {
             let id = self.add_entry(
                 &insight,
-                vec!["reflection".into()],
-                "reflection",
+                vec![REFLECTION_SOURCE.into()],
+                REFLECTION_SOURCE,
                 1.0,
                 None,
                 Some(INSIGHT_IMPORTANCE),
@@ -566,7 +568,7 @@ impl Evennia {
         let rid = self.reflection_id();
         append(
             cx,
-            EvFile::Reflections,
+            FileKind::Reflections,
             vec![
                 json!({"op": "reflect", "id": rid, "questions": questions, "insights": ids,
                         "cumulative_importance": cumulative,
@@ -599,7 +601,7 @@ impl Evennia {
         });
         self.journal_pruned += lines.len() as u64;
         if !lines.is_empty() {
-            append(cx, EvFile::Journal, lines);
+            append(cx, FileKind::Journal, lines);
         }
     }
 
