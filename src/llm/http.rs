@@ -29,6 +29,16 @@ pub(crate) enum Auth {
     Bearer(ApiKey),
 }
 
+impl Auth {
+    /// A bearer key when the endpoint has one, else none (OpenAI-compatible servers).
+    pub(crate) fn bearer_of(endpoint: &Endpoint) -> Self {
+        endpoint
+            .api_key
+            .as_ref()
+            .map_or(Auth::None, |key| Auth::Bearer(key.clone()))
+    }
+}
+
 /// What an HTTP provider holds: its endpoint and options, the client, and the one URL
 /// it POSTs to.
 pub(crate) struct Api {

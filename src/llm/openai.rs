@@ -50,10 +50,7 @@ impl fmt::Debug for OpenAiProvider {
 
 impl OpenAiProvider {
     pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, ProviderError> {
-        let auth = match &endpoint.api_key {
-            Some(key) => Auth::Bearer(key.clone()),
-            None => Auth::None,
-        };
+        let auth = Auth::bearer_of(&endpoint);
         let api = Api::new(
             endpoint,
             options,
