@@ -86,7 +86,11 @@ impl Brain for PenPal {
         let mut opened = self.opened.lock().unwrap();
         if let Some(mate) = self.opener.as_ref().filter(|_| !*opened) {
             *opened = true;
-            assert_eq!(turn.garden, [mate.clone()], "a creature knows its garden");
+            assert_eq!(
+                turn.garden,
+                std::slice::from_ref(mate),
+                "a creature knows its garden"
+            );
             calls.push(self.call("send_message", json!({"to": "nobody", "text": "anyone?"})));
             calls.push(self.call("send_message", json!({"to": mate, "text": "hello"})));
         }
@@ -116,8 +120,10 @@ fn open(
     garden: &Arc<Garden>,
     mates: &[&str],
 ) -> Runner<Dreamer> {
-    let mut config = RunnerConfig::default();
-    config.garden = mates.iter().map(|m| m.to_string()).collect();
+    let config = RunnerConfig {
+        garden: mates.iter().map(|m| m.to_string()).collect(),
+        ..RunnerConfig::default()
+    };
     let mut opts = RunnerOptions::new(
         dir.to_path_buf(),
         config,
