@@ -43,8 +43,9 @@ async fn every_dream_is_recorded_and_the_deep_sleep_shows_its_pruning() {
         .map(str::to_string)
         .collect();
     for n in 1..=9u64 {
-        let (records, bad) = dream_diffs::read_dream(&path, n).unwrap();
-        assert_eq!(bad, 0);
+        let read = dream_diffs::read_dream(&path, n).unwrap();
+        assert_eq!((read.bad, read.first), (0, Some(1)));
+        let records = read.records;
         let [
             DiffRecord {
                 file,
@@ -67,7 +68,7 @@ async fn every_dream_is_recorded_and_the_deep_sleep_shows_its_pruning() {
         let stamp = dreamwatch::memory::time::format_time(t.unwrap());
         assert!(dreams[n as usize - 1].contains(&stamp), "{stamp}");
     }
-    let (deep, _) = dream_diffs::read_dream(&path, 10).unwrap();
+    let deep = dream_diffs::read_dream(&path, 10).unwrap().records;
     let files: Vec<&str> = deep.iter().map(|r| r.file.as_str()).collect();
     assert_eq!(
         files,

@@ -57,6 +57,9 @@ pub struct History {
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct State {
     path: PathBuf,
+    /// When this creature was first watched: what came before cannot be known.
+    #[serde(default, with = "opt_time")]
+    first: Option<DateTime<Utc>>,
     /// When each file's snapshot was taken.
     #[serde(default)]
     seen: BTreeMap<String, Seen>,
@@ -72,6 +75,8 @@ struct Seen {
 #[derive(Debug, Default, PartialEq)]
 pub struct Loaded {
     pub records: Vec<DiffRecord>,
+    /// When the history of this creature begins.
+    pub since: Option<DateTime<Utc>>,
     /// Why the history was dropped (it could not be read), to be shown once.
     pub dropped: Option<String>,
 }
@@ -120,6 +125,7 @@ impl History {
         let state_path = dir.join("state.json");
         let mut state = read_state(&state_path).unwrap_or_default();
         state.path = creature.to_path_buf();
+        state.first = state.first.or(Some(now));
         let snap = snap_dir.join(file);
         let before = write::read_optional(&snap)
             .map_err(io_at(&snap))?
@@ -164,6 +170,7 @@ impl History {
         match read_records(&dir) {
             Ok(records) => Loaded {
                 records,
+                since: read_state(&dir.join("state.json")).and_then(|s| s.first),
                 dropped: None,
             },
             Err(why) => {
@@ -174,6 +181,7 @@ impl History {
                 };
                 Loaded {
                     records: Vec::new(),
+                    since: None,
                     dropped: Some(format!(
                         "the watched history of {} could not be read ({why}); {tail}, the creature's files are untouched",
                         creature.display()

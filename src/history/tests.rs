@@ -42,6 +42,7 @@ fn a_pruning_seen_is_kept_and_still_there_after_a_restart() {
     let loaded = again.load(creature.path());
     assert_eq!(loaded.dropped, None);
     assert_eq!(loaded.records, [r]);
+    assert_eq!(loaded.since, Some(at(0)));
     // Nothing of the store is inside the creature.
     assert_eq!(std::fs::read_dir(creature.path()).unwrap().count(), 0);
 }
