@@ -14,6 +14,7 @@ pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod openseed;
+pub mod remote;
 pub mod runner;
 pub mod search;
 pub mod tail;
