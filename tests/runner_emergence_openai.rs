@@ -28,7 +28,7 @@ fn call(n: usize, name: &str, args: Value) -> Value {
 /// Turn 1 stores 30 memories and a soul entry, turn 2 starts self-care, turn 3 keeps the
 /// diary, a to-do, a recurring event and a relation, then the creature sleeps.
 fn answer(_path: &str, body: &Value, turn: usize) -> Value {
-    if !body["tools"].as_array().is_some_and(|t| !t.is_empty()) {
+    if body["tools"].as_array().is_none_or(|t| t.is_empty()) {
         let system = body["messages"][0]["content"].as_str().unwrap_or_default();
         let text = if system.contains("long-term memories") {
             "I keep the north gate; the keeper is my friend."

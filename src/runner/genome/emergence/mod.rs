@@ -374,9 +374,7 @@ impl Emergence {
 
     /// What became due since the last look, as a note (`None` when nothing did).
     fn due_note(&mut self, now: DateTime<Utc>) -> Option<String> {
-        let Some(seen) = self.calendar_seen.replace(now) else {
-            return None;
-        };
+        let seen = self.calendar_seen.replace(now)?;
         let due = calendar::agenda(self.calendar.iter(), seen, now, 10);
         if due.is_empty() {
             return None;

@@ -109,7 +109,11 @@ impl World {
             Output::Genome(EmergenceIo::Append { file, lines }) => {
                 self.files.entry(file.name()).or_default().extend(lines);
             }
-            Output::Record(Record::Event { kind, fields, .. }) if kind == EventKind::ToolCall => {
+            Output::Record(Record::Event {
+                kind: EventKind::ToolCall,
+                fields,
+                ..
+            }) => {
                 let get = |k: &str| fields.get(k).cloned().unwrap_or(Value::Null);
                 self.results.push((
                     get("tool").as_str().unwrap_or_default().to_string(),
@@ -491,8 +495,8 @@ fn todos_are_added_listed_and_completed_once() {
         list.starts_with("- [td1] (high, OVERDUE since 2026-02-28) Answer wren"),
         "{list}"
     );
-    assert_eq!(w.call("complete_todo", json!({"id": "td1"})).0, true);
-    assert_eq!(w.call("complete_todo", json!({"id": "td1"})).0, false);
+    assert!(w.call("complete_todo", json!({"id": "td1"})).0);
+    assert!(!w.call("complete_todo", json!({"id": "td1"})).0);
     let (_, list) = w.call("list_todo", json!({}));
     assert!(!list.contains("td1") && list.contains("td2"), "{list}");
     assert_eq!(w.lines("todos.jsonl", "complete").len(), 1);
