@@ -13,6 +13,7 @@ pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod openseed;
+pub mod remote;
 pub mod runner;
 pub mod search;
 pub mod tail;

@@ -91,6 +91,10 @@ pub struct InspectArgs {
     /// Keep running and print one JSON line per change
     #[arg(long)]
     pub follow: bool,
+    /// With --follow: speak the wire protocol a far observatory reads (files and
+    /// their changes; requests on stdin; exits when stdin closes)
+    #[arg(long, requires = "follow")]
+    pub wire: bool,
 }
 
 /// `--provider`: [`ProviderKind`] as clap spells it.

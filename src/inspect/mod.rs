@@ -2,6 +2,7 @@
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
 mod evennia;
+mod wire;
 
 use std::io::{IsTerminal, Stdout, Write};
 use std::path::PathBuf;
@@ -28,6 +29,8 @@ pub struct InspectOptions {
     pub json: bool,
     /// Keep running and print one JSON line per change.
     pub follow: bool,
+    /// With `follow`: the wire protocol a far observatory reads (`remote::wire`).
+    pub wire: bool,
     pub watch: WatchOptions,
     /// The constants fatigue, status and cadence are derived with.
     pub cycle: Cycle,
@@ -49,6 +52,9 @@ pub fn run(args: InspectOptions) -> ExitCode {
         return ExitCode::from(2);
     }
     let k = args.cycle;
+    if args.follow && args.wire {
+        return wire::run(roots, args.watch);
+    }
     if args.follow {
         return follow(roots, args.watch, &k);
     }
