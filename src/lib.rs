@@ -8,11 +8,13 @@
 
 pub mod app;
 pub mod control;
+pub mod history;
 pub mod inspect;
 pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod openseed;
+pub mod remote;
 pub mod runner;
 pub mod search;
 pub mod tail;

@@ -91,6 +91,10 @@ pub struct InspectArgs {
     /// Keep running and print one JSON line per change
     #[arg(long)]
     pub follow: bool,
+    /// With --follow: speak the wire protocol a far observatory reads (files and
+    /// their changes; requests on stdin; exits when stdin closes)
+    #[arg(long, requires = "follow")]
+    pub wire: bool,
 }
 
 /// `--provider`: [`ProviderKind`] as clap spells it.
@@ -118,6 +122,8 @@ pub enum GenomeArg {
     Dreamer,
     /// evennia_ai's memory and sleep: journal, semantic memory, entities, sleep phases
     Evennia,
+    /// Emergence World's cognition: soul, long-term memory, self-care, diary, plans, relations
+    Emergence,
 }
 
 /// `--profile`: [`Profile`] as clap spells it.

@@ -123,6 +123,7 @@ fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
         paths: args.paths.clone(),
         json: args.json,
         follow: args.follow,
+        wire: args.wire,
         watch: cli.watch.options(watching.observatory.poll_ms),
         cycle: watching.cycle,
     })

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
+use crate::runner::genome::emergence::config::EmergenceConfig;
 use crate::runner::genome::evennia::config::EvenniaConfig;
 
 /// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
@@ -68,6 +69,8 @@ pub struct RunnerConfig {
     pub garden: Vec<String>,
     /// The evennia genome's settings (`[runner.evennia]`).
     pub evennia: EvenniaConfig,
+    /// The emergence genome's settings (`[runner.emergence]`).
+    pub emergence: EmergenceConfig,
 }
 
 impl Default for RunnerConfig {
@@ -86,6 +89,7 @@ impl Default for RunnerConfig {
             speed: 1.0,
             garden: Vec::new(),
             evennia: EvenniaConfig::default(),
+            emergence: EmergenceConfig::default(),
         }
     }
 }

@@ -1,0 +1,186 @@
+//! `inspect --follow --wire`: the far side of a garden watched from another machine
+//! (the protocol is `remote::wire`'s). A hello, a first snapshot of every creature's
+//! files, `ready`, then each change as the watcher hints at it; requests on stdin (a
+//! runner command, a message) answered on stdout. It exits when its stdin closes, so an
+//! observatory that quits, or a dropped connection, leaves nothing running here.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use chrono::Utc;
+use tokio::io::BufReader;
+
+use crate::control::{ControlCommand, send_command};
+use crate::memory::garden::Root;
+use crate::memory::layout::control_socket;
+use crate::memory::messages;
+use crate::remote::connect::read_line;
+use crate::remote::follow::Follower;
+use crate::remote::target::VERSION;
+use crate::remote::wire::{PROTOCOL, Report, Request, line};
+use crate::watch::{WatchOptions, Watcher};
+
+/// Why the loop ended.
+enum Stop {
+    /// Stdin closed, or stdout did.
+    Closed,
+    /// The near side speaks another protocol (said on stdout).
+    Refused,
+}
+
+pub fn run(roots: Vec<Root>, watch: WatchOptions) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("dreamwatch inspect: cannot start: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let stop = runtime.block_on(serve(roots, watch));
+    // Stdin's reader thread may be blocked in a read: not waited for.
+    runtime.shutdown_background();
+    match stop {
+        Stop::Closed => ExitCode::SUCCESS,
+        Stop::Refused => ExitCode::from(3),
+    }
+}
+
+async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
+    let mut out = std::io::stdout().lock();
+    let hello = Report::Hello {
+        protocol: PROTOCOL,
+        version: VERSION.to_string(),
+        system: system(),
+    };
+    let mut follower = Follower::new(roots);
+    let (mut watcher, mut hints) = Watcher::start(watch);
+    let mut first = vec![hello];
+    first.extend(follower.look_all());
+    first.push(Report::Ready);
+    if emit(&mut out, &first).is_err() {
+        return Stop::Closed;
+    }
+    watcher.set_dirs(follower.dirs().into_iter().collect());
+    let mut stdin = BufReader::new(tokio::io::stdin());
+    loop {
+        tokio::select! {
+            batch = hints.recv() => {
+                let Some(batch) = batch else { return Stop::Closed };
+                let reports = if batch.rescan || batch.poll_tick {
+                    follower.look_all()
+                } else {
+                    follower.look_paths(&batch.paths)
+                };
+                watcher.set_dirs(follower.dirs().into_iter().collect());
+                watcher.retry(Some(&batch.paths));
+                if emit(&mut out, &reports).is_err() {
+                    return Stop::Closed;
+                }
+            }
+            read = read_line(&mut stdin) => {
+                let Ok(Some(text)) = read else { return Stop::Closed };
+                let reply = match serde_json::from_str::<Request>(&text) {
+                    Ok(Request::Hello { protocol }) if protocol != PROTOCOL => {
+                        let text = format!("the near side speaks wire protocol {protocol}; this dreamwatch {VERSION} speaks {PROTOCOL}: use the same version on both sides");
+                        let _ = emit(&mut out, &[Report::Error { text }]);
+                        return Stop::Refused;
+                    }
+                    Ok(Request::Hello { .. }) => continue,
+                    Ok(request) => answer(&follower, request).await,
+                    Err(e) => Report::Error { text: format!("not a request ({e})") },
+                };
+                if emit(&mut out, &[reply]).is_err() {
+                    return Stop::Closed;
+                }
+            }
+        }
+    }
+}
+
+/// Does what the near side asks, and says what became of it.
+async fn answer(follower: &Follower, request: Request) -> Report {
+    let (req, id) = match &request {
+        Request::Control { req, id, .. } | Request::Message { req, id, .. } => (*req, id.clone()),
+        Request::Hello { .. } => (0, String::new()),
+    };
+    let reply = |ok: bool, text: String, answer: Option<serde_json::Value>| Report::Reply {
+        req,
+        ok,
+        text,
+        answer,
+    };
+    let Some(dir) = follower.path_of(&id).map(Path::to_path_buf) else {
+        return reply(false, format!("{id} is not here any more"), None);
+    };
+    let listening = control_socket(&dir).exists();
+    match request {
+        Request::Control { command, .. } => {
+            let command = match serde_json::from_value::<ControlCommand>(command) {
+                Ok(c) => c,
+                Err(e) => return reply(false, format!("not a command ({e})"), None),
+            };
+            if !listening {
+                return reply(
+                    false,
+                    "no dreamwatch runner hosts it there (an OpenSeed creature, or its runner is gone)".into(),
+                    None,
+                );
+            }
+            match send_command(&dir, &command).await {
+                Ok(answer) => {
+                    let answer = answer.and_then(|a| serde_json::to_value(a).ok());
+                    reply(true, "the runner took it".into(), answer)
+                }
+                Err(e) => reply(false, e.to_string(), None),
+            }
+        }
+        Request::Message { text, .. } => {
+            if listening {
+                let command = ControlCommand::Message { text: text.clone() };
+                if send_command(&dir, &command).await.is_ok() {
+                    return reply(
+                        true,
+                        "message sent to its runner, which appends it to MESSAGES.md".into(),
+                        None,
+                    );
+                }
+            }
+            match messages::append(&dir, &text, Utc::now()) {
+                Ok(path) => reply(
+                    true,
+                    format!("message appended to {}", path.display()),
+                    None,
+                ),
+                Err(e) => reply(false, format!("message not saved: {e}"), None),
+            }
+        }
+        Request::Hello { .. } => reply(true, String::new(), None),
+    }
+}
+
+/// Writes reports, one line each, and flushes once.
+fn emit(out: &mut impl Write, reports: &[Report]) -> std::io::Result<()> {
+    for r in reports {
+        writeln!(out, "{}", line(r))?;
+    }
+    out.flush()
+}
+
+/// This system as `uname -s -m` says it (for the hello).
+fn system() -> String {
+    let os = match std::env::consts::OS {
+        "linux" => "Linux",
+        "macos" => "Darwin",
+        "freebsd" => "FreeBSD",
+        other => other,
+    };
+    let arch = match (std::env::consts::OS, std::env::consts::ARCH) {
+        ("macos", "aarch64") => "arm64",
+        (_, arch) => arch,
+    };
+    format!("{os} {arch}")
+}

@@ -1,0 +1,421 @@
+//! The near side of one far garden: starts the far side (over ssh, bringing this binary
+//! when the far side has none and runs the same system), checks its hello, mirrors what
+//! it reports, passes requests to it, and starts it again with backoff when the
+//! connection drops. Dropping the [`Remote`] ends the child: its stdin closes, and the
+//! far side exits when its stdin closes.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin};
+use tokio::sync::mpsc;
+
+use super::mirror::Mirror;
+use super::target::{NEEDS_BINARY, Transport, VERSION};
+use super::wire::{PROTOCOL, Report, Request, line};
+
+/// The longest report line read (an 8 MiB window of escaped text fits).
+const MAX_REPORT: usize = 64 << 20;
+/// Waits between attempts: doubled after each failure up to the last, reset once a
+/// snapshot arrived.
+const BACKOFF: [u64; 6] = [1, 2, 4, 8, 16, 30];
+
+/// What a connection reports to the observatory.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Update {
+    /// The first snapshot is mirrored: the copies are current.
+    Up,
+    /// The connection dropped or could not be made; tried again in `retry_in`.
+    Down { error: String, retry_in: Duration },
+    /// It cannot work (another protocol, another system and no dreamwatch there): not
+    /// tried again.
+    Refused { error: String },
+    /// The answer to request `req`.
+    Reply {
+        req: u64,
+        ok: bool,
+        text: String,
+        answer: Option<serde_json::Value>,
+    },
+}
+
+/// One far garden: where its copy is, and the way to ask it things.
+#[derive(Debug)]
+pub struct Remote {
+    pub transport: Transport,
+    /// The mirror root: a garden of the copies.
+    pub root: PathBuf,
+    requests: mpsc::UnboundedSender<Request>,
+}
+
+impl Remote {
+    /// Passes a request on; `false` when the connection task has ended.
+    pub fn send(&self, request: Request) -> bool {
+        self.requests.send(request).is_ok()
+    }
+}
+
+/// Starts following `transport` into the mirror at `root` (an empty directory).
+/// Updates arrive on `updates` with the mirror root.
+pub fn connect(
+    transport: Transport,
+    root: PathBuf,
+    updates: mpsc::UnboundedSender<(PathBuf, Update)>,
+) -> Remote {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let task = Task {
+        transport: transport.clone(),
+        mirror: Mirror::new(root.clone()),
+        updates,
+        requests: rx,
+    };
+    tokio::spawn(task.run());
+    Remote {
+        transport,
+        root,
+        requests: tx,
+    }
+}
+
+struct Task {
+    transport: Transport,
+    mirror: Mirror,
+    updates: mpsc::UnboundedSender<(PathBuf, Update)>,
+    requests: mpsc::UnboundedReceiver<Request>,
+}
+
+/// How one attempt ended.
+enum End {
+    /// The far side went away; `reached` says whether a snapshot had arrived.
+    Dropped {
+        error: String,
+        reached: bool,
+    },
+    Refused(String),
+    /// The observatory is gone.
+    Closed,
+}
+
+impl Task {
+    async fn run(mut self) {
+        let mut failures = 0usize;
+        loop {
+            let end = self.attempt().await;
+            let error = match end {
+                End::Closed => return,
+                End::Refused(error) => {
+                    self.tell(Update::Refused { error });
+                    // Requests are refused plainly until the observatory goes.
+                    while let Some(r) = self.requests.recv().await {
+                        self.refuse(&r, "this far garden cannot be followed");
+                    }
+                    return;
+                }
+                End::Dropped { error, reached } => {
+                    if reached {
+                        failures = 0;
+                    }
+                    error
+                }
+            };
+            let wait = Duration::from_secs(BACKOFF[failures.min(BACKOFF.len() - 1)]);
+            failures += 1;
+            self.tell(Update::Down {
+                error,
+                retry_in: wait,
+            });
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            loop {
+                tokio::select! {
+                    () = &mut sleep => break,
+                    r = self.requests.recv() => match r {
+                        Some(r) => self.refuse(&r, "the connection is down (it is tried again by itself)"),
+                        None => return,
+                    },
+                }
+            }
+        }
+    }
+
+    fn tell(&self, update: Update) {
+        let _ = self
+            .updates
+            .send((self.mirror.root().to_path_buf(), update));
+    }
+
+    fn refuse(&self, request: &Request, why: &str) {
+        let req = match request {
+            Request::Control { req, .. } | Request::Message { req, .. } => *req,
+            Request::Hello { .. } => return,
+        };
+        self.tell(Update::Reply {
+            req,
+            ok: false,
+            text: why.to_string(),
+            answer: None,
+        });
+    }
+
+    /// One connection, from its start to its end.
+    async fn attempt(&mut self) -> End {
+        let mut installed = false;
+        loop {
+            let mut child = match spawn(&self.transport) {
+                Ok(c) => c,
+                Err(e) => {
+                    return End::Dropped {
+                        error: format!("cannot start {}: {e}", program_of(&self.transport)),
+                        reached: false,
+                    };
+                }
+            };
+            let (Some(stdout), Some(mut stdin)) = (child.stdout.take(), child.stdin.take()) else {
+                return End::Dropped {
+                    error: "no pipe to the far side".into(),
+                    reached: false,
+                };
+            };
+            let stderr = collect_stderr(&mut child);
+            let mut reader = BufReader::new(stdout);
+            let hello = line(&Request::Hello { protocol: PROTOCOL });
+            let _ = write_line(&mut stdin, &hello).await;
+            let first = read_line(&mut reader).await;
+            match first {
+                Ok(Some(text)) if text.starts_with(NEEDS_BINARY) && !installed => {
+                    let system = text[NEEDS_BINARY.len()..].trim().to_string();
+                    drop(child);
+                    match self.install(&system).await {
+                        Ok(()) => {
+                            installed = true;
+                            continue;
+                        }
+                        Err(e) => return End::Refused(e),
+                    }
+                }
+                Ok(Some(text)) => match serde_json::from_str::<Report>(&text) {
+                    Ok(Report::Hello {
+                        protocol: PROTOCOL, ..
+                    }) => return self.follow(child, stdin, reader).await,
+                    Ok(Report::Hello {
+                        protocol, version, ..
+                    }) => {
+                        return End::Refused(format!(
+                            "{} runs dreamwatch {version} (wire protocol {protocol}); this is {VERSION} (protocol {PROTOCOL}): install the same version there",
+                            self.transport.label()
+                        ));
+                    }
+                    _ => {
+                        return End::Dropped {
+                            error: format!("the far side did not say hello: {}", clip(&text)),
+                            reached: false,
+                        };
+                    }
+                },
+                Ok(None) | Err(_) => {
+                    let _ = child.wait().await;
+                    let said = stderr.await.unwrap_or_default();
+                    let error = if said.trim().is_empty() {
+                        "the far side ended at once".to_string()
+                    } else {
+                        said.trim().to_string()
+                    };
+                    return End::Dropped {
+                        error,
+                        reached: false,
+                    };
+                }
+            }
+        }
+    }
+
+    /// Copies this binary to the far side when it runs the same system.
+    async fn install(&self, far: &str) -> Result<(), String> {
+        let host = self.transport.label();
+        let here = local_system().await;
+        if here.as_deref() != Some(far) {
+            return Err(format!(
+                "{host} has no dreamwatch, and it runs {far} while this binary is for {}: install dreamwatch {VERSION} on {host}",
+                here.unwrap_or_else(|| "another system".into())
+            ));
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+        let bytes = tokio::fs::read(&exe)
+            .await
+            .map_err(|e| format!("cannot read {}: {e}", exe.display()))?;
+        let Some(mut cmd) = self.transport.install_command() else {
+            return Err(format!("{host} has no dreamwatch to run"));
+        };
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("cannot start ssh: {e}"))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(&bytes).await;
+        }
+        let out = child
+            .wait_with_output()
+            .await
+            .map_err(|e| format!("copying dreamwatch to {host}: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "copying dreamwatch to {host} failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ))
+        }
+    }
+
+    /// Mirrors the far side's reports and passes requests on until either side ends.
+    async fn follow(
+        &mut self,
+        mut child: Child,
+        mut stdin: ChildStdin,
+        mut reader: BufReader<tokio::process::ChildStdout>,
+    ) -> End {
+        let mut stale = self.mirror.begin_snapshot();
+        let mut reached = false;
+        loop {
+            tokio::select! {
+                read = read_line(&mut reader) => {
+                    let text = match read {
+                        Ok(Some(text)) => text,
+                        Ok(None) => {
+                            let _ = child.wait().await;
+                            return End::Dropped { error: "the connection closed".into(), reached };
+                        }
+                        Err(e) => return End::Dropped { error: e.to_string(), reached },
+                    };
+                    let report = match serde_json::from_str::<Report>(&text) {
+                        Ok(r) => r,
+                        Err(e) => return End::Dropped { error: format!("a line that is not the protocol ({e}): {}", clip(&text)), reached },
+                    };
+                    if let Report::Creature { id, .. } = &report {
+                        stale.retain(|s| s != id);
+                    }
+                    if let Err(e) = self.mirror.apply(&report) {
+                        return End::Dropped { error: e.to_string(), reached };
+                    }
+                    match report {
+                        Report::Ready => {
+                            if let Err(e) = self.mirror.forget(&std::mem::take(&mut stale)) {
+                                return End::Dropped { error: e.to_string(), reached };
+                            }
+                            reached = true;
+                            self.tell(Update::Up);
+                        }
+                        Report::Reply { req, ok, text, answer } => {
+                            self.tell(Update::Reply { req, ok, text, answer });
+                        }
+                        Report::Error { text } => return End::Refused(text),
+                        _ => {}
+                    }
+                }
+                request = self.requests.recv() => {
+                    let Some(request) = request else {
+                        return End::Closed;
+                    };
+                    if let Err(e) = write_line(&mut stdin, &line(&request)).await {
+                        self.refuse(&request, "the connection dropped before it was sent");
+                        return End::Dropped { error: e.to_string(), reached };
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn spawn(transport: &Transport) -> std::io::Result<Child> {
+    transport
+        .follow_command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+}
+
+fn program_of(transport: &Transport) -> String {
+    match transport {
+        Transport::Ssh { ssh, .. } => ssh.first().cloned().unwrap_or_else(|| "ssh".into()),
+        Transport::Local { program, .. } => program.display().to_string(),
+    }
+}
+
+/// The child's stderr, its last 2 KiB, once it closes.
+fn collect_stderr(child: &mut Child) -> tokio::task::JoinHandle<String> {
+    let stderr = child.stderr.take();
+    tokio::spawn(async move {
+        let Some(mut stderr) = stderr else {
+            return String::new();
+        };
+        let mut all = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stderr.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+            if all.len() > 2048 {
+                all.drain(..all.len() - 2048);
+            }
+        }
+        String::from_utf8_lossy(&all).into_owned()
+    })
+}
+
+/// This machine's `uname -s -m`, as the far side reports its own.
+async fn local_system() -> Option<String> {
+    let out = tokio::process::Command::new("uname")
+        .args(["-s", "-m"])
+        .output()
+        .await
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+async fn write_line(stdin: &mut ChildStdin, text: &str) -> std::io::Result<()> {
+    stdin.write_all(format!("{text}\n").as_bytes()).await?;
+    stdin.flush().await
+}
+
+/// One line without its newline; `None` at the end. A line longer than the bound is an
+/// error (never held whole).
+pub async fn read_line(
+    reader: &mut (impl AsyncBufRead + Unpin),
+) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    loop {
+        let chunk = reader.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok((!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).into_owned()));
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        buf.extend_from_slice(&chunk[..take]);
+        reader.consume(take);
+        if buf.len() > MAX_REPORT {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "a line longer than 64 MiB",
+            ));
+        }
+        if done {
+            buf.pop();
+            return Ok(Some(String::from_utf8_lossy(&buf).into_owned()));
+        }
+    }
+}
+
+/// The start of a line, for a message.
+fn clip(text: &str) -> String {
+    crate::text::sanitize::sanitize_line(&text.chars().take(200).collect::<String>())
+}

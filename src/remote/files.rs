@@ -1,0 +1,204 @@
+//! The far side's view of one file: what was sent of it, and what to send now.
+//!
+//! A small file (up to [`SMALL`]) is read whole at each look: when what was sent is
+//! still its beginning (same inode, same digest) only the rest goes, else the whole
+//! file. A larger one is a log: its appends go as they come, checked against the last
+//! bytes sent ([`TAIL`]); a shrink, another inode or other bytes there send its last
+//! [`WINDOW`] again, as does a mirror grown past twice the window.
+
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::wire::{Bytes, FileOp, WINDOW};
+use crate::tail::open_regular;
+
+/// Files up to this size are read whole at each look.
+pub const SMALL: u64 = 256 << 10;
+/// Bytes before the end of what was sent that a large file must still hold.
+const TAIL: u64 = 4 << 10;
+
+/// What was sent of one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sent {
+    identity: (u64, u64),
+    /// Where the near side's copy starts in the file (0 unless windowed).
+    base: u64,
+    /// Where it ends.
+    end: u64,
+    mtime: (i64, i64),
+    /// A small file: the digest of bytes `0..end`; a large one: bytes `end - TAIL..end`.
+    check: Vec<u8>,
+}
+
+/// Looks at the file at `path`: the change to send, if any, and what is then sent.
+pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Option<Sent>)> {
+    let mut file = match open_regular(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Ok((sent.map(|_| FileOp::Delete), None));
+        }
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    let identity = (meta.dev(), meta.ino());
+    let mtime = (meta.mtime(), meta.mtime_nsec());
+    let len = meta.len();
+    let same = sent.filter(|s| s.identity == identity && s.end <= len);
+    if let Some(s) = same
+        && s.end == len
+        && s.mtime == mtime
+    {
+        return Ok((None, Some(s.clone())));
+    }
+    if len <= SMALL {
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.by_ref().take(SMALL).read_to_end(&mut bytes)?;
+        let end = bytes.len() as u64;
+        let digest = |b: &[u8]| Sha256::digest(b).to_vec();
+        let op = match same.filter(|s| s.base == 0 && s.end <= end) {
+            Some(s) if digest(&bytes[..s.end as usize]) == s.check => {
+                (s.end < end).then(|| FileOp::Append {
+                    bytes: Bytes::of(&bytes[s.end as usize..]),
+                })
+            }
+            _ => Some(FileOp::Put {
+                base: 0,
+                size: end,
+                bytes: Bytes::of(&bytes),
+            }),
+        };
+        let now = Sent {
+            identity,
+            base: 0,
+            end,
+            mtime,
+            check: digest(&bytes),
+        };
+        return Ok((op, Some(now)));
+    }
+    if let Some(s) = same
+        && s.base + 2 * WINDOW >= len
+        && tail_of(&mut file, s.end)? == s.check
+    {
+        let added = read_range(&mut file, s.end, len)?;
+        let end = s.end + added.len() as u64;
+        let now = Sent {
+            end,
+            mtime,
+            check: tail_of(&mut file, end)?,
+            ..s.clone()
+        };
+        let op = (!added.is_empty()).then(|| FileOp::Append {
+            bytes: Bytes::of(&added),
+        });
+        return Ok((op, Some(now)));
+    }
+    let window = read_range(&mut file, len.saturating_sub(WINDOW), len)?;
+    // The window starts after the first line break in it: no half line.
+    let cut = memchr::memchr(b'\n', &window).map_or(0, |i| i + 1);
+    let end = len.saturating_sub(WINDOW) + window.len() as u64;
+    let base = end - (window.len() - cut) as u64;
+    let now = Sent {
+        identity,
+        base,
+        end,
+        mtime,
+        check: tail_of(&mut file, end)?,
+    };
+    let op = FileOp::Put {
+        base,
+        size: len,
+        bytes: Bytes::of(&window[cut..]),
+    };
+    Ok((Some(op), Some(now)))
+}
+
+/// Bytes `start..end` of the file (fewer when it is shorter now).
+fn read_range(file: &mut std::fs::File, start: u64, end: u64) -> io::Result<Vec<u8>> {
+    file.seek(SeekFrom::Start(start))?;
+    let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
+    file.by_ref()
+        .take(end.saturating_sub(start))
+        .read_to_end(&mut out)?;
+    Ok(out)
+}
+
+/// The last [`TAIL`] bytes before `end`.
+fn tail_of(file: &mut std::fs::File, end: u64) -> io::Result<Vec<u8>> {
+    read_range(file, end.saturating_sub(TAIL), end)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    fn text(op: &FileOp) -> (String, Option<(u64, u64)>) {
+        match op {
+            FileOp::Put { base, size, bytes } => (
+                String::from_utf8(bytes.decode().unwrap()).unwrap(),
+                Some((*base, *size)),
+            ),
+            FileOp::Append { bytes } => (String::from_utf8(bytes.decode().unwrap()).unwrap(), None),
+            FileOp::Delete => ("<deleted>".into(), None),
+        }
+    }
+
+    #[test]
+    fn a_small_file_goes_whole_then_its_appends_then_whole_again_when_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("obs.md");
+        assert_eq!(look(&p, None).unwrap(), (None, None));
+        std::fs::write(&p, "a\n").unwrap();
+        let (op, sent) = look(&p, None).unwrap();
+        assert_eq!(text(&op.unwrap()), ("a\n".into(), Some((0, 2))));
+        let (op, again) = look(&p, sent.as_ref()).unwrap();
+        assert_eq!((op, again.as_ref()), (None, sent.as_ref()));
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"b\npartial").unwrap();
+        let (op, sent) = look(&p, sent.as_ref()).unwrap();
+        assert_eq!(text(&op.unwrap()), ("b\npartial".into(), None));
+        // Rewritten in place, longer: the whole file again.
+        std::fs::write(&p, "x\nb\npartial and more\n").unwrap();
+        let (op, sent) = look(&p, sent.as_ref()).unwrap();
+        assert_eq!(text(&op.unwrap()).1, Some((0, 21)));
+        std::fs::remove_file(&p).unwrap();
+        let (op, sent) = look(&p, sent.as_ref()).unwrap();
+        assert_eq!((op, sent), (Some(FileOp::Delete), None));
+    }
+
+    #[test]
+    fn a_large_log_goes_as_its_last_window_from_a_line_start_then_its_appends() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("conversation.jsonl");
+        let line = format!(
+            "{{\"role\":\"user\",\"content\":\"{}\"}}\n",
+            "x".repeat(1000)
+        );
+        let lines = (WINDOW as usize / line.len()) + 100;
+        std::fs::write(&p, line.repeat(lines)).unwrap();
+        let size = (line.len() * lines) as u64;
+        let (op, sent) = look(&p, None).unwrap();
+        let (window, at) = text(&op.unwrap());
+        let (base, total) = at.unwrap();
+        assert_eq!(total, size);
+        assert!(window.len() as u64 <= WINDOW && window.starts_with("{\"role\""));
+        assert_eq!(base + window.len() as u64, size);
+        assert_eq!(base % line.len() as u64, 0, "cut at a line start");
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"{\"role\":\"assistant\"}\n").unwrap();
+        let (op, sent) = look(&p, sent.as_ref()).unwrap();
+        assert_eq!(
+            text(&op.unwrap()),
+            ("{\"role\":\"assistant\"}\n".into(), None)
+        );
+        // Truncated and written again: the window (here the whole short file) again.
+        std::fs::write(&p, line.repeat(lines)).unwrap();
+        let (op, _) = look(&p, sent.as_ref()).unwrap();
+        assert!(text(&op.unwrap()).1.is_some());
+    }
+}

@@ -1,0 +1,267 @@
+//! The near side's copy of a far garden: each creature a directory under one mirror
+//! root, each file written as the far side reports it (a put replaces the file by a
+//! rename, so the local tailer sees a new file; an append appends), so that the local
+//! watcher and memory model read it as they read any creature. A far runner's lock is
+//! held on the copy while the far side says one runs, so the model's probe says so too.
+//!
+//! The far side is trusted with nothing: a creature id must be a plain name, and a file
+//! one of the paths the memory model reads (never `..`, never absolute).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+
+use super::follow::sent_files;
+use super::wire::{FileOp, Report};
+use crate::memory::runner_lock;
+
+/// Why a report could not be applied.
+#[derive(Debug, thiserror::Error)]
+pub enum MirrorError {
+    #[error("the far side named a creature {0:?}: not a plain directory name")]
+    BadId(String),
+    #[error("the far side sent {0:?}: not a file dreamwatch reads")]
+    BadFile(String),
+    #[error("the far side named a creature it had not announced: {0:?}")]
+    Unknown(String),
+    #[error("the far side sent bytes that are not base64")]
+    BadBytes,
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+#[derive(Debug, Default)]
+struct Copy {
+    /// Held while the far side says a runner holds the creature's lock.
+    lock: Option<File>,
+}
+
+/// One far garden's copy.
+#[derive(Debug)]
+pub struct Mirror {
+    root: PathBuf,
+    creatures: HashMap<String, Copy>,
+}
+
+impl Mirror {
+    /// A mirror in `root` (an existing directory this process owns).
+    pub fn new(root: PathBuf) -> Self {
+        Self {
+            root,
+            creatures: HashMap::new(),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The copy of the creature `id`.
+    pub fn dir(&self, id: &str) -> PathBuf {
+        self.root.join(id)
+    }
+
+    /// The id of the creature whose copy is at `dir`.
+    pub fn id_of(&self, dir: &Path) -> Option<String> {
+        let id = dir.strip_prefix(&self.root).ok()?.to_str()?;
+        self.creatures.contains_key(id).then(|| id.to_string())
+    }
+
+    /// A new snapshot begins: what it does not announce again is gone.
+    pub fn begin_snapshot(&mut self) -> Vec<String> {
+        self.creatures.keys().cloned().collect()
+    }
+
+    /// Removes the copies of creatures the far side no longer has.
+    pub fn forget(&mut self, ids: &[String]) -> Result<(), MirrorError> {
+        for id in ids {
+            self.remove(id)?;
+        }
+        Ok(())
+    }
+
+    pub fn apply(&mut self, report: &Report) -> Result<(), MirrorError> {
+        match report {
+            Report::Creature { id, .. } => {
+                plain(id)?;
+                let dir = self.dir(id);
+                // Known to the model as a creature from the start (it has `.self/`).
+                std::fs::create_dir_all(dir.join(".self")).map_err(io_at(&dir))?;
+                self.creatures.entry(id.clone()).or_default();
+                Ok(())
+            }
+            Report::Gone { id } => self.remove(id),
+            Report::File { id, file, op } => {
+                self.known(id)?;
+                if !sent_files().any(|f| f == file) {
+                    return Err(MirrorError::BadFile(file.clone()));
+                }
+                let path = self.dir(id).join(file);
+                write_op(&path, op)
+            }
+            Report::Runner { id, alive, .. } => {
+                self.known(id)?;
+                let path = runner_lock::path(&self.dir(id));
+                let copy = self.creatures.entry(id.clone()).or_default();
+                copy.lock = if *alive {
+                    Some(hold(&path).map_err(io_at(&path))?)
+                } else {
+                    None
+                };
+                Ok(())
+            }
+            Report::Hello { .. } | Report::Ready | Report::Reply { .. } | Report::Error { .. } => {
+                Ok(())
+            }
+        }
+    }
+
+    fn known(&self, id: &str) -> Result<(), MirrorError> {
+        if self.creatures.contains_key(id) {
+            Ok(())
+        } else {
+            Err(MirrorError::Unknown(id.to_string()))
+        }
+    }
+
+    fn remove(&mut self, id: &str) -> Result<(), MirrorError> {
+        if self.creatures.remove(id).is_some() {
+            let dir = self.dir(id);
+            std::fs::remove_dir_all(&dir).map_err(io_at(&dir))?;
+        }
+        Ok(())
+    }
+}
+
+fn io_at(path: &Path) -> impl Fn(io::Error) -> MirrorError + '_ {
+    move |source| MirrorError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// An id is one normal path component.
+fn plain(id: &str) -> Result<(), MirrorError> {
+    let mut parts = Path::new(id).components();
+    match (parts.next(), parts.next()) {
+        (Some(std::path::Component::Normal(_)), None) if !id.starts_with('.') => Ok(()),
+        _ => Err(MirrorError::BadId(id.to_string())),
+    }
+}
+
+fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
+    let dir = path.parent().unwrap_or(path);
+    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    match op {
+        FileOp::Put { bytes, .. } => {
+            let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
+            let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io_at(dir))?;
+            tmp.write_all(&bytes).map_err(io_at(path))?;
+            tmp.persist(path).map_err(|e| MirrorError::Io {
+                path: path.to_path_buf(),
+                source: e.error,
+            })?;
+            Ok(())
+        }
+        FileOp::Append { bytes } => {
+            let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
+            OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(&bytes))
+                .map_err(io_at(path))
+        }
+        FileOp::Delete => match std::fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(path)(e)),
+            _ => Ok(()),
+        },
+    }
+}
+
+/// Takes the exclusive lock a runner holds on its creature's lock file.
+fn hold(path: &Path) -> io::Result<File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)?;
+    // SAFETY: flock on a descriptor owned by `file`, released when it is closed.
+    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::wire::Bytes;
+
+    fn file(id: &str, file: &str, op: FileOp) -> Report {
+        Report::File {
+            id: id.into(),
+            file: file.into(),
+            op,
+        }
+    }
+
+    #[test]
+    fn reports_become_files_a_runner_lock_and_nothing_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Mirror::new(dir.path().to_path_buf());
+        m.apply(&Report::Creature {
+            id: "sprout".into(),
+            path: "/far/sprout".into(),
+        })
+        .unwrap();
+        let obs = ".self/observations.md";
+        let put = FileOp::Put {
+            base: 0,
+            size: 2,
+            bytes: Bytes::of(b"a\n"),
+        };
+        m.apply(&file("sprout", obs, put)).unwrap();
+        let append = FileOp::Append {
+            bytes: Bytes::of(b"b\n"),
+        };
+        m.apply(&file("sprout", obs, append)).unwrap();
+        let copy = dir.path().join("sprout");
+        assert_eq!(std::fs::read_to_string(copy.join(obs)).unwrap(), "a\nb\n");
+        assert!(!runner_lock::is_held(&copy));
+        let runner = |alive| Report::Runner {
+            id: "sprout".into(),
+            alive,
+            listening: alive,
+        };
+        m.apply(&runner(true)).unwrap();
+        assert!(runner_lock::is_held(&copy));
+        m.apply(&runner(false)).unwrap();
+        assert!(!runner_lock::is_held(&copy));
+        for bad in ["../x", "/etc/passwd", ".bashrc", "MESSAGES.md"] {
+            let op = FileOp::Delete;
+            assert!(matches!(
+                m.apply(&file("sprout", bad, op)),
+                Err(MirrorError::BadFile(_))
+            ));
+        }
+        for bad in ["..", "a/b", ".hidden", ""] {
+            let r = Report::Creature {
+                id: bad.into(),
+                path: String::new(),
+            };
+            assert!(matches!(m.apply(&r), Err(MirrorError::BadId(_))), "{bad}");
+        }
+        m.apply(&Report::Gone {
+            id: "sprout".into(),
+        })
+        .unwrap();
+        assert!(!copy.exists());
+    }
+}
