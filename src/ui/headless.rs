@@ -46,6 +46,7 @@ impl Settings {
             cycle: Cycle::default(),
             read_only: false,
             bell: false,
+            history: None,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod health;
 pub mod openseed;
 pub mod recall;
 pub mod search;
+pub mod watched;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +37,9 @@ use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
 use search::SearchState;
+use watched::Watched;
+
+use crate::history::History;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
 /// it has been on screen (a burst of keys does not wipe a notice nobody saw).
@@ -58,6 +62,8 @@ pub struct Settings {
     pub read_only: bool,
     /// Ring the terminal bell when something asks for attention (`bell = true`).
     pub bell: bool,
+    /// The watched history's store; `None` keeps none.
+    pub history: Option<History>,
 }
 
 pub struct App {
@@ -98,6 +104,8 @@ pub struct App {
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
+    /// The watched history of creatures that keep no record of their dreams.
+    watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
 }
@@ -137,6 +145,7 @@ impl App {
             hosted,
             openseed: None,
             stop_asked: None,
+            watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -157,7 +166,16 @@ impl App {
             Some(cycle) => (*cycle, RunnerLink::Hosted),
             None => (self.cycle, RunnerLink::None),
         };
-        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        if let Some(w) = self.watched.as_mut().filter(|_| link != RunnerLink::Hosted) {
+            let mut loaded = w.load(path);
+            let seen = w.look(path, None, self.now);
+            loaded.records.extend(seen.records);
+            ui.add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+            if let Some(text) = loaded.dropped.or(seen.notice) {
+                self.set_notice(text, true);
+            }
+        }
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
@@ -202,6 +220,17 @@ impl App {
                         continue;
                     };
                     let attention = ui.apply(model, &changes, &self.theme, self.now);
+                    if let Some(w) = self
+                        .watched
+                        .as_mut()
+                        .filter(|_| ui.link != RunnerLink::Hosted)
+                    {
+                        let seen = w.look(&path, Some(&changes), self.now);
+                        ui.add_watched(model, seen.records, None);
+                        if let Some(text) = seen.notice {
+                            self.set_notice(text, true);
+                        }
+                    }
                     self.call_attention(&path, attention);
                 }
             }
