@@ -8,6 +8,7 @@ pub mod garden;
 pub mod health;
 pub mod openseed;
 pub mod recall;
+pub mod remote;
 pub mod search;
 
 use std::collections::BTreeMap;
@@ -35,6 +36,7 @@ use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
+use remote::RemoteUi;
 use search::SearchState;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
@@ -98,6 +100,8 @@ pub struct App {
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
+    /// Gardens on other machines, by the mirror directory their copies sit in.
+    pub remotes: BTreeMap<PathBuf, RemoteUi>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
 }
@@ -136,6 +140,7 @@ impl App {
             dirty: true,
             hosted,
             openseed: None,
+            remotes: BTreeMap::new(),
             stop_asked: None,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
@@ -157,7 +162,10 @@ impl App {
             Some(cycle) => (*cycle, RunnerLink::Hosted),
             None => (self.cycle, RunnerLink::None),
         };
-        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        if let Some(remote) = self.remote_of(path) {
+            ui.mark_remote(remote.host.clone(), model);
+        }
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
@@ -320,7 +328,9 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || openseed
+                || self.selected_remote().is_some(),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
