@@ -580,6 +580,83 @@ fn json_reports_the_genome_and_the_evennia_figures() {
     assert!(!text.contains("fatigue"), "{text}");
 }
 
+/// The emergence garden: each creature's figures of every file (the next calendar event is
+/// whatever comes after the real clock: the daily walk makes sure there is one).
+#[test]
+fn json_reports_the_emergence_figures() {
+    let garden = tempfile::tempdir().unwrap();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emergence");
+    for name in ["wren", "ivy"] {
+        copy_dir(
+            &fixtures.join(name).join("creature"),
+            &garden.path().join(name),
+        );
+    }
+    let out = bin()
+        .args(["inspect", "--json"])
+        .arg(garden.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let creatures = v["creatures"].as_array().unwrap();
+    let wren = creatures.iter().find(|c| c["name"] == "wren").unwrap();
+    assert_eq!(wren["genome"], "emergence");
+    assert_eq!(wren["evennia"], Value::Null);
+    let e = &wren["emergence"];
+    assert_eq!(
+        e["soul"],
+        serde_json::json!({"entries": 3, "added": 4, "removed": 1, "bad_lines": 0})
+    );
+    assert_eq!(
+        e["memories"],
+        serde_json::json!({"current": 4, "archived": 34, "copied": 2, "neural_links": 2, "bad_lines": 0})
+    );
+    assert_eq!(
+        e["summaries"],
+        serde_json::json!({"memories": 2, "conversations": 2, "watermark": "d10", "bad_lines": 0})
+    );
+    assert_eq!(e["diary"]["entries"], 3);
+    assert_eq!(e["diary"]["last_date"], "2026-11-24");
+    assert_eq!(
+        (&e["todos"]["open"], &e["todos"]["done"]),
+        (&Value::from(3), &Value::from(2))
+    );
+    assert_eq!(e["calendar"]["events"], 4);
+    assert_eq!(e["calendar"]["recurring"], 3);
+    assert!(e["calendar"]["next"]["at"].is_string(), "{e}");
+    assert_eq!(
+        e["relations"]["by_type"],
+        serde_json::json!({"ally": 1, "mentor": 1, "rival": 1})
+    );
+    assert_eq!(
+        e["dialogues"],
+        serde_json::json!({"lines": 14, "archived": 10, "live": 4, "unsummarised": 4, "bad_lines": 0})
+    );
+    let ivy = creatures.iter().find(|c| c["name"] == "ivy").unwrap();
+    assert_eq!(ivy["emergence"]["memories"]["neural_links"], 1);
+
+    let text = bin()
+        .arg("inspect")
+        .arg(garden.path().join("wren"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("genome        emergence"), "{text}");
+    assert!(
+        text.contains("memories      4 long-term, 34 archived, 2 copied by neural link"),
+        "{text}"
+    );
+    assert!(
+        text.contains("dialogues     14 lines (10 archived, 4 not yet summarised)"),
+        "{text}"
+    );
+}
+
 /// `--follow` on an evennia creature: a line of its mode file and of its journal each give
 /// an `evennia` line with that file's figures.
 #[test]

@@ -3,30 +3,19 @@
 //! rewritten, and how the genome is known.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
-use std::fs::{self, OpenOptions};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
+
+mod model_support;
+use model_support::append;
 
 use dreamwatch::memory::creature::{Change, Creature};
 use dreamwatch::memory::evennia::mode::{Mode, Phase};
 use dreamwatch::memory::genome::Genome;
 use dreamwatch::memory::layout::FileKind;
 
-fn append(path: &Path, text: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-}
-
 fn creature() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("sable");
-    fs::create_dir_all(root.join(".self")).unwrap();
-    (dir, root)
+    model_support::creature("sable")
 }
 
 fn add(id: &str, minute: u32, importance: u32) -> String {

@@ -3,7 +3,9 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+
+mod model_support;
+use model_support::append;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dreamwatch::memory::creature::{Change, Creature};
@@ -18,18 +20,6 @@ fn t0() -> DateTime<Utc> {
 
 fn iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
-fn append(path: &Path, text: &str) {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).unwrap();
-    }
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .unwrap();
-    f.write_all(text.as_bytes()).unwrap();
 }
 
 fn creature() -> (tempfile::TempDir, std::path::PathBuf) {

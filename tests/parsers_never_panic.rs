@@ -39,6 +39,12 @@ proptest! {
             let _ = evennia.fold(kind, 0, &line);
         }
         let _ = (evennia.cumulative_importance(), evennia.mode.label(), evennia.semantic.links());
+        let mut emergence = dreamwatch::memory::emergence::EmergenceMemory::default();
+        for kind in dreamwatch::memory::emergence::FILES {
+            let _ = emergence.fold(kind, 0, &line);
+        }
+        let now = chrono::Utc::now();
+        let _ = (emergence.unsummarised_dialogues(), emergence.calendar.next_after(now), emergence.todos.overdue(now));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `dreamwatch inspect`: the headless face of the memory model. A summary of creatures
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
+mod emergence;
 mod evennia;
 mod wire;
 
@@ -139,6 +140,7 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "problems": c.problems(),
         "problems_not_listed": c.problems_dropped(),
         "evennia": (genome == Genome::Evennia).then(|| evennia::json(c.evennia())),
+        "emergence": (genome == Genome::Emergence).then(|| emergence::json(c.emergence(), now)),
     })
 }
 
@@ -168,6 +170,8 @@ fn write_text(
     writeln!(out, "  genome        {}", sanitize_line(genome.name()))?;
     if genome == Genome::Evennia {
         evennia::write_text(out, c.evennia())?;
+    } else if genome == Genome::Emergence {
+        emergence::write_text(out, c.emergence(), now)?;
     } else {
         write_dreamer(out, c, &s, k)?;
     }
@@ -373,6 +377,12 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
         Change::Diary => vec![json!({"event": "diary", "creature": name, "entries": c.diary().len()})],
         Change::Priorities => vec![json!({"event": "priorities", "creature": name, "items": c.priorities().items})],
         Change::Evennia(kind) => vec![evennia::change_json(name, c.evennia(), *kind)],
+        Change::Emergence(kind) => vec![emergence::change_json(
+            name,
+            c.emergence(),
+            *kind,
+            Utc::now(),
+        )],
         _ => Vec::new(),
     }
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
 use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
+use super::emergence::EmergenceMemory;
 use super::evennia::EvenniaMemory;
 use super::evennia::working::WorkingMemory;
 use super::events::Event;
@@ -56,6 +57,8 @@ pub enum Change {
     Runner,
     /// A file of the evennia genome changed (lines folded, or the file rewritten).
     Evennia(FileKind),
+    /// A file of the emergence genome changed (lines folded).
+    Emergence(FileKind),
     /// A log was truncated or replaced and has been read again.
     Reset(FileKind),
     /// The background count of a large conversation is done: totals are complete and
@@ -94,6 +97,7 @@ struct LogFold {
     iterations: u64,
     creator_log: u64,
     evennia: u64,
+    emergence: u64,
 }
 
 /// A creature, as its files describe it.
@@ -119,6 +123,7 @@ pub struct Creature {
     pub(crate) runner: Option<RunnerFile>,
     runner_probe: RunnerProbe,
     evennia: EvenniaMemory,
+    emergence: EmergenceMemory,
     problems: Problems,
     whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
@@ -209,6 +214,7 @@ impl Creature {
             runner: None,
             runner_probe: RunnerProbe::default(),
             evennia: EvenniaMemory::default(),
+            emergence: EmergenceMemory::default(),
             problems: Problems::default(),
             whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
@@ -293,6 +299,7 @@ impl Creature {
             | FileKind::Entities
             | FileKind::Reflections
             | FileKind::OperatingMode => self.refresh_log(kind, changes),
+            kind if EmergenceMemory::owns(kind) => self.refresh_log(kind, changes),
             _ => self.refresh_document(kind, changes),
         }
     }
@@ -521,6 +528,9 @@ impl Creature {
         if EvenniaMemory::owns(kind) {
             self.evennia.set_present(kind, !poll.missing);
         }
+        if EmergenceMemory::owns(kind) {
+            self.emergence.set_present(kind, !poll.missing);
+        }
         if poll.oversized > 0 {
             let what = format!("{} line(s) too long to read, skipped", poll.oversized);
             self.problem(changes, &path, None, what);
@@ -554,6 +564,9 @@ impl Creature {
         }
         if fold.evennia > 0 {
             changes.push(Change::Evennia(kind));
+        }
+        if fold.emergence > 0 {
+            changes.push(Change::Emergence(kind));
         }
         // One change per new dream (a huge read reports its last ones).
         if fold.dreams > 0 {
@@ -661,6 +674,10 @@ impl Creature {
                 fold.evennia += 1;
                 self.evennia.fold(kind, number, bytes)
             }
+            kind if EmergenceMemory::owns(kind) => {
+                fold.emergence += 1;
+                self.emergence.fold(kind, number, bytes)
+            }
             _ => Ok(()),
         };
         if let Err(what) = result {
@@ -699,6 +716,7 @@ impl Creature {
             FileKind::Memory => self.memory = MemoryLog::default(),
             FileKind::Conversation => self.conversation = ConversationLog::new(path),
             kind if EvenniaMemory::owns(kind) => self.evennia.reset(kind),
+            kind if EmergenceMemory::owns(kind) => self.emergence.reset(kind),
             _ => {}
         }
     }
@@ -723,12 +741,21 @@ impl Creature {
     /// The memory system the creature lives by ([`Genome::detect`]).
     pub fn genome(&self) -> Genome {
         let named = self.birth.as_ref().and_then(|b| b.genome.as_deref());
-        Genome::detect(named, self.evennia.is_present())
+        Genome::detect(
+            named,
+            self.evennia.is_present(),
+            self.emergence.is_present(),
+        )
     }
 
     /// What the evennia genome's files say (empty for other creatures).
     pub fn evennia(&self) -> &EvenniaMemory {
         &self.evennia
+    }
+
+    /// What the emergence genome's files say (empty for other creatures).
+    pub fn emergence(&self) -> &EmergenceMemory {
+        &self.emergence
     }
 
     pub fn purpose(&self) -> Option<&str> {

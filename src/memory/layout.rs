@@ -1,5 +1,6 @@
 //! Where each file lives: the seed layout and every OpenSeed variant.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The kinds of file a creature directory holds.
@@ -27,12 +28,23 @@ pub enum FileKind {
     Reflections,
     OperatingMode,
     WorkingMemory,
+    /// The emergence genome's files.
+    Soul,
+    LongTerm,
+    Summaries,
+    /// `.self/diary.jsonl`: emergence's diary, one entry per date (the dreamer's is
+    /// [`FileKind::Diary`]).
+    DiaryLog,
+    Todos,
+    Calendar,
+    Relations,
+    Dialogues,
 }
 
 impl FileKind {
     /// Every kind, in the order a refresh reads them (dreams before what is counted
     /// against the last dream's time).
-    pub const ALL: [FileKind; 21] = [
+    pub const ALL: [FileKind; 29] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -54,6 +66,14 @@ impl FileKind {
         FileKind::Reflections,
         FileKind::OperatingMode,
         FileKind::WorkingMemory,
+        FileKind::Soul,
+        FileKind::LongTerm,
+        FileKind::Summaries,
+        FileKind::DiaryLog,
+        FileKind::Todos,
+        FileKind::Calendar,
+        FileKind::Relations,
+        FileKind::Dialogues,
     ];
 
     /// Candidate paths relative to the creature root, preferred first.
@@ -80,6 +100,14 @@ impl FileKind {
             FileKind::Reflections => &[".self/reflections.jsonl"],
             FileKind::OperatingMode => &[".sys/mode.jsonl"],
             FileKind::WorkingMemory => &[".self/working_memory.json"],
+            FileKind::Soul => &[".self/soul.jsonl"],
+            FileKind::LongTerm => &[".self/longterm.jsonl"],
+            FileKind::Summaries => &[".self/summaries.jsonl"],
+            FileKind::DiaryLog => &[".self/diary.jsonl"],
+            FileKind::Todos => &[".self/todos.jsonl"],
+            FileKind::Calendar => &[".self/calendar.jsonl"],
+            FileKind::Relations => &[".self/relations.jsonl"],
+            FileKind::Dialogues => &[".self/dialogues.jsonl"],
         }
     }
 
@@ -100,6 +128,27 @@ impl FileKind {
         FileKind::ALL
             .into_iter()
             .find(|k| k.candidates().iter().any(|c| Path::new(c) == rel))
+    }
+}
+
+/// Which of a genome's files are on disk (the genome is known by them when `BIRTH.json`
+/// names none).
+#[derive(Debug, Clone, Default)]
+pub struct FilesPresent(BTreeSet<FileKind>);
+
+impl FilesPresent {
+    /// Records whether the file of `kind` is on disk.
+    pub fn set(&mut self, kind: FileKind, present: bool) {
+        if present {
+            self.0.insert(kind);
+        } else {
+            self.0.remove(&kind);
+        }
+    }
+
+    /// Whether any is.
+    pub fn any(&self) -> bool {
+        !self.0.is_empty()
     }
 }
 

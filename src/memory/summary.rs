@@ -84,6 +84,7 @@ impl Creature {
             self.dream_log().last_time(),
             self.iterations().back().and_then(|i| i.t),
             self.evennia().last_t(),
+            self.emergence().last_t(),
         ]
         .into_iter()
         .flatten()

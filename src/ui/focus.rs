@@ -109,7 +109,7 @@ impl MainView {
     pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
         let all = match genome {
             Genome::Evennia => EVENNIA_VIEWS,
-            Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
+            Genome::Dreamer | Genome::Emergence | Genome::Other(_) => DREAMER_VIEWS,
         };
         events_if(all, events)
     }

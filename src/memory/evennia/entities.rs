@@ -9,9 +9,9 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::line::OpLine;
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
+use crate::memory::op_line::OpLine;
 use crate::memory::recent::Recent;
 
 /// Raw observations kept per entity (the newest).

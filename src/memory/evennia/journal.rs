@@ -5,10 +5,10 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::keyed::Keyed;
-use super::line::OpLine;
 use crate::memory::json::LineError;
+use crate::memory::keyed::Keyed;
 use crate::memory::lenient::{lenient_records, read};
+use crate::memory::op_line::OpLine;
 
 /// Entries kept for the views (the newest); counts cover every line.
 pub const KEPT_ENTRIES: usize = 10_000;

@@ -5,19 +5,15 @@
 
 pub mod entities;
 pub mod journal;
-mod keyed;
-pub mod line;
 pub mod mode;
 pub mod reflections;
 pub mod semantic;
 pub mod working;
 
-use std::collections::BTreeSet;
-
 use chrono::{DateTime, Utc};
 
 use super::json::LineError;
-use super::layout::FileKind;
+use super::layout::{FileKind, FilesPresent};
 use entities::Entities;
 use journal::Journal;
 use mode::ModeLog;
@@ -46,7 +42,7 @@ pub struct EvenniaMemory {
     /// The last working memory read (`None`: no file, or one that does not parse).
     pub working: Option<WorkingMemory>,
     /// The files of this genome found on disk.
-    present: BTreeSet<FileKind>,
+    present: FilesPresent,
 }
 
 impl EvenniaMemory {
@@ -82,16 +78,12 @@ impl EvenniaMemory {
 
     /// Records whether the file of `kind` is on disk.
     pub fn set_present(&mut self, kind: FileKind, present: bool) {
-        if present {
-            self.present.insert(kind);
-        } else {
-            self.present.remove(&kind);
-        }
+        self.present.set(kind, present);
     }
 
     /// Whether any file of this genome is on disk.
     pub fn is_present(&self) -> bool {
-        !self.present.is_empty()
+        self.present.any()
     }
 
     /// The cumulative importance toward the next reflection: the current importance of

@@ -4,9 +4,9 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::line::OpLine;
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
+use crate::memory::op_line::OpLine;
 use crate::memory::recent::Recent;
 use crate::memory::time::parse_time;
 

@@ -3,9 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::line::OpLine;
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
+use crate::memory::op_line::OpLine;
 use crate::memory::recent::Recent;
 
 /// The reflection threshold when no reflection names one (the seed's).

@@ -7,10 +7,10 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 
 use super::journal::ImportanceMethod;
-use super::keyed::Keyed;
-use super::line::OpLine;
 use crate::memory::json::LineError;
+use crate::memory::keyed::Keyed;
 use crate::memory::lenient::{lenient_records, read};
+use crate::memory::op_line::OpLine;
 
 /// Memories kept for the views (the newest); counts cover every line.
 pub const KEPT_MEMORIES: usize = 10_000;

@@ -1,4 +1,4 @@
-//! One line of a module file: `{"t", "op", ...}` (DESIGN.md section 7).
+//! One line of a genome's module file: `{"t", "op", ...}` (DESIGN.md section 7).
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};

@@ -1,5 +1,6 @@
-//! Items of a module file by id, in the order they were added, the last `cap` kept: the
-//! journal's entries, the semantic memories. Removing one from the middle is cheap.
+//! Items of a genome's module file by id, in the order they were added, the last `cap`
+//! kept: evennia's journal entries and semantic memories, emergence's long-term memories,
+//! dialogue lines, to-dos. Removing one from the middle is cheap.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -41,6 +42,11 @@ impl<T> Keyed<T> {
         self.next += 1;
     }
 
+    pub fn get(&self, id: &str) -> Option<&T> {
+        let seq = self.by_id.get(id)?;
+        self.items.get(seq).map(|(_, item)| item)
+    }
+
     pub fn get_mut(&mut self, id: &str) -> Option<&mut T> {
         let seq = self.by_id.get(id)?;
         self.items.get_mut(seq).map(|(_, item)| item)
@@ -62,6 +68,10 @@ impl<T> Keyed<T> {
 
     pub fn len(&self) -> usize {
         self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
     }
 
     pub fn dropped(&self) -> u64 {
