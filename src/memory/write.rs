@@ -353,12 +353,16 @@ pub fn write_priorities(
 
 /// Appends a diary entry headed `## YYYY-MM-DDTHH:MM - Deep Sleep`.
 pub fn append_diary(paths: &SeedPaths, at: DateTime<Utc>, body: &str) -> io::Result<u64> {
-    let text = format!(
+    append_bytes(&paths.diary(), diary_entry(at, body).as_bytes())
+}
+
+/// The text of a diary entry as appended.
+pub fn diary_entry(at: DateTime<Utc>, body: &str) -> String {
+    format!(
         "\n## {} - Deep Sleep\n\n{}\n",
         at.format("%Y-%m-%dT%H:%M"),
         body.trim()
-    );
-    append_bytes(&paths.diary(), text.as_bytes())
+    )
 }
 
 pub fn write_sleep(paths: &SeedPaths, wake_at: DateTime<Utc>) -> io::Result<()> {

@@ -47,6 +47,7 @@ impl Settings {
             cycle: Cycle::default(),
             read_only: false,
             bell: false,
+            history: None,
         }
     }
 }

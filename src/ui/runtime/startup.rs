@@ -9,6 +9,7 @@ use chrono::Utc;
 use tokio::sync::mpsc;
 
 use crate::control::HostedCreature;
+use crate::history::{self, History};
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::openseed::{AttachOptions, attach};
@@ -44,6 +45,12 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             cycle,
             read_only: config.read_only.unwrap_or(false),
             bell: config.bell.unwrap_or(false),
+            history: match config.history_mib {
+                Some(0) => None,
+                mib => History::default_root().map(|root| {
+                    History::new(root, mib.map_or(history::DEFAULT_LIMIT, |m| m << 20))
+                }),
+            },
         },
         warnings,
     )

@@ -10,6 +10,7 @@ pub mod openseed;
 pub mod recall;
 pub mod remote;
 pub mod search;
+pub mod watched;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +39,9 @@ use health::Attention;
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
 use search::SearchState;
+use watched::Watched;
+
+use crate::history::History;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
 /// it has been on screen (a burst of keys does not wipe a notice nobody saw).
@@ -60,6 +64,8 @@ pub struct Settings {
     pub read_only: bool,
     /// Ring the terminal bell when something asks for attention (`bell = true`).
     pub bell: bool,
+    /// The watched history's store; `None` keeps none.
+    pub history: Option<History>,
 }
 
 pub struct App {
@@ -102,6 +108,8 @@ pub struct App {
     pub openseed: Option<OpenSeedUi>,
     /// Gardens on other machines, by the mirror directory their copies sit in.
     pub remotes: BTreeMap<PathBuf, RemoteUi>,
+    /// The watched history of creatures that keep no record of their dreams.
+    watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
 }
@@ -142,6 +150,7 @@ impl App {
             openseed: None,
             remotes: BTreeMap::new(),
             stop_asked: None,
+            watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -163,8 +172,23 @@ impl App {
             None => (self.cycle, RunnerLink::None),
         };
         let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
-        if let Some(remote) = self.remote_of(path) {
-            ui.mark_remote(remote.host.clone(), model);
+        let far = self.remote_of(path).map(|r| r.host.clone());
+        if let Some(host) = &far {
+            ui.mark_remote(host.clone(), model);
+        }
+        // A far creature's copy lives as long as this observatory: no history is kept of it.
+        if let Some(w) = self
+            .watched
+            .as_mut()
+            .filter(|_| link != RunnerLink::Hosted && far.is_none())
+        {
+            let mut loaded = w.load(path);
+            let seen = w.look(path, None, self.now);
+            loaded.records.extend(seen.records);
+            ui.add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+            if let Some(text) = loaded.dropped.or(seen.notice) {
+                self.set_notice(text, true);
+            }
         }
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
@@ -210,6 +234,17 @@ impl App {
                         continue;
                     };
                     let attention = ui.apply(model, &changes, &self.theme, self.now);
+                    if let Some(w) = self
+                        .watched
+                        .as_mut()
+                        .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
+                    {
+                        let seen = w.look(&path, Some(&changes), self.now);
+                        ui.add_watched(model, seen.records, None);
+                        if let Some(text) = seen.notice {
+                            self.set_notice(text, true);
+                        }
+                    }
                     self.call_attention(&path, attention);
                 }
             }
