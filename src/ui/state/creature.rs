@@ -56,8 +56,10 @@ pub struct SleepSpan {
 
 #[derive(Debug)]
 pub struct CreatureUi {
-    /// Name and model, inert.
+    /// Name and model, inert; a far creature's name ends in `@host`.
     pub name: String,
+    /// The host of a far creature (inert).
+    pub remote_host: Option<String>,
     pub model: Option<String>,
     pub summary: Summary,
     /// The constants the creature lives by: its runner's when hosted, else the
@@ -129,6 +131,7 @@ impl CreatureUi {
     ) -> Self {
         let mut ui = Self {
             name: String::new(),
+            remote_host: None,
             model: None,
             summary: c.summary(now, &cycle),
             cycle,
@@ -327,8 +330,17 @@ impl CreatureUi {
         self.load_dream_detail(c);
     }
 
+    /// Marks it as a copy of a creature on `host`.
+    pub fn mark_remote(&mut self, host: String, c: &Creature) {
+        self.remote_host = Some(host);
+        self.prepare_identity(c);
+    }
+
     fn prepare_identity(&mut self, c: &Creature) {
-        self.name = inert(c.name());
+        self.name = match &self.remote_host {
+            Some(host) => format!("{}@{host}", inert(c.name())),
+            None => inert(c.name()),
+        };
         self.model = c.birth().and_then(|b| b.model.as_deref()).map(inert);
         self.born = c
             .birth()

@@ -8,6 +8,7 @@ pub mod garden;
 pub mod health;
 pub mod openseed;
 pub mod recall;
+pub mod remote;
 pub mod search;
 pub mod watched;
 
@@ -36,6 +37,7 @@ use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
+use remote::RemoteUi;
 use search::SearchState;
 use watched::Watched;
 
@@ -104,6 +106,8 @@ pub struct App {
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
+    /// Gardens on other machines, by the mirror directory their copies sit in.
+    pub remotes: BTreeMap<PathBuf, RemoteUi>,
     /// The watched history of creatures that keep no record of their dreams.
     watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
@@ -144,6 +148,7 @@ impl App {
             dirty: true,
             hosted,
             openseed: None,
+            remotes: BTreeMap::new(),
             stop_asked: None,
             watched: settings.history.map(Watched::new),
         };
@@ -167,7 +172,16 @@ impl App {
             None => (self.cycle, RunnerLink::None),
         };
         let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
-        if let Some(w) = self.watched.as_mut().filter(|_| link != RunnerLink::Hosted) {
+        let far = self.remote_of(path).map(|r| r.host.clone());
+        if let Some(host) = &far {
+            ui.mark_remote(host.clone(), model);
+        }
+        // A far creature's copy lives as long as this observatory: no history is kept of it.
+        if let Some(w) = self
+            .watched
+            .as_mut()
+            .filter(|_| link != RunnerLink::Hosted && far.is_none())
+        {
             let mut loaded = w.load(path);
             let seen = w.look(path, None, self.now);
             loaded.records.extend(seen.records);
@@ -223,7 +237,7 @@ impl App {
                     if let Some(w) = self
                         .watched
                         .as_mut()
-                        .filter(|_| ui.link != RunnerLink::Hosted)
+                        .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
                     {
                         let seen = w.look(&path, Some(&changes), self.now);
                         ui.add_watched(model, seen.records, None);
@@ -349,7 +363,9 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || openseed
+                || self.selected_remote().is_some(),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
