@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["text", "tail", "logging"],
     &["memory"],
-    &["llm", "watch", "search", "control", "openseed", "remote"],
+    &[
+        "llm", "watch", "search", "control", "openseed", "remote", "history",
+    ],
     &["runner", "ui", "inspect"],
     &["app"],
 ];

@@ -15,7 +15,7 @@ const REPO_DIRS: [&str; 6] = [
     "examples/",
 ];
 /// Names of a creature's or a user's files, which the repository need not have.
-const NOT_OURS: [&str; 2] = ["MESSAGES.md", "priorities.md"];
+const NOT_OURS: [&str; 3] = ["MESSAGES.md", "priorities.md", "briefing.md"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -4,12 +4,15 @@
 //! answers like a model would.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
-use std::sync::{Arc, Mutex};
+mod openai_server;
+
+use std::sync::Arc;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+
+use openai_server::{Seen, completion, serve};
 
 use dreamwatch::llm::embed::EmbedSettings;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_embedder, build_provider_with};
@@ -18,40 +21,6 @@ use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use dreamwatch::runner::genome::evennia::Evennia;
-
-/// What the server saw: (path, body).
-type Seen = Arc<Mutex<Vec<(String, Value)>>>;
-
-async fn read_request(socket: &mut TcpStream) -> Option<(String, Value)> {
-    let mut buf = Vec::new();
-    let mut piece = [0u8; 8192];
-    let head_end = loop {
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break end;
-        }
-        let n = socket.read(&mut piece).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&piece[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_lowercase();
-    let path = head.lines().next()?.split(' ').nth(1)?.to_string();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = buf[head_end + 4..].to_vec();
-    while body.len() < length {
-        let n = socket.read(&mut piece).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        body.extend_from_slice(&piece[..n]);
-    }
-    Some((path, serde_json::from_slice(&body).unwrap_or(Value::Null)))
-}
 
 /// A model's answer to a chat request: tool calls for creature turns (a journal entry,
 /// then sleep), plain text for the sleep work, picked by what the request asks.
@@ -83,14 +52,7 @@ fn chat_answer(body: &Value, turn: usize) -> Value {
         };
         json!({"role": "assistant", "content": text})
     };
-    let finish = if message["tool_calls"].is_array() {
-        "tool_calls"
-    } else {
-        "stop"
-    };
-    json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "keeper-1",
-           "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-           "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+    completion(message)
 }
 
 fn embeddings_answer(body: &Value) -> Value {
@@ -108,36 +70,12 @@ fn embeddings_answer(body: &Value) -> Value {
            "usage": {"prompt_tokens": 1, "total_tokens": 1}})
 }
 
-async fn serve(listener: TcpListener, seen: Seen) {
-    let turns = Arc::new(Mutex::new(0usize));
-    while let Ok((mut socket, _)) = listener.accept().await {
-        let (seen, turns) = (seen.clone(), turns.clone());
-        tokio::spawn(async move {
-            let Some((path, body)) = read_request(&mut socket).await else {
-                return;
-            };
-            let answer = if path.ends_with("/embeddings") {
-                embeddings_answer(&body)
-            } else {
-                let turn = {
-                    let mut t = turns.lock().unwrap();
-                    if body["tools"].as_array().is_some_and(|t| !t.is_empty()) {
-                        *t += 1;
-                    }
-                    *t
-                };
-                chat_answer(&body, turn)
-            };
-            seen.lock().unwrap().push((path, body));
-            let text = answer.to_string();
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                text.len()
-            );
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(text.as_bytes()).await;
-            let _ = socket.shutdown().await;
-        });
+/// The model's answer: embeddings, or a chat completion.
+fn answer(path: &str, body: &Value, turn: usize) -> Value {
+    if path.ends_with("/embeddings") {
+        embeddings_answer(body)
+    } else {
+        chat_answer(body, turn)
     }
 }
 
@@ -146,7 +84,7 @@ async fn an_evennia_life_on_the_openai_provider() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}/v1", listener.local_addr().unwrap());
     let seen: Seen = Arc::default();
-    tokio::spawn(serve(listener, seen.clone()));
+    tokio::spawn(serve(listener, seen.clone(), answer));
 
     let env = |_: &str| None;
     let options = ProviderOptions {

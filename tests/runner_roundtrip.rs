@@ -345,7 +345,7 @@ fn documents_and_state_files_read_back_exactly() {
 
 /// A dreamer's write through its own files, which must go through.
 fn dreamer_write(paths: &SeedPaths, io: DreamerIo) {
-    match DreamerFiles.perform(paths, io) {
+    match DreamerFiles::default().perform(paths, io) {
         Performed::Written => {}
         other => panic!("{other:?}"),
     }

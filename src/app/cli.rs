@@ -122,6 +122,8 @@ pub enum GenomeArg {
     Dreamer,
     /// evennia_ai's memory and sleep: journal, semantic memory, entities, sleep phases
     Evennia,
+    /// Emergence World's cognition: soul, long-term memory, self-care, diary, plans, relations
+    Emergence,
 }
 
 /// `--profile`: [`Profile`] as clap spells it.

@@ -18,6 +18,7 @@ use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{RunReport, Runner, RunnerOptions};
 use crate::runner::genome::Genome;
+use crate::runner::genome::emergence::Emergence;
 use crate::runner::genome::evennia::Evennia;
 use crate::ui::ObservatoryOptions;
 
@@ -72,6 +73,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
 fn genome_for(dir: &Path, asked: Option<GenomeArg>) -> Result<GenomeArg, AppError> {
     let born = match crate::runner::adoption::birth_genome(dir).as_deref() {
         Some("evennia") => Some(GenomeArg::Evennia),
+        Some("emergence") => Some(GenomeArg::Emergence),
         Some(_) => Some(GenomeArg::Dreamer),
         None => None,
     };
@@ -90,6 +92,7 @@ fn genome_name(g: GenomeArg) -> &'static str {
     match g {
         GenomeArg::Dreamer => "dreamer",
         GenomeArg::Evennia => "evennia",
+        GenomeArg::Emergence => "emergence",
     }
 }
 
@@ -271,6 +274,11 @@ fn host(
             let runner = Runner::open_genome(opts, Evennia::default()).map_err(AppError::Runner)?;
             host_runner(runner, rt, headless, watch, cli, watching)
         }
+        GenomeArg::Emergence => {
+            let runner =
+                Runner::open_genome(opts, Emergence::default()).map_err(AppError::Runner)?;
+            host_runner(runner, rt, headless, watch, cli, watching)
+        }
     }
 }
 
@@ -312,6 +320,7 @@ fn host_runner<G: Genome>(
         warnings: watching.warnings,
         openseed: None,
         read_only: cli.ui.read_only,
+        remotes: Vec::new(),
     };
     let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
     let _ = stop.send(());

@@ -6,6 +6,8 @@ pub mod creature;
 pub mod creature_map;
 pub mod cycle;
 pub mod documents;
+pub mod dream_diff;
+pub mod dream_diffs;
 pub mod dream_log;
 pub mod dreams;
 pub mod emergence;

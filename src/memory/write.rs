@@ -150,6 +150,20 @@ pub fn append_json<T: Serialize>(path: &Path, value: &T) -> io::Result<u64> {
     append_line(path, &line)
 }
 
+/// Appends JSON values as lines in one write (a genome's event-sourced file), creating
+/// the file's directory when missing.
+pub fn append_json_lines(path: &Path, lines: &[serde_json::Value]) -> io::Result<u64> {
+    let mut buf = Vec::new();
+    for l in lines {
+        serde_json::to_writer(&mut buf, l).map_err(io::Error::other)?;
+        buf.push(b'\n');
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    append_bytes(path, &buf)
+}
+
 /// Cuts a file back to `len` bytes: the rollback of an append.
 pub fn truncate_to(path: &Path, len: u64) -> io::Result<()> {
     OpenOptions::new().write(true).open(path)?.set_len(len)
@@ -339,12 +353,16 @@ pub fn write_priorities(
 
 /// Appends a diary entry headed `## YYYY-MM-DDTHH:MM - Deep Sleep`.
 pub fn append_diary(paths: &SeedPaths, at: DateTime<Utc>, body: &str) -> io::Result<u64> {
-    let text = format!(
+    append_bytes(&paths.diary(), diary_entry(at, body).as_bytes())
+}
+
+/// The text of a diary entry as appended.
+pub fn diary_entry(at: DateTime<Utc>, body: &str) -> String {
+    format!(
         "\n## {} - Deep Sleep\n\n{}\n",
         at.format("%Y-%m-%dT%H:%M"),
         body.trim()
-    );
-    append_bytes(&paths.diary(), text.as_bytes())
+    )
 }
 
 pub fn write_sleep(paths: &SeedPaths, wake_at: DateTime<Utc>) -> io::Result<()> {

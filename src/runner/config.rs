@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
+use crate::runner::genome::emergence::config::EmergenceConfig;
 use crate::runner::genome::evennia::config::EvenniaConfig;
 
 /// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
@@ -64,6 +65,8 @@ pub struct RunnerConfig {
     pub speed: f64,
     /// The evennia genome's settings (`[runner.evennia]`).
     pub evennia: EvenniaConfig,
+    /// The emergence genome's settings (`[runner.emergence]`).
+    pub emergence: EmergenceConfig,
 }
 
 impl Default for RunnerConfig {
@@ -81,6 +84,7 @@ impl Default for RunnerConfig {
             retry_max_s: 60.0,
             speed: 1.0,
             evennia: EvenniaConfig::default(),
+            emergence: EmergenceConfig::default(),
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct Config {
     /// Ring the terminal bell when a creature that is not selected gets a RED
     /// observation, an error or a dream.
     pub bell: Option<bool>,
+    /// The bound of the watched history in MiB (default 64; 0 keeps none).
+    pub history_mib: Option<u64>,
     /// Action name -> key or keys, e.g. `force_sleep = "z"` or `quit = ["q", "ctrl-c"]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyNames>,

@@ -4,6 +4,7 @@
 //! rehearsal answers from the task alone.
 
 pub mod rehearsal;
+pub mod rehearsal_emergence;
 pub mod rehearsal_evennia;
 pub mod task;
 

@@ -19,6 +19,7 @@ use std::sync::Mutex;
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use serde_json::json;
 
+use super::rehearsal_emergence::{self, EmergenceScript};
 use super::rehearsal_evennia::{self, EvenniaScript};
 use super::task::{self, Task};
 use super::{Brain, BrainKind};
@@ -41,6 +42,7 @@ const MARATHON_TURNS: u64 = 40;
 pub struct Rehearsal {
     script: Mutex<Script>,
     evennia: Mutex<EvenniaScript>,
+    emergence: Mutex<EmergenceScript>,
 }
 
 #[derive(Debug, Default)]
@@ -66,29 +68,12 @@ impl Rehearsal {
             Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_journal_entry") => {
                 let mut script = self.evennia.lock().unwrap_or_else(|e| e.into_inner());
                 let (say, calls) = script.turn(turn);
-                let mut content: Vec<ContentBlock> = say
-                    .map(|t| ContentBlock::Text { text: t })
-                    .into_iter()
-                    .collect();
-                for (name, input) in calls {
-                    content.push(ContentBlock::ToolUse {
-                        id: script.call_id(),
-                        name,
-                        input,
-                    });
-                }
-                let stop_reason = if content
-                    .iter()
-                    .any(|b| matches!(b, ContentBlock::ToolUse { .. }))
-                {
-                    StopReason::ToolUse
-                } else {
-                    StopReason::EndTurn
-                };
-                Response {
-                    content,
-                    stop_reason,
-                }
+                scripted(say, calls, || script.call_id())
+            }
+            Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_soul_entry") => {
+                let mut script = self.emergence.lock().unwrap_or_else(|e| e.into_inner());
+                let (say, calls) = script.turn(turn);
+                scripted(say, calls, || script.call_id())
             }
             Task::Turn(turn) => {
                 let mut script = self.script.lock().unwrap_or_else(|e| e.into_inner());
@@ -102,7 +87,39 @@ impl Rehearsal {
             Task::ExtractFacts(f) => text(rehearsal_evennia::facts(f)),
             Task::ConsolidateEntity(e) => text(rehearsal_evennia::attributes(e)),
             Task::Reflect(r) => text(rehearsal_evennia::reflection(r)),
+            Task::Summarize(s) => text(rehearsal_emergence::summary(s)),
         }
+    }
+}
+
+/// A scripted turn: what the creature says, then its tool calls (ids from `call_id`).
+fn scripted(
+    say: Option<String>,
+    calls: Vec<(String, serde_json::Value)>,
+    mut call_id: impl FnMut() -> String,
+) -> Response {
+    let mut content: Vec<ContentBlock> = say
+        .map(|t| ContentBlock::Text { text: t })
+        .into_iter()
+        .collect();
+    for (name, input) in calls {
+        content.push(ContentBlock::ToolUse {
+            id: call_id(),
+            name,
+            input,
+        });
+    }
+    let stop_reason = if content
+        .iter()
+        .any(|b| matches!(b, ContentBlock::ToolUse { .. }))
+    {
+        StopReason::ToolUse
+    } else {
+        StopReason::EndTurn
+    };
+    Response {
+        content,
+        stop_reason,
     }
 }
 

@@ -4,6 +4,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::runner::activity::Activity;
+pub use crate::runner::genome::emergence::SummaryKind;
 
 /// The kind of a [`Task`], for logs and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +19,7 @@ pub enum Purpose {
     ExtractFacts,
     ConsolidateEntity,
     Reflect,
+    Summarize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -40,6 +42,8 @@ pub enum Task {
     ConsolidateEntity(ConsolidateEntity),
     /// evennia: reflection questions and insights over important entries.
     Reflect(Reflect),
+    /// emergence: self-care's summary of memories or dialogues around the creature's focus.
+    Summarize(Summarize),
 }
 
 impl Task {
@@ -54,6 +58,7 @@ impl Task {
             Task::ExtractFacts(_) => Purpose::ExtractFacts,
             Task::ConsolidateEntity(_) => Purpose::ConsolidateEntity,
             Task::Reflect(_) => Purpose::Reflect,
+            Task::Summarize(_) => Purpose::Summarize,
         }
     }
 }
@@ -69,6 +74,8 @@ pub struct Turn {
     pub asleep: bool,
     /// The names of the tools offered.
     pub tools: Vec<String>,
+    /// When the turn is asked for (the creature's clock).
+    pub now: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -147,6 +154,16 @@ pub struct ConsolidateEntity {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reflect {
     pub entries: Vec<(String, String, u8)>,
+}
+
+/// What self-care summarises: `(id, text)` items, and for dialogues the earlier summary
+/// folded into the new one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summarize {
+    pub kind: SummaryKind,
+    pub focus: String,
+    pub items: Vec<(String, String)>,
+    pub earlier: Option<String>,
 }
 
 #[cfg(test)]

@@ -181,6 +181,9 @@ impl<G: Genome> Engine<G> {
                 return self.scheduled_sleep(now, s.secs, &s.reason, out);
             }
         }
+        if let Some(note) = self.with_genome(now, out, |g, cx| g.turn_note(cx)) {
+            self.pending_notes.push(note);
+        }
         self.flush_notes(now, out);
         if self.fatigue >= self.cfg.cycle.fatigue_warning && !self.warned {
             self.warned = true;
@@ -224,12 +227,15 @@ impl<G: Genome> Engine<G> {
     /// sleep work with the sleep tools.
     pub(super) fn think_turn(
         &mut self,
-        _now: DateTime<Utc>,
+        now: DateTime<Utc>,
         asleep: bool,
         out: &mut Vec<Output<G>>,
     ) {
         let id = self.id();
         self.state = State::Thinking { id };
+        // The genome's part of the prompt may change as the creature lives (emergence's
+        // soul entries are always in it).
+        self.system = self.system_prompt();
         let tools = if asleep {
             self.sleep_tools.clone()
         } else {
@@ -237,6 +243,7 @@ impl<G: Genome> Engine<G> {
         };
         let mut turn = std::mem::take(&mut self.news);
         turn.asleep = asleep;
+        turn.now = now;
         turn.tools = tools.iter().map(|t| t.name.clone()).collect();
         out.push(Output::Think {
             id,

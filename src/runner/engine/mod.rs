@@ -273,6 +273,11 @@ impl<G: Genome> Engine<G> {
             Input::Thought { id, result } => match &self.state {
                 State::Thinking { id: want } if *want == id => self.on_turn(now, result, &mut out),
                 State::Compacting(c) if c.id == id => self.on_summary(now, result, &mut out),
+                State::Acting(a) if matches!(a.running, Some(Running::Genome { .. })) => {
+                    let progress =
+                        self.with_genome(now, &mut out, |g, cx| g.on_tool_thought(id, result, cx));
+                    self.on_progress(now, progress, &mut out);
+                }
                 State::SleepWork(_) => {
                     let step =
                         self.with_genome(now, &mut out, |g, cx| g.on_thought(id, result, cx));

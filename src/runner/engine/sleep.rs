@@ -265,7 +265,12 @@ impl<G: Genome> Engine<G> {
         self.on_progress(now, progress, out);
     }
 
-    fn on_progress(&mut self, now: DateTime<Utc>, progress: IoProgress, out: &mut Vec<Output<G>>) {
+    pub(super) fn on_progress(
+        &mut self,
+        now: DateTime<Utc>,
+        progress: IoProgress,
+        out: &mut Vec<Output<G>>,
+    ) {
         match progress {
             IoProgress::Nothing => {}
             IoProgress::Tool(outcome) => self.on_genome_tool(now, outcome, out),

@@ -22,6 +22,7 @@
 //! ([`dreamer`]) is the example.
 
 pub mod dreamer;
+pub mod emergence;
 pub mod evennia;
 
 use crate::llm::embed::Embeddings;
@@ -185,6 +186,24 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     /// The sleep turns of a [`SleepStep::Turn`] are over.
     fn on_sleep_turns_over(&mut self, _cx: &mut Cx<'_, Self>) -> SleepStep {
         SleepStep::Ready
+    }
+
+    /// The brain's answer to a request a tool call in flight made ([`Cx::think`] from
+    /// [`Self::call_tool`] answered [`ToolReply::Pending`]): the tool's answer, when it is
+    /// done.
+    fn on_tool_thought(
+        &mut self,
+        _id: u64,
+        _result: Result<Response, LlmError>,
+        _cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
+        IoProgress::Nothing
+    }
+
+    /// Before each awake turn: a note the creature reads first (what became due since
+    /// the last turn), if any.
+    fn turn_note(&mut self, _cx: &mut Cx<'_, Self>) -> Option<String> {
+        None
     }
 
     /// The answer to [`Cx::embed`].

@@ -3,14 +3,17 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::fmt::truncate;
 use super::{doc, strip};
+use crate::memory::observations::Priority;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::layout::Areas;
+use crate::ui::prepare::changes::Mark;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::theme::Theme;
@@ -114,10 +117,43 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
         0,
     ));
     lines.push(DocLine::word(Line::default(), 0));
+    if let Some((_, changed)) = ui
+        .dream_changes
+        .as_ref()
+        .filter(|(index, lines)| *index == i && !lines.is_empty())
+    {
+        lines.push(DocLine::word(
+            Line::styled("What it changed", theme.title),
+            0,
+        ));
+        lines.extend(
+            changed.iter().map(|c| {
+                DocLine::word(Line::styled(c.text.clone(), change_style(c.mark, theme)), 2)
+            }),
+        );
+        lines.push(DocLine::word(Line::default(), 0));
+    }
     lines.extend(
         full.iter()
             .flat_map(|f| &f.reflection)
             .map(|l| DocLine::word(Line::styled(l.clone(), theme.base), 0)),
     );
     doc::render(frame, inner, &lines, Anchor::Line(0), "", theme);
+}
+
+/// Added lines in their priority's colour, pruned ones too and crossed out.
+fn change_style(mark: Mark, theme: &Theme) -> ratatui::style::Style {
+    let of = |p: Option<Priority>| match p {
+        Some(Priority::Red) => theme.red,
+        Some(Priority::Ylw) => theme.ylw,
+        Some(Priority::Grn) => theme.grn,
+        None => theme.prose,
+    };
+    match mark {
+        Mark::File => theme.header,
+        Mark::Added(p) => of(p),
+        Mark::Pruned(p) => of(p).add_modifier(Modifier::CROSSED_OUT),
+        Mark::Changed => theme.base,
+        Mark::Note => theme.muted,
+    }
 }

@@ -3,6 +3,7 @@
 //!
 //! [`DocLine`]: super::doc::DocLine
 
+pub mod changes;
 pub mod diary;
 pub mod diary_log;
 pub mod dreams;

@@ -13,6 +13,7 @@ use super::recall::RecallState;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
+use crate::memory::dream_diffs::{self, DiffRecord};
 use crate::memory::emergence::EmergenceMemory;
 use crate::memory::evennia::EvenniaMemory;
 use crate::memory::genome::Genome;
@@ -25,6 +26,7 @@ use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
+use crate::ui::prepare::changes::{self, ChangeLine};
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
@@ -56,8 +58,10 @@ pub struct SleepSpan {
 
 #[derive(Debug)]
 pub struct CreatureUi {
-    /// Name and model, inert.
+    /// Name and model, inert; a far creature's name ends in `@host`.
     pub name: String,
+    /// The host of a far creature (inert).
+    pub remote_host: Option<String>,
     pub model: Option<String>,
     pub summary: Summary,
     /// The constants the creature lives by: its runner's when hosted, else the
@@ -90,6 +94,13 @@ pub struct CreatureUi {
     pub dream_selected: Option<usize>,
     /// The selected dream in full (its reflection stays on disk until shown).
     pub dream_detail: Option<DreamDetail>,
+    /// What the selected dream changed (index into `dreams`, its lines).
+    pub dream_changes: Option<(usize, Vec<ChangeLine>)>,
+    /// What the watched history saw change in its memory files (creatures that keep no
+    /// record of their own dreams).
+    pub watched: Vec<DiffRecord>,
+    /// When the watched history of this creature begins; `None` while none is kept.
+    pub watched_since: Option<DateTime<Utc>>,
     pub sleeps: Vec<SleepSpan>,
 
     /// The diary at `diary_width` columns; width 0 means "prepare again".
@@ -124,6 +135,7 @@ impl CreatureUi {
     ) -> Self {
         let mut ui = Self {
             name: String::new(),
+            remote_host: None,
             model: None,
             summary: c.summary(now, &cycle),
             cycle,
@@ -143,6 +155,9 @@ impl CreatureUi {
             dreams: Vec::new(),
             dream_selected: None,
             dream_detail: None,
+            dream_changes: None,
+            watched: Vec::new(),
+            watched_since: None,
             sleeps: Vec::new(),
             diary: Vec::new(),
             diary_width: 0,
@@ -201,6 +216,7 @@ impl CreatureUi {
                     self.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
                     self.dream_selected = None;
                     self.dream_detail = None;
+                    self.dream_changes = None;
                 }
                 // The head of a large log was counted: line numbers now start at the
                 // file's start, not the tail's.
@@ -243,6 +259,19 @@ impl CreatureUi {
         if side {
             self.side = prepare::side::prepare(c, theme);
         }
+        // The runner records a dream's changes as it writes the files: read them again.
+        if changes.iter().any(|ch| {
+            matches!(
+                ch,
+                Change::Dream(_)
+                    | Change::ObservationsAdded(_)
+                    | Change::ObservationsRewritten
+                    | Change::Priorities
+                    | Change::Diary
+            )
+        }) {
+            self.dream_changes = None;
+        }
         self.load_dream_detail(c);
         self.has_events = c.events().exists();
         let was_failing = self.health == Health::Failing;
@@ -253,19 +282,76 @@ impl CreatureUi {
         attention
     }
 
-    /// Reads the selected dream in full from disk, unless it is the one already read.
+    /// Reads the selected dream in full from disk, and what it changed, unless it is the
+    /// one already read.
     pub fn load_dream_detail(&mut self, c: &Creature) {
         let Some(i) = self.selected_dream() else {
             self.dream_detail = None;
+            self.dream_changes = None;
             return;
         };
         if self.dream_detail.as_ref().is_none_or(|d| d.index != i) {
             self.dream_detail = Some(prepare::dreams::detail(i, c.read_dream(i)));
         }
+        if self
+            .dream_changes
+            .as_ref()
+            .is_none_or(|(index, _)| *index != i)
+        {
+            self.load_dream_changes(c, i);
+        }
+    }
+
+    /// What dream `i` changed: the runner's record where the creature has one, else what
+    /// the watched history saw.
+    fn load_dream_changes(&mut self, c: &Creature, i: usize) {
+        let record = dream_diffs::path(c.root());
+        let source = if record.exists() {
+            let first_row = c.dream_log().count() - self.dreams.len() as u64;
+            let number = first_row + i as u64 + 1;
+            changes::Source::Runner {
+                read: dream_diffs::read_dream(&record, number),
+                number,
+            }
+        } else {
+            let times: Vec<_> = self.dreams.iter().map(|d| d.t).collect();
+            changes::Source::Watched {
+                records: dream_diffs::seen_for_dream(&self.watched, &times, i),
+                dream_t: self.dreams.get(i).and_then(|d| d.t),
+                since: self.watched_since,
+            }
+        };
+        self.dream_changes = Some((i, changes::prepare(source)));
+    }
+
+    /// Takes in what the watched history saw (and when its history began, at first
+    /// sight); the dream shown is prepared again.
+    pub fn add_watched(
+        &mut self,
+        c: &Creature,
+        records: Vec<DiffRecord>,
+        since: Option<DateTime<Utc>>,
+    ) {
+        if records.is_empty() && since.is_none() {
+            return;
+        }
+        self.watched.extend(records);
+        self.watched_since = since.or(self.watched_since);
+        self.dream_changes = None;
+        self.load_dream_detail(c);
+    }
+
+    /// Marks it as a copy of a creature on `host`.
+    pub fn mark_remote(&mut self, host: String, c: &Creature) {
+        self.remote_host = Some(host);
+        self.prepare_identity(c);
     }
 
     fn prepare_identity(&mut self, c: &Creature) {
-        self.name = inert(c.name());
+        self.name = match &self.remote_host {
+            Some(host) => format!("{}@{host}", inert(c.name())),
+            None => inert(c.name()),
+        };
         self.model = c.birth().and_then(|b| b.model.as_deref()).map(inert);
         self.born = c
             .birth()

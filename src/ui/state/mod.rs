@@ -9,7 +9,9 @@ pub mod garden;
 pub mod health;
 pub mod openseed;
 pub mod recall;
+pub mod remote;
 pub mod search;
+pub mod watched;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,7 +40,11 @@ use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
+use remote::RemoteUi;
 use search::SearchState;
+use watched::Watched;
+
+use crate::history::History;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
 /// it has been on screen (a burst of keys does not wipe a notice nobody saw).
@@ -61,6 +67,8 @@ pub struct Settings {
     pub read_only: bool,
     /// Ring the terminal bell when something asks for attention (`bell = true`).
     pub bell: bool,
+    /// The watched history's store; `None` keeps none.
+    pub history: Option<History>,
 }
 
 pub struct App {
@@ -101,6 +109,10 @@ pub struct App {
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
+    /// Gardens on other machines, by the mirror directory their copies sit in.
+    pub remotes: BTreeMap<PathBuf, RemoteUi>,
+    /// The watched history of creatures that keep no record of their dreams.
+    watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
     /// The relationships of the garden's emergence creatures, for the relations view.
@@ -141,8 +153,10 @@ impl App {
             dirty: true,
             hosted,
             openseed: None,
+            remotes: BTreeMap::new(),
             stop_asked: None,
             garden_graph: GardenGraph::default(),
+            watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -164,7 +178,25 @@ impl App {
             Some(cycle) => (*cycle, RunnerLink::Hosted),
             None => (self.cycle, RunnerLink::None),
         };
-        let ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
+        let far = self.remote_of(path).map(|r| r.host.clone());
+        if let Some(host) = &far {
+            ui.mark_remote(host.clone(), model);
+        }
+        // A far creature's copy lives as long as this observatory: no history is kept of it.
+        if let Some(w) = self
+            .watched
+            .as_mut()
+            .filter(|_| link != RunnerLink::Hosted && far.is_none())
+        {
+            let mut loaded = w.load(path);
+            let seen = w.look(path, None, self.now);
+            loaded.records.extend(seen.records);
+            ui.add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+            if let Some(text) = loaded.dropped.or(seen.notice) {
+                self.set_notice(text, true);
+            }
+        }
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
@@ -228,6 +260,17 @@ impl App {
                         continue;
                     };
                     let attention = ui.apply(model, &changes, &self.theme, self.now);
+                    if let Some(w) = self
+                        .watched
+                        .as_mut()
+                        .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
+                    {
+                        let seen = w.look(&path, Some(&changes), self.now);
+                        ui.add_watched(model, seen.records, None);
+                        if let Some(text) = seen.notice {
+                            self.set_notice(text, true);
+                        }
+                    }
                     self.call_attention(&path, attention);
                 }
             }
@@ -349,7 +392,9 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || openseed
+                || self.selected_remote().is_some(),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),

@@ -4,7 +4,7 @@ use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::scrolling::step_of;
-use super::{Job, Outcome};
+use super::{Job, Outcome, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
@@ -109,6 +109,11 @@ impl App {
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
+            Action::ForceSleep | Action::Wake | Action::PauseResume
+                if self.selected_remote().is_some() =>
+            {
+                return self.remote_control(action);
+            }
             Action::ForceSleep => {
                 if let Some((_, name)) = self.selected_openseed() {
                     return self.openseed_force_sleep(&name);
@@ -219,6 +224,23 @@ impl App {
         self.view = MainView::Observations;
     }
 
+    /// A command for the runner of the selected far creature, through its connection.
+    fn remote_control(&mut self, action: Action) -> Vec<Job> {
+        let Some(path) = self.selected_remote() else {
+            return Vec::new();
+        };
+        let paused = self
+            .selected_ui()
+            .is_some_and(|u| u.status() == Status::Paused);
+        let command = match action {
+            Action::ForceSleep => ControlCommand::ForceSleep,
+            Action::Wake => ControlCommand::Wake,
+            _ if paused => ControlCommand::Resume,
+            _ => ControlCommand::Pause,
+        };
+        self.remote_job(path, RemoteAsk::Control(command))
+    }
+
     /// A command for the selected creature's runner, or a plain reason why not.
     fn control(&mut self, command: ControlCommand) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
@@ -294,7 +316,16 @@ impl App {
             .as_deref()
             .is_some_and(|p| self.message_through_openseed(p));
         // Said before anything is typed: the words would reach no one.
-        let title = if through {
+        let far = self
+            .selected
+            .as_deref()
+            .and_then(|p| self.remote_of(p))
+            .map(|r| r.host.clone());
+        let title = if let Some(host) = far {
+            format!(
+                " Message to {name}: to its runner on {host}, else appended to MESSAGES.md there "
+            )
+        } else if through {
             format!(" Message to {name}: through the OpenSeed orchestrator, which wakes {name} ")
         } else if ignored {
             format!(
@@ -348,6 +379,12 @@ impl App {
                 true,
             );
             return Vec::new();
+        }
+        if self.remote_of(&path).is_some() {
+            self.message = None;
+            self.message_to = None;
+            self.mode = Mode::Normal;
+            return self.remote_job(path, RemoteAsk::Message(text));
         }
         if self.message_through_openseed(&path) {
             let jobs = self.openseed_message(path, text);

@@ -5,9 +5,11 @@ mod actions;
 mod garden;
 mod input;
 mod openseed;
+mod remote;
 mod scrolling;
 
 pub use openseed::OpenSeedAction;
+pub use remote::RemoteAsk;
 
 use std::path::PathBuf;
 
@@ -56,4 +58,6 @@ pub enum Job {
         creature: PathBuf,
         action: OpenSeedAction,
     },
+    /// Ask the far side of a creature on another machine.
+    Remote { creature: PathBuf, ask: RemoteAsk },
 }

@@ -12,6 +12,7 @@ use crate::runner::genome::{GenomeFiles, GenomeRestore, Performed};
 
 use crate::runner::disk::FileError;
 
+use super::record::DreamRecorder;
 use super::{
     CommitError, DreamCommit, Dreamer, DreamerDone, DreamerFresh, DreamerIo, DreamerRestored,
     recent_observation_lines,
@@ -21,7 +22,10 @@ use super::{
 const KEEP_DREAMS: usize = 50;
 
 #[derive(Default)]
-pub struct DreamerFiles;
+pub struct DreamerFiles {
+    /// What each dream changed, recorded as it writes.
+    recorder: DreamRecorder,
+}
 
 impl GenomeFiles<Dreamer> for DreamerFiles {
     fn restore(&mut self, paths: &SeedPaths) -> GenomeRestore<DreamerRestored> {
@@ -53,6 +57,7 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
         let last_deep = dreams.iter().rposition(|d| d.deep);
         r.since_deep = dreams[last_deep.map_or(0, |i| i + 1)..].to_vec();
         let last_consolidated: Option<DateTime<Utc>> = dreams.last().and_then(|d| d.t);
+        self.recorder = DreamRecorder::restored(r.dreams);
         r.recent_dreams = dreams;
         r.priorities = text(&paths.priorities(), &mut errors)
             .map(|t| Priorities::parse(&t).items)
@@ -90,7 +95,21 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
     fn perform(&mut self, paths: &SeedPaths, io: DreamerIo) -> Performed<DreamerDone> {
         let (file, result) = match io {
             DreamerIo::Commit { id, commit } => {
+                let before = text_before(&paths.observations());
                 let result = commit_dream(paths, &commit);
+                if result.is_ok() {
+                    self.recorder.committed(commit.dream.t);
+                    if !commit.observations.is_empty() {
+                        let mut after = before.clone();
+                        after.push_str(&write::observations_append_text(
+                            Some(&before),
+                            &commit.date,
+                            &commit.observations,
+                        ));
+                        self.recorder
+                            .record(paths, "observations.md", &before, &after);
+                    }
+                }
                 return Performed::Done(DreamerDone::Committed { id, result });
             }
             DreamerIo::LoadObservations { id } => {
@@ -99,16 +118,32 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
                     .map_err(FileError::of("observations.md"));
                 return Performed::Done(DreamerDone::ObservationsLoaded { id, result });
             }
-            DreamerIo::Observations { text } => (
-                "observations.md",
-                write::atomic_write(&paths.observations(), text.as_bytes()),
-            ),
-            DreamerIo::Priorities { updated, items } => (
-                "priorities.md",
-                write::write_priorities(paths, updated, &items),
-            ),
+            DreamerIo::Observations { text } => {
+                let before = text_before(&paths.observations());
+                let result = write::atomic_write(&paths.observations(), text.as_bytes());
+                if result.is_ok() {
+                    self.recorder
+                        .record(paths, "observations.md", &before, &text);
+                }
+                ("observations.md", result)
+            }
+            DreamerIo::Priorities { updated, items } => {
+                let before = text_before(&paths.priorities());
+                let result = write::write_priorities(paths, updated, &items);
+                if result.is_ok() {
+                    let after = write::priorities_text(updated, &items);
+                    self.recorder
+                        .record(paths, "priorities.md", &before, &after);
+                }
+                ("priorities.md", result)
+            }
             DreamerIo::Diary { at, body } => {
-                ("diary.md", write::append_diary(paths, at, &body).map(drop))
+                let result = write::append_diary(paths, at, &body).map(drop);
+                if result.is_ok() {
+                    let entry = write::diary_entry(at, &body);
+                    self.recorder.record(paths, "diary.md", "", &entry);
+                }
+                ("diary.md", result)
             }
         };
         match result {
@@ -119,6 +154,12 @@ impl GenomeFiles<Dreamer> for DreamerFiles {
             },
         }
     }
+}
+
+/// A file's text before a write, for the record ("" when absent or unreadable: the
+/// write itself reports a file that cannot be used).
+fn text_before(path: &Path) -> String {
+    read_text(path).ok().flatten().unwrap_or_default()
 }
 
 fn text(path: &Path, errors: &mut Vec<String>) -> Option<String> {
@@ -201,7 +242,7 @@ mod tests {
             "{\"t\":\"2026-03-01T10:00:00.000Z\",\"reflection\":\"r\",\"priority\":\"p\",\"deep\":true}\nnot json\n{\"t\":\"2026-03-01T10:20:00.000Z\",\"reflection\":\"r2\",\"priority\":\"p2\",\"deep\":false}\n",
         )
         .unwrap();
-        let r = DreamerFiles.restore(&paths);
+        let r = DreamerFiles::default().restore(&paths);
         assert_eq!(r.state.dreams, 2);
         assert_eq!(r.state.since_deep.len(), 1);
         assert!(r.lived);

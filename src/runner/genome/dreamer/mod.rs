@@ -10,6 +10,7 @@ pub mod deep_sleep;
 pub mod files;
 
 mod dream;
+mod record;
 
 use std::io;
 

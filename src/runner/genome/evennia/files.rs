@@ -2,10 +2,7 @@
 //! its appends, working memory, and the semantic vectors with their search.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-
-use serde_json::Value;
+use std::path::PathBuf;
 
 use super::journal::{Entry, clamp_importance};
 use super::relationship::Profile;
@@ -210,22 +207,6 @@ fn scored(hits: Vec<Hit>) -> Vec<(String, f32)> {
     hits.into_iter().map(|h| (h.id, h.score)).collect()
 }
 
-fn append_lines(path: &Path, lines: &[Value]) -> std::io::Result<()> {
-    let mut buf = Vec::new();
-    for l in lines {
-        serde_json::to_writer(&mut buf, l).map_err(std::io::Error::other)?;
-        buf.push(b'\n');
-    }
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    f.write_all(&buf)
-}
-
 impl EvenniaFiles {
     fn store(&mut self, paths: &SeedPaths) -> Result<&mut VectorStore, String> {
         if self.vectors.is_none() {
@@ -260,13 +241,15 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
 
     fn perform(&mut self, paths: &SeedPaths, io: EvenniaIo) -> Performed<EvenniaDone> {
         match io {
-            EvenniaIo::Append { file, lines } => match append_lines(&path(paths, file), &lines) {
-                Ok(()) => Performed::Written,
-                Err(e) => Performed::Failed {
-                    file: file_name(file),
-                    error: e.to_string(),
-                },
-            },
+            EvenniaIo::Append { file, lines } => {
+                match write::append_json_lines(&path(paths, file), &lines) {
+                    Ok(_) => Performed::Written,
+                    Err(e) => Performed::Failed {
+                        file: file_name(file),
+                        error: e.to_string(),
+                    },
+                }
+            }
             EvenniaIo::Remember {
                 line,
                 id,
@@ -278,7 +261,8 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
                     .store(paths)
                     .and_then(|s| s.add(&id, &model, &vector).map_err(|e| e.to_string()));
                 let written = stored.and_then(|()| {
-                    append_lines(&path(paths, FileKind::Semantic), &[line])
+                    write::append_json_lines(&path(paths, FileKind::Semantic), &[line])
+                        .map(drop)
                         .map_err(|e| e.to_string())
                 });
                 match written {

@@ -1,0 +1,278 @@
+//! The watched history: what the observatory saw change in the memory files of creatures
+//! it does not host (OpenSeed creatures, runners of older versions), kept under the
+//! platform's state directory, never inside a creature's directory, bounded in size.
+//!
+//! Per creature (a folder named by a hash of its path): `state.json` (its path, when
+//! each file was last seen) and `snap/<file>`, the text last seen, to compare the next
+//! with; `changes.jsonl`, one [`DiffRecord`] per change seen (`t`: when it was seen, `since`
+//! set when it was made while nothing watched). State that cannot be read is dropped with
+//! a message; the creature's own files are only ever read.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+use crate::memory::dream_diff::FileChanges;
+use crate::memory::dream_diffs::DiffRecord;
+use crate::memory::dreams::opt_time;
+use crate::memory::write;
+
+/// The default bound of the whole store.
+pub const DEFAULT_LIMIT: u64 = 64 * 1024 * 1024;
+
+#[derive(Debug, Error)]
+pub enum HistoryError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("the history store {} is inside the creature's directory: nothing is kept there", store.display())]
+    InsideCreature { store: PathBuf },
+}
+
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> HistoryError + '_ {
+    move |source| HistoryError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The store: one folder per creature under `root`, all of it at most `limit` bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct History {
+    root: PathBuf,
+    limit: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct State {
+    path: PathBuf,
+    /// When this creature was first watched: what came before cannot be known.
+    #[serde(default, with = "opt_time")]
+    first: Option<DateTime<Utc>>,
+    /// When each file's snapshot was taken.
+    #[serde(default)]
+    seen: BTreeMap<String, Seen>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Seen {
+    #[serde(with = "opt_time")]
+    t: Option<DateTime<Utc>>,
+}
+
+/// A creature's history as read back.
+#[derive(Debug, Default, PartialEq)]
+pub struct Loaded {
+    pub records: Vec<DiffRecord>,
+    /// When the history of this creature begins.
+    pub since: Option<DateTime<Utc>>,
+    /// Why the history was dropped (it could not be read), to be shown once.
+    pub dropped: Option<String>,
+}
+
+impl History {
+    /// `<state dir>/dreamwatch/history` (the data directory where the platform has no
+    /// state directory).
+    pub fn default_root() -> Option<PathBuf> {
+        let dirs = directories::ProjectDirs::from("", "", "dreamwatch")?;
+        let base = dirs.state_dir().unwrap_or_else(|| dirs.data_local_dir());
+        Some(base.join("history"))
+    }
+
+    pub fn new(root: PathBuf, limit: u64) -> Self {
+        Self { root, limit }
+    }
+
+    /// The folder of the creature at `creature`.
+    fn dir_of(&self, creature: &Path) -> PathBuf {
+        let hash = Sha256::digest(creature.as_os_str().as_encoded_bytes());
+        let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+        self.root.join(name)
+    }
+
+    /// Takes in `text`, the content of `file` (a name in `.self/`) of `creature` seen at
+    /// `now`. When it differs from what was seen last, the change is recorded and
+    /// returned; `first` says this is the first look since the observatory started, so a
+    /// difference was made while nothing watched. The first look at a file ever records
+    /// nothing: what came before cannot be known.
+    pub fn observe(
+        &self,
+        creature: &Path,
+        file: &str,
+        text: &str,
+        now: DateTime<Utc>,
+        first: bool,
+    ) -> Result<Option<DiffRecord>, HistoryError> {
+        if self.root.starts_with(creature) {
+            return Err(HistoryError::InsideCreature {
+                store: self.root.clone(),
+            });
+        }
+        let dir = self.dir_of(creature);
+        let snap_dir = dir.join("snap");
+        std::fs::create_dir_all(&snap_dir).map_err(io_at(&snap_dir))?;
+        let state_path = dir.join("state.json");
+        let mut state = read_state(&state_path).unwrap_or_default();
+        state.path = creature.to_path_buf();
+        state.first = state.first.or(Some(now));
+        let snap = snap_dir.join(file);
+        let before = write::read_optional(&snap)
+            .map_err(io_at(&snap))?
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        let since = state.seen.get(file).and_then(|s| s.t);
+        let record = before.and_then(|before| {
+            let changes = FileChanges::between(file, &before, text);
+            (!changes.is_empty()).then(|| DiffRecord {
+                dream: None,
+                t: Some(now),
+                file: file.to_string(),
+                since: if first { since } else { None },
+                changes,
+            })
+        });
+        if let Some(r) = &record {
+            let changes = dir.join("changes.jsonl");
+            write::append_json(&changes, r).map_err(io_at(&changes))?;
+        }
+        // A file too large for its share of the store is not kept: its next change is
+        // not shown (said in the README).
+        if (text.len() as u64) <= self.limit / 8 {
+            replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
+            state.seen.insert(file.to_string(), Seen { t: Some(now) });
+        } else {
+            let _ = std::fs::remove_file(&snap);
+            state.seen.remove(file);
+        }
+        let json = serde_json::to_vec(&state).unwrap_or_default();
+        replace(&state_path, &json).map_err(io_at(&state_path))?;
+        self.bound(&dir)?;
+        Ok(record)
+    }
+
+    /// What was recorded for `creature`; history that cannot be read is removed, and
+    /// said so.
+    pub fn load(&self, creature: &Path) -> Loaded {
+        let dir = self.dir_of(creature);
+        if !dir.exists() {
+            return Loaded::default();
+        }
+        match read_records(&dir) {
+            Ok(records) => Loaded {
+                records,
+                since: read_state(&dir.join("state.json")).and_then(|s| s.first),
+                dropped: None,
+            },
+            Err(why) => {
+                let removed = std::fs::remove_dir_all(&dir);
+                let tail = match removed {
+                    Ok(()) => "it was dropped".to_string(),
+                    Err(e) => format!("it could not be removed either: {e}"),
+                };
+                Loaded {
+                    records: Vec::new(),
+                    since: None,
+                    dropped: Some(format!(
+                        "the watched history of {} could not be read ({why}); {tail}, the creature's files are untouched",
+                        creature.display()
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Keeps the store within its bound: a creature's changes past an eighth of it lose
+    /// their oldest half; past the whole bound, the folders touched longest ago go.
+    fn bound(&self, dir: &Path) -> Result<(), HistoryError> {
+        let changes = dir.join("changes.jsonl");
+        let len = std::fs::metadata(&changes).map_or(0, |m| m.len());
+        if len > self.limit / 8 {
+            let text = std::fs::read_to_string(&changes).map_err(io_at(&changes))?;
+            let lines: Vec<&str> = text.lines().collect();
+            let mut kept = lines[lines.len() / 2..].join("\n");
+            kept.push('\n');
+            replace(&changes, kept.as_bytes()).map_err(io_at(&changes))?;
+        }
+        let mut folders: Vec<(std::time::SystemTime, u64, PathBuf)> = Vec::new();
+        let entries = std::fs::read_dir(&self.root).map_err(io_at(&self.root))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let touched = std::fs::metadata(path.join("state.json"))
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            folders.push((touched, size_of(&path), path));
+        }
+        let mut total: u64 = folders.iter().map(|f| f.1).sum();
+        folders.sort();
+        for (_, size, path) in folders {
+            if total <= self.limit {
+                break;
+            }
+            if path != dir && std::fs::remove_dir_all(&path).is_ok() {
+                total -= size;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Replaces a file by renaming a new one over it. Not synced to disk: the store is the
+/// observatory's cache, and a torn file is dropped like any corrupt state.
+fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+fn read_state(path: &Path) -> Option<State> {
+    let bytes = std::fs::read(path).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Every record of a creature's folder, or why it cannot be trusted.
+fn read_records(dir: &Path) -> Result<Vec<DiffRecord>, String> {
+    let state = dir.join("state.json");
+    if state.exists() && read_state(&state).is_none() {
+        return Err("state.json is not what it should be".into());
+    }
+    let text = match std::fs::read(dir.join("changes.jsonl")) {
+        Ok(b) => String::from_utf8(b).map_err(|_| "changes.jsonl is not text".to_string())?,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("changes.jsonl: {e}")),
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| format!("changes.jsonl line {}: {e}", i + 1))
+        })
+        .collect()
+}
+
+/// Bytes of the files directly in `dir` and in its `snap/`.
+fn size_of(dir: &Path) -> u64 {
+    let files = |d: &Path| -> u64 {
+        std::fs::read_dir(d)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| e.metadata().ok())
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len())
+                    .sum()
+            })
+            .unwrap_or(0)
+    };
+    files(dir) + files(&dir.join("snap"))
+}

@@ -1,0 +1,158 @@
+use chrono::TimeZone;
+
+use super::*;
+use crate::memory::dream_diff::ObsLine;
+
+fn at(min: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 10, min, 0).unwrap()
+}
+
+const FULL: &str = "## 2026-03-01\nRED 09:00 keep\nGRN 09:01 weather\nYLW 09:02 slow api\n";
+const PRUNED: &str = "## 2026-03-01\nRED 09:00 keep\n";
+
+fn pruned_lines(r: &DiffRecord) -> Vec<String> {
+    match &r.changes {
+        FileChanges::Observations(o) => o.pruned.iter().map(|l| l.text.clone()).collect(),
+        FileChanges::Lines(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn a_pruning_seen_is_kept_and_still_there_after_a_restart() {
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().join("history"), DEFAULT_LIMIT);
+    // The first look ever knows nothing of before.
+    assert_eq!(
+        h.observe(creature.path(), "observations.md", FULL, at(0), true)
+            .unwrap(),
+        None
+    );
+    let r = h
+        .observe(creature.path(), "observations.md", PRUNED, at(5), false)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        pruned_lines(&r),
+        ["GRN 09:01 weather", "YLW 09:02 slow api"]
+    );
+    assert_eq!((r.t, r.since), (Some(at(5)), None));
+    // A restart: another store value over the same folder.
+    let again = History::new(store.path().join("history"), DEFAULT_LIMIT);
+    let loaded = again.load(creature.path());
+    assert_eq!(loaded.dropped, None);
+    assert_eq!(loaded.records, [r]);
+    assert_eq!(loaded.since, Some(at(0)));
+    // Nothing of the store is inside the creature.
+    assert_eq!(std::fs::read_dir(creature.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_change_made_while_nothing_watched_says_since_when() {
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().to_path_buf(), DEFAULT_LIMIT);
+    h.observe(creature.path(), "rules.md", "- NEVER: x\n", at(0), true)
+        .unwrap();
+    // Stopped; the rules were rewritten; started again.
+    let r = h
+        .observe(creature.path(), "rules.md", "- NEVER: y\n", at(30), true)
+        .unwrap()
+        .unwrap();
+    assert_eq!((r.since, r.t), (Some(at(0)), Some(at(30))));
+    // The same text again is no change.
+    assert_eq!(
+        h.observe(creature.path(), "rules.md", "- NEVER: y\n", at(31), false)
+            .unwrap(),
+        None
+    );
+}
+
+#[test]
+fn corrupt_history_is_dropped_with_a_message_and_the_creature_untouched() {
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    std::fs::create_dir(creature.path().join(".self")).unwrap();
+    std::fs::write(creature.path().join(".self/observations.md"), FULL).unwrap();
+    let h = History::new(store.path().to_path_buf(), DEFAULT_LIMIT);
+    h.observe(creature.path(), "observations.md", FULL, at(0), true)
+        .unwrap();
+    h.observe(creature.path(), "observations.md", PRUNED, at(1), false)
+        .unwrap();
+    let dir = h.dir_of(creature.path());
+    std::fs::write(dir.join("changes.jsonl"), "{\"half a line\n").unwrap();
+    let loaded = h.load(creature.path());
+    assert_eq!(loaded.records, []);
+    let why = loaded.dropped.unwrap();
+    assert!(
+        why.contains("could not be read") && why.contains("untouched"),
+        "{why}"
+    );
+    assert!(!dir.exists());
+    assert_eq!(
+        std::fs::read_to_string(creature.path().join(".self/observations.md")).unwrap(),
+        FULL
+    );
+    // A state file that is not JSON is dropped too; then the store starts afresh.
+    h.observe(creature.path(), "observations.md", FULL, at(2), true)
+        .unwrap();
+    std::fs::write(dir.join("state.json"), [0xff, 0x00]).unwrap();
+    assert!(h.load(creature.path()).dropped.is_some());
+    assert_eq!(h.load(creature.path()), Loaded::default());
+}
+
+#[test]
+fn the_store_stays_within_its_bound() {
+    let store = tempfile::tempdir().unwrap();
+    let limit = 16 * 1024;
+    let h = History::new(store.path().to_path_buf(), limit);
+    let a = tempfile::tempdir().unwrap();
+    // Many changes: the record keeps its newest half each time it passes an eighth.
+    for i in 0..400u32 {
+        let text = format!("## 2026-03-01\nGRN 10:00 fact {i}\n");
+        h.observe(a.path(), "observations.md", &text, at(i % 60), false)
+            .unwrap();
+    }
+    let records = h.load(a.path()).records;
+    assert!(!records.is_empty());
+    let last = &records[records.len() - 1];
+    let FileChanges::Observations(o) = &last.changes else {
+        panic!("{last:?}");
+    };
+    assert_eq!(
+        o.added,
+        [ObsLine {
+            text: "GRN 10:00 fact 399".into(),
+            under: Some("2026-03-01".into())
+        }]
+    );
+    assert!(size_of(&h.dir_of(a.path())) <= limit / 4 + 1024);
+    // A file larger than its share is not kept.
+    let big = "GRN 10:00 x\n".repeat(2000);
+    h.observe(a.path(), "diary.md", &big, at(0), false).unwrap();
+    assert!(!h.dir_of(a.path()).join("snap/diary.md").exists());
+    // Other creatures push the oldest folders out: the whole stays within the bound.
+    for n in 0..12 {
+        let c = store.path().join(format!("elsewhere-{n}"));
+        let text = format!("## 2026-03-01\n{}", "GRN 10:00 y\n".repeat(150));
+        h.observe(&c, "observations.md", &text, at(0), true)
+            .unwrap();
+    }
+    let total: u64 = std::fs::read_dir(store.path())
+        .unwrap()
+        .flatten()
+        .map(|e| size_of(&e.path()))
+        .sum();
+    assert!(total <= limit, "{total}");
+}
+
+#[test]
+fn a_store_inside_the_creature_is_refused() {
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(creature.path().join(".cache/history"), DEFAULT_LIMIT);
+    let e = h
+        .observe(creature.path(), "observations.md", FULL, at(0), true)
+        .unwrap_err();
+    assert!(matches!(e, HistoryError::InsideCreature { .. }));
+    assert!(!creature.path().join(".cache").exists());
+}

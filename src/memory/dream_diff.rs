@@ -1,0 +1,275 @@
+//! What a dream changed in the memory files, as pure functions of the text before and
+//! after: observations added, pruned, moved between date headers, duplicated, given
+//! another priority; other files (rules, priorities, briefing, diary) as lines removed
+//! and added. Computed from the files, never from the consolidator's account of itself.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use similar::{ChangeTag, TextDiff};
+
+use super::observations::{ObsItem, Priority, parse_item};
+
+/// A line of `observations.md` with the date header it stood under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObsLine {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub under: Option<String>,
+}
+
+/// A line that changed header, same text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moved {
+    pub text: String,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+/// An observation whose text stayed and whose priority changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reprioritised {
+    /// The line as it was.
+    pub before: String,
+    /// The line as it is.
+    pub after: String,
+}
+
+/// What changed in `observations.md`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservationChanges {
+    /// New lines (their text was nowhere in the file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<ObsLine>,
+    /// Lines whose text is gone from the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pruned: Vec<ObsLine>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<Moved>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reprioritised: Vec<Reprioritised>,
+    /// Another copy of a line already in the file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub duplicated: Vec<ObsLine>,
+    /// A copy removed; the same line is still in the file, so nothing was lost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deduplicated: Vec<ObsLine>,
+}
+
+impl ObservationChanges {
+    pub fn is_empty(&self) -> bool {
+        self == &Self::default()
+    }
+}
+
+/// Lines removed and added in a file read as text (rules, priorities, briefing, diary).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineChanges {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<String>,
+}
+
+impl LineChanges {
+    pub fn is_empty(&self) -> bool {
+        self.removed.is_empty() && self.added.is_empty()
+    }
+}
+
+/// The changes of one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum FileChanges {
+    Observations(ObservationChanges),
+    Lines(LineChanges),
+}
+
+impl FileChanges {
+    /// The changes between two texts of the file named `file` (`observations.md` is read
+    /// as observations, any other as lines).
+    pub fn between(file: &str, before: &str, after: &str) -> Self {
+        if file == "observations.md" {
+            FileChanges::Observations(diff_observations(before, after))
+        } else {
+            FileChanges::Lines(diff_lines(before, after))
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        match self {
+            FileChanges::Observations(o) => o.is_empty(),
+            FileChanges::Lines(l) => l.is_empty(),
+        }
+    }
+}
+
+/// What identifies an observation across a rewrite: its priority and its text, not its
+/// time nor its list marker; any other line is itself, trimmed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    priority: Option<Priority>,
+    text: String,
+}
+
+/// One content line (no title, no header, no blank) with its header.
+struct Content {
+    key: Key,
+    line: ObsLine,
+}
+
+fn contents(text: &str) -> Vec<Content> {
+    let mut under: Option<String> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        match parse_item(line) {
+            None | Some(ObsItem::Title) => {}
+            Some(ObsItem::Header { date, .. }) => under = Some(date),
+            Some(ObsItem::Observation(o)) => out.push(Content {
+                key: Key {
+                    priority: Some(o.priority),
+                    text: o.text.trim().to_string(),
+                },
+                line: ObsLine {
+                    text: line.trim().to_string(),
+                    under: under.clone(),
+                },
+            }),
+            Some(ObsItem::Prose(p)) => out.push(Content {
+                key: Key {
+                    priority: None,
+                    text: p.trim().to_string(),
+                },
+                line: ObsLine {
+                    text: line.trim().to_string(),
+                    under: under.clone(),
+                },
+            }),
+        }
+    }
+    out
+}
+
+/// Classifies what changed between two texts of `observations.md`. Lines are compared
+/// by priority and text as multisets: a line gone everywhere is pruned, a new text is
+/// added, the same text under another header moved, an extra or a missing copy of a text
+/// still present is a duplicate added or removed. A pruned and an added line of the same
+/// text are one line given another priority.
+pub fn diff_observations(before: &str, after: &str) -> ObservationChanges {
+    let before = contents(before);
+    let after = contents(after);
+    let mut count_before: HashMap<&Key, Vec<&ObsLine>> = HashMap::new();
+    for c in &before {
+        count_before.entry(&c.key).or_default().push(&c.line);
+    }
+    let mut count_after: HashMap<&Key, Vec<&ObsLine>> = HashMap::new();
+    for c in &after {
+        count_after.entry(&c.key).or_default().push(&c.line);
+    }
+    let mut out = ObservationChanges::default();
+    let mut done: HashSet<&Key> = HashSet::new();
+    // Removals in the order of the old file, then additions in the order of the new.
+    for c in &before {
+        if !done.insert(&c.key) {
+            continue;
+        }
+        let was = &count_before[&c.key];
+        match count_after.get(&c.key) {
+            None => out.pruned.extend(was.iter().map(|l| (*l).clone())),
+            Some(now) => compare_copies(was, now, &mut out),
+        }
+    }
+    for c in &after {
+        if !done.insert(&c.key) {
+            continue;
+        }
+        let now = &count_after[&c.key];
+        out.added.push(now[0].clone());
+        out.duplicated.extend(now[1..].iter().map(|l| (*l).clone()));
+    }
+    pair_reprioritised(&mut out);
+    out
+}
+
+/// The copies of one text before and after: headers that differ pair up as moves, what
+/// is left over is a copy removed or added.
+fn compare_copies(was: &[&ObsLine], now: &[&ObsLine], out: &mut ObservationChanges) {
+    let mut gone: Vec<&ObsLine> = Vec::new();
+    let mut remaining: Vec<&ObsLine> = now.to_vec();
+    for line in was {
+        match remaining.iter().position(|n| n.under == line.under) {
+            Some(i) => {
+                remaining.remove(i);
+            }
+            None => gone.push(line),
+        }
+    }
+    let mut gone = gone.into_iter();
+    let mut fresh = remaining.into_iter();
+    loop {
+        match (gone.next(), fresh.next()) {
+            (Some(g), Some(f)) => out.moved.push(Moved {
+                text: f.text.clone(),
+                from: g.under.clone(),
+                to: f.under.clone(),
+            }),
+            (Some(g), None) => out.deduplicated.push(g.clone()),
+            (None, Some(f)) => out.duplicated.push(f.clone()),
+            (None, None) => break,
+        }
+    }
+}
+
+/// A pruned observation whose text comes back with another priority.
+fn pair_reprioritised(out: &mut ObservationChanges) {
+    let text_of = |l: &ObsLine| {
+        super::observations::parse_observation(&l.text).map(|o| o.text.trim().to_string())
+    };
+    let mut i = 0;
+    while i < out.pruned.len() {
+        let Some(text) = text_of(&out.pruned[i]) else {
+            i += 1;
+            continue;
+        };
+        match out
+            .added
+            .iter()
+            .position(|a| text_of(a).as_deref() == Some(text.as_str()))
+        {
+            Some(j) => {
+                let before = out.pruned.remove(i);
+                let after = out.added.remove(j);
+                out.reprioritised.push(Reprioritised {
+                    before: before.text,
+                    after: after.text,
+                });
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// Lines removed and added between two texts, blank lines and trailing spaces ignored
+/// (`similar`'s diff of the lines, so a rewritten paragraph shows its old and new lines).
+pub fn diff_lines(before: &str, after: &str) -> LineChanges {
+    fn lines(t: &str) -> Vec<&str> {
+        t.lines()
+            .map(str::trim_end)
+            .filter(|l| !l.trim().is_empty())
+            .collect()
+    }
+    let (before, after) = (lines(before), lines(after));
+    let mut out = LineChanges::default();
+    let diff = TextDiff::configure().diff_slices(&before, &after);
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            ChangeTag::Delete => out.removed.push(change.value().to_string()),
+            ChangeTag::Insert => out.added.push(change.value().to_string()),
+            ChangeTag::Equal => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,200 @@
+//! The rehearsal brain's part for the emergence genome: a scripted creature that stores
+//! sixteen long-term memories a session, keeps its soul (three entries, one removed and
+//! another added later), a diary entry every session, to-dos (added, listed, completed),
+//! a calendar with recurring events (one every twenty minutes, one weekly, one monthly on
+//! the 31st) and one cancelled, its relation with its creator, and self-care on every
+//! even session (32 memories by then, so it is never refused). It answers self-care's
+//! summaries from their items alone.
+
+use chrono::{DateTime, TimeDelta, Timelike, Utc};
+use serde_json::{Value, json};
+
+use super::task::{Summarize, SummaryKind, Turn};
+use crate::memory::time::format_time;
+
+/// Memories stored per turn, two turns a session.
+const MEMORIES_PER_TURN: usize = 8;
+
+const FACTS: [&str; 8] = [
+    "the garden keeps a PURPOSE.md at its root",
+    "my creator writes in MESSAGES.md when something matters",
+    "wren lives in the neighbouring directory and likes the weather",
+    "a command fails when I guess a path instead of looking",
+    "notes in workspace/notes.md grow one line a session",
+    "the .self directory holds my whole memory",
+    "promises to my creator go on my to-do list",
+    "the quiet hours are the best time to think",
+];
+
+const SOUL: [&str; 3] = [
+    "I believe that tending a small garden well matters more than owning a large one",
+    "I fear forgetting what I promised",
+    "Every conversation is worth remembering",
+];
+
+#[derive(Debug, Default)]
+pub struct EmergenceScript {
+    session: u64,
+    step: u64,
+    calls: u64,
+    memories: u64,
+}
+
+impl EmergenceScript {
+    pub fn turn(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
+        if turn.woke || self.session == 0 {
+            self.session += 1;
+            self.step = 0;
+        }
+        self.step += 1;
+        let s = self.session;
+        match self.step {
+            1 | 2 => {
+                let calls = (0..MEMORIES_PER_TURN).map(|_| self.memory()).collect();
+                let say = (self.step == 1).then(|| {
+                    format!("Rehearsal brain (emergence), session {s}: awake. Storing what I know.")
+                });
+                (say, calls)
+            }
+            3 => (
+                Some(format!("Session {s}: tending my mind.")),
+                self.session_work(turn),
+            ),
+            _ => {
+                let secs = if s.is_multiple_of(2) { 120 } else { 300 };
+                (
+                    Some(format!("Resting for {secs}s.")),
+                    vec![("set_sleep".into(), json!({"seconds": secs}))],
+                )
+            }
+        }
+    }
+
+    fn memory(&mut self) -> (String, Value) {
+        self.memories += 1;
+        let n = self.memories;
+        let fact = FACTS[(n as usize) % FACTS.len()];
+        (
+            "add_to_longterm_memory".into(),
+            json!({"text": format!("Memory {n} (session {}): {fact}", self.session)}),
+        )
+    }
+
+    /// What session `s` does besides storing memories.
+    fn session_work(&self, turn: &Turn) -> Vec<(String, Value)> {
+        let s = self.session;
+        let mood =
+            ["curious", "calm", "restless", "content", "tired", "hopeful"][(s as usize - 1) % 6];
+        let diary = (
+            "write_diary".to_string(),
+            json!({"text": format!("Session {s}: I stored sixteen memories and looked after my plans."),
+                   "mood": mood, "location": "the garden"}),
+        );
+        let call = |name: &str, input: Value| (name.to_string(), input);
+        match s {
+            1 => {
+                let mut calls: Vec<(String, Value)> = SOUL
+                    .iter()
+                    .map(|t| call("add_soul_entry", json!({"text": t})))
+                    .collect();
+                calls.extend([
+                    diary,
+                    call("add_todo", json!({"title": "Answer my creator", "description": "about the garden", "priority": "high",
+                        "due": format_time(turn.now + TimeDelta::hours(1))})),
+                    call("add_todo", json!({"title": "Tidy my notes", "priority": "low"})),
+                    call("add_todo", json!({"title": "Read PURPOSE.md again", "priority": "medium"})),
+                    call("add_to_calendar", json!({"at": format_time(soon(turn.now)),
+                        "description": "walk the garden", "location": "the garden",
+                        "recurrence": "FREQ=MINUTELY;INTERVAL=20"})),
+                    call("add_to_calendar", json!({"at": format_time(turn.now + TimeDelta::days(1)),
+                        "description": "weekly review", "recurrence": "weekly"})),
+                    call("add_to_calendar", json!({"at": "2026-01-31T18:00:00Z",
+                        "description": "month-end accounts", "recurrence": "FREQ=MONTHLY;BYMONTHDAY=31"})),
+                    call("update_relationship", json!({"agent": "creator", "relationship_type": "mentor",
+                        "trust_level": 0.6, "emotional_tone": "warm", "rationale": "they made the garden",
+                        "notes": "writes in MESSAGES.md"})),
+                ]);
+                calls
+            }
+            2 => vec![
+                diary,
+                call("complete_todo", json!({"id": "td1"})),
+                call("check_calendar", json!({"days": 40})),
+                call("search_memories", json!({"query": "creator"})),
+                call("self_care", json!({"focus": "my creator and the garden"})),
+            ],
+            3 => vec![
+                diary,
+                call("remove_soul_entry", json!({"id": "s2"})),
+                call(
+                    "add_soul_entry",
+                    json!({"text": "Forgetting is part of growing"}),
+                ),
+                call("list_todo", json!({})),
+                call(
+                    "update_relationship",
+                    json!({"agent": "creator", "trust_level": 0.8,
+                    "emotional_tone": "grateful", "rationale": "they answered me"}),
+                ),
+            ],
+            4 => vec![
+                diary,
+                call("complete_todo", json!({"id": "td2"})),
+                call("search_memories", json!({"query": "garden"})),
+                call("self_care", json!({"focus": "what I promised"})),
+            ],
+            5 => vec![
+                diary,
+                call("remove_from_calendar", json!({"id": "ev2"})),
+                call("read_diary", json!({"query": "memories"})),
+                call("list_todo", json!({})),
+            ],
+            _ if s.is_multiple_of(2) => vec![
+                diary,
+                call("self_care", json!({"focus": format!("session {s}")})),
+            ],
+            _ => vec![diary, call("check_calendar", json!({}))],
+        }
+    }
+
+    /// Ids for tool calls.
+    pub fn call_id(&mut self) -> String {
+        self.calls += 1;
+        format!("toolu_rehearsal_em_{:05}", self.calls)
+    }
+}
+
+/// The next whole five minutes after `now`.
+fn soon(now: DateTime<Utc>) -> DateTime<Utc> {
+    let t = now
+        .with_second(0)
+        .and_then(|t| t.with_nanosecond(0))
+        .unwrap_or(now);
+    t + TimeDelta::minutes(5 - i64::from(t.minute() % 5))
+}
+
+/// A summary made from the items alone: how many, the focus, the first and last.
+pub fn summary(t: &Summarize) -> String {
+    let first = t.items.first().map_or("", |(_, text)| text.as_str());
+    let last = t.items.last().map_or("", |(_, text)| text.as_str());
+    match t.kind {
+        SummaryKind::Memories => format!(
+            "Thinking about {}: {} memories, from \"{first}\" to \"{last}\".",
+            t.focus,
+            t.items.len()
+        ),
+        SummaryKind::Conversations => format!(
+            "{}Then {} lines, with {} in mind, from \"{first}\" to \"{last}\".",
+            t.earlier
+                .as_deref()
+                .map_or(String::new(), |e| format!("Before: {} ", first_sentence(e))),
+            t.items.len(),
+            t.focus
+        ),
+    }
+}
+
+/// The first sentence, so that folded summaries do not nest without end.
+fn first_sentence(text: &str) -> &str {
+    text.split_inclusive(". ").next().unwrap_or(text).trim()
+}
