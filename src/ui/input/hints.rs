@@ -18,6 +18,8 @@ pub struct HintContext {
     pub creature: bool,
     /// The selected creature can be controlled (hosted, or a live control socket).
     pub control: bool,
+    /// A dreamwatch runner hosts the selected creature (in this process or headless).
+    pub runner: bool,
     /// The selected creature is run by an attached OpenSeed orchestrator: `p` stops and
     /// starts its container, and nothing forces it to sleep.
     pub openseed: bool,
@@ -70,6 +72,8 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Events => ctx.creature && ctx.view == MainView::Events,
         Needs::Control => ctx.creature && ctx.control,
         Needs::Write => ctx.creature,
+        Needs::Dreams => ctx.creature && ctx.view == MainView::Dreams,
+        Needs::Restore => ctx.creature && ctx.view == MainView::Dreams && ctx.runner,
         Needs::Hits => ctx.hits,
         Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
         Needs::GardenFilter => ctx.filtered,
@@ -142,6 +146,7 @@ mod tests {
             views: crate::ui::focus::DREAMER_VIEWS,
             creature: true,
             control,
+            runner: control,
             openseed: false,
             hits: false,
             filtered: false,

@@ -108,6 +108,9 @@ pub struct App {
     watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
+    /// Restoring this line into this creature's observations was asked once: asked
+    /// again, it is written.
+    pub restore_asked: Option<(PathBuf, String)>,
 }
 
 impl App {
@@ -145,6 +148,7 @@ impl App {
             hosted,
             openseed: None,
             stop_asked: None,
+            restore_asked: None,
             watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
@@ -350,6 +354,7 @@ impl App {
             views: self.views(),
             creature: ui.is_some(),
             control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            runner: ui.is_some_and(|u| u.link != RunnerLink::None),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),

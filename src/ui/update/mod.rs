@@ -5,6 +5,7 @@ mod actions;
 mod garden;
 mod input;
 mod openseed;
+mod restore;
 mod scrolling;
 
 pub use openseed::OpenSeedAction;
@@ -51,6 +52,8 @@ pub enum Job {
         garden: bool,
         regex: bool,
     },
+    /// Put a pruned line back into the creature's observations, under today's date.
+    Restore { creature: PathBuf, line: String },
     /// Ask the attached OpenSeed orchestrator to act on the creature.
     OpenSeed {
         creature: PathBuf,
