@@ -160,3 +160,68 @@ async fn six_sleeps_exercise_every_mechanism_of_one_creature() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("BIRTH.json")).unwrap()).unwrap();
     assert_eq!(birth["genome"], "emergence");
 }
+
+/// A creature stopped after two sleeps and hosted again: it keeps its genome, its ids go
+/// on (none reused), its self-cares are counted from disk, and no memory is summarised
+/// twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resumed_creature_goes_on_where_it_left_off() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sprout");
+    let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
+    for life in 0..2 {
+        let clock = Arc::new(VirtualClock::new(
+            start + TimeDelta::hours(life),
+            TimeDelta::seconds(1),
+        ));
+        let mut opts = RunnerOptions::new(
+            dir.clone(),
+            RunnerConfig::default(),
+            Arc::new(Rehearsal::new()),
+            rehearsal::MODEL.into(),
+        );
+        opts.clock = clock;
+        // The second life first ends the sleep the first one stopped in (a sleep too).
+        opts.max_sleeps = Some(2 + life as u64);
+        let report = Runner::open_genome(opts, Emergence::default())
+            .unwrap()
+            .run(std::future::pending())
+            .await;
+        assert_eq!(report.dreams_this_run, 1, "one self-care a life");
+        assert_eq!(report.dreams, life as u64 + 1, "self-cares on disk count");
+    }
+    for (file, prefix) in [
+        (".self/longterm.jsonl", "m"),
+        (".self/soul.jsonl", "s"),
+        (".self/todos.jsonl", "td"),
+        (".self/summaries.jsonl", "sum"),
+    ] {
+        let all = lines(&dir, file);
+        let ids: Vec<&str> = all
+            .iter()
+            .filter(|l| l["op"] == "add" || l["op"] == "summary")
+            .map(|l| l["id"].as_str().unwrap())
+            .collect();
+        let unique: BTreeSet<&str> = ids.iter().copied().collect();
+        assert_eq!(unique.len(), ids.len(), "no id reused in {file}");
+        assert!(ids.iter().all(|id| id.starts_with(prefix)));
+    }
+    let summaries = lines(&dir, ".self/summaries.jsonl");
+    let mut covered: Vec<&str> = ops(&summaries, "summary")
+        .iter()
+        .filter(|l| l["kind"] == "memories")
+        .flat_map(|l| {
+            l["covers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+        })
+        .collect();
+    let n = covered.len();
+    covered.sort_unstable();
+    covered.dedup();
+    assert_eq!(covered.len(), n, "no memory summarised twice");
+    let added = ops(&lines(&dir, ".self/longterm.jsonl"), "add").len();
+    assert_eq!(n, added, "every memory summarised once, across both lives");
+}

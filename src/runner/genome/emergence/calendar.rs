@@ -1,69 +1,19 @@
-//! Calendar events and their recurrences: none, daily, weekly, or an RFC 5545 RRULE. Every
-//! recurrence is expanded by the `rrule` crate (daily and weekly are `FREQ=DAILY` and
-//! `FREQ=WEEKLY` from the event's time), so month ends, leap days and `BYxxx` parts follow
-//! the RFC: a monthly event on the 31st skips the months that have no 31st.
+//! Calendar events as the genome keeps them, and their agenda. Recurrences (none, daily,
+//! weekly, an RFC 5545 RRULE) are the memory model's ([`Recurrence`]), expanded by the
+//! `rrule` crate from the event's time and bounded, so month ends, leap days and `BYxxx`
+//! parts follow the RFC: a monthly event on the 31st skips the months without one.
 
 use chrono::{DateTime, Utc};
-use rrule::{Frequency, RRule, RRuleSet, Tz, Unvalidated};
 
-/// How an event repeats.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Recurrence {
-    None,
-    Daily,
-    Weekly,
-    /// An RFC 5545 RRULE value (`FREQ=MONTHLY;BYMONTHDAY=31`), without `RRULE:`.
-    Rule(String),
-}
+pub use crate::memory::emergence::recurrence::Recurrence;
+use crate::memory::emergence::recurrence::occurrences;
 
-/// Why a recurrence was refused: the crate's words.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("not a recurrence (none, daily, weekly or an RFC 5545 RRULE): {0}")]
-pub struct BadRecurrence(String);
-
-impl Recurrence {
-    /// `none`, `daily`, `weekly`, or an RRULE (with or without `RRULE:`), checked against
-    /// the event's time.
-    pub fn parse(text: &str, at: DateTime<Utc>) -> Result<Self, BadRecurrence> {
-        let t = text.trim();
-        let r = match t.to_ascii_lowercase().as_str() {
-            "" | "none" | "once" => Recurrence::None,
-            "daily" => Recurrence::Daily,
-            "weekly" => Recurrence::Weekly,
-            _ => {
-                let rule = t
-                    .strip_prefix("RRULE:")
-                    .or_else(|| t.strip_prefix("rrule:"))
-                    .unwrap_or(t);
-                Recurrence::Rule(rule.to_string())
-            }
-        };
-        r.set(at)?;
-        Ok(r)
-    }
-
-    /// As the calendar file writes it.
-    pub fn as_text(&self) -> &str {
-        match self {
-            Recurrence::None => "none",
-            Recurrence::Daily => "daily",
-            Recurrence::Weekly => "weekly",
-            Recurrence::Rule(r) => r,
-        }
-    }
-
-    fn set(&self, at: DateTime<Utc>) -> Result<Option<RRuleSet>, BadRecurrence> {
-        let start = at.with_timezone(&Tz::UTC);
-        let rule: RRule<Unvalidated> = match self {
-            Recurrence::None => return Ok(None),
-            Recurrence::Daily => RRule::new(Frequency::Daily),
-            Recurrence::Weekly => RRule::new(Frequency::Weekly),
-            Recurrence::Rule(r) => r.parse().map_err(|e| BadRecurrence(format!("{e}")))?,
-        };
-        rule.build(start)
-            .map(Some)
-            .map_err(|e| BadRecurrence(format!("{e}")))
-    }
+/// `text` as a recurrence of an event at `at`, or why it is not one.
+pub fn recurrence(text: &str, at: DateTime<Utc>) -> Result<Recurrence, String> {
+    let r = Recurrence::parse(Some(text));
+    r.rule_set(at)
+        .map(|_| r)
+        .map_err(|e| format!("not a recurrence (none, daily, weekly or an RFC 5545 RRULE): {e}"))
 }
 
 /// A calendar event.
@@ -87,20 +37,12 @@ impl Event {
         if to < from || limit == 0 {
             return Vec::new();
         }
-        match self.recurrence.set(self.at) {
-            Ok(Some(set)) => set
-                .after(from.with_timezone(&Tz::UTC))
-                .before(to.with_timezone(&Tz::UTC))
-                .all(limit)
-                .dates
-                .into_iter()
-                .map(|d| d.with_timezone(&Utc))
+        match self.recurrence.rule_set(self.at) {
+            Ok(Some(set)) => occurrences(&set, from, to, usize::from(limit)),
+            // A rule that does not build (written by hand) is its first time only.
+            Ok(None) | Err(_) => Some(self.at)
                 .filter(|d| *d >= from && *d <= to)
-                .collect(),
-            // A rule that no longer builds (written by hand) is its first time only.
-            Ok(None) | Err(_) => vec![self.at]
                 .into_iter()
-                .filter(|d| *d >= from && *d <= to)
                 .collect(),
         }
     }
@@ -141,7 +83,7 @@ mod tests {
             at,
             location: String::new(),
             description: "x".into(),
-            recurrence: Recurrence::parse(recurrence, at).unwrap(),
+            recurrence: super::recurrence(recurrence, at).unwrap(),
         }
     }
 
@@ -189,8 +131,8 @@ mod tests {
     #[test]
     fn bad_rules_are_refused_and_none_happens_once() {
         let t = at(2026, 3, 1, 9);
-        assert!(Recurrence::parse("FREQ=SOMETIMES", t).is_err());
-        assert!(Recurrence::parse("every other tuesday", t).is_err());
+        assert!(super::recurrence("FREQ=SOMETIMES", t).is_err());
+        assert!(super::recurrence("every other tuesday", t).is_err());
         let once = event(t, "none");
         assert_eq!(once.occurrences(t - TimeDelta::days(1), t, 5), [t]);
         assert!(

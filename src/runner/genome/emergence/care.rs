@@ -14,11 +14,11 @@ use std::collections::VecDeque;
 use serde_json::{Value, json};
 
 use super::config::tokens;
-use super::files::File;
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append, prompts};
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::events::{CreatureEvent, DreamEvent};
+use crate::memory::layout::FileKind;
 use crate::runner::brain::task::{Summarize, Task};
 use crate::runner::genome::{Cx, IoProgress, ToolReply};
 
@@ -146,7 +146,7 @@ impl Emergence {
             Asked::Memories(ids) => {
                 append(
                     cx,
-                    File::LongTerm,
+                    FileKind::LongTerm,
                     vec![json!({"op": "archive", "ids": ids, "summary_id": summary_id})],
                 );
                 for m in self.memories.iter_mut().filter(|m| ids.contains(&m.id)) {
@@ -189,7 +189,7 @@ impl Emergence {
                 }
             }
         };
-        append(cx, File::Summaries, vec![summary.line()]);
+        append(cx, FileKind::Summaries, vec![summary.line()]);
         self.summaries.push(summary);
         self.care_next(cx)
     }
@@ -365,7 +365,7 @@ impl Emergence {
                 .into_iter()
                 .map(|(s, ids)| json!({"op": "archive", "ids": ids, "summary_id": s}))
                 .collect();
-            append(cx, File::Dialogues, archive);
+            append(cx, FileKind::Dialogues, archive);
         }
         n
     }

@@ -37,11 +37,12 @@ use crate::runner::config::RunnerConfig;
 
 use self::calendar::Event;
 use self::care::Care;
-use self::files::{EmergenceFiles, File};
+use self::files::EmergenceFiles;
 use super::{
     Cx, Genome, GenomePrompt, GenomeTool, Incoming, IoProgress, SleepCause, SleepEnd, SleepStep,
     ToolCall, ToolReply,
 };
+use crate::memory::layout::FileKind;
 
 /// Where the creature's memory is, told at every wake.
 pub const HISTORY: &str = "Your memory is on disk in .self/: soul.jsonl, longterm.jsonl (archived \
@@ -206,7 +207,7 @@ pub struct EmergenceRestored {
 /// Requests to the genome's files: lines appended to one of them.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmergenceIo {
-    Append { file: File, lines: Vec<Value> },
+    Append { file: FileKind, lines: Vec<Value> },
 }
 
 /// The genome's IO has no answers.
@@ -304,7 +305,7 @@ impl Emergence {
             line["from"] = json!(agent);
             line["origin"] = json!(origin);
         }
-        append(cx, File::LongTerm, vec![line]);
+        append(cx, FileKind::LongTerm, vec![line]);
         self.memories.push(Memory {
             id: id.clone(),
             t: cx.now,
@@ -320,7 +321,7 @@ impl Emergence {
         let id = self.new_id(IdKind::Said);
         append(
             cx,
-            File::Dialogues,
+            FileKind::Dialogues,
             vec![json!({"op": "said", "id": id, "with": with, "from": from, "text": text})],
         );
         self.dialogues.push(Said {
@@ -345,7 +346,7 @@ impl Emergence {
         let first = *r.first_met_at.get_or_insert(now);
         let line = json!({"op": "relation", "agent": agent,
             "interaction_count": r.interaction_count, "first_met_at": format_time(first)});
-        append(cx, File::Relations, vec![line]);
+        append(cx, FileKind::Relations, vec![line]);
     }
 
     /// Writes `agent`'s relation as it is now, the fields it has (one line per change).
@@ -369,7 +370,7 @@ impl Emergence {
         if let Some(t) = r.trust_level {
             line["trust_level"] = json!(t);
         }
-        append(cx, File::Relations, vec![line]);
+        append(cx, FileKind::Relations, vec![line]);
     }
 
     /// What became due since the last look, as a note (`None` when nothing did).
@@ -388,7 +389,7 @@ impl Emergence {
 }
 
 /// Appends lines with the time of `cx` to one of the genome's files.
-fn append(cx: &mut Cx<'_, Emergence>, file: File, lines: Vec<Value>) {
+fn append(cx: &mut Cx<'_, Emergence>, file: FileKind, lines: Vec<Value>) {
     let t = format_time(cx.now);
     let lines = lines
         .into_iter()

@@ -61,7 +61,7 @@ pub fn occurrence(at: DateTime<Utc>, e: &Event) -> String {
         out.push_str(&format!(" @ {}", e.location));
     }
     if e.recurrence != calendar::Recurrence::None {
-        out.push_str(&format!(" ({})", e.recurrence.as_text()));
+        out.push_str(&format!(" ({})", e.recurrence.label()));
     }
     out
 }

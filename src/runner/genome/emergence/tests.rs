@@ -107,7 +107,10 @@ impl World {
                 view: Gathered::default(),
             }),
             Output::Genome(EmergenceIo::Append { file, lines }) => {
-                self.files.entry(file.name()).or_default().extend(lines);
+                self.files
+                    .entry(files::file_name(file))
+                    .or_default()
+                    .extend(lines);
             }
             Output::Record(Record::Event {
                 kind: EventKind::ToolCall,

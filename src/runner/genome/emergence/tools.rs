@@ -5,10 +5,10 @@
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 use serde_json::{Value, json};
 
-use super::calendar::{self, Event, Recurrence};
-use super::files::File;
+use super::calendar::{self, Event};
 use super::{DiaryEntry, Emergence, IdKind, SoulEntry, Todo, append, prompts};
 use crate::llm::ToolSpec;
+use crate::memory::layout::FileKind;
 use crate::memory::time::{format_time, parse_time};
 use crate::runner::genome::{Cx, GenomeTool, ToolCall, ToolReply, ToolTime};
 use crate::runner::tools::ToolOutcome;
@@ -219,7 +219,7 @@ impl Emergence {
                     let id = self.new_id(IdKind::Soul);
                     append(
                         cx,
-                        File::Soul,
+                        FileKind::Soul,
                         vec![json!({"op": "add", "id": id, "text": text})],
                     );
                     self.soul.push(SoulEntry {
@@ -238,7 +238,11 @@ impl Emergence {
                     ),
                     Some(i) => {
                         let gone = self.soul.remove(i);
-                        append(cx, File::Soul, vec![json!({"op": "remove", "id": gone.id})]);
+                        append(
+                            cx,
+                            FileKind::Soul,
+                            vec![json!({"op": "remove", "id": gone.id})],
+                        );
                         reply(
                             true,
                             format!("Soul entry {} removed: {}", gone.id, gone.text),
@@ -257,7 +261,11 @@ impl Emergence {
                     Some(t) => {
                         t.done = true;
                         let title = t.title.clone();
-                        append(cx, File::Todos, vec![json!({"op": "complete", "id": id})]);
+                        append(
+                            cx,
+                            FileKind::Todos,
+                            vec![json!({"op": "complete", "id": id})],
+                        );
                         reply(true, format!("Done: {id} {title}."))
                     }
                 }
@@ -292,7 +300,7 @@ impl Emergence {
                         let gone = self.calendar.remove(i);
                         append(
                             cx,
-                            File::Calendar,
+                            FileKind::Calendar,
                             vec![json!({"op": "remove", "id": gone.id})],
                         );
                         reply(
@@ -388,7 +396,7 @@ impl Emergence {
         };
         append(
             cx,
-            File::DiaryLog,
+            FileKind::DiaryLog,
             vec![
                 json!({"op": "entry", "date": date.format("%Y-%m-%d").to_string(),
                 "text": entry.text, "mood": entry.mood, "location": entry.location}),
@@ -461,7 +469,7 @@ impl Emergence {
         };
         append(
             cx,
-            File::Todos,
+            FileKind::Todos,
             vec![json!({"op": "add", "id": todo.id, "title": todo.title,
                 "description": todo.description, "priority": todo.priority, "due": todo.due})],
         );
@@ -484,11 +492,11 @@ impl Emergence {
                 format!("Error: `at` must be an ISO 8601 time, not {at:?}"),
             );
         };
-        let recurrence = match Recurrence::parse(str_arg(input, "recurrence").unwrap_or("none"), at)
-        {
-            Ok(r) => r,
-            Err(e) => return reply(false, format!("Error: {e}")),
-        };
+        let recurrence =
+            match calendar::recurrence(str_arg(input, "recurrence").unwrap_or("none"), at) {
+                Ok(r) => r,
+                Err(e) => return reply(false, format!("Error: {e}")),
+            };
         let event = Event {
             id: self.new_id(IdKind::Event),
             at,
@@ -498,11 +506,11 @@ impl Emergence {
         };
         append(
             cx,
-            File::Calendar,
+            FileKind::Calendar,
             vec![
                 json!({"op": "add", "id": event.id, "at": format_time(event.at),
                 "location": event.location, "description": event.description,
-                "recurrence": event.recurrence.as_text()}),
+                "recurrence": recurrence_text(&event.recurrence)}),
             ],
         );
         let next = calendar::agenda(
@@ -517,7 +525,7 @@ impl Emergence {
         let text = format!(
             "Event {} added ({}); next: {when}.",
             event.id,
-            event.recurrence.as_text()
+            recurrence_text(&event.recurrence)
         );
         self.calendar.push(event);
         reply(true, text)
@@ -551,5 +559,13 @@ impl Emergence {
         let text = format!("{agent}: {}.", prompts::relation(r));
         self.relation_line(&agent, cx);
         reply(true, text)
+    }
+}
+
+/// As the calendar file writes it (`none` for a one-off).
+pub(super) fn recurrence_text(r: &calendar::Recurrence) -> &str {
+    match r {
+        calendar::Recurrence::None => "none",
+        other => other.label(),
     }
 }
