@@ -84,7 +84,11 @@ fn a_pruned_line_is_restored_after_a_confirmation() {
     s.press("j").unwrap();
     s.press("k").unwrap();
     assert!(s.press("R").unwrap().is_empty());
-    assert!(notice(&s).contains("pick a pruned line first"), "{}", notice(&s));
+    assert!(
+        notice(&s).contains("pick a pruned line first"),
+        "{}",
+        notice(&s)
+    );
     s.press("x").unwrap();
     assert!(s.press("R").unwrap().is_empty());
     let jobs = s.press("R").unwrap();
