@@ -52,9 +52,9 @@ pub enum Needs {
     Control,
     /// A creature is selected and the observatory writes for it (refused read-only).
     Write,
-    /// A creature is selected and its dreams are shown.
-    Dreams,
-    /// As `Dreams`, and a dreamwatch runner hosts it (the observatory writes into its
+    /// A creature's dreams are shown, and the dream shown pruned observations.
+    Pruned,
+    /// As `Pruned`, and a dreamwatch runner hosts it (the observatory writes into its
     /// memory files: refused read-only).
     Restore,
     /// A search has hits to move between.
@@ -325,7 +325,7 @@ actions! {
     }
     PickPruned {
         group: Filter, keys: ["x"], modes: [Normal],
-        needs: Dreams, bar: MainPane(5),
+        needs: Pruned, bar: MainPane(5),
         hint: "pick pruned", description: "dreams: pick the next line the dream pruned (to restore it)",
     }
     Search {

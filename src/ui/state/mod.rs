@@ -355,6 +355,11 @@ impl App {
             creature: ui.is_some(),
             control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
             runner: ui.is_some_and(|u| u.link != RunnerLink::None),
+            pruned: ui.is_some_and(|u| {
+                u.dream_changes
+                    .as_ref()
+                    .is_some_and(|(i, c)| Some(*i) == u.selected_dream() && !c.pruned.is_empty())
+            }),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
