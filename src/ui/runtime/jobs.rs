@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
+mod remote;
+
+use crate::remote::Remote;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
@@ -31,6 +34,8 @@ pub struct Jobs {
     hosted: HashMap<PathBuf, ControlSender>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<Attachment>,
+    /// Gardens on other machines: their connections.
+    pub remotes: Vec<Remote>,
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
     search: Option<SearchHandle>,
@@ -102,6 +107,7 @@ impl Jobs {
         Self {
             hosted,
             openseed: None,
+            remotes: Vec::new(),
             outcomes,
             search: None,
         }
@@ -119,6 +125,7 @@ impl Jobs {
             } => self.start_search(app, &creature, query, garden, regex),
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
             Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
+            Job::Remote { creature, ask } => self.remote(app, &creature, ask),
         }
     }
 

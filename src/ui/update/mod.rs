@@ -5,10 +5,12 @@ mod actions;
 mod garden;
 mod input;
 mod openseed;
+mod remote;
 mod restore;
 mod scrolling;
 
 pub use openseed::OpenSeedAction;
+pub use remote::RemoteAsk;
 
 use std::path::PathBuf;
 
@@ -59,4 +61,6 @@ pub enum Job {
         creature: PathBuf,
         action: OpenSeedAction,
     },
+    /// Ask the far side of a creature on another machine.
+    Remote { creature: PathBuf, ask: RemoteAsk },
 }
