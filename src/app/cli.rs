@@ -46,7 +46,8 @@ pub enum Command {
     Inspect(InspectArgs),
     /// Host a creature in DIR with a real LLM (or the offline rehearsal brain)
     Run(RunArgs),
-    /// A fresh garden with a rehearsal creature, shown in the observatory: no key, no network
+    /// A fresh garden of rehearsal creatures (one of each genome, talking to each other),
+    /// shown in the observatory: no key, no network
     Demo(DemoArgs),
     /// Render the observatory on fixture creatures to SVG (and PNG when rsvg-convert is
     /// installed); needs the fixtures (the repository's tests/fixtures/openseed, see --fixtures)
@@ -146,8 +147,13 @@ impl From<ProfileArg> for Profile {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The creature's directory (created when new, resumed otherwise)
+    /// The creature's directory (created when new, resumed otherwise), or a garden: a
+    /// directory of creatures, all hosted in this process, able to write to each other
     pub dir: PathBuf,
+    /// Host DIR as a garden of N creatures: those in it, and new ones (c1, c2, ...) up to
+    /// N, born with --genome
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub creatures: Option<u64>,
     /// Host a creature dreamwatch did not create (its BIRTH.json names another genome, as
     /// OpenSeed's do): its logs are written and its sleep is ended by this runner
     #[arg(long)]
@@ -209,9 +215,10 @@ pub struct DemoArgs {
     /// Exit after this many completed sleeps
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_sleeps: Option<u64>,
-    /// The demo creature's memory system
-    #[arg(long, value_enum, default_value_t = GenomeArg::Dreamer)]
-    pub genome: GenomeArg,
+    /// Only the demo creature of this memory system (default: one of each, talking to
+    /// each other)
+    #[arg(long, value_enum)]
+    pub genome: Option<GenomeArg>,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,9 @@
 //! `dreamwatch run` and `dreamwatch demo`: a runner hosting a creature, headless or with
 //! the observatory opened on it (the two wired together here, neither knowing the other).
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,17 +19,28 @@ use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{RunReport, Runner, RunnerOptions};
+use crate::runner::garden::Garden;
 use crate::runner::genome::Genome;
 use crate::runner::genome::emergence::Emergence;
 use crate::runner::genome::evennia::Evennia;
 use crate::ui::ObservatoryOptions;
 
-const DEMO_CREATURE: &str = "sprout";
+/// The demo's garden: one creature of each genome (`demo --genome G` hosts only its own).
+const DEMO_GARDEN: [(&str, GenomeArg); 3] = [
+    ("sprout", GenomeArg::Dreamer),
+    ("fern", GenomeArg::Evennia),
+    ("moss", GenomeArg::Emergence),
+];
 const DEMO_PURPOSE: &str = "You are a rehearsal creature in a dreamwatch demo, run by the offline \
 rehearsal brain: no model, no network. Keep notes of each session in workspace/notes.md, and \
-read MESSAGES.md when your creator writes.";
-const DEMO_WELCOME: &str = "# Messages\n\nWelcome, sprout. Keep your notes short, and tell me \
-in workspace/notes.md what you found.\n";
+read MESSAGES.md when your creator writes. Other rehearsal creatures live in your garden: \
+write to them with send_message.";
+fn demo_welcome(name: &str) -> String {
+    format!(
+        "# Messages\n\nWelcome, {name}. Keep your notes short, and tell me in \
+         workspace/notes.md what you found.\n"
+    )
+}
 
 /// The config file, read once: the runner's settings at `speed`, and the observatory's.
 fn settings(
@@ -45,21 +58,34 @@ fn settings(
 }
 
 pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
-    if !args.adopt {
-        refuse_foreign(&args.dir)?;
-    }
     let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
-    let (provider, model) = provider_for(args, secrets)?;
-    let genome = genome_for(&args.dir, args.genome)?;
-    let embedder = embedder_for(args, genome, secrets)?;
-    let mut opts = RunnerOptions::new(args.dir.clone(), config, provider, model);
-    opts.embedder = embedder;
-    opts.purpose = args.purpose.clone();
-    opts.max_dreams = args.max_dreams;
-    opts.max_sleeps = args.max_sleeps;
+    let dirs = match super::garden::plan(&args.dir, args.creatures)? {
+        Some(dirs) => dirs,
+        None => vec![args.dir.clone()],
+    };
+    let mut creatures = Vec::new();
+    for dir in dirs {
+        if !args.adopt {
+            refuse_foreign(&dir)?;
+        }
+        // In a garden, `--genome` is for the creatures born now; the others keep theirs.
+        let asked = if dir.join("BIRTH.json").exists() && args.creatures.is_some() {
+            None
+        } else {
+            args.genome
+        };
+        let genome = genome_for(&dir, asked)?;
+        let (provider, model) = provider_for(args, secrets)?;
+        let embedder = embedder_for(args, genome, secrets)?;
+        let mut opts = RunnerOptions::new(dir, config.clone(), provider, model);
+        opts.embedder = embedder;
+        opts.purpose = args.purpose.clone();
+        opts.max_dreams = args.max_dreams;
+        opts.max_sleeps = args.max_sleeps;
+        creatures.push((opts, genome));
+    }
     host(
-        opts,
-        genome,
+        creatures,
         args.headless,
         vec![args.dir.clone()],
         cli,
@@ -129,30 +155,37 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
             temp.path().to_path_buf()
         }
     };
-    let creature = garden.join(DEMO_CREATURE);
-    std::fs::create_dir_all(&creature).map_err(AppError::io(format!(
-        "cannot create {}",
-        creature.display()
-    )))?;
-    let messages = creature.join("MESSAGES.md");
-    if !messages.exists() && !creature.join("BIRTH.json").exists() {
-        std::fs::write(&messages, DEMO_WELCOME)
-            .map_err(AppError::io(format!("cannot write {}", messages.display())))?;
+    let mut creatures = Vec::new();
+    for (name, genome) in DEMO_GARDEN
+        .iter()
+        .filter(|(_, g)| args.genome.is_none_or(|asked| asked == *g))
+    {
+        let creature = garden.join(name);
+        std::fs::create_dir_all(&creature).map_err(AppError::io(format!(
+            "cannot create {}",
+            creature.display()
+        )))?;
+        let messages = creature.join("MESSAGES.md");
+        if !messages.exists() && !creature.join("BIRTH.json").exists() {
+            std::fs::write(&messages, demo_welcome(name))
+                .map_err(AppError::io(format!("cannot write {}", messages.display())))?;
+        }
+        // One rehearsal per creature: each follows its own script.
+        let mut opts = RunnerOptions::new(
+            creature,
+            config.clone(),
+            Arc::new(Rehearsal::new()),
+            rehearsal::MODEL.into(),
+        );
+        opts.purpose = Some(DEMO_PURPOSE.into());
+        opts.max_dreams = args.max_dreams;
+        opts.max_sleeps = args.max_sleeps;
+        refuse_foreign(&opts.dir)?;
+        let genome = genome_for(&opts.dir, Some(*genome))?;
+        creatures.push((opts, genome));
     }
-    let mut opts = RunnerOptions::new(
-        creature,
-        config,
-        Arc::new(Rehearsal::new()),
-        rehearsal::MODEL.into(),
-    );
-    opts.purpose = Some(DEMO_PURPOSE.into());
-    opts.max_dreams = args.max_dreams;
-    opts.max_sleeps = args.max_sleeps;
-    refuse_foreign(&opts.dir)?;
-    let genome = genome_for(&opts.dir, Some(args.genome))?;
     host(
-        opts,
-        genome,
+        creatures,
         args.headless,
         vec![garden],
         cli,
@@ -234,110 +267,172 @@ fn model_of(label: &str) -> String {
         .to_string()
 }
 
-/// Runs the creature headless (progress lines until max dreams or a signal), or in the
-/// observatory opened on `watch` with the creature hosted in-process.
+/// Runs the creatures headless (progress lines until each is done, or a signal), or in
+/// the observatory opened on `watch` with the creatures hosted in-process. Several
+/// creatures live in one garden: each can write to the others (`send_message`).
 fn host(
-    mut opts: RunnerOptions,
-    genome: GenomeArg,
+    creatures: Vec<(RunnerOptions, GenomeArg)>,
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
     watching: Watching,
     secrets: &Secrets,
 ) -> Result<(), AppError> {
-    opts.control_socket = true;
     refuse_dumps();
-    opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
     if !headless {
         super::needs_terminal()?;
-    }
-    if headless {
-        opts.progress = Some(Box::new(|line| println!("{line}")));
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(AppError::io("cannot start the async runtime"))?;
-    if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal
-        && opts.config.evennia.context_budget_chars == 0
-    {
-        // The rehearsal's context window is small, so that compaction shows within minutes.
-        opts.config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+    let garden = Arc::new(Garden::new());
+    let names: Vec<String> = creatures.iter().map(|(o, _)| creature_name(&o.dir)).collect();
+    let together = creatures.len() > 1;
+    let mut opened = Vec::new();
+    for (i, (mut opts, genome)) in creatures.into_iter().enumerate() {
+        opts.control_socket = true;
+        opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
+        if headless {
+            opts.progress = Some(Box::new(|line| println!("{line}")));
+        }
+        if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal
+            && opts.config.evennia.context_budget_chars == 0
+        {
+            // The rehearsal's context window is small, so that compaction shows within minutes.
+            opts.config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+        }
+        if together {
+            opts.config.garden = names
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, n)| n.clone())
+                .collect();
+            opts.postbox = Some(garden.clone());
+        }
+        opened.push(match genome {
+            GenomeArg::Dreamer => Opened::of(Runner::open(opts), &garden)?,
+            GenomeArg::Evennia => {
+                Opened::of(Runner::open_genome(opts, Evennia::default()), &garden)?
+            }
+            GenomeArg::Emergence => {
+                Opened::of(Runner::open_genome(opts, Emergence::default()), &garden)?
+            }
+        });
     }
-    match genome {
-        GenomeArg::Dreamer => {
-            let runner = Runner::open(opts).map_err(AppError::Runner)?;
-            host_runner(runner, rt, headless, watch, cli, watching)
-        }
-        GenomeArg::Evennia => {
-            let runner = Runner::open_genome(opts, Evennia::default()).map_err(AppError::Runner)?;
-            host_runner(runner, rt, headless, watch, cli, watching)
-        }
-        GenomeArg::Emergence => {
-            let runner =
-                Runner::open_genome(opts, Emergence::default()).map_err(AppError::Runner)?;
-            host_runner(runner, rt, headless, watch, cli, watching)
-        }
-    }
+    host_runners(opened, rt, headless, watch, cli, watching)
+}
+
+/// The name a creature goes by in its garden: its birth name, else its directory's.
+fn creature_name(dir: &Path) -> String {
+    crate::runner::adoption::birth_name(dir)
+        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "creature".into())
 }
 
 /// The rehearsal brain's context budget (characters) for genomes that compact.
 const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
 
-fn host_runner<G: Genome>(
-    runner: Runner<G>,
+type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
+type Life = Pin<Box<dyn Future<Output = RunReport> + Send>>;
+
+/// A creature's runner, opened, of whatever genome.
+struct Opened {
+    name: String,
+    dir: PathBuf,
+    hosted: crate::control::HostedCreature,
+    run: Box<dyn FnOnce(Stop) -> Life + Send>,
+}
+
+impl Opened {
+    fn of<G: Genome>(
+        runner: Result<Runner<G>, crate::runner::open::OpenError>,
+        garden: &Garden,
+    ) -> Result<Self, AppError> {
+        let runner = runner.map_err(AppError::Runner)?;
+        garden.admit(&runner);
+        Ok(Self {
+            name: runner.name().to_string(),
+            dir: runner.dir().to_path_buf(),
+            hosted: runner.hosted(),
+            run: Box::new(move |stop| Box::pin(runner.run(stop))),
+        })
+    }
+}
+
+fn host_runners(
+    opened: Vec<Opened>,
     rt: tokio::runtime::Runtime,
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
     watching: Watching,
 ) -> Result<(), AppError> {
-    let dir = runner.dir().to_path_buf();
-    if headless {
-        eprintln!(
-            "dreamwatch: hosting {} in {}; control socket {}; Ctrl-C stops it",
-            runner.name(),
-            dir.display(),
-            socket_path(&dir).display()
-        );
-        let report = rt.block_on(runner.run(shutdown_signal()));
-        eprintln!("{}", closing_line(&report));
-        rt.shutdown_timeout(Duration::from_secs(1));
-        return Ok(());
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut hosted = Vec::new();
+    let mut tasks = Vec::new();
+    for o in opened {
+        if headless {
+            eprintln!(
+                "dreamwatch: hosting {} in {}; control socket {}; Ctrl-C stops it",
+                o.name,
+                o.dir.display(),
+                socket_path(&o.dir).display()
+            );
+        }
+        let mut rx = stop_rx.clone();
+        let stop: Stop = Box::pin(async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        });
+        hosted.push(o.hosted);
+        tasks.push((o.name, rt.spawn((o.run)(stop))));
     }
-    let hosted = runner.hosted();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let task = rt.spawn(runner.run(async {
-        let _ = stopped.await;
-    }));
-    let options = ObservatoryOptions {
-        paths: watch,
-        theme: cli.ui.theme.clone(),
-        watch: cli.watch.options(watching.observatory.poll_ms),
-        config: watching.observatory,
-        cycle: watching.cycle,
-        warnings: watching.warnings,
-        openseed: None,
-        read_only: cli.ui.read_only,
-        remotes: Vec::new(),
+    let many = tasks.len() > 1;
+    let ui = if headless {
+        rt.spawn(async move {
+            shutdown_signal().await;
+            let _ = stop_tx.send(true);
+        });
+        Ok(())
+    } else {
+        let options = ObservatoryOptions {
+            paths: watch,
+            theme: cli.ui.theme.clone(),
+            watch: cli.watch.options(watching.observatory.poll_ms),
+            config: watching.observatory,
+            cycle: watching.cycle,
+            warnings: watching.warnings,
+            openseed: None,
+            read_only: cli.ui.read_only,
+            remotes: Vec::new(),
+        };
+        let ui = crate::ui::run_observatory(options, hosted).map_err(AppError::Observatory);
+        let _ = stop_tx.send(true);
+        ui
     };
-    let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
-    let _ = stop.send(());
-    let finished = rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await });
-    match finished {
-        Ok(Ok(report)) => eprintln!("{}", closing_line(&report)),
-        Ok(Err(e)) => eprintln!("dreamwatch: the runner ended badly: {e}"),
-        Err(_) => eprintln!("dreamwatch: the runner did not stop within 10 s; leaving it"),
+    for (name, task) in tasks {
+        let finished = if headless {
+            Ok(rt.block_on(task))
+        } else {
+            rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await })
+        };
+        let who = if many { format!("{name}: ") } else { String::new() };
+        match finished {
+            Ok(Ok(report)) => eprintln!("{}", closing_line(&who, &report)),
+            Ok(Err(e)) => eprintln!("dreamwatch: {who}the runner ended badly: {e}"),
+            Err(_) => eprintln!("dreamwatch: {who}the runner did not stop within 10 s; leaving it"),
+        }
     }
     rt.shutdown_timeout(Duration::from_secs(1));
     ui
 }
 
 /// What a hosting run says when it ends, headless or in the observatory.
-fn closing_line(report: &RunReport) -> String {
+fn closing_line(who: &str, report: &RunReport) -> String {
     format!(
-        "dreamwatch: stopped after {} dream(s) this run, {} in all",
+        "dreamwatch: {who}stopped after {} dream(s) this run, {} in all",
         report.dreams_this_run, report.dreams
     )
 }

@@ -18,6 +18,7 @@ use crate::ui::ObservatoryOptions;
 pub mod cli;
 pub mod config;
 mod error;
+mod garden;
 mod host;
 mod openseed;
 pub mod secrets;

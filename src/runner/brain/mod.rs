@@ -6,6 +6,7 @@
 pub mod rehearsal;
 pub mod rehearsal_emergence;
 pub mod rehearsal_evennia;
+pub mod rehearsal_garden;
 pub mod task;
 
 use std::sync::Arc;

@@ -21,6 +21,8 @@ use serde_json::json;
 
 use super::rehearsal_emergence::{self, EmergenceScript};
 use super::rehearsal_evennia::{self, EvenniaScript};
+use super::rehearsal_garden;
+use crate::runner::mail::SEND_MESSAGE;
 use super::task::{self, Task};
 use super::{Brain, BrainKind};
 use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
@@ -168,11 +170,13 @@ impl Script {
             self.creator = Some(words);
         }
         self.step += 1;
-        let (text, calls) = if self.session % MARATHON_EVERY == 3 {
+        let (text, mut calls) = if self.session % MARATHON_EVERY == 3 {
             self.marathon()
         } else {
             self.work()
         };
+        let said = rehearsal_garden::message(turn, self.session, self.step);
+        calls.extend(said.iter().map(|(_, input)| (SEND_MESSAGE, input.clone())));
         let mut content = Vec::new();
         if let Some(t) = text {
             content.push(ContentBlock::Text { text: t });

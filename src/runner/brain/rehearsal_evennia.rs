@@ -95,6 +95,12 @@ impl EvenniaScript {
             self.sleep_round = 0;
         }
         self.step += 1;
+        let (say, mut calls) = self.work();
+        calls.extend(super::rehearsal_garden::message(turn, self.session, self.step));
+        (say, calls)
+    }
+
+    fn work(&mut self) -> (Option<String>, Vec<(String, Value)>) {
         let s = self.session;
         let i = (s as usize * 3 + self.step as usize) % ENTRIES.len();
         let journal = |k: usize| {
