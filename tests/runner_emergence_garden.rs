@@ -30,9 +30,18 @@ fn ops<'a>(v: &'a [Value], op: &str) -> Vec<&'a Value> {
     v.iter().filter(|l| l["op"] == op).collect()
 }
 
-fn open(dir: &Path, mate: &str, clock: &Arc<VirtualClock>, garden: &Arc<Garden>) -> Runner<Emergence> {
+fn open(
+    dir: &Path,
+    mate: &str,
+    clock: &Arc<VirtualClock>,
+    garden: &Arc<Garden>,
+) -> Runner<Emergence> {
     std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("MESSAGES.md"), "# Messages\n\nWelcome to the garden.\n").unwrap();
+    std::fs::write(
+        dir.join("MESSAGES.md"),
+        "# Messages\n\nWelcome to the garden.\n",
+    )
+    .unwrap();
     let config = RunnerConfig {
         garden: vec![mate.to_string()],
         ..RunnerConfig::default()
@@ -76,7 +85,11 @@ async fn a_garden_of_two_exercises_every_mechanism_in_six_sleeps() {
     }
     for t in tasks {
         let report = t.await.unwrap();
-        assert!(report.dreams_this_run >= 2, "self-cares: {}", report.dreams_this_run);
+        assert!(
+            report.dreams_this_run >= 2,
+            "self-cares: {}",
+            report.dreams_this_run
+        );
     }
 
     for (dir, mate) in [(&dirs[0], "birch"), (&dirs[1], "ash")] {

@@ -74,10 +74,11 @@ impl EmergenceScript {
                 });
                 (say, calls)
             }
-            3 => (
-                Some(format!("Session {s}: tending my mind.")),
-                self.session_work(turn),
-            ),
+            3 => {
+                let mut calls = self.session_work(turn);
+                calls.extend(garden_work(s, turn));
+                (Some(format!("Session {s}: tending my mind.")), calls)
+            }
             _ => {
                 let secs = if s.is_multiple_of(2) { 120 } else { 300 };
                 (

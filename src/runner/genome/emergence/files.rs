@@ -210,6 +210,7 @@ pub fn restored(mem: &EmergenceMemory) -> EmergenceRestored {
         self_cares,
         summaries,
         next_ids,
+        name: String::new(),
     }
 }
 

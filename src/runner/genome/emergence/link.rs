@@ -29,9 +29,18 @@ const SHARE: &str = "share";
 /// A message in flight: what to record once the garden says what became of it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Sending {
-    Message { to: String, text: String },
-    Request { to: String },
-    Share { to: String, memories: usize, summaries: usize },
+    Message {
+        to: String,
+        text: String,
+    },
+    Request {
+        to: String,
+    },
+    Share {
+        to: String,
+        memories: usize,
+        summaries: usize,
+    },
 }
 
 /// Neural-link requests on both sides: those this creature made, those made to it.
@@ -79,9 +88,7 @@ impl Emergence {
                     "{} asks for your memory bank through the neural link. To give it (your \
                      long-term memories and summaries, not your soul; you lose nothing), call \
                      {SHARE_MEMORY}{{agent: \"{}\"}} within {} seconds.",
-                    self.name,
-                    self.name,
-                    cx.cfg.emergence.link_window_s
+                    self.name, self.name, cx.cfg.emergence.link_window_s
                 );
                 let id = cx.send(Outgoing {
                     to: to.clone(),
@@ -126,7 +133,9 @@ impl Emergence {
                          memories and {s} summaries, now in your long-term memory.",
                         self.name
                     ),
-                    payload: Some(json!({LINK: SHARE, "memories": memories, "summaries": summaries})),
+                    payload: Some(
+                        json!({LINK: SHARE, "memories": memories, "summaries": summaries}),
+                    ),
                 });
                 self.sending = Some((
                     id,
@@ -143,7 +152,12 @@ impl Emergence {
     }
 
     /// What became of a message this creature sent: recorded, and the tool's answer.
-    pub(super) fn sent(&mut self, id: u64, delivery: &Delivery, cx: &mut Cx<'_, Self>) -> IoProgress {
+    pub(super) fn sent(
+        &mut self,
+        id: u64,
+        delivery: &Delivery,
+        cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
         let Some((want, sending)) = self.sending.take() else {
             return IoProgress::Nothing;
         };
@@ -180,7 +194,9 @@ impl Emergence {
             } => {
                 self.links.asked_by.remove(&to);
                 self.link_line(&to, "shared", Some((memories, summaries)), cx);
-                format!("Shared {memories} memories and {summaries} summaries with {to}; you keep them all.")
+                format!(
+                    "Shared {memories} memories and {summaries} summaries with {to}; you keep them all."
+                )
             }
         };
         IoProgress::Tool(done(true, text))
@@ -210,8 +226,19 @@ impl Emergence {
 
     /// Copies another agent's memory bank under new ids, with where each came from.
     fn receive_bank(&mut self, from: &str, payload: &Value, cx: &mut Cx<'_, Self>) {
-        let items = |key: &str| payload.get(key).and_then(Value::as_array).cloned().unwrap_or_default();
-        let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+        let items = |key: &str| {
+            payload
+                .get(key)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let field = |v: &Value, k: &str| {
+            v.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
         let mut memories = 0;
         for m in items("memories") {
             let text = field(&m, "text");

@@ -623,7 +623,11 @@ fn the_neural_link_window_is_two_minutes() {
         w.call("add_soul_entry", json!({"text": "never shared"}));
         let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
         assert!(!ok && out.contains("has not asked"), "{out}");
-        w.hear("wren", "wren asks for your memory bank", Some(json!({"neural_link": "request"})));
+        w.hear(
+            "wren",
+            "wren asks for your memory bank",
+            Some(json!({"neural_link": "request"})),
+        );
         w.now += TimeDelta::seconds(after);
         let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
         assert_eq!(ok, accepted, "after {after}s: {out}");
@@ -631,13 +635,22 @@ fn the_neural_link_window_is_two_minutes() {
         if accepted {
             let payload = shared.and_then(|m| m.payload.clone()).unwrap();
             assert_eq!(payload["memories"].as_array().unwrap().len(), 3);
-            assert!(!payload.to_string().contains("never shared"), "not the soul");
+            assert!(
+                !payload.to_string().contains("never shared"),
+                "not the soul"
+            );
             let line = &w.lines("longterm.jsonl", "neural_link")[0];
-            assert_eq!((line["role"].as_str(), line["memories"].as_u64()), (Some("shared"), Some(3)));
+            assert_eq!(
+                (line["role"].as_str(), line["memories"].as_u64()),
+                (Some("shared"), Some(3))
+            );
             // Nothing was removed.
             assert_eq!(w.genome().active_memories().count(), 3);
         } else {
-            assert!(out.contains("121s ago") && out.contains("within 120s"), "{out}");
+            assert!(
+                out.contains("121s ago") && out.contains("within 120s"),
+                "{out}"
+            );
             assert!(shared.is_none());
         }
     }
@@ -658,11 +671,17 @@ fn a_shared_bank_is_copied_with_where_it_came_from() {
     assert_eq!(w.sent[0].payload, Some(json!({"neural_link": "request"})));
     w.hear("wren", "wren shared", Some(bank));
     let copied = w.genome().memories().last().unwrap().clone();
-    assert_eq!((copied.id.as_str(), copied.from.as_deref()), ("m3", Some("wren")));
+    assert_eq!(
+        (copied.id.as_str(), copied.from.as_deref()),
+        ("m3", Some("wren"))
+    );
     let add = w.lines("longterm.jsonl", "add");
     assert_eq!(add.last().unwrap()["origin"], "m7");
     let s = w.lines("summaries.jsonl", "summary");
-    assert_eq!((s[0]["from"].as_str(), s[0]["origin"].as_str()), (Some("wren"), Some("sum2")));
+    assert_eq!(
+        (s[0]["from"].as_str(), s[0]["origin"].as_str()),
+        (Some("wren"), Some("sum2"))
+    );
     let roles: Vec<&str> = w
         .lines("longterm.jsonl", "neural_link")
         .iter()
@@ -693,7 +712,10 @@ fn messages_are_dialogue_and_interactions_on_both_sides() {
         name: "sprout".into(),
         ..Default::default()
     });
-    let (ok, out) = w.call("send_message", json!({"to": "wren", "text": "Shall we meet?"}));
+    let (ok, out) = w.call(
+        "send_message",
+        json!({"to": "wren", "text": "Shall we meet?"}),
+    );
     assert!(ok, "{out}");
     w.hear("wren", "At six.", None);
     let said = w.lines("dialogues.jsonl", "said");
@@ -704,7 +726,9 @@ fn messages_are_dialogue_and_interactions_on_both_sides() {
     assert_eq!(pairs, [("sprout", "wren"), ("wren", "wren")]);
     assert_eq!(w.genome().relations()["wren"].interaction_count, 2);
     // Not delivered: no dialogue line.
-    w.delivery = Delivery::UnknownRecipient { known: vec!["wren".into()] };
+    w.delivery = Delivery::UnknownRecipient {
+        known: vec!["wren".into()],
+    };
     let (ok, out) = w.call("send_message", json!({"to": "ivy", "text": "hello"}));
     assert!(!ok && out.contains("there are wren"), "{out}");
     assert_eq!(w.lines("dialogues.jsonl", "said").len(), 2);
@@ -721,7 +745,9 @@ fn a_restore_reads_back_what_the_genome_wrote() {
     w.call("add_soul_entry", json!({"text": "two"}));
     w.call("remove_soul_entry", json!({"id": "s1"}));
     for text in ["hello", "again"] {
-        w.send(Input::Control(ControlCommand::Message { text: text.into() }));
+        w.send(Input::Control(ControlCommand::Message {
+            text: text.into(),
+        }));
     }
     w.settle();
     w.call("self_care", json!({"focus": "all"}));
@@ -729,8 +755,14 @@ fn a_restore_reads_back_what_the_genome_wrote() {
     w.call("write_diary", json!({"text": "a day", "mood": "calm"}));
     w.call("add_todo", json!({"title": "x", "due": "2026-03-02"}));
     w.call("complete_todo", json!({"id": "td1"}));
-    w.call("add_to_calendar", json!({"at": "2026-03-02T10:00:00Z", "description": "y", "recurrence": "weekly"}));
-    w.call("update_relationship", json!({"agent": "wren", "trust_level": 0.4, "notes": "n"}));
+    w.call(
+        "add_to_calendar",
+        json!({"at": "2026-03-02T10:00:00Z", "description": "y", "recurrence": "weekly"}),
+    );
+    w.call(
+        "update_relationship",
+        json!({"agent": "wren", "trust_level": 0.4, "notes": "n"}),
+    );
 
     let tmp = tempfile::tempdir().unwrap();
     let paths = crate::memory::write::SeedPaths::new(tmp.path());
@@ -744,16 +776,40 @@ fn a_restore_reads_back_what_the_genome_wrote() {
     assert!(errors.is_empty(), "{errors:?}");
     let g = w.genome();
     assert_eq!(r.soul, g.soul());
-    assert_eq!(r.memories.iter().map(|m| (&m.id, &m.archived)).collect::<Vec<_>>(),
-        g.memories().iter().map(|m| (&m.id, &m.archived)).collect::<Vec<_>>());
-    assert_eq!(r.summaries.iter().map(|s| (&s.id, &s.covers, &s.watermark)).collect::<Vec<_>>(),
-        g.summaries().iter().map(|s| (&s.id, &s.covers, &s.watermark)).collect::<Vec<_>>());
+    assert_eq!(
+        r.memories
+            .iter()
+            .map(|m| (&m.id, &m.archived))
+            .collect::<Vec<_>>(),
+        g.memories()
+            .iter()
+            .map(|m| (&m.id, &m.archived))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        r.summaries
+            .iter()
+            .map(|s| (&s.id, &s.covers, &s.watermark))
+            .collect::<Vec<_>>(),
+        g.summaries()
+            .iter()
+            .map(|s| (&s.id, &s.covers, &s.watermark))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(&r.diary, g.diary());
     assert_eq!(r.todos, g.todos());
     assert_eq!(r.calendar, g.calendar());
     assert_eq!(&r.relations, g.relations());
-    assert_eq!(r.dialogues.iter().map(|d| (&d.id, &d.summary, d.archived)).collect::<Vec<_>>(),
-        g.dialogues().iter().map(|d| (&d.id, &d.summary, d.archived)).collect::<Vec<_>>());
+    assert_eq!(
+        r.dialogues
+            .iter()
+            .map(|d| (&d.id, &d.summary, d.archived))
+            .collect::<Vec<_>>(),
+        g.dialogues()
+            .iter()
+            .map(|d| (&d.id, &d.summary, d.archived))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(r.self_cares, 1);
     assert_eq!(r.next_ids[&IdKind::Memory], 33);
 }

@@ -151,8 +151,10 @@ pub fn specs() -> Vec<GenomeTool> {
 
 /// The neural link's two tools (`send_message` is the garden's).
 pub fn link_specs() -> Vec<GenomeTool> {
-    let agent = |what: &str| json!({"type": "object", "properties": {
-        "agent": {"type": "string", "description": what}}, "required": ["agent"]});
+    let agent = |what: &str| {
+        json!({"type": "object", "properties": {
+        "agent": {"type": "string", "description": what}}, "required": ["agent"]})
+    };
     vec![
         spec(
             super::link::REQUEST_MEMORY,
