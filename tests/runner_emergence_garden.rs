@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::Value;
@@ -77,11 +78,12 @@ async fn a_garden_of_two_exercises_every_mechanism_in_six_sleeps() {
         if tasks.iter().all(|t| t.is_finished()) {
             break;
         }
-        tokio::select! {
-            () = clock.settled() => {}
-            () = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
+        // Time moves only when both creatures are idle (a neural link's window is in
+        // creature time); a creature whose run is over holds it back no more.
+        let settled = tokio::time::timeout(Duration::from_secs(1), clock.settled()).await;
+        if settled.is_ok() {
+            clock.advance(TimeDelta::seconds(10));
         }
-        clock.advance(TimeDelta::seconds(10));
     }
     for t in tasks {
         let report = t.await.unwrap();
@@ -149,9 +151,8 @@ async fn a_garden_of_two_exercises_every_mechanism_in_six_sleeps() {
         for role in ["requested", "received", "shared"] {
             assert!(roles.contains(role), "neural link {role}: {roles:?}");
         }
-        assert!(
-            ops(&longterm, "add").iter().any(|l| l["from"] == mate),
-            "memories copied from {mate}"
-        );
+        let copied = ops(&longterm, "add").iter().any(|l| l["from"] == mate)
+            || ops(&summaries, "summary").iter().any(|l| l["from"] == mate);
+        assert!(copied, "memories copied from {mate}");
     }
 }

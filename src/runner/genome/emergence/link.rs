@@ -90,6 +90,8 @@ impl Emergence {
                      {SHARE_MEMORY}{{agent: \"{}\"}} within {} seconds.",
                     self.name, self.name, cx.cfg.emergence.link_window_s
                 );
+                // Asked from now on: the answer may come before the delivery is known.
+                self.links.asked.insert(to.clone(), cx.now);
                 let id = cx.send(Outgoing {
                     to: to.clone(),
                     text,
@@ -171,6 +173,9 @@ impl Emergence {
             }
         };
         if !delivery.delivered() {
+            if matches!(sending, Sending::Request { .. }) {
+                self.links.asked.remove(&to);
+            }
             return IoProgress::Tool(delivery.outcome(&to));
         }
         let text = match sending {
@@ -180,7 +185,6 @@ impl Emergence {
                 return IoProgress::Tool(delivery.outcome(&to));
             }
             Sending::Request { to } => {
-                self.links.asked.insert(to.clone(), cx.now);
                 self.link_line(&to, "requested", None, cx);
                 format!(
                     "Asked {to} for its memory bank; it has {}s to accept.",
@@ -286,6 +290,15 @@ impl Emergence {
             line["summaries"] = json!(s);
         }
         append(cx, FileKind::LongTerm, vec![line]);
+    }
+
+    /// Whether a request made to this creature may still be accepted.
+    pub(super) fn link_waiting(&self, cx: &Cx<'_, Self>) -> bool {
+        let window = cx.cfg.emergence.link_window_s;
+        self.links
+            .asked_by
+            .values()
+            .any(|at| within_window(cx.cfg.creature_secs(cx.now - *at), window))
     }
 
     /// Requests this creature made that passed the window unanswered: recorded as

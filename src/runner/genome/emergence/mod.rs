@@ -480,9 +480,11 @@ impl Genome for Emergence {
 
     fn begin_sleep(&mut self, cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep {
         match cause {
-            SleepCause::Requested(_) | SleepCause::Scheduled(_) => {
-                SleepStep::Done(SleepEnd::default())
-            }
+            // A neural-link request still open is not slept through: it wakes at once.
+            SleepCause::Requested(_) | SleepCause::Scheduled(_) => SleepStep::Done(SleepEnd {
+                wake: self.link_waiting(cx),
+                ..SleepEnd::default()
+            }),
             // Fatigue or the operator: a rest that trims the context and starts fatigue
             // over, summarising nothing (self-care is the creature's alone).
             SleepCause::Forced | SleepCause::Operator => {

@@ -813,3 +813,19 @@ fn a_restore_reads_back_what_the_genome_wrote() {
     assert_eq!(r.self_cares, 1);
     assert_eq!(r.next_ids[&IdKind::Memory], 33);
 }
+
+#[test]
+fn a_creature_does_not_sleep_through_an_open_link_request() {
+    let mut w = World::new(memories(2));
+    w.hear(
+        "wren",
+        "wren asks for your memory bank",
+        Some(json!({"neural_link": "request"})),
+    );
+    let asleep_at = w.now;
+    w.turn(&[("set_sleep", json!({"seconds": 300}))]);
+    // Woken at once: the next turn is asked for within the window.
+    assert!(w.now - asleep_at < TimeDelta::seconds(120));
+    let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
+    assert!(ok, "{out}");
+}
