@@ -2,7 +2,7 @@
 """Append-to-screen latency of the observatory, against `tail -f` in the same run.
 
     cargo build --release
-    python3 benches/latency.py [--bin target/release/dreamwatch] [--lines 300]
+    python3 benches/latency.py [--bin target/release/dreamwatch] [--lines 300] [--ssh]
 
 A creature is written to a temp dir. The observatory runs on it in a pseudo-terminal
 (120x36); `tail -f` runs on the same file in another. For each line appended to
@@ -13,7 +13,13 @@ the write (both terminals are read at once) until:
   - tail -f: the line's bytes appear on its terminal.
 Lines are appended at random intervals (20-80 ms). Prints p50, p90, p99 and max for both.
 
-Then both sit idle for --idle seconds and their CPU time is read from /proc (budget:
+With --ssh, a third observatory watches the same creature as a garden on another machine
+(`dreamwatch ssh://dwbench/PATH`) through an sshd of the benchmark's own on 127.0.0.1 (a
+free port, keys made by ssh-keygen in the temp dir, `DREAMWATCH_SSH="ssh -F CONFIG"`; the
+binary is brought to the far side as for any host without dreamwatch), timed the same way
+in the same race: the line goes far side -> ssh -> the near side's copy -> its frame.
+
+Then they sit idle for --idle seconds and their CPU time is read from /proc (budget:
 under 0.5 % of one core for the observatory).
 """
 import argparse
@@ -109,6 +115,45 @@ def percentiles(samples):
     }
 
 
+def start_sshd(tmp):
+    """An sshd on 127.0.0.1 and the client config that reaches it as `dwbench`; returns
+    (process, config path). The far side's cache is the temp dir's."""
+    import socket
+    import subprocess
+    sshd = next((p for p in ("/usr/sbin/sshd", "/usr/local/sbin/sshd") if os.path.exists(p)), None)
+    if sshd is None:
+        sys.exit("--ssh: sshd is not installed (openssh-server)")
+    d = os.path.join(tmp, "ssh")
+    os.makedirs(d)
+    for key in ("hostkey", "id"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(d, key)], check=True)
+    shutil.copy(os.path.join(d, "id.pub"), os.path.join(d, "authorized_keys"))
+    os.makedirs("/run/sshd", exist_ok=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    user = os.environ.get("USER") or subprocess.run(["id", "-un"], capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(d, "sshd_config"), "w") as f:
+        f.write(f"Port {port}\nListenAddress 127.0.0.1\nHostKey {d}/hostkey\nPidFile {d}/sshd.pid\n"
+                f"AuthorizedKeysFile {d}/authorized_keys\nStrictModes no\nUsePAM no\n"
+                f"PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                f"PermitRootLogin prohibit-password\nSetEnv XDG_CACHE_HOME={d}/far-cache\nLogLevel ERROR\n")
+    config = os.path.join(d, "ssh_config")
+    with open(config, "w") as f:
+        f.write(f"Host dwbench\n  HostName 127.0.0.1\n  Port {port}\n  User {user}\n  IdentityFile {d}/id\n"
+                f"  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n")
+    proc = subprocess.Popen([sshd, "-D", "-e", "-f", os.path.join(d, "sshd_config")], stderr=subprocess.DEVNULL)
+    deadline = time.perf_counter() + 10
+    while time.perf_counter() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, config
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    sys.exit("--ssh: sshd did not listen")
+
+
 def make_creature(root):
     os.makedirs(os.path.join(root, ".self"))
     with open(os.path.join(root, "BIRTH.json"), "w") as f:
@@ -125,6 +170,8 @@ def main():
     ap.add_argument("--lines", type=int, default=300)
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--ssh", action="store_true",
+                    help="also time an observatory watching the creature over ssh on 127.0.0.1")
     args = ap.parse_args()
     random.seed(args.seed)
     tmp = tempfile.mkdtemp(prefix="dreamwatch-latency-")
@@ -138,19 +185,34 @@ def main():
         dw_pid, dw_fd = spawn([os.path.abspath(args.bin), creature], env)
         tail_pid, tail_fd = spawn(["tail", "-f", "-n", "0", obs], env)
         read_until(dw_fd, FRAME_END, 10)
+        sshd = None
+        far_fd = None
+        if args.ssh:
+            sshd, config = start_sshd(tmp)
+            far_env = dict(env, DREAMWATCH_SSH=f"ssh -F {config}")
+            far_pid, far_fd = spawn([os.path.abspath(args.bin), f"ssh://dwbench{creature}"], far_env)
+            # Until the copy is on screen (the first connection copies the binary over).
+            read_until(far_fd, b"latency@dwbench", 120)
+            drain(far_fd, quiet=1.0)
         drain(dw_fd)
         drain(tail_fd)
 
-        dw, tail = [], []
+        dw, tail, far = [], [], []
         with open(obs, "a") as f:
             for i in range(args.lines):
                 line = f"YLW 17:{i % 60:02d} appended line {i} {random.getrandbits(32):08x}\n"
                 t0 = time.perf_counter()
                 f.write(line)
                 f.flush()
-                seen = race({dw_fd: FRAME_END, tail_fd: line.strip().encode()}, t0, 5)
+                watches = {dw_fd: FRAME_END, tail_fd: line.strip().encode()}
+                if far_fd is not None:
+                    watches[far_fd] = FRAME_END
+                seen = race(watches, t0, 5)
                 dw.append(seen[dw_fd])
                 tail.append(seen[tail_fd])
+                if far_fd is not None:
+                    far.append(seen[far_fd])
+                    drain(far_fd, quiet=0.01)
                 # Whatever else the frame wrote (the end of a burst) is not the next frame.
                 drain(dw_fd, quiet=0.01)
                 time.sleep(random.uniform(0.02, 0.08))
@@ -161,6 +223,10 @@ def main():
         c1 = (cpu_seconds(dw_pid), cpu_seconds(tail_pid))
         os.kill(dw_pid, 15)
         os.kill(tail_pid, 15)
+        if far_fd is not None:
+            os.kill(far_pid, 15)
+            time.sleep(0.5)
+            sshd.kill()
         result = {
             "lines": args.lines,
             "dreamwatch": percentiles(dw),
@@ -171,6 +237,8 @@ def main():
                 "tail -f": round(100 * (c1[1] - c0[1]) / args.idle, 3),
             },
         }
+        if far:
+            result["dreamwatch over ssh (127.0.0.1)"] = percentiles(far)
         print(json.dumps(result, indent=2))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -9,8 +9,8 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use dreamwatch::remote::wire::{PROTOCOL, Request, WINDOW};
-use dreamwatch::remote::{Remote, Transport, Update, connect};
+use dreamwatch::remote::wire::{PROTOCOL, WINDOW};
+use dreamwatch::remote::{Answered, Ask, Remote, Transport, Update, connect};
 use tokio::sync::mpsc;
 
 const BIN: &str = env!("CARGO_BIN_EXE_dreamwatch");
@@ -57,6 +57,14 @@ async fn next(rx: &mut mpsc::UnboundedReceiver<(PathBuf, Update)>) -> Update {
         .expect("an update")
         .expect("the connection task is alive")
         .1
+}
+
+/// The answer to a request (bounded).
+async fn answer(rx: tokio::sync::oneshot::Receiver<Answered>) -> Answered {
+    tokio::time::timeout(Duration::from_secs(30), rx)
+        .await
+        .expect("an answer in time")
+        .expect("answered")
 }
 
 /// Waits until `check` holds (bounded; how long it took is not asserted).
@@ -163,32 +171,21 @@ async fn requests_reach_the_far_inbox_and_runner_socket_or_are_refused() {
     assert_eq!(next(&mut rx).await, Update::Up);
 
     // No runner: a command is refused plainly, a message goes to MESSAGES.md.
-    assert!(remote.send(Request::Control {
-        req: 1,
+    let wake = || Ask::Control {
         id: "sprout".into(),
         command: serde_json::json!({"cmd": "wake"}),
-    }));
-    let Update::Reply {
-        req: 1,
-        ok: false,
-        text,
-        ..
-    } = next(&mut rx).await
-    else {
-        panic!("a refusal")
     };
-    assert!(text.contains("no dreamwatch runner"), "{text}");
-    assert!(remote.send(Request::Message {
-        req: 2,
+    let refused = answer(remote.ask(wake())).await;
+    assert!(
+        !refused.ok && refused.text.contains("no dreamwatch runner"),
+        "{refused:?}"
+    );
+    let sent = answer(remote.ask(Ask::Message {
         id: "sprout".into(),
         text: "hello from afar".into(),
-    }));
-    let Update::Reply {
-        req: 2, ok: true, ..
-    } = next(&mut rx).await
-    else {
-        panic!("delivered")
-    };
+    }))
+    .await;
+    assert!(sent.ok, "{sent:?}");
     assert!(read(&sprout.join("MESSAGES.md")).contains("hello from afar"));
 
     // A runner there (its lock held, its socket listening): the lock is held on the
@@ -217,21 +214,12 @@ async fn requests_reach_the_far_inbox_and_runner_socket_or_are_refused() {
             .unwrap();
         line
     });
-    assert!(remote.send(Request::Control {
-        req: 3,
-        id: "sprout".into(),
-        command: serde_json::json!({"cmd": "wake"}),
-    }));
-    let Update::Reply {
-        req: 3,
-        ok: true,
-        answer,
-        ..
-    } = next(&mut rx).await
-    else {
-        panic!("accepted")
-    };
-    assert_eq!(answer, Some(serde_json::json!({"kind": "already_awake"})));
+    let accepted = answer(remote.ask(wake())).await;
+    assert!(accepted.ok, "{accepted:?}");
+    assert_eq!(
+        accepted.answer,
+        Some(serde_json::json!({"kind": "already_awake"}))
+    );
     assert_eq!(runner.await.unwrap().trim(), r#"{"cmd":"wake"}"#);
     drop(lock);
     eventually("the runner's lock released on the copy", || {
@@ -266,19 +254,12 @@ async fn a_far_side_of_another_protocol_is_refused_plainly() {
         error.contains("9.9.9") && error.contains("protocol 99"),
         "{error}"
     );
-    assert!(remote.send(Request::Message {
-        req: 1,
+    let refused = answer(remote.ask(Ask::Message {
         id: "sprout".into(),
-        text: "x".into()
-    }));
-    assert!(matches!(
-        next(&mut rx).await,
-        Update::Reply {
-            req: 1,
-            ok: false,
-            ..
-        }
-    ));
+        text: "x".into(),
+    }))
+    .await;
+    assert!(!refused.ok, "{refused:?}");
 }
 
 #[test]

@@ -320,6 +320,7 @@ fn host_runner<G: Genome>(
         warnings: watching.warnings,
         openseed: None,
         read_only: cli.ui.read_only,
+        remotes: Vec::new(),
     };
     let ui = crate::ui::run_observatory(options, vec![hosted]).map_err(AppError::Observatory);
     let _ = stop.send(());

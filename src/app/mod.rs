@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::memory::garden::{Root, RootError, default_garden};
+use crate::remote::{Transport, is_ssh};
 use crate::ui::ObservatoryOptions;
 
 pub mod cli;
@@ -53,8 +54,14 @@ pub fn main() -> ExitCode {
 /// asked for or runs here. Bad paths are a usage error (exit 2), before the terminal is
 /// taken over; so is no path when there is no default garden, and a bad `--openseed` URL.
 fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
-    let bad: Vec<RootError> = cli
-        .paths
+    let (remotes, paths) = match split_remote(&cli.paths) {
+        Ok(split) => split,
+        Err(e) => {
+            eprintln!("dreamwatch: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let bad: Vec<RootError> = paths
         .iter()
         .filter_map(|p| Root::classify(p).err())
         .collect();
@@ -95,7 +102,8 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         return ExitCode::from(e.exit_code());
     }
     let options = ObservatoryOptions {
-        paths: cli.paths.clone(),
+        paths,
+        remotes,
         theme: cli.ui.theme.clone(),
         watch: cli.watch.options(watching.observatory.poll_ms),
         config: watching.observatory,
@@ -111,6 +119,22 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The `ssh://HOST/PATH` arguments (far gardens, reached with `DREAMWATCH_SSH` or
+/// `ssh`), and the local paths.
+fn split_remote(
+    args: &[std::path::PathBuf],
+) -> Result<(Vec<Transport>, Vec<std::path::PathBuf>), crate::remote::target::TargetError> {
+    let mut remotes = Vec::new();
+    let mut paths = Vec::new();
+    for arg in args {
+        match arg.to_str().filter(|a| is_ssh(a)) {
+            Some(url) => remotes.push(Transport::parse(url, Transport::ssh_from_env())?),
+            None => paths.push(arg.clone()),
+        }
+    }
+    Ok((remotes, paths))
 }
 
 /// `inspect`: the configured cycle constants and polling; a config problem is a warning.
@@ -153,6 +177,7 @@ fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
         theme: cli.ui.theme.clone(),
         fixtures: args.fixtures.clone(),
         evennia_fixtures: args.evennia_fixtures.clone(),
+        emergence_fixtures: args.emergence_fixtures.clone(),
     })
     .map_err(AppError::Observatory)
 }

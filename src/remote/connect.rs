@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::mirror::Mirror;
 use super::target::{NEEDS_BINARY, Transport, VERSION};
@@ -32,14 +32,31 @@ pub enum Update {
     /// It cannot work (another protocol, another system and no dreamwatch there): not
     /// tried again.
     Refused { error: String },
-    /// The answer to request `req`.
-    Reply {
-        req: u64,
-        ok: bool,
-        text: String,
-        answer: Option<serde_json::Value>,
-    },
 }
+
+/// What the near side asks of a far creature (by its id there).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ask {
+    /// A command for its runner, in the control protocol's form (`{"cmd":"wake"}`).
+    Control {
+        id: String,
+        command: serde_json::Value,
+    },
+    /// A message: to its runner when one listens, else appended to its MESSAGES.md.
+    Message { id: String, text: String },
+}
+
+/// What became of an [`Ask`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub ok: bool,
+    /// For the status line.
+    pub text: String,
+    /// A runner's answer (the control protocol's `answer`), when one came.
+    pub answer: Option<serde_json::Value>,
+}
+
+type Asked = (Ask, oneshot::Sender<Answered>);
 
 /// One far garden: where its copy is, and the way to ask it things.
 #[derive(Debug)]
@@ -47,13 +64,17 @@ pub struct Remote {
     pub transport: Transport,
     /// The mirror root: a garden of the copies.
     pub root: PathBuf,
-    requests: mpsc::UnboundedSender<Request>,
+    requests: mpsc::UnboundedSender<Asked>,
 }
 
 impl Remote {
-    /// Passes a request on; `false` when the connection task has ended.
-    pub fn send(&self, request: Request) -> bool {
-        self.requests.send(request).is_ok()
+    /// Passes a request on. The answer comes on the receiver; it is closed unanswered
+    /// when the connection drops first.
+    pub fn ask(&self, ask: Ask) -> oneshot::Receiver<Answered> {
+        let (tx, rx) = oneshot::channel();
+        // A task that has ended drops `tx`: the receiver says so.
+        let _ = self.requests.send((ask, tx));
+        rx
     }
 }
 
@@ -70,6 +91,7 @@ pub fn connect(
         mirror: Mirror::new(root.clone()),
         updates,
         requests: rx,
+        next_req: 0,
     };
     tokio::spawn(task.run());
     Remote {
@@ -83,7 +105,9 @@ struct Task {
     transport: Transport,
     mirror: Mirror,
     updates: mpsc::UnboundedSender<(PathBuf, Update)>,
-    requests: mpsc::UnboundedReceiver<Request>,
+    requests: mpsc::UnboundedReceiver<Asked>,
+    /// Numbers the requests.
+    next_req: u64,
 }
 
 /// How one attempt ended.
@@ -109,7 +133,7 @@ impl Task {
                     self.tell(Update::Refused { error });
                     // Requests are refused plainly until the observatory goes.
                     while let Some(r) = self.requests.recv().await {
-                        self.refuse(&r, "this far garden cannot be followed");
+                        self.refuse(r, "this far garden cannot be followed");
                     }
                     return;
                 }
@@ -132,7 +156,7 @@ impl Task {
                 tokio::select! {
                     () = &mut sleep => break,
                     r = self.requests.recv() => match r {
-                        Some(r) => self.refuse(&r, "the connection is down (it is tried again by itself)"),
+                        Some(r) => self.refuse(r, "the connection is down (it is tried again by itself)"),
                         None => return,
                     },
                 }
@@ -146,13 +170,8 @@ impl Task {
             .send((self.mirror.root().to_path_buf(), update));
     }
 
-    fn refuse(&self, request: &Request, why: &str) {
-        let req = match request {
-            Request::Control { req, .. } | Request::Message { req, .. } => *req,
-            Request::Hello { .. } => return,
-        };
-        self.tell(Update::Reply {
-            req,
+    fn refuse(&self, (_, tx): Asked, why: &str) {
+        let _ = tx.send(Answered {
             ok: false,
             text: why.to_string(),
             answer: None,
@@ -241,7 +260,10 @@ impl Task {
                 here.unwrap_or_else(|| "another system".into())
             ));
         }
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+        let exe = self
+            .transport
+            .binary()
+            .map_err(|e| format!("cannot find this binary: {e}"))?;
         let bytes = tokio::fs::read(&exe)
             .await
             .map_err(|e| format!("cannot read {}: {e}", exe.display()))?;
@@ -281,6 +303,9 @@ impl Task {
     ) -> End {
         let mut stale = self.mirror.begin_snapshot();
         let mut reached = false;
+        // Dropped with the connection: their askers hear it went unanswered.
+        let mut waiting: std::collections::HashMap<u64, oneshot::Sender<Answered>> =
+            std::collections::HashMap::new();
         loop {
             tokio::select! {
                 read = read_line(&mut reader) => {
@@ -311,20 +336,28 @@ impl Task {
                             self.tell(Update::Up);
                         }
                         Report::Reply { req, ok, text, answer } => {
-                            self.tell(Update::Reply { req, ok, text, answer });
+                            if let Some(tx) = waiting.remove(&req) {
+                                let _ = tx.send(Answered { ok, text, answer });
+                            }
                         }
                         Report::Error { text } => return End::Refused(text),
                         _ => {}
                     }
                 }
                 request = self.requests.recv() => {
-                    let Some(request) = request else {
+                    let Some((ask, tx)) = request else {
                         return End::Closed;
                     };
+                    self.next_req += 1;
+                    let req = self.next_req;
+                    let request = match ask {
+                        Ask::Control { id, command } => Request::Control { req, id, command },
+                        Ask::Message { id, text } => Request::Message { req, id, text },
+                    };
                     if let Err(e) = write_line(&mut stdin, &line(&request)).await {
-                        self.refuse(&request, "the connection dropped before it was sent");
                         return End::Dropped { error: e.to_string(), reached };
                     }
+                    waiting.insert(req, tx);
                 }
             }
         }

@@ -13,5 +13,5 @@ pub mod mirror;
 pub mod target;
 pub mod wire;
 
-pub use connect::{Remote, Update, connect};
+pub use connect::{Answered, Ask, Remote, Update, connect};
 pub use target::{Transport, is_ssh};

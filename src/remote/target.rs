@@ -34,6 +34,8 @@ pub enum Transport {
         port: Option<u16>,
         /// The far path: absolute, or `~/...` (the far user's home).
         path: String,
+        /// The binary copied to a far side that has none: this one when `None`.
+        bring: Option<PathBuf>,
     },
     /// `program inspect --follow --wire PATH` started here (tests, benchmarks).
     Local { program: PathBuf, path: PathBuf },
@@ -76,6 +78,7 @@ impl Transport {
             host: host.to_string(),
             port,
             path,
+            bring: None,
         })
     }
 
@@ -130,7 +133,18 @@ impl Transport {
         }
     }
 
-    /// The command that copies this binary (on its stdin) into the far side's cache.
+    /// The binary a far side without dreamwatch is given: this one, unless another is
+    /// named.
+    pub fn binary(&self) -> std::io::Result<PathBuf> {
+        match self {
+            Self::Ssh {
+                bring: Some(path), ..
+            } => Ok(path.clone()),
+            _ => std::env::current_exe(),
+        }
+    }
+
+    /// The command that copies a binary (on its stdin) into the far side's cache.
     pub fn install_command(&self) -> Option<tokio::process::Command> {
         match self {
             Self::Local { .. } => None,
@@ -202,7 +216,8 @@ mod tests {
                 ssh: vec!["ssh".into()],
                 host: "me@box".into(),
                 port: Some(2222),
-                path: "/srv/garden".into()
+                path: "/srv/garden".into(),
+                bring: None,
             }
         );
         assert_eq!(t.label(), "box");

@@ -27,6 +27,7 @@ use crate::memory::streams::CountGate;
 use crate::openseed::Update;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::state::openseed::OpenSeedUi;
+use crate::ui::state::remote::RemoteUi;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveGarden, WatchBatch, WatchOptions};
 
@@ -163,6 +164,19 @@ impl Headless {
     /// reports come through [`Headless::openseed`].
     pub fn attach_openseed(&mut self, target: &str) {
         self.app.openseed = Some(OpenSeedUi::new(target.to_owned()));
+    }
+
+    /// Follows the far garden whose copies sit in `root` (a garden opened here), on
+    /// `host`; its connection's reports come through [`Headless::remote`].
+    pub fn add_remote(&mut self, root: &Path, host: &str) {
+        let place = format!("ssh://{host}/garden");
+        self.app
+            .add_remote(root.to_path_buf(), RemoteUi::new(host, &place));
+    }
+
+    /// The connection of the far garden at `root` reports `update`.
+    pub fn remote(&mut self, root: &Path, update: crate::remote::Update) {
+        self.wake(Wake::Remote(root.to_path_buf(), update));
     }
 
     /// The attached orchestrator reports `update`.

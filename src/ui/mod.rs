@@ -17,6 +17,7 @@ use anyhow::Context as _;
 use crate::control::HostedCreature;
 use crate::memory::cycle::Cycle;
 use crate::openseed::{Target, Tokens};
+use crate::remote::Transport;
 use crate::watch::WatchOptions;
 
 pub mod config;
@@ -51,6 +52,8 @@ pub struct ObservatoryOptions {
     pub read_only: bool,
     /// An OpenSeed orchestrator to attach to.
     pub openseed: Option<OpenSeedLink>,
+    /// Gardens on other machines (`ssh://HOST/PATH`).
+    pub remotes: Vec<Transport>,
 }
 
 /// Where an OpenSeed orchestrator is, and the tokens its control routes may ask for.
@@ -65,7 +68,18 @@ pub fn run_observatory(
     options: ObservatoryOptions,
     hosted: Vec<HostedCreature>,
 ) -> anyhow::Result<()> {
-    let roots = runtime::startup::roots(&options.paths, &hosted)?;
+    let mut roots = runtime::startup::roots(&options.paths, &hosted, !options.remotes.is_empty())?;
+    // Each far garden's copy: a directory of this process's own, removed when it ends.
+    let mirrors = runtime::startup::mirrors(&options.remotes)?;
+    roots.extend(
+        mirrors
+            .iter()
+            .map(|(_, dir)| crate::memory::garden::Root::Garden(dir.path().to_path_buf())),
+    );
+    let remotes: Vec<(Transport, std::path::PathBuf)> = mirrors
+        .iter()
+        .map(|(t, dir)| (t.clone(), dir.path().to_path_buf()))
+        .collect();
     let (mut settings, mut warnings) =
         runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
     settings.read_only |= options.read_only;
@@ -81,7 +95,7 @@ pub fn run_observatory(
                     .build()
                     .context("starting the observatory's runtime")?;
                 rt.block_on(runtime::startup::observe(
-                    roots, watch, settings, warnings, hosted, openseed,
+                    roots, watch, settings, warnings, hosted, openseed, remotes,
                 ))
             })
             .join()

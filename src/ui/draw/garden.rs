@@ -72,7 +72,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));
         let cost = super::openseed::garden_cost(app, path);
-        let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, app, inner.width);
+        // A far creature whose connection is not up: its copy may be stale.
+        let far = app.remote_of(path).and_then(|r| r.mark());
+        let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, far, app, inner.width);
         let style = if Some(i) == selected {
             theme.selection
         } else {
@@ -142,12 +144,14 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
 }
 
 /// The two rows of the `number`th creature; `dir` names its directory where its name is
-/// not unique; `cost`, what it spent today, when its OpenSeed orchestrator says.
+/// not unique; `cost`, what it spent today, when its OpenSeed orchestrator says; `far`,
+/// what a far creature is marked with while its connection is not up (said first).
 fn rows(
     ui: &CreatureUi,
     number: usize,
     dir: Option<&str>,
     cost: Option<Part>,
+    far: Option<&'static str>,
     app: &App,
     width: u16,
 ) -> [Line<'static>; 2] {
@@ -155,12 +159,16 @@ fn rows(
     let s = &ui.summary;
     let (glyph, mut style) = fmt::status_glyph(&s.status, theme);
     // Failing, stalled, runner gone: said instead of the status, marked, never "awake".
-    let (status, mark) = match ui.health.label() {
-        Some(label) => {
+    let (status, mark) = match (far, ui.health.label()) {
+        (Some(far), _) => {
+            style = theme.error;
+            (far.to_string(), "⚡ ")
+        }
+        (None, Some(label)) => {
             style = theme.error;
             (label.to_string(), "⚠ ")
         }
-        None => (fmt::status_text(&s.status, app.now), ""),
+        (None, None) => (fmt::status_text(&s.status, app.now), ""),
     };
     // Something arrived while it was not selected.
     let (news, news_style) = match ui.attention {

@@ -52,6 +52,11 @@ pub enum Needs {
     Control,
     /// A creature is selected and the observatory writes for it (refused read-only).
     Write,
+    /// A creature's dreams are shown, and the dream shown pruned observations.
+    Pruned,
+    /// As `Pruned`, and a dreamwatch runner hosts it (the observatory writes into its
+    /// memory files: refused read-only).
+    Restore,
     /// A search has hits to move between.
     Hits,
     /// The selected creature offers the view the action shows (its genome has it).
@@ -63,7 +68,7 @@ pub enum Needs {
 impl Needs {
     /// The action writes or acts on a creature: `--read-only` refuses it.
     pub fn acts(self) -> bool {
-        matches!(self, Needs::Control | Needs::Write)
+        matches!(self, Needs::Control | Needs::Write | Needs::Restore)
     }
 }
 
@@ -278,6 +283,31 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "memory", description: "semantic memory and its links (evennia)",
     }
+    ViewSoul {
+        group: Views, keys: ["1"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "soul", description: "soul entries (emergence)",
+    }
+    ViewLongTerm {
+        group: Views, keys: ["2"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "memory", description: "long-term memories, summaries, archive (emergence)",
+    }
+    ViewDiaryLog {
+        group: Views, keys: ["3"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "diary", description: "diary by date, mood, location (emergence)",
+    }
+    ViewPlans {
+        group: Views, keys: ["5"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "plans", description: "to-dos and the calendar's agenda (emergence)",
+    }
+    ViewRelations {
+        group: Views, keys: ["7"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "relations", description: "relationships, their history, the garden's graph (emergence)",
+    }
     ViewRecall {
         group: Views, keys: ["4"], modes: [Normal],
         needs: View, bar: OtherView(4),
@@ -318,6 +348,11 @@ actions! {
         needs: Ordered, bar: MainPane(5),
         hint: "order", description: "newest first, or oldest first following new lines",
     }
+    PickPruned {
+        group: Filter, keys: ["x"], modes: [Normal],
+        needs: Pruned, bar: MainPane(5),
+        hint: "pick pruned", description: "dreams: pick the next line the dream pruned (to restore it)",
+    }
     Search {
         group: Search, keys: ["/"], modes: [Normal],
         needs: Creature, bar: Normal(2),
@@ -348,6 +383,12 @@ actions! {
         group: Creature, keys: ["w"], modes: [Normal],
         needs: Control, bar: Normal(1),
         hint: "wake", description: "wake the creature early",
+    }
+    Restore {
+        group: Creature, keys: ["R"], modes: [Normal],
+        needs: Restore, bar: MainPane(4),
+        hint: "restore",
+        description: "put the picked pruned line back into the observations, under today's date (asks first; creatures a dreamwatch runner hosts)",
     }
     Message {
         group: Creature, keys: ["m"], modes: [Normal],
@@ -397,6 +438,11 @@ impl Action {
             MainView::Journal => Action::ViewJournal,
             MainView::Entities => Action::ViewEntities,
             MainView::Memory => Action::ViewMemory,
+            MainView::Soul => Action::ViewSoul,
+            MainView::LongTerm => Action::ViewLongTerm,
+            MainView::DiaryLog => Action::ViewDiaryLog,
+            MainView::Plans => Action::ViewPlans,
+            MainView::Relations => Action::ViewRelations,
             MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
         }
@@ -412,6 +458,11 @@ impl Action {
             Action::ViewJournal => MainView::Journal,
             Action::ViewEntities => MainView::Entities,
             Action::ViewMemory => MainView::Memory,
+            Action::ViewSoul => MainView::Soul,
+            Action::ViewLongTerm => MainView::LongTerm,
+            Action::ViewDiaryLog => MainView::DiaryLog,
+            Action::ViewPlans => MainView::Plans,
+            Action::ViewRelations => MainView::Relations,
             Action::ViewLive => MainView::Live,
             Action::ViewEvents => MainView::Events,
             _ => return None,

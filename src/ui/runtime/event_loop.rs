@@ -35,6 +35,8 @@ pub struct Sources {
     pub outcomes: mpsc::UnboundedReceiver<Outcome>,
     /// What the attached OpenSeed orchestrator reports, when one is attached.
     pub openseed: Option<mpsc::UnboundedReceiver<Update>>,
+    /// What the connections to gardens on other machines report (by mirror root).
+    pub remotes: mpsc::UnboundedReceiver<(PathBuf, crate::remote::Update)>,
 }
 
 /// The next report of the attached orchestrator; never, when none is attached.
@@ -54,6 +56,7 @@ pub enum Wake {
     Host(PathBuf, HostStatus),
     Outcome(Outcome),
     OpenSeed(Update),
+    Remote(PathBuf, crate::remote::Update),
     Tick,
     Signal,
 }
@@ -110,6 +113,7 @@ pub async fn run(
             Some((path, status)) = sources.hosts.recv() => Wake::Host(path, status),
             Some(outcome) = sources.outcomes.recv() => Wake::Outcome(outcome),
             Some(update) = next_report(&mut sources.openseed) => Wake::OpenSeed(update),
+            Some((root, update)) = sources.remotes.recv() => Wake::Remote(root, update),
             () = tick => Wake::Tick,
             _ = sigterm.recv() => Wake::Signal,
             _ = sighup.recv() => Wake::Signal,
@@ -128,6 +132,8 @@ pub async fn run(
                 Wake::Outcome(outcome)
             } else if let Some(Ok(update)) = sources.openseed.as_mut().map(|rx| rx.try_recv()) {
                 Wake::OpenSeed(update)
+            } else if let Ok((root, update)) = sources.remotes.try_recv() {
+                Wake::Remote(root, update)
             } else {
                 break;
             };
@@ -198,6 +204,10 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
         }
         Wake::OpenSeed(update) => {
             app.on_openseed(update);
+            Vec::new()
+        }
+        Wake::Remote(root, update) => {
+            app.on_remote(&root, update);
             Vec::new()
         }
         // The clock itself is read at the top of the loop, against the deadline.

@@ -5,18 +5,24 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
+mod remote;
+
+use crate::remote::Remote;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
 use crate::control::{Answer, ControlCommand, ControlSender, send_command};
+use crate::memory::dream_diff;
 use crate::memory::messages;
 use crate::memory::status::Status;
+use crate::memory::write::{self, SeedPaths};
 use crate::openseed::Attachment;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
+use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
@@ -28,6 +34,8 @@ pub struct Jobs {
     hosted: HashMap<PathBuf, ControlSender>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<Attachment>,
+    /// Gardens on other machines: their connections.
+    pub remotes: Vec<Remote>,
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
     search: Option<SearchHandle>,
@@ -99,6 +107,7 @@ impl Jobs {
         Self {
             hosted,
             openseed: None,
+            remotes: Vec::new(),
             outcomes,
             search: None,
         }
@@ -115,6 +124,8 @@ impl Jobs {
                 regex,
             } => self.start_search(app, &creature, query, garden, regex),
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
+            Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
+            Job::Remote { creature, ask } => self.remote(app, &creature, ask),
         }
     }
 
@@ -353,6 +364,17 @@ impl Jobs {
             }
             Err(e) => app.set_notice(format!("message not saved: {e}"), true),
         }
+    }
+}
+
+/// Appends a pruned line back under today's date, marked as restored, in one write.
+fn restore(app: &mut App, creature: &Path, line: &str, now: DateTime<Utc>) {
+    let restored = dream_diff::restored_line(line, &now.format("%H:%M").to_string());
+    let paths = SeedPaths::new(creature);
+    let date = now.format("%Y-%m-%d").to_string();
+    match write::append_observations(&paths, &date, std::slice::from_ref(&restored)) {
+        Ok(_) => app.set_notice(format!("restored: {}", inert(&restored)), false),
+        Err(e) => app.set_notice(format!("not restored: observations.md: {e}"), true),
     }
 }
 

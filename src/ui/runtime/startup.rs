@@ -13,11 +13,13 @@ use crate::history::{self, History};
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::openseed::{AttachOptions, attach};
+use crate::remote::{Remote, Transport, connect};
 use crate::ui::OpenSeedLink;
 use crate::ui::config::{self, Config};
 use crate::ui::input::keymap::Keymap;
 use crate::ui::runtime;
 use crate::ui::state::openseed::OpenSeedUi;
+use crate::ui::state::remote::RemoteUi;
 use crate::ui::state::{App, Settings};
 use crate::ui::theme::{self, Theme};
 use crate::watch::{LiveGarden, WatchOptions};
@@ -54,11 +56,16 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
     )
 }
 
-/// The roots to watch: the paths given (or OpenSeed's garden), plus hosted creatures.
-pub fn roots(paths: &[PathBuf], hosted: &[HostedCreature]) -> anyhow::Result<Vec<Root>> {
+/// The roots to watch: the paths given (or OpenSeed's garden, when neither a path nor a
+/// far garden is given), plus hosted creatures.
+pub fn roots(
+    paths: &[PathBuf],
+    hosted: &[HostedCreature],
+    remotes: bool,
+) -> anyhow::Result<Vec<Root>> {
     let given: Vec<PathBuf> = paths.to_vec();
     let mut roots = Vec::new();
-    if given.is_empty() && hosted.is_empty() {
+    if given.is_empty() && hosted.is_empty() && !remotes {
         let default = crate::memory::garden::default_garden().filter(|p| p.is_dir());
         match default {
             // OpenSeed's garden, even while empty: creatures appear in it live.
@@ -81,6 +88,43 @@ pub fn roots(paths: &[PathBuf], hosted: &[HostedCreature]) -> anyhow::Result<Vec
     Ok(roots)
 }
 
+/// A directory for each far garden's copy, under the cache directory's
+/// `dreamwatch/remote/` (the system's temporary directory without one): this process's
+/// own, removed when the observatory ends.
+pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, tempfile::TempDir)>> {
+    if remotes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let base = directories::BaseDirs::new()
+        .map(|d| d.cache_dir().join("dreamwatch").join("remote"))
+        .unwrap_or_else(|| std::env::temp_dir().join("dreamwatch-remote"));
+    std::fs::create_dir_all(&base)
+        .with_context(|| format!("creating {} for the copies of far gardens", base.display()))?;
+    remotes
+        .iter()
+        .map(|t| {
+            let slug: String = t
+                .label()
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let dir = tempfile::Builder::new()
+                .prefix(&format!("{slug}-"))
+                .tempdir_in(&base)
+                .with_context(|| {
+                    format!("creating a copy of {} in {}", t.describe(), base.display())
+                })?;
+            Ok((t.clone(), dir))
+        })
+        .collect()
+}
+
 fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
@@ -92,8 +136,14 @@ pub async fn observe(
     warnings: Vec<String>,
     hosted: Vec<HostedCreature>,
     openseed: Option<OpenSeedLink>,
+    remotes: Vec<(Transport, PathBuf)>,
 ) -> anyhow::Result<()> {
     let (garden, watch_rx) = LiveGarden::open(roots, opts);
+    let (remote_tx, remote_rx) = mpsc::unbounded_channel();
+    let connections: Vec<Remote> = remotes
+        .into_iter()
+        .map(|(t, root)| connect(t, root, remote_tx.clone()))
+        .collect();
     let attached = openseed.map(|link| attach(link.target, link.tokens, AttachOptions::default()));
     let (host_tx, host_rx) = mpsc::unbounded_channel();
     let (outcome_tx, outcome_rx) = mpsc::unbounded_channel();
@@ -132,13 +182,21 @@ pub async fn observe(
         }
         None => (None, None),
     };
+    for c in &connections {
+        app.add_remote(
+            c.root.clone(),
+            RemoteUi::new(&c.transport.label(), &c.transport.describe()),
+        );
+    }
     let sources = runtime::event_loop::Sources {
         watch: watch_rx,
         hosts: host_rx,
         outcomes: outcome_rx,
         openseed: openseed_rx,
+        remotes: remote_rx,
     };
     let mut effects = runtime::jobs::Jobs::new(senders, outcome_tx);
     effects.openseed = attachment;
+    effects.remotes = connections;
     runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await
 }

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::emergence::EmergenceUi;
 use super::evennia::EvenniaUi;
 use super::events::EventsState;
 use super::health::{Attention, Health};
@@ -13,6 +14,7 @@ use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
 use crate::memory::dream_diffs::{self, DiffRecord};
+use crate::memory::emergence::EmergenceMemory;
 use crate::memory::evennia::EvenniaMemory;
 use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
@@ -24,7 +26,7 @@ use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
-use crate::ui::prepare::changes::{self, ChangeLine};
+use crate::ui::prepare::changes::{self, DreamChanges};
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
@@ -56,8 +58,10 @@ pub struct SleepSpan {
 
 #[derive(Debug)]
 pub struct CreatureUi {
-    /// Name and model, inert.
+    /// Name and model, inert; a far creature's name ends in `@host`.
     pub name: String,
+    /// The host of a far creature (inert).
+    pub remote_host: Option<String>,
     pub model: Option<String>,
     pub summary: Summary,
     /// The constants the creature lives by: its runner's when hosted, else the
@@ -74,6 +78,8 @@ pub struct CreatureUi {
     pub genome: Genome,
     /// An evennia creature's figures and prepared views.
     pub evennia: Option<EvenniaUi>,
+    /// An emergence creature's figures and prepared views.
+    pub emergence: Option<EmergenceUi>,
 
     pub obs_items: Vec<observations::PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
@@ -89,7 +95,10 @@ pub struct CreatureUi {
     /// The selected dream in full (its reflection stays on disk until shown).
     pub dream_detail: Option<DreamDetail>,
     /// What the selected dream changed (index into `dreams`, its lines).
-    pub dream_changes: Option<(usize, Vec<ChangeLine>)>,
+    pub dream_changes: Option<(usize, DreamChanges)>,
+    /// The pruned line picked to restore: the dream (index into `dreams`) and the line
+    /// (index into its changes' `pruned`).
+    pub pruned_pick: Option<(usize, usize)>,
     /// What the watched history saw change in its memory files (creatures that keep no
     /// record of their own dreams).
     pub watched: Vec<DiffRecord>,
@@ -129,6 +138,7 @@ impl CreatureUi {
     ) -> Self {
         let mut ui = Self {
             name: String::new(),
+            remote_host: None,
             model: None,
             summary: c.summary(now, &cycle),
             cycle,
@@ -138,6 +148,7 @@ impl CreatureUi {
             orchestrated: None,
             genome: Genome::Dreamer,
             evennia: None,
+            emergence: None,
             obs_items: Vec::new(),
             obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
@@ -148,6 +159,7 @@ impl CreatureUi {
             dream_selected: None,
             dream_detail: None,
             dream_changes: None,
+            pruned_pick: None,
             watched: Vec::new(),
             watched_since: None,
             sleeps: Vec::new(),
@@ -164,7 +176,7 @@ impl CreatureUi {
             attention: None,
         };
         ui.prepare_identity(c);
-        ui.prepare_genome(c, theme);
+        ui.prepare_genome(c, theme, now);
         ui.prepare_observations(c, theme, true);
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
         ui.load_dream_detail(c);
@@ -226,11 +238,17 @@ impl CreatureUi {
                 Change::Diary => self.diary_width = 0,
                 Change::Identity => {
                     self.prepare_identity(c);
-                    self.prepare_genome(c, theme);
+                    self.prepare_genome(c, theme, now);
                     side = true;
                 }
+                Change::Emergence(kind) | Change::Reset(kind) if EmergenceMemory::owns(*kind) => {
+                    self.prepare_genome(c, theme, now);
+                    if let Some(emergence) = self.emergence.as_mut() {
+                        emergence.apply(c, *kind, now, theme);
+                    }
+                }
                 Change::Evennia(kind) | Change::Reset(kind) if EvenniaMemory::owns(*kind) => {
-                    self.prepare_genome(c, theme);
+                    self.prepare_genome(c, theme, now);
                     if let Some(evennia) = self.evennia.as_mut() {
                         evennia.apply(c, *kind, theme);
                     }
@@ -307,7 +325,37 @@ impl CreatureUi {
                 since: self.watched_since,
             }
         };
-        self.dream_changes = Some((i, changes::prepare(source)));
+        let prepared = changes::prepare(source);
+        if self
+            .pruned_pick
+            .is_some_and(|(dream, p)| dream != i || p >= prepared.pruned.len())
+        {
+            self.pruned_pick = None;
+        }
+        self.dream_changes = Some((i, prepared));
+    }
+
+    /// The pruned line picked to restore, as it was in the file.
+    pub fn picked_pruned(&self) -> Option<&str> {
+        let (i, changes) = self.dream_changes.as_ref()?;
+        let (dream, p) = self.pruned_pick?;
+        let (_, text) = changes.pruned.get(p).filter(|_| dream == *i)?;
+        Some(text)
+    }
+
+    /// Picks the next pruned line of the shown dream (after the last, none).
+    pub fn pick_next_pruned(&mut self) -> bool {
+        let Some((i, changes)) = self.dream_changes.as_ref() else {
+            return false;
+        };
+        let n = changes.pruned.len();
+        self.pruned_pick = match self.pruned_pick {
+            Some((dream, p)) if dream == *i && p + 1 < n => Some((*i, p + 1)),
+            Some((dream, _)) if dream == *i => None,
+            _ if n > 0 => Some((*i, 0)),
+            _ => None,
+        };
+        self.pruned_pick.is_some()
     }
 
     /// Takes in what the watched history saw (and when its history began, at first
@@ -327,8 +375,17 @@ impl CreatureUi {
         self.load_dream_detail(c);
     }
 
+    /// Marks it as a copy of a creature on `host`.
+    pub fn mark_remote(&mut self, host: String, c: &Creature) {
+        self.remote_host = Some(host);
+        self.prepare_identity(c);
+    }
+
     fn prepare_identity(&mut self, c: &Creature) {
-        self.name = inert(c.name());
+        self.name = match &self.remote_host {
+            Some(host) => format!("{}@{host}", inert(c.name())),
+            None => inert(c.name()),
+        };
         self.model = c.birth().and_then(|b| b.model.as_deref()).map(inert);
         self.born = c
             .birth()
@@ -336,13 +393,19 @@ impl CreatureUi {
             .and_then(crate::memory::time::parse_time);
     }
 
-    /// The genome, and an evennia creature's views (prepared when it becomes one).
-    fn prepare_genome(&mut self, c: &Creature, theme: &Theme) {
+    /// The genome, and an evennia or emergence creature's views (prepared when it becomes
+    /// one).
+    fn prepare_genome(&mut self, c: &Creature, theme: &Theme, now: DateTime<Utc>) {
         self.genome = c.genome();
         if self.genome != Genome::Evennia {
             self.evennia = None;
         } else if self.evennia.is_none() {
             self.evennia = Some(EvenniaUi::new(c, theme));
+        }
+        if self.genome != Genome::Emergence {
+            self.emergence = None;
+        } else if self.emergence.is_none() {
+            self.emergence = Some(EmergenceUi::new(c, now, theme));
         }
     }
 

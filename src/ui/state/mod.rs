@@ -2,12 +2,14 @@
 //! prompts. Drawing reads it and nothing else; [`crate::ui::update`] changes it.
 
 pub mod creature;
+pub mod emergence;
 pub mod evennia;
 pub mod events;
 pub mod garden;
 pub mod health;
 pub mod openseed;
 pub mod recall;
+pub mod remote;
 pub mod search;
 pub mod watched;
 
@@ -19,9 +21,10 @@ use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
 use crate::control::HostStatus;
-use crate::memory::creature::Creature;
+use crate::memory::creature::{Change, Creature};
 use crate::memory::creature_map::CreatureMap;
 use crate::memory::cycle::Cycle;
+use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{DREAMER_VIEWS, MainView, Mode, Pane};
@@ -30,12 +33,14 @@ use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
 use crate::ui::prepare;
+use crate::ui::prepare::garden_graph::GardenGraph;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
+use remote::RemoteUi;
 use search::SearchState;
 use watched::Watched;
 
@@ -104,10 +109,17 @@ pub struct App {
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
+    /// Gardens on other machines, by the mirror directory their copies sit in.
+    pub remotes: BTreeMap<PathBuf, RemoteUi>,
     /// The watched history of creatures that keep no record of their dreams.
     watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
+    /// Restoring this line into this creature's observations was asked once: asked
+    /// again, it is written.
+    pub restore_asked: Option<(PathBuf, String)>,
+    /// The relationships of the garden's emergence creatures, for the relations view.
+    pub garden_graph: GardenGraph,
 }
 
 impl App {
@@ -144,13 +156,17 @@ impl App {
             dirty: true,
             hosted,
             openseed: None,
+            remotes: BTreeMap::new(),
             stop_asked: None,
+            restore_asked: None,
+            garden_graph: GardenGraph::default(),
             watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
             app.add(&path);
         }
+        app.prepare_graph();
         // The top of the list as it is shown (by name), not the first directory found.
         if let Some(first) = app.garden_order().first() {
             app.selected = Some(first.clone());
@@ -167,7 +183,16 @@ impl App {
             None => (self.cycle, RunnerLink::None),
         };
         let mut ui = CreatureUi::new(model, &self.theme, self.now, cycle, link);
-        if let Some(w) = self.watched.as_mut().filter(|_| link != RunnerLink::Hosted) {
+        let far = self.remote_of(path).map(|r| r.host.clone());
+        if let Some(host) = &far {
+            ui.mark_remote(host.clone(), model);
+        }
+        // A far creature's copy lives as long as this observatory: no history is kept of it.
+        if let Some(w) = self
+            .watched
+            .as_mut()
+            .filter(|_| link != RunnerLink::Hosted && far.is_none())
+        {
             let mut loaded = w.load(path);
             let seen = w.look(path, None, self.now);
             loaded.records.extend(seen.records);
@@ -182,8 +207,27 @@ impl App {
         }
     }
 
+    /// The garden's relationship graph again, from every creature.
+    fn prepare_graph(&mut self) {
+        self.garden_graph = GardenGraph::of(self.garden.creatures().values());
+    }
+
     /// Applies a batch of model changes: creatures added, removed or changed.
     pub fn on_changes(&mut self, changes: Vec<LiveChange>) {
+        let graph = changes.iter().any(|c| match c {
+            LiveChange::Added(_) | LiveChange::Removed(_) => true,
+            LiveChange::Changed(_, changes) => changes.iter().any(|c| {
+                matches!(
+                    c,
+                    Change::Identity
+                        | Change::Emergence(FileKind::Relations)
+                        | Change::Reset(FileKind::Relations)
+                )
+            }),
+        });
+        if graph {
+            self.prepare_graph();
+        }
         for change in changes {
             match change {
                 LiveChange::Added(path) => self.add(&path),
@@ -223,7 +267,7 @@ impl App {
                     if let Some(w) = self
                         .watched
                         .as_mut()
-                        .filter(|_| ui.link != RunnerLink::Hosted)
+                        .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
                     {
                         let seen = w.look(&path, Some(&changes), self.now);
                         ui.add_watched(model, seen.records, None);
@@ -282,6 +326,9 @@ impl App {
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
                 ui.refresh_summary(model, now);
+                if let Some(emergence) = ui.emergence.as_mut() {
+                    emergence.tick(model, now, &self.theme);
+                }
             }
         }
         self.dirty = true;
@@ -349,7 +396,15 @@ impl App {
             view: self.shown_view(),
             views: self.views(),
             creature: ui.is_some(),
-            control: ui.is_some_and(|u| u.link != RunnerLink::None) || openseed,
+            control: ui.is_some_and(|u| u.link != RunnerLink::None)
+                || openseed
+                || self.selected_remote().is_some(),
+            runner: ui.is_some_and(|u| u.link != RunnerLink::None),
+            pruned: ui.is_some_and(|u| {
+                u.dream_changes
+                    .as_ref()
+                    .is_some_and(|(i, c)| Some(*i) == u.selected_dream() && !c.pruned.is_empty())
+            }),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
@@ -401,6 +456,11 @@ impl App {
                     evennia.prepare_profile(model, &self.theme);
                 }
             }
+            MainView::Relations => {
+                if let Some(emergence) = ui.emergence.as_mut() {
+                    emergence.prepare_history(model, &self.theme);
+                }
+            }
             MainView::Events => {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
@@ -409,6 +469,10 @@ impl App {
             | MainView::Dreams
             | MainView::Journal
             | MainView::Memory
+            | MainView::Soul
+            | MainView::LongTerm
+            | MainView::DiaryLog
+            | MainView::Plans
             | MainView::Live => {}
         }
     }

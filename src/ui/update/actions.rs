@@ -4,7 +4,7 @@ use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
 use super::scrolling::step_of;
-use super::{Job, Outcome};
+use super::{Job, Outcome, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
@@ -28,6 +28,9 @@ impl App {
         }
         if action != Action::PauseResume {
             self.stop_asked = None;
+        }
+        if action != Action::Restore {
+            self.restore_asked = None;
         }
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
@@ -86,6 +89,11 @@ impl App {
             Action::ViewJournal => self.show(MainView::Journal),
             Action::ViewEntities => self.show(MainView::Entities),
             Action::ViewMemory => self.show(MainView::Memory),
+            Action::ViewSoul => self.show(MainView::Soul),
+            Action::ViewLongTerm => self.show(MainView::LongTerm),
+            Action::ViewDiaryLog => self.show(MainView::DiaryLog),
+            Action::ViewPlans => self.show(MainView::Plans),
+            Action::ViewRelations => self.show(MainView::Relations),
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::CycleEventKind => self.cycle_event_kind(),
@@ -99,11 +107,18 @@ impl App {
                     self.mode = Mode::Search;
                 }
             }
+            Action::PickPruned => self.pick_pruned(),
+            Action::Restore => return self.restore(),
             Action::SearchScope => self.search.garden = !self.search.garden,
             Action::SearchRegex => self.search.regex = !self.search.regex,
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
+            Action::ForceSleep | Action::Wake | Action::PauseResume
+                if self.selected_remote().is_some() =>
+            {
+                return self.remote_control(action);
+            }
             Action::ForceSleep => {
                 if let Some((_, name)) = self.selected_openseed() {
                     return self.openseed_force_sleep(&name);
@@ -214,6 +229,23 @@ impl App {
         self.view = MainView::Observations;
     }
 
+    /// A command for the runner of the selected far creature, through its connection.
+    fn remote_control(&mut self, action: Action) -> Vec<Job> {
+        let Some(path) = self.selected_remote() else {
+            return Vec::new();
+        };
+        let paused = self
+            .selected_ui()
+            .is_some_and(|u| u.status() == Status::Paused);
+        let command = match action {
+            Action::ForceSleep => ControlCommand::ForceSleep,
+            Action::Wake => ControlCommand::Wake,
+            _ if paused => ControlCommand::Resume,
+            _ => ControlCommand::Pause,
+        };
+        self.remote_job(path, RemoteAsk::Control(command))
+    }
+
     /// A command for the selected creature's runner, or a plain reason why not.
     fn control(&mut self, command: ControlCommand) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
@@ -289,7 +321,16 @@ impl App {
             .as_deref()
             .is_some_and(|p| self.message_through_openseed(p));
         // Said before anything is typed: the words would reach no one.
-        let title = if through {
+        let far = self
+            .selected
+            .as_deref()
+            .and_then(|p| self.remote_of(p))
+            .map(|r| r.host.clone());
+        let title = if let Some(host) = far {
+            format!(
+                " Message to {name}: to its runner on {host}, else appended to MESSAGES.md there "
+            )
+        } else if through {
             format!(" Message to {name}: through the OpenSeed orchestrator, which wakes {name} ")
         } else if ignored {
             format!(
@@ -343,6 +384,12 @@ impl App {
                 true,
             );
             return Vec::new();
+        }
+        if self.remote_of(&path).is_some() {
+            self.message = None;
+            self.message_to = None;
+            self.mode = Mode::Normal;
+            return self.remote_job(path, RemoteAsk::Message(text));
         }
         if self.message_through_openseed(&path) {
             let jobs = self.openseed_message(path, text);
@@ -480,8 +527,40 @@ impl App {
                     );
                 }
             }
+            SearchSource::Soul
+            | SearchSource::LongTerm
+            | SearchSource::Summaries
+            | SearchSource::DiaryLog => {
+                let (view, found) = emergence_hit(ui, hit.source, hit.line);
+                self.view = view;
+                if !found {
+                    self.set_notice(
+                        "that line is about something not shown: removed, replaced, or older than what is shown",
+                        false,
+                    );
+                }
+            }
         }
     }
+}
+
+/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
+/// whether it is still there (a soul entry removed, a diary line replaced is not).
+fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
+    let file = search::file_of(source);
+    let Some(e) = ui.emergence.as_mut() else {
+        return (MainView::Recall, false);
+    };
+    let (view, doc, anchor) = match source {
+        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
+        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
+        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
+    };
+    let at = doc.find(file, line);
+    if let Some(at) = at {
+        *anchor = Anchor::Line(at);
+    }
+    (view, at.is_some())
 }
 
 /// Shows an evennia creature's item folded from the hit's line: the view it is in, and

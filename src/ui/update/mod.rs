@@ -5,9 +5,12 @@ mod actions;
 mod garden;
 mod input;
 mod openseed;
+mod remote;
+mod restore;
 mod scrolling;
 
 pub use openseed::OpenSeedAction;
+pub use remote::RemoteAsk;
 
 use std::path::PathBuf;
 
@@ -51,9 +54,13 @@ pub enum Job {
         garden: bool,
         regex: bool,
     },
+    /// Put a pruned line back into the creature's observations, under today's date.
+    Restore { creature: PathBuf, line: String },
     /// Ask the attached OpenSeed orchestrator to act on the creature.
     OpenSeed {
         creature: PathBuf,
         action: OpenSeedAction,
     },
+    /// Ask the far side of a creature on another machine.
+    Remote { creature: PathBuf, ask: RemoteAsk },
 }

@@ -1,0 +1,113 @@
+//! Asking the far side of a creature on another machine, through its connection: the
+//! answer comes back as an outcome, phrased as a local runner's would be.
+
+use std::path::Path;
+
+use super::{Jobs, accepted, answered, describe};
+use crate::control::Answer;
+use crate::remote::{Answered, Ask};
+use crate::ui::state::App;
+use crate::ui::update::{Outcome, RemoteAsk};
+
+impl Jobs {
+    pub(super) fn remote(&mut self, app: &mut App, creature: &Path, ask: RemoteAsk) {
+        let Some(ui) = app.creatures.get(creature) else {
+            return;
+        };
+        let name = ui.name.clone();
+        let paused = ui.summary.status == crate::memory::status::Status::Paused;
+        let remote = creature
+            .parent()
+            .and_then(|root| self.remotes.iter().find(|r| r.root == root));
+        let (Some(remote), Some(id)) = (remote, creature.file_name().and_then(|n| n.to_str()))
+        else {
+            return;
+        };
+        let host = app
+            .remote_of(creature)
+            .map(|r| r.host.clone())
+            .unwrap_or_default();
+        let keymap = app.keymap.clone();
+        let tx = self.outcomes.clone();
+        let creature = creature.to_path_buf();
+        match ask {
+            RemoteAsk::Control(command) => {
+                app.set_notice(format!("asking {name} to {}…", describe(&command)), false);
+                let wire = serde_json::to_value(&command).unwrap_or_default();
+                let rx = remote.ask(Ask::Control {
+                    id: id.to_string(),
+                    command: wire,
+                });
+                tokio::spawn(async move {
+                    let outcome = match rx.await {
+                        Ok(Answered { ok: true, answer, .. }) => {
+                            match answer.and_then(|a| serde_json::from_value::<Answer>(a).ok()) {
+                                Some(a) => answered(&name, &command, a, &keymap),
+                                None => (accepted(&name, &command, paused, &keymap), false).into(),
+                            }
+                        }
+                        Ok(Answered { text, .. }) => (
+                            format!("{name}: cannot {}: {}", describe(&command), inert(&text)),
+                            true,
+                        )
+                            .into(),
+                        Err(_) => (
+                            format!(
+                                "{name}: the connection to {host} dropped before the runner answered: {} may or may not have been done",
+                                describe(&command)
+                            ),
+                            true,
+                        )
+                            .into(),
+                    };
+                    let _ = tx.send(outcome);
+                });
+            }
+            RemoteAsk::Message(text) => {
+                app.set_notice(format!("sending the message to {name}…"), false);
+                let rx = remote.ask(Ask::Message {
+                    id: id.to_string(),
+                    text: text.clone(),
+                });
+                tokio::spawn(async move {
+                    let outcome = match rx.await {
+                        Ok(Answered {
+                            ok: true,
+                            text: said,
+                            ..
+                        }) => Outcome::from((format!("{host}: {}", inert(&said)), false)),
+                        Ok(Answered { text: said, .. }) => Outcome {
+                            text: format!("message to {name} not sent: {}", inert(&said)),
+                            error: true,
+                            undelivered: Some((creature, text)),
+                        },
+                        Err(_) => Outcome {
+                            text: format!(
+                                "message to {name}: the connection to {host} dropped before it was answered"
+                            ),
+                            error: true,
+                            undelivered: Some((creature, text)),
+                        },
+                    };
+                    let _ = tx.send(outcome);
+                });
+            }
+        }
+    }
+}
+
+fn inert(text: &str) -> String {
+    crate::ui::prepare::inert(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::control::ControlCommand;
+
+    /// A key's command reaches a far runner in the control protocol's form.
+    #[test]
+    fn commands_travel_in_the_control_protocols_form() {
+        let wire = serde_json::to_value(ControlCommand::ForceSleep).unwrap();
+        assert_eq!(wire, serde_json::json!({"cmd": "force_sleep"}));
+    }
+}

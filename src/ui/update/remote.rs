@@ -1,0 +1,107 @@
+//! Gardens on other machines: what a connection's reports do to the state, and what the
+//! creature keys do for a far creature (`s`, `p`, `w` go to its runner there, `m` to its
+//! runner or its MESSAGES.md there, all through the same connection).
+
+use std::path::{Path, PathBuf};
+
+use super::Job;
+use crate::control::ControlCommand;
+use crate::remote::Update;
+use crate::ui::state::App;
+use crate::ui::state::remote::{RemoteLink, RemoteUi, root_of};
+
+/// What is asked of a far creature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteAsk {
+    Control(ControlCommand),
+    Message(String),
+}
+
+impl App {
+    /// The far garden the creature at `path` is a copy from.
+    pub fn remote_of(&self, path: &Path) -> Option<&RemoteUi> {
+        self.remotes.get(root_of(path)?)
+    }
+
+    /// Follows a far garden whose copies sit in `root`: its creatures (those there
+    /// already too) are marked with its host.
+    pub fn add_remote(&mut self, root: PathBuf, remote: RemoteUi) {
+        let host = remote.host.clone();
+        for (path, ui) in self.creatures.iter_mut() {
+            if root_of(path) == Some(root.as_path())
+                && let Some(model) = self.garden.creature(path)
+            {
+                ui.mark_remote(host.clone(), model);
+            }
+        }
+        self.remotes.insert(root, remote);
+        self.dirty = true;
+    }
+
+    /// The selected creature, when it is a far one.
+    pub fn selected_remote(&self) -> Option<PathBuf> {
+        self.selected
+            .clone()
+            .filter(|p| self.remote_of(p).is_some())
+    }
+
+    /// Asks the far side for the selected creature.
+    pub(super) fn remote_job(&self, creature: PathBuf, ask: RemoteAsk) -> Vec<Job> {
+        vec![Job::Remote { creature, ask }]
+    }
+
+    /// Takes in what a connection reports.
+    pub fn on_remote(&mut self, root: &Path, update: Update) {
+        let now = self.now;
+        let Some(remote) = self.remotes.get_mut(root) else {
+            return;
+        };
+        self.dirty = true;
+        let host = remote.host.clone();
+        let said = match update {
+            Update::Up => {
+                let was = std::mem::replace(&mut remote.link, RemoteLink::Up);
+                matches!(was, RemoteLink::Down { .. }).then(|| {
+                    (
+                        format!("{host}: connected again, its creatures are current"),
+                        false,
+                    )
+                })
+            }
+            Update::Down { error, retry_in } => {
+                let error = crate::ui::prepare::inert(&error);
+                let (since, said) = match &remote.link {
+                    RemoteLink::Down { since, .. } => (*since, None),
+                    _ => (
+                        now,
+                        Some((
+                            format!(
+                                "{host}: connection lost ({error}): its creatures show what was last seen, and it is tried again by itself"
+                            ),
+                            true,
+                        )),
+                    ),
+                };
+                remote.link = RemoteLink::Down {
+                    error,
+                    since,
+                    retry_in,
+                };
+                said
+            }
+            Update::Refused { error } => {
+                let error = crate::ui::prepare::inert(&error);
+                remote.link = RemoteLink::Refused {
+                    error: error.clone(),
+                };
+                Some((
+                    format!("{host}: cannot follow {}: {error}", remote.place),
+                    true,
+                ))
+            }
+        };
+        if let Some((text, error)) = said {
+            self.set_notice(text, error);
+        }
+    }
+}

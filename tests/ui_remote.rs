@@ -1,0 +1,153 @@
+//! Gardens on other machines in the observatory: far creatures marked with their host, a
+//! dropped connection said on them and in the status line, and the creature keys asking
+//! the far side (refused in read-only). The copies here stand in for a connection's
+//! mirror; the connection itself is tested in `remote_wire.rs` and `remote_ssh.rs`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
+
+mod ui_support;
+
+use std::time::Duration;
+
+use dreamwatch::control::ControlCommand;
+use dreamwatch::remote::Update;
+use dreamwatch::ui::update::{Job, RemoteAsk};
+use ui_support::{Garden, filters};
+
+fn far_screen(garden: &Garden) -> dreamwatch::ui::headless::Headless {
+    let mut screen = garden.screen("dark", 120, 36);
+    screen.add_remote(garden.dir.path(), "box");
+    screen
+}
+
+#[test]
+fn far_creatures_carry_their_host_and_a_dropped_connection_is_marked_on_them() {
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("ember@box") && text.contains("pip@box"),
+        "{text}"
+    );
+    assert!(text.contains("connecting"), "{text}");
+    screen.remote(garden.dir.path(), Update::Up);
+    let text = screen.text().unwrap();
+    assert!(
+        !text.contains("connecting") && !text.contains("disconnected"),
+        "{text}"
+    );
+
+    screen.remote(
+        garden.dir.path(),
+        Update::Down {
+            error: "ssh: connect to host box port 22: Connection refused".into(),
+            retry_in: Duration::from_secs(2),
+        },
+    );
+    let text = screen.text().unwrap();
+    assert!(text.contains("⚡ disconnected"), "{text}");
+    let notice = screen.app.notice.clone().unwrap();
+    assert!(
+        notice.error
+            && notice
+                .text
+                .starts_with("box: connection lost (ssh: connect to host box"),
+        "{notice:?}"
+    );
+    filters(&garden).bind(|| insta::assert_snapshot!("remote_disconnected", text));
+
+    screen.remote(garden.dir.path(), Update::Up);
+    let text = screen.text().unwrap();
+    assert!(!text.contains("disconnected"), "{text}");
+    assert!(
+        screen
+            .app
+            .notice
+            .clone()
+            .unwrap()
+            .text
+            .contains("box: connected again")
+    );
+}
+
+#[test]
+fn a_far_garden_that_cannot_be_followed_says_why() {
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    screen.remote(
+        garden.dir.path(),
+        Update::Refused {
+            error: "box runs dreamwatch 9.9.9 (wire protocol 99)".into(),
+        },
+    );
+    assert!(screen.text().unwrap().contains("not followed"));
+    let notice = screen.app.notice.clone().unwrap();
+    assert!(notice.text.contains("wire protocol 99"), "{notice:?}");
+}
+
+#[test]
+fn the_creature_keys_ask_the_far_side() {
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    screen.remote(garden.dir.path(), Update::Up);
+    let selected = screen.app.selected.clone().unwrap();
+    for (key, command) in [
+        ("s", ControlCommand::ForceSleep),
+        ("w", ControlCommand::Wake),
+        ("p", ControlCommand::Pause),
+    ] {
+        let jobs = screen.press(key).unwrap();
+        assert_eq!(
+            jobs,
+            vec![Job::Remote {
+                creature: selected.clone(),
+                ask: RemoteAsk::Control(command)
+            }],
+            "{key}"
+        );
+    }
+    screen.press("m").unwrap();
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("to its runner on box, else appended to MESSAGES.md there"),
+        "{text}"
+    );
+    screen.type_text("hello over there");
+    let jobs = screen.press("ctrl-s").unwrap();
+    assert_eq!(
+        jobs,
+        vec![Job::Remote {
+            creature: selected.clone(),
+            ask: RemoteAsk::Message("hello over there".into())
+        }]
+    );
+    // Nothing is written to the copy: the far side writes.
+    assert!(
+        !selected.join("MESSAGES.md").exists() || {
+            let text = std::fs::read_to_string(selected.join("MESSAGES.md")).unwrap();
+            !text.contains("hello over there")
+        }
+    );
+}
+
+#[test]
+fn read_only_refuses_the_far_side_too() {
+    let garden = Garden::new();
+    let (theme, _) = dreamwatch::ui::theme::Theme::load("dark", None, false);
+    let mut settings = dreamwatch::ui::state::Settings::with_theme(theme);
+    settings.read_only = true;
+    let mut screen = dreamwatch::ui::headless::Headless::open(
+        &[garden.dir.path().to_path_buf()],
+        settings,
+        ui_support::clock(),
+        120,
+        36,
+    )
+    .unwrap();
+    screen.add_remote(garden.dir.path(), "box");
+    screen.remote(garden.dir.path(), Update::Up);
+    for key in ["s", "p", "w", "m"] {
+        assert!(screen.press(key).unwrap().is_empty(), "{key}");
+        let notice = screen.app.notice.clone().unwrap();
+        assert!(notice.text.starts_with("read-only"), "{notice:?}");
+    }
+}
