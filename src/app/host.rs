@@ -288,7 +288,10 @@ fn host(
         .build()
         .map_err(AppError::io("cannot start the async runtime"))?;
     let garden = Arc::new(Garden::new());
-    let names: Vec<String> = creatures.iter().map(|(o, _)| creature_name(&o.dir)).collect();
+    let names: Vec<String> = creatures
+        .iter()
+        .map(|(o, _)| creature_name(&o.dir))
+        .collect();
     let together = creatures.len() > 1;
     let mut opened = Vec::new();
     for (i, (mut opts, genome)) in creatures.into_iter().enumerate() {
@@ -418,7 +421,11 @@ fn host_runners(
         } else {
             rt.block_on(async { tokio::time::timeout(Duration::from_secs(10), task).await })
         };
-        let who = if many { format!("{name}: ") } else { String::new() };
+        let who = if many {
+            format!("{name}: ")
+        } else {
+            String::new()
+        };
         match finished {
             Ok(Ok(report)) => eprintln!("{}", closing_line(&who, &report)),
             Ok(Err(e)) => eprintln!("dreamwatch: {who}the runner ended badly: {e}"),

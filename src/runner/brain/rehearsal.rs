@@ -22,12 +22,12 @@ use serde_json::json;
 use super::rehearsal_emergence::{self, EmergenceScript};
 use super::rehearsal_evennia::{self, EvenniaScript};
 use super::rehearsal_garden;
-use crate::runner::mail::SEND_MESSAGE;
 use super::task::{self, Task};
 use super::{Brain, BrainKind};
 use crate::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::runner::activity::clip;
+use crate::runner::mail::SEND_MESSAGE;
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
 /// What BIRTH.json records as the model.

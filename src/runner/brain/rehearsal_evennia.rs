@@ -96,7 +96,11 @@ impl EvenniaScript {
         }
         self.step += 1;
         let (say, mut calls) = self.work();
-        calls.extend(super::rehearsal_garden::message(turn, self.session, self.step));
+        calls.extend(super::rehearsal_garden::message(
+            turn,
+            self.session,
+            self.step,
+        ));
         (say, calls)
     }
 

@@ -66,7 +66,10 @@ mod tests {
         let (_, answer) = message(&turn(&[("moss", "Hello sprout")]), 2, 4).unwrap();
         assert_eq!(answer["to"], "moss");
         let answered = answer["text"].as_str().unwrap().to_string();
-        assert!(message(&turn(&[("moss", &answered)]), 2, 4).is_none(), "no answer to an answer");
+        assert!(
+            message(&turn(&[("moss", &answered)]), 2, 4).is_none(),
+            "no answer to an answer"
+        );
         assert!(message(&turn(&[("creator", "hi")]), 2, 4).is_none());
         let mut alone = turn(&[]);
         alone.tools = vec!["bash".into()];
