@@ -302,8 +302,19 @@ impl<G: Genome> Engine<G> {
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }
+        if self.dreams_reached_outside_sleep() {
+            self.on_shutdown(now, &mut out);
+        }
         self.publish(&mut out);
         out
+    }
+
+    /// `--max-dreams` reached by a consolidation made outside the sleep work (a genome
+    /// that consolidates from an awake tool, as emergence's self-care does); a
+    /// consolidation inside the sleep work stops in `after_sleep`.
+    fn dreams_reached_outside_sleep(&self) -> bool {
+        self.max_dreams.is_some_and(|m| self.session_dreams >= m)
+            && !matches!(self.state, State::SleepWork(_) | State::Stopped)
     }
 
     /// What the observatory should show now.

@@ -12,6 +12,7 @@ use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, Request, StopReason};
 use crate::memory::events::EventKind;
+use crate::memory::status::Status;
 use crate::runner::brain::rehearsal::Rehearsal;
 use crate::runner::brain::task::Task;
 use crate::runner::engine::Engine;
@@ -63,8 +64,17 @@ impl World {
     }
 
     fn with(cfg: RunnerConfig, now: DateTime<Utc>, restored: EmergenceRestored) -> Self {
+        Self::stopping_after(None, cfg, now, restored)
+    }
+
+    fn stopping_after(
+        max_dreams: Option<u64>,
+        cfg: RunnerConfig,
+        now: DateTime<Utc>,
+        restored: EmergenceRestored,
+    ) -> Self {
         let mut w = Self {
-            engine: Engine::new(cfg, Emergence::default(), None),
+            engine: Engine::new(cfg, Emergence::default(), max_dreams),
             now,
             queue: VecDeque::new(),
             timer: None,
@@ -286,6 +296,15 @@ fn self_care_is_refused_at_29_memories_and_runs_at_30() {
     assert_eq!(w.genome().self_cares(), 1);
     // The summariser got the focus.
     assert!(matches!(&w.summaries_asked[0], Task::Summarize(t) if t.focus == "the garden"));
+}
+
+#[test]
+fn max_dreams_stops_after_the_nth_self_care_made_awake() {
+    let mut w = World::stopping_after(Some(1), RunnerConfig::default(), start(), memories(30));
+    assert_eq!(w.engine.status(), Status::Awake);
+    let (ok, out) = w.call("self_care", json!({"focus": "the garden"}));
+    assert!(ok, "{out}");
+    assert_eq!(w.engine.status(), Status::Stopped);
 }
 
 #[test]
