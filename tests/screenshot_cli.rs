@@ -17,4 +17,5 @@ fn screenshots_are_drawn_outside_the_repository() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(home.path().join("shots/observations.svg").is_file());
     assert!(home.path().join("shots/evennia-journal.svg").is_file());
+    assert!(home.path().join("shots/emergence-relations.svg").is_file());
 }

@@ -231,6 +231,10 @@ pub struct ScreenshotArgs {
     /// (default: the tests/fixtures/evennia of the repository this binary was built from)
     #[arg(long, env = "DREAMWATCH_EVENNIA_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures("evennia"))]
     pub evennia_fixtures: PathBuf,
+    /// Directory of `*/creature` emergence fixtures, drawn in the emergence views' pictures
+    /// (default: the tests/fixtures/emergence of the repository this binary was built from)
+    #[arg(long, env = "DREAMWATCH_EMERGENCE_FIXTURES", value_name = "DIR", default_value_os_t = built_fixtures("emergence"))]
+    pub emergence_fixtures: PathBuf,
 }
 
 /// A set of fixture creatures of the repository the binary was built from.

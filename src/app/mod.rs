@@ -177,6 +177,7 @@ fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
         theme: cli.ui.theme.clone(),
         fixtures: args.fixtures.clone(),
         evennia_fixtures: args.evennia_fixtures.clone(),
+        emergence_fixtures: args.emergence_fixtures.clone(),
     })
     .map_err(AppError::Observatory)
 }

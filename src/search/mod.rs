@@ -1,5 +1,6 @@
 //! Search across a creature's total recall (conversation, observations, dreams, diary;
-//! an evennia creature's journal, semantic memory, entities and reflections).
+//! an evennia creature's journal, semantic memory, entities and reflections; an emergence
+//! creature's soul, long-term memories with the archive, summaries and diary).
 //!
 //! [`spawn_search`] scans the files on a background thread and streams hits into a shared
 //! list that the UI reads with [`SearchHandle::poll`] and [`SearchHandle::hits`]. Files are
@@ -52,6 +53,10 @@ pub enum SearchSource {
     Semantic,
     Entities,
     Reflections,
+    Soul,
+    LongTerm,
+    Summaries,
+    DiaryLog,
 }
 
 /// One matching line.

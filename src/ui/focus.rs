@@ -26,6 +26,16 @@ pub enum MainView {
     Entities,
     /// evennia: semantic memory and its links.
     Memory,
+    /// emergence: the soul entries.
+    Soul,
+    /// emergence: long-term memories, summaries and the archive.
+    LongTerm,
+    /// emergence: the diary by date, with mood and location.
+    DiaryLog,
+    /// emergence: to-dos and the calendar as an agenda.
+    Plans,
+    /// emergence: the relationship graph, each agent's history, the garden drawn.
+    Relations,
     /// An OpenSeed creature's live events, from its orchestrator.
     Live,
     /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
@@ -50,6 +60,28 @@ pub const EVENNIA_VIEWS: &[MainView] = &[
     MainView::Events,
 ];
 
+/// The views of an emergence creature, in tab order (keys 1 to 7: its own views around
+/// Recall and Events, which keep their keys for every genome).
+pub const EMERGENCE_VIEWS: &[MainView] = &[
+    MainView::Soul,
+    MainView::LongTerm,
+    MainView::DiaryLog,
+    MainView::Recall,
+    MainView::Plans,
+    MainView::Events,
+    MainView::Relations,
+];
+
+/// An emergence creature's views without an events file.
+const EMERGENCE_VIEWS_QUIET: &[MainView] = &[
+    MainView::Soul,
+    MainView::LongTerm,
+    MainView::DiaryLog,
+    MainView::Recall,
+    MainView::Plans,
+    MainView::Relations,
+];
+
 /// A dreamer's views when an attached OpenSeed orchestrator runs it.
 pub const DREAMER_LIVE_VIEWS: &[MainView] = &[
     MainView::Observations,
@@ -70,13 +102,14 @@ pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
     MainView::Events,
 ];
 
-/// Every set of views a creature may offer. Each ends with the Events view, offered only
-/// where there is an events file ([`MainView::of`]).
-const VIEW_SETS: [&[MainView]; 4] = [
+/// Every set of views a creature may offer. The Events view is offered only where there
+/// is an events file ([`MainView::of`]).
+const VIEW_SETS: [&[MainView]; 5] = [
     DREAMER_VIEWS,
     EVENNIA_VIEWS,
     DREAMER_LIVE_VIEWS,
     EVENNIA_LIVE_VIEWS,
+    EMERGENCE_VIEWS,
 ];
 
 impl MainView {
@@ -88,14 +121,22 @@ impl MainView {
             MainView::Recall => "Recall",
             MainView::Journal => "Journal",
             MainView::Entities => "Entities",
-            MainView::Memory => "Memory",
+            MainView::Memory | MainView::LongTerm => "Memory",
+            MainView::Soul => "Soul",
+            MainView::DiaryLog => "Diary",
+            MainView::Plans => "Plans",
+            MainView::Relations => "Relations",
             MainView::Live => "Live",
             MainView::Events => "Events",
         }
     }
 
-    /// `views` with the live view of an OpenSeed creature added.
+    /// `views` with the live view of an OpenSeed creature added (an emergence creature's
+    /// as they are: OpenSeed runs no such genome).
     pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
+        if views.contains(&MainView::Soul) {
+            return views;
+        }
         let live = if views.contains(&MainView::Journal) {
             EVENNIA_LIVE_VIEWS
         } else {
@@ -109,8 +150,13 @@ impl MainView {
     pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
         let all = match genome {
             Genome::Evennia => EVENNIA_VIEWS,
-            Genome::Dreamer | Genome::Emergence | Genome::Other(_) => DREAMER_VIEWS,
+            Genome::Emergence if events => EMERGENCE_VIEWS,
+            Genome::Emergence => EMERGENCE_VIEWS_QUIET,
+            Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
         };
+        if genome == &Genome::Emergence {
+            return all;
+        }
         events_if(all, events)
     }
 
@@ -139,7 +185,7 @@ impl MainView {
     }
 }
 
-/// `set` (whose last view is Events), without its Events view unless `events`.
+/// `set` (whose last view is Events: a dreamer's or an evennia creature's), without its Events view unless `events`.
 fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
     match set.split_last() {
         Some((_, rest)) if !events => rest,
@@ -188,5 +234,12 @@ mod tests {
         assert_eq!(MainView::Events.within(EVENNIA_VIEWS), MainView::Events);
         let live = MainView::with_live(MainView::of(&Genome::Dreamer, false));
         assert_eq!(live.last(), Some(&MainView::Live));
+        let emergence = MainView::of(&Genome::Emergence, false);
+        assert!(!emergence.contains(&MainView::Events));
+        assert_eq!(MainView::of(&Genome::Emergence, true), EMERGENCE_VIEWS);
+        assert_eq!(MainView::with_live(emergence), emergence);
+        assert_eq!(MainView::Diary.within(EMERGENCE_VIEWS), MainView::DiaryLog);
+        assert_eq!(MainView::Relations.within(EVENNIA_VIEWS), MainView::Journal);
+        assert!(!MainView::offered_together(MainView::Plans, MainView::Live));
     }
 }

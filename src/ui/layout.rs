@@ -16,6 +16,11 @@ pub const TIMELINE_ROWS: u16 = 3;
 pub const GAUGE_ROWS: u16 = 3;
 /// Columns of the entity list beside the profile (at most).
 pub const ENTITY_LIST_WIDTH: u16 = 34;
+/// Columns of the relation list beside an agent's history (at most).
+pub const RELATION_LIST_WIDTH: u16 = 38;
+/// The relations view draws the garden's graph from this many columns and rows of text.
+pub const GRAPH_MIN_WIDTH: u16 = 76;
+pub const GRAPH_MIN_HEIGHT: u16 = 14;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Areas {
@@ -29,8 +34,11 @@ pub struct Areas {
     pub main_view: Rect,
     /// Dreams only: the timeline strip.
     pub timeline: Option<Rect>,
-    /// Dreams: the selected dream; entities: the selected entity's profile.
+    /// Dreams: the selected dream; entities: the selected entity's profile; relations:
+    /// the selected agent's history.
     pub detail: Option<Rect>,
+    /// Relations, where the terminal is large enough: the garden's graph.
+    pub graph: Option<Rect>,
     /// Journal only: the importance gauge above the entries.
     pub gauge: Option<Rect>,
     /// Priorities and rules (with its border); hidden on narrow terminals.
@@ -76,6 +84,7 @@ impl Areas {
         };
         let text = inner(main);
         let (mut main_view, mut timeline, mut detail, mut gauge) = (text, None, None, None);
+        let mut graph = None;
         match view {
             MainView::Dreams => {
                 let below = text.height.saturating_sub(TIMELINE_ROWS);
@@ -101,6 +110,25 @@ impl Areas {
                     Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
                 (main_view, detail) = (l, Some(d));
             }
+            MainView::Relations
+                if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
+            {
+                let w = (text.width * 9 / 20).max(RELATION_LIST_WIDTH);
+                let [left, g] =
+                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                let list_h = (left.height * 2 / 5).max(3);
+                let [l, d] =
+                    Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(left);
+                (main_view, detail, graph) = (l, Some(d), Some(g));
+            }
+            MainView::Relations => {
+                let w = (text.width * 9 / 20)
+                    .clamp(16, RELATION_LIST_WIDTH)
+                    .min(text.width);
+                let [l, d] =
+                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                (main_view, detail) = (l, Some(d));
+            }
             _ => {}
         }
         Self {
@@ -110,6 +138,7 @@ impl Areas {
             main_view,
             timeline,
             detail,
+            graph,
             gauge,
             side,
             status,
@@ -169,6 +198,7 @@ impl Areas {
             main_view: Rect::default(),
             timeline: None,
             detail: None,
+            graph: None,
             gauge: None,
             ..self
         }

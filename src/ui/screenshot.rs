@@ -3,7 +3,8 @@
 //!
 //! The fixtures are every `*/creature` directory in [`ScreenshotOptions::fixtures`] (the
 //! command line says where they are); the pictures of the evennia views are of those in
-//! [`ScreenshotOptions::evennia_fixtures`].
+//! [`ScreenshotOptions::evennia_fixtures`], of the emergence views of those in
+//! [`ScreenshotOptions::emergence_fixtures`].
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -47,15 +48,18 @@ enum Garden {
     OpenSeed,
     /// The evennia fixtures.
     Evennia,
+    /// The emergence fixtures.
+    Emergence,
 }
 
-/// One picture: a file name, a theme (else the default), the garden, and the input before
-/// it.
+/// One picture: a file name, a theme (else the default), the garden, the input before
+/// it, and its width when it needs more than the one asked for (the relations graph).
 struct Shot {
     name: &'static str,
     theme: Option<&'static str>,
     garden: Garden,
     input: &'static [Input],
+    min_width: u16,
 }
 
 const SHOTS: &[Shot] = &[
@@ -64,12 +68,14 @@ const SHOTS: &[Shot] = &[
         theme: None,
         garden: Garden::OpenSeed,
         input: &[],
+        min_width: 0,
     },
     Shot {
         name: "dreams",
         theme: None,
         garden: Garden::OpenSeed,
         input: &[Key("2"), Key("j"), Key("j"), Key("j"), Key("j"), Key("j")],
+        min_width: 0,
     },
     Shot {
         name: "recall",
@@ -87,12 +93,14 @@ const SHOTS: &[Shot] = &[
             Key("n"),
             Key("n"),
         ],
+        min_width: 0,
     },
     Shot {
         name: "events",
         theme: None,
         garden: Garden::OpenSeed,
         input: &[Key("6")],
+        min_width: 0,
     },
     Shot {
         name: "diary",
@@ -100,12 +108,14 @@ const SHOTS: &[Shot] = &[
         garden: Garden::OpenSeed,
         // moss: the creature whose model wrote its diary itself.
         input: &[Key("h"), Key("j"), Key("3")],
+        min_width: 0,
     },
     Shot {
         name: "help",
         theme: None,
         garden: Garden::OpenSeed,
         input: &[Key("?")],
+        min_width: 0,
     },
     Shot {
         name: "message",
@@ -117,30 +127,35 @@ const SHOTS: &[Shot] = &[
             Key("enter"),
             Text("Then fix weekly_mean."),
         ],
+        min_width: 0,
     },
     Shot {
         name: "light",
         theme: Some("light"),
         garden: Garden::OpenSeed,
         input: &[],
+        min_width: 0,
     },
     Shot {
         name: "high-contrast",
         theme: Some("high-contrast"),
         garden: Garden::OpenSeed,
         input: &[Key("2")],
+        min_width: 0,
     },
     Shot {
         name: "evennia-journal",
         theme: None,
         garden: Garden::Evennia,
         input: &[Key("1"), Key("pagedown"), Key("pagedown")],
+        min_width: 0,
     },
     Shot {
         name: "evennia-entities",
         theme: None,
         garden: Garden::Evennia,
         input: &[Key("2"), Key("j"), Key("j")],
+        min_width: 0,
     },
     Shot {
         name: "evennia-memory",
@@ -153,6 +168,43 @@ const SHOTS: &[Shot] = &[
             Key("enter"),
             Key("n"),
         ],
+        min_width: 0,
+    },
+    // wren: the garden is sorted by name (ivy, wren); `]` selects the next.
+    Shot {
+        name: "emergence-soul",
+        theme: None,
+        garden: Garden::Emergence,
+        input: &[Key("]"), Key("1")],
+        min_width: 0,
+    },
+    Shot {
+        name: "emergence-memory",
+        theme: None,
+        garden: Garden::Emergence,
+        input: &[Key("]"), Key("2"), Key("pagedown")],
+        min_width: 0,
+    },
+    Shot {
+        name: "emergence-diary",
+        theme: None,
+        garden: Garden::Emergence,
+        input: &[Key("]"), Key("3")],
+        min_width: 0,
+    },
+    Shot {
+        name: "emergence-plans",
+        theme: None,
+        garden: Garden::Emergence,
+        input: &[Key("]"), Key("5")],
+        min_width: 0,
+    },
+    Shot {
+        name: "emergence-relations",
+        theme: None,
+        garden: Garden::Emergence,
+        input: &[Key("]"), Key("7")],
+        min_width: 160,
     },
 ];
 
@@ -185,30 +237,40 @@ fn svg_options(theme: &Theme) -> SvgOptions {
     }
 }
 
-/// Renders every screenshot of `creatures`, and those of the evennia views of `evennia`
-/// (none when there are none); returns the files written.
+/// The creatures of each garden drawn: the OpenSeed fixtures, and those of the evennia
+/// and emergence views (none drawn when there are none).
+pub struct Gardens<'a> {
+    pub openseed: &'a [PathBuf],
+    pub evennia: &'a [PathBuf],
+    pub emergence: &'a [PathBuf],
+}
+
+/// Renders every screenshot of the gardens; returns the files written.
 pub fn render_all(
-    creatures: &[PathBuf],
-    evennia: &[PathBuf],
+    gardens: &Gardens,
     default_theme: &str,
     out: &Path,
     width: u16,
     height: u16,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let clocks = (clock_after(creatures), clock_after(evennia));
     let mut written = Vec::new();
     for shot in SHOTS {
-        let (creatures, now) = match shot.garden {
-            Garden::OpenSeed => (creatures, clocks.0),
-            Garden::Evennia if evennia.is_empty() => continue,
-            Garden::Evennia => (evennia, clocks.1),
+        let creatures = match shot.garden {
+            Garden::OpenSeed => gardens.openseed,
+            Garden::Evennia => gardens.evennia,
+            Garden::Emergence => gardens.emergence,
         };
+        if creatures.is_empty() {
+            continue;
+        }
+        let now = clock_after(creatures);
         let (theme, warnings) = Theme::load(shot.theme.unwrap_or(default_theme), None, false);
         if let Some(w) = warnings.first() {
             anyhow::bail!("{w}");
         }
         let options = svg_options(&theme);
+        let width = width.max(shot.min_width);
         let mut screen = Headless::open(creatures, Settings::with_theme(theme), now, width, height)
             .map_err(anyhow::Error::msg)?;
         for input in shot.input {
@@ -259,6 +321,8 @@ pub struct ScreenshotOptions {
     /// The directory of `*/creature` evennia fixtures drawn in the evennia views'
     /// pictures (none drawn when it has none).
     pub evennia_fixtures: PathBuf,
+    /// The same for the emergence views.
+    pub emergence_fixtures: PathBuf,
 }
 
 pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
@@ -267,15 +331,14 @@ pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
          the repository's tests/fixtures/openseed"
     })?;
     let evennia = fixture_creatures(&args.evennia_fixtures).unwrap_or_default();
+    let emergence = fixture_creatures(&args.emergence_fixtures).unwrap_or_default();
     let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
-    let written = render_all(
-        &creatures,
-        &evennia,
-        theme,
-        &args.out,
-        args.width,
-        args.height,
-    )?;
+    let gardens = Gardens {
+        openseed: &creatures,
+        evennia: &evennia,
+        emergence: &emergence,
+    };
+    let written = render_all(&gardens, theme, &args.out, args.width, args.height)?;
     let mut png_note = None;
     for svg in &written {
         println!("{}", svg.display());

@@ -54,12 +54,17 @@ impl Garden {
 
     /// A headless screen on the whole garden, default keys, the given theme.
     pub fn screen(&self, theme: &str, width: u16, height: u16) -> Headless {
+        self.screen_at(theme, width, height, clock())
+    }
+
+    /// [`Garden::screen`] with the clock stopped at `now`.
+    pub fn screen_at(&self, theme: &str, width: u16, height: u16, now: DateTime<Utc>) -> Headless {
         let (theme, warnings) = Theme::load(theme, None, false);
         assert!(warnings.is_empty(), "{warnings:?}");
         Headless::open(
             &[self.dir.path().to_path_buf()],
             Settings::with_theme(theme),
-            clock(),
+            now,
             width,
             height,
         )
@@ -80,6 +85,32 @@ impl Garden {
             &fixtures_dir().join(FIXTURES[0]).join("creature"),
             &dir.path().join("pip"),
         );
+        copy_dir(&evennia_fixture(), &dir.path().join("sable"));
+        Self { dir }
+    }
+}
+
+/// The emergence fixture garden (`tests/fixtures/emergence`).
+pub fn emergence_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/emergence")
+}
+
+/// The clock of the emergence views' tests: in the afternoon of the fixtures' last day.
+pub fn emergence_clock() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 24, 17, 0, 0).unwrap()
+}
+
+impl Garden {
+    /// The emergence fixtures `wren` and `ivy`, beside the evennia creature `sable` (whom
+    /// they both know).
+    pub fn with_emergence() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for name in ["wren", "ivy"] {
+            copy_dir(
+                &emergence_fixtures().join(name).join("creature"),
+                &dir.path().join(name),
+            );
+        }
         copy_dir(&evennia_fixture(), &dir.path().join("sable"));
         Self { dir }
     }

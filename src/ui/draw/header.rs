@@ -11,6 +11,7 @@ use super::pane;
 use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::ui::prepare::emergence::EmergenceSummary;
 use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
@@ -92,9 +93,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match &ui.evennia {
-        Some(e) => evennia_line(&e.summary, s, app),
-        None => dreamer_line(ui, app),
+    let second = match (&ui.evennia, &ui.emergence) {
+        (Some(e), _) => evennia_line(&e.summary, s, app),
+        (None, Some(e)) => emergence_line(&e.summary, s, app),
+        (None, None) => dreamer_line(ui, app),
     };
     let first = fmt::fit(first, width);
     let second = fmt::fit(second, width);
@@ -151,6 +153,46 @@ fn evennia_line(e: &EvenniaSummary, s: &Summary, app: &App) -> Vec<Part> {
         Part::optional(
             4,
             Span::styled(format!("  entities {}", e.entities), theme.muted),
+        ),
+        Part::keep(Span::styled(
+            format!("  active {}", fmt::ago(s.last_activity, app.now)),
+            theme.muted,
+        )),
+    ]
+}
+
+/// The soul, memories, plans (overdue to-dos, the next event) and relations.
+fn emergence_line(e: &EmergenceSummary, s: &Summary, app: &App) -> Vec<Part> {
+    let theme = &app.theme;
+    let overdue = if e.overdue > 0 {
+        Part::keep(Span::styled(format!(" ({} overdue)", e.overdue), theme.red))
+    } else {
+        Part::keep(Span::raw(""))
+    };
+    vec![
+        Part::keep(Span::styled("soul ", theme.muted)),
+        Part::keep(Span::styled(e.soul.to_string(), theme.title)),
+        Part::keep(Span::styled("  memories ", theme.muted)),
+        Part::keep(Span::styled(e.memories.to_string(), theme.base)),
+        Part::optional(
+            4,
+            Span::styled(format!(" ({} archived)", e.archived), theme.muted),
+        ),
+        Part::keep(Span::styled("  to-dos ", theme.muted)),
+        Part::keep(Span::styled(e.open.to_string(), theme.base)),
+        overdue,
+        Part::optional(
+            3,
+            Span::styled(
+                e.next_event
+                    .as_deref()
+                    .map_or(String::new(), |n| format!("  next {n}")),
+                theme.dream,
+            ),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  relations {}", e.relations), theme.muted),
         ),
         Part::keep(Span::styled(
             format!("  active {}", fmt::ago(s.last_activity, app.now)),

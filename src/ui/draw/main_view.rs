@@ -3,13 +3,14 @@
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
-use super::{doc, dreams, entities, events, journal, pane, recall};
+use super::{doc, dreams, entities, events, journal, pane, recall, relations};
 use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
+use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::evennia::EvenniaUi;
 use crate::ui::state::recall::Follow;
 use crate::ui::theme::Theme;
@@ -42,6 +43,15 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         MainView::Journal | MainView::Entities | MainView::Memory => {
             if let Some(e) = &ui.evennia {
                 evennia(frame, areas, shown, e, theme);
+            }
+        }
+        MainView::Soul
+        | MainView::LongTerm
+        | MainView::DiaryLog
+        | MainView::Plans
+        | MainView::Relations => {
+            if let Some(e) = &ui.emergence {
+                emergence(frame, areas, shown, e, app, &ui.name);
             }
         }
         MainView::Observations => doc::render(
@@ -94,6 +104,36 @@ fn evennia(frame: &mut Frame, areas: &Areas, view: MainView, e: &EvenniaUi, them
     }
 }
 
+/// An emergence creature's soul, memory, diary, plans or relations.
+fn emergence(
+    frame: &mut Frame,
+    areas: &Areas,
+    view: MainView,
+    e: &EmergenceUi,
+    app: &App,
+    name: &str,
+) {
+    let theme = &app.theme;
+    let (lines, anchor, empty) = match view {
+        MainView::Soul => (
+            &e.soul.lines,
+            e.soul_anchor,
+            "No soul entries: only the creature adds them, by its own tool calls.",
+        ),
+        MainView::LongTerm => (&e.memory.lines, e.memory_anchor, ""),
+        MainView::DiaryLog => (
+            &e.diary.lines,
+            e.diary_anchor,
+            "No diary yet: the creature writes one entry per date when it wants to.",
+        ),
+        MainView::Plans => (&e.plans.lines, e.plans_anchor, ""),
+        _ => {
+            return relations::render(frame, areas, e, &app.garden_graph, name, theme);
+        }
+    };
+    doc::render(frame, areas.main_view, lines, anchor, empty, theme);
+}
+
 /// Why the diary is empty: a dreamwatch runner writes it at deep sleep; an OpenSeed
 /// creature's genome may keep none at all.
 fn no_diary(app: &App, ui: &CreatureUi) -> &'static str {
@@ -118,6 +158,15 @@ fn status(app: &App) -> Line<'static> {
             .evennia
             .as_ref()
             .map(|e| evennia_status(app, e))
+            .unwrap_or_default(),
+        MainView::Soul
+        | MainView::LongTerm
+        | MainView::DiaryLog
+        | MainView::Plans
+        | MainView::Relations => ui
+            .emergence
+            .as_ref()
+            .map(|e| emergence_status(app, e))
             .unwrap_or_default(),
         MainView::Observations => {
             let f = ui.obs_filter;
@@ -233,4 +282,44 @@ fn evennia_status(app: &App, e: &EvenniaUi) -> Vec<Span<'static>> {
         }
     };
     vec![Span::styled(text, theme.muted)]
+}
+
+/// What an emergence view's title says: where the reader is, and the counts.
+fn emergence_status(app: &App, e: &EmergenceUi) -> Vec<Span<'static>> {
+    let s = &e.summary;
+    let position = |lines: &[crate::ui::doc::DocLine], anchor| {
+        if lines.is_empty() {
+            String::new()
+        } else {
+            let top = scroll::top(lines, anchor, app.areas().main_viewport());
+            format!(" {}/{} ·", top + 1, lines.len())
+        }
+    };
+    let text = match app.shown_view() {
+        MainView::Soul => format!(
+            "{} {} entries ",
+            position(&e.soul.lines, e.soul_anchor),
+            s.soul
+        ),
+        MainView::LongTerm => format!(
+            "{} {} memories · {} archived · {} summaries ",
+            position(&e.memory.lines, e.memory_anchor),
+            s.memories,
+            s.archived,
+            s.summaries
+        ),
+        MainView::DiaryLog => format!(
+            "{} {} dates ",
+            position(&e.diary.lines, e.diary_anchor),
+            s.diary
+        ),
+        MainView::Plans => format!(
+            "{} {} open · {} overdue ",
+            position(&e.plans.lines, e.plans_anchor),
+            s.open,
+            s.overdue
+        ),
+        _ => format!(" {} agents ", s.relations),
+    };
+    vec![Span::styled(text, app.theme.muted)]
 }

@@ -6,7 +6,7 @@ mod doc;
 mod dreams;
 mod entities;
 mod events;
-mod fmt;
+pub(crate) mod fmt;
 mod garden;
 mod header;
 mod help;
@@ -16,6 +16,7 @@ mod message;
 mod openseed;
 mod pane;
 mod recall;
+mod relations;
 mod side;
 mod strip;
 

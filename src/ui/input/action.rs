@@ -278,6 +278,31 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "memory", description: "semantic memory and its links (evennia)",
     }
+    ViewSoul {
+        group: Views, keys: ["1"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "soul", description: "soul entries (emergence)",
+    }
+    ViewLongTerm {
+        group: Views, keys: ["2"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "memory", description: "long-term memories, summaries, archive (emergence)",
+    }
+    ViewDiaryLog {
+        group: Views, keys: ["3"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "diary", description: "diary by date, mood, location (emergence)",
+    }
+    ViewPlans {
+        group: Views, keys: ["5"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "plans", description: "to-dos and the calendar's agenda (emergence)",
+    }
+    ViewRelations {
+        group: Views, keys: ["7"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "relations", description: "relationships, their history, the garden's graph (emergence)",
+    }
     ViewRecall {
         group: Views, keys: ["4"], modes: [Normal],
         needs: View, bar: OtherView(4),
@@ -397,6 +422,11 @@ impl Action {
             MainView::Journal => Action::ViewJournal,
             MainView::Entities => Action::ViewEntities,
             MainView::Memory => Action::ViewMemory,
+            MainView::Soul => Action::ViewSoul,
+            MainView::LongTerm => Action::ViewLongTerm,
+            MainView::DiaryLog => Action::ViewDiaryLog,
+            MainView::Plans => Action::ViewPlans,
+            MainView::Relations => Action::ViewRelations,
             MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
         }
@@ -412,6 +442,11 @@ impl Action {
             Action::ViewJournal => MainView::Journal,
             Action::ViewEntities => MainView::Entities,
             Action::ViewMemory => MainView::Memory,
+            Action::ViewSoul => MainView::Soul,
+            Action::ViewLongTerm => MainView::LongTerm,
+            Action::ViewDiaryLog => MainView::DiaryLog,
+            Action::ViewPlans => MainView::Plans,
+            Action::ViewRelations => MainView::Relations,
             Action::ViewLive => MainView::Live,
             Action::ViewEvents => MainView::Events,
             _ => return None,

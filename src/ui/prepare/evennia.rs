@@ -1,6 +1,7 @@
-//! What the evennia views share, prepared: a document whose items can be found by their
-//! file lines (for search hits), importance bars, relationship colours, and the figures of
-//! the header and the garden list.
+//! What the evennia views share, prepared (and the emergence views: the item document,
+//! text lines, clock): a document whose items can be found by their file lines (for search
+//! hits), importance bars, relationship colours, and the figures of the header and the
+//! garden list.
 
 use std::collections::BTreeMap;
 

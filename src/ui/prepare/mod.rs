@@ -5,17 +5,24 @@
 
 pub mod changes;
 pub mod diary;
+pub mod diary_log;
 pub mod dreams;
+pub mod emergence;
 pub mod entities;
 pub mod evennia;
 pub mod events;
+pub mod garden_graph;
 pub mod help;
 pub mod journal;
+pub mod long_term;
 pub mod memory;
 pub mod observations;
 pub mod openseed;
+pub mod plans;
 pub mod recall;
+pub mod relations;
 pub mod side;
+pub mod soul;
 
 use crate::text::sanitize::sanitize_line;
 

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::emergence::EmergenceUi;
 use super::evennia::EvenniaUi;
 use super::events::EventsState;
 use super::health::{Attention, Health};
@@ -13,6 +14,7 @@ use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
 use crate::memory::dream_diffs::{self, DiffRecord};
+use crate::memory::emergence::EmergenceMemory;
 use crate::memory::evennia::EvenniaMemory;
 use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
@@ -76,6 +78,8 @@ pub struct CreatureUi {
     pub genome: Genome,
     /// An evennia creature's figures and prepared views.
     pub evennia: Option<EvenniaUi>,
+    /// An emergence creature's figures and prepared views.
+    pub emergence: Option<EmergenceUi>,
 
     pub obs_items: Vec<observations::PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
@@ -141,6 +145,7 @@ impl CreatureUi {
             orchestrated: None,
             genome: Genome::Dreamer,
             evennia: None,
+            emergence: None,
             obs_items: Vec::new(),
             obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
@@ -167,7 +172,7 @@ impl CreatureUi {
             attention: None,
         };
         ui.prepare_identity(c);
-        ui.prepare_genome(c, theme);
+        ui.prepare_genome(c, theme, now);
         ui.prepare_observations(c, theme, true);
         ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
         ui.load_dream_detail(c);
@@ -229,11 +234,17 @@ impl CreatureUi {
                 Change::Diary => self.diary_width = 0,
                 Change::Identity => {
                     self.prepare_identity(c);
-                    self.prepare_genome(c, theme);
+                    self.prepare_genome(c, theme, now);
                     side = true;
                 }
+                Change::Emergence(kind) | Change::Reset(kind) if EmergenceMemory::owns(*kind) => {
+                    self.prepare_genome(c, theme, now);
+                    if let Some(emergence) = self.emergence.as_mut() {
+                        emergence.apply(c, *kind, now, theme);
+                    }
+                }
                 Change::Evennia(kind) | Change::Reset(kind) if EvenniaMemory::owns(*kind) => {
-                    self.prepare_genome(c, theme);
+                    self.prepare_genome(c, theme, now);
                     if let Some(evennia) = self.evennia.as_mut() {
                         evennia.apply(c, *kind, theme);
                     }
@@ -348,13 +359,19 @@ impl CreatureUi {
             .and_then(crate::memory::time::parse_time);
     }
 
-    /// The genome, and an evennia creature's views (prepared when it becomes one).
-    fn prepare_genome(&mut self, c: &Creature, theme: &Theme) {
+    /// The genome, and an evennia or emergence creature's views (prepared when it becomes
+    /// one).
+    fn prepare_genome(&mut self, c: &Creature, theme: &Theme, now: DateTime<Utc>) {
         self.genome = c.genome();
         if self.genome != Genome::Evennia {
             self.evennia = None;
         } else if self.evennia.is_none() {
             self.evennia = Some(EvenniaUi::new(c, theme));
+        }
+        if self.genome != Genome::Emergence {
+            self.emergence = None;
+        } else if self.emergence.is_none() {
+            self.emergence = Some(EmergenceUi::new(c, now, theme));
         }
     }
 

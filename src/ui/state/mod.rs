@@ -2,6 +2,7 @@
 //! prompts. Drawing reads it and nothing else; [`crate::ui::update`] changes it.
 
 pub mod creature;
+pub mod emergence;
 pub mod evennia;
 pub mod events;
 pub mod garden;
@@ -20,9 +21,10 @@ use ratatui::layout::Rect;
 use ratatui_textarea::TextArea;
 
 use crate::control::HostStatus;
-use crate::memory::creature::Creature;
+use crate::memory::creature::{Change, Creature};
 use crate::memory::creature_map::CreatureMap;
 use crate::memory::cycle::Cycle;
+use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{DREAMER_VIEWS, MainView, Mode, Pane};
@@ -31,6 +33,7 @@ use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
 use crate::ui::prepare;
+use crate::ui::prepare::garden_graph::GardenGraph;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
@@ -112,6 +115,8 @@ pub struct App {
     watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
+    /// The relationships of the garden's emergence creatures, for the relations view.
+    pub garden_graph: GardenGraph,
 }
 
 impl App {
@@ -150,12 +155,14 @@ impl App {
             openseed: None,
             remotes: BTreeMap::new(),
             stop_asked: None,
+            garden_graph: GardenGraph::default(),
             watched: settings.history.map(Watched::new),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
             app.add(&path);
         }
+        app.prepare_graph();
         // The top of the list as it is shown (by name), not the first directory found.
         if let Some(first) = app.garden_order().first() {
             app.selected = Some(first.clone());
@@ -196,8 +203,27 @@ impl App {
         }
     }
 
+    /// The garden's relationship graph again, from every creature.
+    fn prepare_graph(&mut self) {
+        self.garden_graph = GardenGraph::of(self.garden.creatures().values());
+    }
+
     /// Applies a batch of model changes: creatures added, removed or changed.
     pub fn on_changes(&mut self, changes: Vec<LiveChange>) {
+        let graph = changes.iter().any(|c| match c {
+            LiveChange::Added(_) | LiveChange::Removed(_) => true,
+            LiveChange::Changed(_, changes) => changes.iter().any(|c| {
+                matches!(
+                    c,
+                    Change::Identity
+                        | Change::Emergence(FileKind::Relations)
+                        | Change::Reset(FileKind::Relations)
+                )
+            }),
+        });
+        if graph {
+            self.prepare_graph();
+        }
         for change in changes {
             match change {
                 LiveChange::Added(path) => self.add(&path),
@@ -296,6 +322,9 @@ impl App {
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
                 ui.refresh_summary(model, now);
+                if let Some(emergence) = ui.emergence.as_mut() {
+                    emergence.tick(model, now, &self.theme);
+                }
             }
         }
         self.dirty = true;
@@ -417,6 +446,11 @@ impl App {
                     evennia.prepare_profile(model, &self.theme);
                 }
             }
+            MainView::Relations => {
+                if let Some(emergence) = ui.emergence.as_mut() {
+                    emergence.prepare_history(model, &self.theme);
+                }
+            }
             MainView::Events => {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
@@ -425,6 +459,10 @@ impl App {
             | MainView::Dreams
             | MainView::Journal
             | MainView::Memory
+            | MainView::Soul
+            | MainView::LongTerm
+            | MainView::DiaryLog
+            | MainView::Plans
             | MainView::Live => {}
         }
     }

@@ -7,7 +7,7 @@ use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
 
 /// Where each source of hits lives.
-pub const SOURCES: [(SearchSource, FileKind); 8] = [
+pub const SOURCES: [(SearchSource, FileKind); 12] = [
     (SearchSource::Conversation, FileKind::Conversation),
     (SearchSource::Observations, FileKind::Observations),
     (SearchSource::Dreams, FileKind::Dreams),
@@ -16,6 +16,10 @@ pub const SOURCES: [(SearchSource, FileKind); 8] = [
     (SearchSource::Semantic, FileKind::Semantic),
     (SearchSource::Entities, FileKind::Entities),
     (SearchSource::Reflections, FileKind::Reflections),
+    (SearchSource::Soul, FileKind::Soul),
+    (SearchSource::LongTerm, FileKind::LongTerm),
+    (SearchSource::Summaries, FileKind::Summaries),
+    (SearchSource::DiaryLog, FileKind::DiaryLog),
 ];
 
 /// The file a source's hits are lines of.
@@ -27,8 +31,9 @@ pub fn file_of(source: SearchSource) -> FileKind {
 }
 
 /// A search of `query` over the total recall of `models` (one creature, or the whole
-/// garden): conversation, observations, dreams and diary, or an evennia creature's journal,
-/// semantic memory, entities and reflections (the files each has). A capital letter in the
+/// garden): conversation, observations, dreams and diary, an evennia creature's journal,
+/// semantic memory, entities and reflections, an emergence creature's soul, long-term
+/// memories (the archive too), summaries and diary (the files each has). A capital letter in the
 /// query makes it case-sensitive. Beside it, the creature (root) of each file.
 pub fn request<'c>(
     models: impl IntoIterator<Item = &'c Creature>,

@@ -86,6 +86,11 @@ impl App {
             Action::ViewJournal => self.show(MainView::Journal),
             Action::ViewEntities => self.show(MainView::Entities),
             Action::ViewMemory => self.show(MainView::Memory),
+            Action::ViewSoul => self.show(MainView::Soul),
+            Action::ViewLongTerm => self.show(MainView::LongTerm),
+            Action::ViewDiaryLog => self.show(MainView::DiaryLog),
+            Action::ViewPlans => self.show(MainView::Plans),
+            Action::ViewRelations => self.show(MainView::Relations),
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::CycleEventKind => self.cycle_event_kind(),
@@ -517,8 +522,40 @@ impl App {
                     );
                 }
             }
+            SearchSource::Soul
+            | SearchSource::LongTerm
+            | SearchSource::Summaries
+            | SearchSource::DiaryLog => {
+                let (view, found) = emergence_hit(ui, hit.source, hit.line);
+                self.view = view;
+                if !found {
+                    self.set_notice(
+                        "that line is about something not shown: removed, replaced, or older than what is shown",
+                        false,
+                    );
+                }
+            }
         }
     }
+}
+
+/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
+/// whether it is still there (a soul entry removed, a diary line replaced is not).
+fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
+    let file = search::file_of(source);
+    let Some(e) = ui.emergence.as_mut() else {
+        return (MainView::Recall, false);
+    };
+    let (view, doc, anchor) = match source {
+        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
+        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
+        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
+    };
+    let at = doc.find(file, line);
+    if let Some(at) = at {
+        *anchor = Anchor::Line(at);
+    }
+    (view, at.is_some())
 }
 
 /// Shows an evennia creature's item folded from the hit's line: the view it is in, and

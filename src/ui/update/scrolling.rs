@@ -5,6 +5,7 @@ use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
 use crate::ui::state::App;
+use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::evennia::EvenniaUi;
 use crate::ui::state::openseed::name_of;
 
@@ -196,6 +197,15 @@ impl App {
                     scroll_evennia(evennia, view, vp, step);
                 }
             }
+            MainView::Soul
+            | MainView::LongTerm
+            | MainView::DiaryLog
+            | MainView::Plans
+            | MainView::Relations => {
+                if let Some(emergence) = ui.emergence.as_mut() {
+                    scroll_emergence(emergence, view, vp, step);
+                }
+            }
             MainView::Observations => {
                 // Newest first, the newest (where new lines arrive) is the top: `G` goes
                 // there, as it goes to the newest oldest first, and `g` to the oldest.
@@ -236,6 +246,37 @@ impl App {
     }
 }
 
+/// Scrolls an emergence view: its documents, or the relation list (the selection moves).
+fn scroll_emergence(e: &mut EmergenceUi, view: MainView, vp: scroll::Viewport, step: Step) {
+    let (doc, anchor) = match view {
+        MainView::Soul => (&e.soul, &mut e.soul_anchor),
+        MainView::LongTerm => (&e.memory, &mut e.memory_anchor),
+        MainView::DiaryLog => (&e.diary, &mut e.diary_anchor),
+        MainView::Plans => (&e.plans, &mut e.plans_anchor),
+        _ => {
+            let n = e.relations.len();
+            if let Some(at) = e.selected_agent() {
+                e.select_agent(select(at, n, vp, step));
+            }
+            return;
+        }
+    };
+    *anchor = scroll::scroll(&doc.lines, *anchor, vp, step);
+}
+
+/// Where a selection at `at` of `n` rows moves (the top row first).
+fn select(at: usize, n: usize, vp: scroll::Viewport, step: Step) -> usize {
+    let page = usize::from(vp.height.max(2) - 1);
+    match step {
+        Step::Up(k) => at.saturating_sub(k),
+        Step::Down(k) => (at + k).min(n - 1),
+        Step::PageUp => at.saturating_sub(page),
+        Step::PageDown => (at + page).min(n - 1),
+        Step::Top => 0,
+        Step::Bottom => n - 1,
+    }
+}
+
 /// Scrolls an evennia view: the journal and memory documents, the entity list (the
 /// selection moves, as in the dreams list).
 fn scroll_evennia(e: &mut EvenniaUi, view: MainView, vp: scroll::Viewport, step: Step) {
@@ -251,16 +292,7 @@ fn scroll_evennia(e: &mut EvenniaUi, view: MainView, vp: scroll::Viewport, step:
             let Some(at) = e.selected_entity() else {
                 return;
             };
-            let page = usize::from(vp.height.max(2) - 1);
-            let next = match step {
-                Step::Up(k) => at.saturating_sub(k),
-                Step::Down(k) => (at + k).min(n - 1),
-                Step::PageUp => at.saturating_sub(page),
-                Step::PageDown => (at + page).min(n - 1),
-                Step::Top => 0,
-                Step::Bottom => n - 1,
-            };
-            e.select_entity(next);
+            e.select_entity(select(at, n, vp, step));
         }
     }
 }

@@ -1,0 +1,148 @@
+//! What the observatory keeps for an emergence creature: its figures, the soul, memory,
+//! diary and plans documents, the relation list with the selected agent's history, and
+//! where each is scrolled. The plans depend on the clock: they are prepared again when the
+//! minute changes.
+
+use chrono::{DateTime, Timelike, Utc};
+
+use crate::memory::creature::Creature;
+use crate::memory::layout::FileKind;
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::prepare::emergence::EmergenceSummary;
+use crate::ui::prepare::evennia::ItemDoc;
+use crate::ui::prepare::relations::{self, RelationRow};
+use crate::ui::prepare::{diary_log, long_term, plans, soul};
+use crate::ui::theme::Theme;
+
+#[derive(Debug)]
+pub struct EmergenceUi {
+    pub summary: EmergenceSummary,
+    pub soul: ItemDoc,
+    pub soul_anchor: Anchor,
+    pub memory: ItemDoc,
+    pub memory_anchor: Anchor,
+    pub diary: ItemDoc,
+    pub diary_anchor: Anchor,
+    pub plans: ItemDoc,
+    pub plans_anchor: Anchor,
+    /// The minute the plans were prepared at.
+    plans_at: Option<DateTime<Utc>>,
+    pub relations: Vec<RelationRow>,
+    /// The selected agent (as in the file); `None`: the first.
+    pub agent: Option<String>,
+    /// The selected agent's relationship and history, and whose it is (`None`: to
+    /// prepare again).
+    pub history: Vec<DocLine>,
+    history_of: Option<String>,
+    pub history_anchor: Anchor,
+}
+
+impl EmergenceUi {
+    pub fn new(c: &Creature, now: DateTime<Utc>, theme: &Theme) -> Self {
+        let mut ui = Self {
+            summary: EmergenceSummary::default(),
+            soul: ItemDoc::default(),
+            soul_anchor: Anchor::Line(0),
+            memory: ItemDoc::default(),
+            memory_anchor: Anchor::Line(0),
+            diary: ItemDoc::default(),
+            diary_anchor: Anchor::Line(0),
+            plans: ItemDoc::default(),
+            plans_anchor: Anchor::Line(0),
+            plans_at: None,
+            relations: Vec::new(),
+            agent: None,
+            history: Vec::new(),
+            history_of: None,
+            history_anchor: Anchor::Line(0),
+        };
+        for kind in [
+            FileKind::Soul,
+            FileKind::LongTerm,
+            FileKind::DiaryLog,
+            FileKind::Relations,
+        ] {
+            ui.apply(c, kind, now, theme);
+        }
+        ui.tick(c, now, theme);
+        ui.prepare_history(c, theme);
+        ui
+    }
+
+    /// A file of the genome changed: prepares again what shows it.
+    pub fn apply(&mut self, c: &Creature, kind: FileKind, now: DateTime<Utc>, theme: &Theme) {
+        let m = c.emergence();
+        self.summary = EmergenceSummary::of(m, now);
+        match kind {
+            FileKind::Soul => self.soul = soul::prepare(m, theme),
+            FileKind::LongTerm | FileKind::Summaries => self.memory = long_term::prepare(m, theme),
+            FileKind::DiaryLog => self.diary = diary_log::prepare(m, theme),
+            FileKind::Todos | FileKind::Calendar => {
+                self.plans = plans::prepare(m, now, theme);
+                self.plans_at = Some(now);
+            }
+            FileKind::Relations => {
+                self.relations = relations::rows(m, theme);
+                self.history_of = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// The clock moved on: the plans (due, overdue, the agenda) and the figures again when
+    /// the minute changed.
+    pub fn tick(&mut self, c: &Creature, now: DateTime<Utc>, theme: &Theme) {
+        let minute = |t: DateTime<Utc>| t.with_second(0).and_then(|t| t.with_nanosecond(0));
+        if self.plans_at.and_then(minute) == minute(now) {
+            return;
+        }
+        self.summary = EmergenceSummary::of(c.emergence(), now);
+        self.plans = plans::prepare(c.emergence(), now, theme);
+        self.plans_at = Some(now);
+    }
+
+    /// The index of the selected agent in the list.
+    pub fn selected_agent(&self) -> Option<usize> {
+        match &self.agent {
+            Some(a) => self
+                .relations
+                .iter()
+                .position(|r| r.agent == *a)
+                .or(Some(0)),
+            None => Some(0),
+        }
+        .filter(|_| !self.relations.is_empty())
+    }
+
+    /// Selects the agent at `index` of the list; its history shows from the top.
+    pub fn select_agent(&mut self, index: usize) {
+        if let Some(row) = self.relations.get(index) {
+            if self.agent.as_ref() != Some(&row.agent) {
+                self.history_anchor = Anchor::Line(0);
+            }
+            self.agent = Some(row.agent.clone());
+        }
+    }
+
+    /// The selected agent's name as in the file.
+    pub fn selected_name(&self) -> Option<&str> {
+        self.selected_agent()
+            .and_then(|i| self.relations.get(i))
+            .map(|r| r.agent.as_str())
+    }
+
+    /// Prepares the selected agent's history unless it is ready.
+    pub fn prepare_history(&mut self, c: &Creature, theme: &Theme) {
+        let agent = self.selected_name().map(str::to_string);
+        if agent.is_some() && agent == self.history_of {
+            return;
+        }
+        self.history = agent
+            .as_deref()
+            .and_then(|a| c.emergence().relations.get(a))
+            .map(|a| relations::history(a, theme))
+            .unwrap_or_default();
+        self.history_of = agent;
+    }
+}
