@@ -249,6 +249,20 @@ fn pair_reprioritised(out: &mut ObservationChanges) {
     }
 }
 
+/// A pruned line as it is put back into `observations.md` (under today's header): its
+/// priority and text with the time `hhmm`, marked as restored; a legacy `[!]`/`[.]` line
+/// becomes RED/GRN, prose stays prose.
+pub fn restored_line(line: &str, hhmm: &str) -> String {
+    let mark = "(restored by the operator)";
+    match super::observations::parse_observation(line) {
+        Some(o) => format!(
+            "{} {mark}",
+            super::observations::format_observation(o.priority, hhmm, &o.text)
+        ),
+        None => format!("{} {mark}", line.trim()),
+    }
+}
+
 /// Lines removed and added between two texts, blank lines and trailing spaces ignored
 /// (`similar`'s diff of the lines, so a rewritten paragraph shows its old and new lines).
 pub fn diff_lines(before: &str, after: &str) -> LineChanges {

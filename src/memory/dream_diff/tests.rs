@@ -144,3 +144,19 @@ fn the_record_round_trips_compactly() {
     );
     assert_eq!(serde_json::from_str::<FileChanges>(&json).unwrap(), c);
 }
+
+#[test]
+fn a_restored_line_keeps_its_priority_and_says_so() {
+    assert_eq!(
+        restored_line("- YLW 09:02 the api is slow at noon", "14:30"),
+        "YLW 14:30 the api is slow at noon (restored by the operator)"
+    );
+    assert_eq!(
+        restored_line("[.] small", "14:30"),
+        "GRN 14:30 small (restored by the operator)"
+    );
+    assert_eq!(
+        restored_line("Here is what I learned:", "14:30"),
+        "Here is what I learned: (restored by the operator)"
+    );
+}

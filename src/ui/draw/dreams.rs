@@ -120,17 +120,26 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
     if let Some((_, changed)) = ui
         .dream_changes
         .as_ref()
-        .filter(|(index, lines)| *index == i && !lines.is_empty())
+        .filter(|(index, c)| *index == i && !c.lines.is_empty())
     {
         lines.push(DocLine::word(
             Line::styled("What it changed", theme.title),
             0,
         ));
-        lines.extend(
-            changed.iter().map(|c| {
-                DocLine::word(Line::styled(c.text.clone(), change_style(c.mark, theme)), 2)
-            }),
-        );
+        let picked = ui
+            .pruned_pick
+            .filter(|(dream, _)| *dream == i)
+            .and_then(|(_, p)| changed.pruned.get(p))
+            .map(|(line, _)| *line);
+        lines.extend(changed.lines.iter().enumerate().map(|(n, c)| {
+            let line = Line::styled(c.text.clone(), change_style(c.mark, theme));
+            let line = if Some(n) == picked {
+                line.patch_style(theme.selection)
+            } else {
+                line
+            };
+            DocLine::word(line, 2)
+        }));
         lines.push(DocLine::word(Line::default(), 0));
     }
     lines.extend(

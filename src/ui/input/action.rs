@@ -52,6 +52,11 @@ pub enum Needs {
     Control,
     /// A creature is selected and the observatory writes for it (refused read-only).
     Write,
+    /// A creature's dreams are shown, and the dream shown pruned observations.
+    Pruned,
+    /// As `Pruned`, and a dreamwatch runner hosts it (the observatory writes into its
+    /// memory files: refused read-only).
+    Restore,
     /// A search has hits to move between.
     Hits,
     /// The selected creature offers the view the action shows (its genome has it).
@@ -63,7 +68,7 @@ pub enum Needs {
 impl Needs {
     /// The action writes or acts on a creature: `--read-only` refuses it.
     pub fn acts(self) -> bool {
-        matches!(self, Needs::Control | Needs::Write)
+        matches!(self, Needs::Control | Needs::Write | Needs::Restore)
     }
 }
 
@@ -343,6 +348,11 @@ actions! {
         needs: Ordered, bar: MainPane(5),
         hint: "order", description: "newest first, or oldest first following new lines",
     }
+    PickPruned {
+        group: Filter, keys: ["x"], modes: [Normal],
+        needs: Pruned, bar: MainPane(5),
+        hint: "pick pruned", description: "dreams: pick the next line the dream pruned (to restore it)",
+    }
     Search {
         group: Search, keys: ["/"], modes: [Normal],
         needs: Creature, bar: Normal(2),
@@ -373,6 +383,12 @@ actions! {
         group: Creature, keys: ["w"], modes: [Normal],
         needs: Control, bar: Normal(1),
         hint: "wake", description: "wake the creature early",
+    }
+    Restore {
+        group: Creature, keys: ["R"], modes: [Normal],
+        needs: Restore, bar: MainPane(4),
+        hint: "restore",
+        description: "put the picked pruned line back into the observations, under today's date (asks first; creatures a dreamwatch runner hosts)",
     }
     Message {
         group: Creature, keys: ["m"], modes: [Normal],

@@ -18,6 +18,10 @@ pub struct HintContext {
     pub creature: bool,
     /// The selected creature can be controlled (hosted, or a live control socket).
     pub control: bool,
+    /// A dreamwatch runner hosts the selected creature (in this process or headless).
+    pub runner: bool,
+    /// The dream shown pruned observations (they can be picked and restored).
+    pub pruned: bool,
     /// The selected creature is run by an attached OpenSeed orchestrator: `p` stops and
     /// starts its container, and nothing forces it to sleep.
     pub openseed: bool,
@@ -70,6 +74,8 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Events => ctx.creature && ctx.view == MainView::Events,
         Needs::Control => ctx.creature && ctx.control,
         Needs::Write => ctx.creature,
+        Needs::Pruned => ctx.creature && ctx.view == MainView::Dreams && ctx.pruned,
+        Needs::Restore => ctx.creature && ctx.view == MainView::Dreams && ctx.pruned && ctx.runner,
         Needs::Hits => ctx.hits,
         Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
         Needs::GardenFilter => ctx.filtered,
@@ -142,6 +148,8 @@ mod tests {
             views: crate::ui::focus::DREAMER_VIEWS,
             creature: true,
             control,
+            runner: control,
+            pruned: false,
             openseed: false,
             hits: false,
             filtered: false,

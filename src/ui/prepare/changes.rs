@@ -31,6 +31,15 @@ pub struct ChangeLine {
     pub text: String,
 }
 
+/// What a dream changed, ready to draw.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DreamChanges {
+    pub lines: Vec<ChangeLine>,
+    /// The observations it pruned: their line in `lines`, and their text as it was in
+    /// the file (for a restore; never drawn).
+    pub pruned: Vec<(usize, String)>,
+}
+
 /// Where the changes of a dream come from.
 pub enum Source<'a> {
     /// The runner's record, read for dream `number`.
@@ -48,9 +57,9 @@ pub enum Source<'a> {
     },
 }
 
-/// The lines of what a dream changed.
-pub fn prepare(source: Source<'_>) -> Vec<ChangeLine> {
-    let mut out = Vec::new();
+/// What a dream changed.
+pub fn prepare(source: Source<'_>) -> DreamChanges {
+    let mut out = DreamChanges::default();
     match source {
         Source::Runner { read, number } => match read {
             Err(e) => note(
@@ -123,21 +132,18 @@ pub fn prepare(source: Source<'_>) -> Vec<ChangeLine> {
     out
 }
 
-fn note(out: &mut Vec<ChangeLine>, text: &str) {
-    out.push(ChangeLine {
-        mark: Mark::Note,
-        text: inert(text),
-    });
+fn note(out: &mut DreamChanges, text: &str) {
+    push(out, Mark::Note, text.to_string());
 }
 
-fn push(out: &mut Vec<ChangeLine>, mark: Mark, text: String) {
-    out.push(ChangeLine {
+fn push(out: &mut DreamChanges, mark: Mark, text: String) {
+    out.lines.push(ChangeLine {
         mark,
         text: inert(&text),
     });
 }
 
-fn records<'a>(out: &mut Vec<ChangeLine>, records: impl Iterator<Item = &'a DiffRecord>) {
+fn records<'a>(out: &mut DreamChanges, records: impl Iterator<Item = &'a DiffRecord>) {
     for r in records {
         match &r.changes {
             FileChanges::Observations(o) => observations(out, &r.file, o),
@@ -153,7 +159,7 @@ fn priority_of(line: &str) -> Option<Priority> {
     }
 }
 
-fn observations(out: &mut Vec<ChangeLine>, file: &str, o: &ObservationChanges) {
+fn observations(out: &mut DreamChanges, file: &str, o: &ObservationChanges) {
     let mut head = format!("{file}:");
     for (n, what) in [
         (o.added.len(), "added"),
@@ -172,6 +178,7 @@ fn observations(out: &mut Vec<ChangeLine>, file: &str, o: &ObservationChanges) {
     let mut pruned: Vec<_> = o.pruned.iter().collect();
     pruned.sort_by_key(|l| priority_of(&l.text));
     for l in pruned {
+        out.pruned.push((out.lines.len(), l.text.clone()));
         push(
             out,
             Mark::Pruned(priority_of(&l.text)),
@@ -228,7 +235,7 @@ fn copies(lines: &[ObsLine]) -> Vec<(&str, usize)> {
     out
 }
 
-fn lines(out: &mut Vec<ChangeLine>, file: &str, l: &LineChanges) {
+fn lines(out: &mut DreamChanges, file: &str, l: &LineChanges) {
     let verb = if l.removed.is_empty() {
         "written"
     } else {
@@ -298,7 +305,7 @@ mod tests {
             }),
             number: 3,
         });
-        let text: Vec<&str> = out.iter().map(|l| l.text.as_str()).collect();
+        let text: Vec<&str> = out.lines.iter().map(|l| l.text.as_str()).collect();
         assert_eq!(
             text,
             [
@@ -309,7 +316,15 @@ mod tests {
                 "1 unreadable line(s) in the record skipped"
             ]
         );
-        assert_eq!(out[1].mark, Mark::Pruned(Some(Priority::Red)));
+        assert_eq!(out.lines[1].mark, Mark::Pruned(Some(Priority::Red)));
+        // The raw text is kept for a restore; only the drawn line is inert.
+        assert_eq!(
+            out.pruned,
+            [
+                (1, "RED 10:01 b\u{1b}[31m".to_string()),
+                (2, "GRN 10:00 a".to_string())
+            ]
+        );
     }
 
     #[test]
@@ -322,7 +337,7 @@ mod tests {
             }),
             number: 2,
         });
-        assert!(older[0].text.contains("was not recorded"));
+        assert!(older.lines[0].text.contains("was not recorded"));
         let t = chrono::DateTime::parse_from_rfc3339("2026-03-01T10:00:00Z")
             .unwrap()
             .to_utc();
@@ -331,12 +346,12 @@ mod tests {
             dream_t: Some(t),
             since: Some(t + chrono::Duration::hours(1)),
         });
-        assert!(before_watching[0].text.contains("cannot be known"));
+        assert!(before_watching.lines[0].text.contains("cannot be known"));
         let off = prepare(Source::Watched {
             records: vec![],
             dream_t: Some(t),
             since: None,
         });
-        assert_eq!(off, []);
+        assert_eq!(off, DreamChanges::default());
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
 mod remote;
@@ -15,11 +15,14 @@ use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
 
 use crate::control::{Answer, ControlCommand, ControlSender, send_command};
+use crate::memory::dream_diff;
 use crate::memory::messages;
 use crate::memory::status::Status;
+use crate::memory::write::{self, SeedPaths};
 use crate::openseed::Attachment;
 use crate::ui::input::action::Action;
 use crate::ui::input::keymap::Keymap;
+use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
@@ -121,6 +124,7 @@ impl Jobs {
                 regex,
             } => self.start_search(app, &creature, query, garden, regex),
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
+            Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
             Job::Remote { creature, ask } => self.remote(app, &creature, ask),
         }
     }
@@ -360,6 +364,17 @@ impl Jobs {
             }
             Err(e) => app.set_notice(format!("message not saved: {e}"), true),
         }
+    }
+}
+
+/// Appends a pruned line back under today's date, marked as restored, in one write.
+fn restore(app: &mut App, creature: &Path, line: &str, now: DateTime<Utc>) {
+    let restored = dream_diff::restored_line(line, &now.format("%H:%M").to_string());
+    let paths = SeedPaths::new(creature);
+    let date = now.format("%Y-%m-%d").to_string();
+    match write::append_observations(&paths, &date, std::slice::from_ref(&restored)) {
+        Ok(_) => app.set_notice(format!("restored: {}", inert(&restored)), false),
+        Err(e) => app.set_notice(format!("not restored: observations.md: {e}"), true),
     }
 }
 

@@ -26,7 +26,7 @@ use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
-use crate::ui::prepare::changes::{self, ChangeLine};
+use crate::ui::prepare::changes::{self, DreamChanges};
 use crate::ui::prepare::{self, dreams::DreamDetail, dreams::PreparedDream, inert, observations};
 use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
@@ -95,7 +95,10 @@ pub struct CreatureUi {
     /// The selected dream in full (its reflection stays on disk until shown).
     pub dream_detail: Option<DreamDetail>,
     /// What the selected dream changed (index into `dreams`, its lines).
-    pub dream_changes: Option<(usize, Vec<ChangeLine>)>,
+    pub dream_changes: Option<(usize, DreamChanges)>,
+    /// The pruned line picked to restore: the dream (index into `dreams`) and the line
+    /// (index into its changes' `pruned`).
+    pub pruned_pick: Option<(usize, usize)>,
     /// What the watched history saw change in its memory files (creatures that keep no
     /// record of their own dreams).
     pub watched: Vec<DiffRecord>,
@@ -156,6 +159,7 @@ impl CreatureUi {
             dream_selected: None,
             dream_detail: None,
             dream_changes: None,
+            pruned_pick: None,
             watched: Vec::new(),
             watched_since: None,
             sleeps: Vec::new(),
@@ -321,7 +325,37 @@ impl CreatureUi {
                 since: self.watched_since,
             }
         };
-        self.dream_changes = Some((i, changes::prepare(source)));
+        let prepared = changes::prepare(source);
+        if self
+            .pruned_pick
+            .is_some_and(|(dream, p)| dream != i || p >= prepared.pruned.len())
+        {
+            self.pruned_pick = None;
+        }
+        self.dream_changes = Some((i, prepared));
+    }
+
+    /// The pruned line picked to restore, as it was in the file.
+    pub fn picked_pruned(&self) -> Option<&str> {
+        let (i, changes) = self.dream_changes.as_ref()?;
+        let (dream, p) = self.pruned_pick?;
+        let (_, text) = changes.pruned.get(p).filter(|_| dream == *i)?;
+        Some(text)
+    }
+
+    /// Picks the next pruned line of the shown dream (after the last, none).
+    pub fn pick_next_pruned(&mut self) -> bool {
+        let Some((i, changes)) = self.dream_changes.as_ref() else {
+            return false;
+        };
+        let n = changes.pruned.len();
+        self.pruned_pick = match self.pruned_pick {
+            Some((dream, p)) if dream == *i && p + 1 < n => Some((*i, p + 1)),
+            Some((dream, _)) if dream == *i => None,
+            _ if n > 0 => Some((*i, 0)),
+            _ => None,
+        };
+        self.pruned_pick.is_some()
     }
 
     /// Takes in what the watched history saw (and when its history began, at first

@@ -115,6 +115,9 @@ pub struct App {
     watched: Option<Watched>,
     /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
     pub stop_asked: Option<PathBuf>,
+    /// Restoring this line into this creature's observations was asked once: asked
+    /// again, it is written.
+    pub restore_asked: Option<(PathBuf, String)>,
     /// The relationships of the garden's emergence creatures, for the relations view.
     pub garden_graph: GardenGraph,
 }
@@ -155,6 +158,7 @@ impl App {
             openseed: None,
             remotes: BTreeMap::new(),
             stop_asked: None,
+            restore_asked: None,
             garden_graph: GardenGraph::default(),
             watched: settings.history.map(Watched::new),
         };
@@ -395,6 +399,12 @@ impl App {
             control: ui.is_some_and(|u| u.link != RunnerLink::None)
                 || openseed
                 || self.selected_remote().is_some(),
+            runner: ui.is_some_and(|u| u.link != RunnerLink::None),
+            pruned: ui.is_some_and(|u| {
+                u.dream_changes
+                    .as_ref()
+                    .is_some_and(|(i, c)| Some(*i) == u.selected_dream() && !c.pruned.is_empty())
+            }),
             openseed,
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),

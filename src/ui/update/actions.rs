@@ -29,6 +29,9 @@ impl App {
         if action != Action::PauseResume {
             self.stop_asked = None;
         }
+        if action != Action::Restore {
+            self.restore_asked = None;
+        }
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
             let what = action.spec().hint;
@@ -104,6 +107,8 @@ impl App {
                     self.mode = Mode::Search;
                 }
             }
+            Action::PickPruned => self.pick_pruned(),
+            Action::Restore => return self.restore(),
             Action::SearchScope => self.search.garden = !self.search.garden,
             Action::SearchRegex => self.search.regex = !self.search.regex,
             Action::Submit => return self.submit_search(),

@@ -6,6 +6,7 @@ mod garden;
 mod input;
 mod openseed;
 mod remote;
+mod restore;
 mod scrolling;
 
 pub use openseed::OpenSeedAction;
@@ -53,6 +54,8 @@ pub enum Job {
         garden: bool,
         regex: bool,
     },
+    /// Put a pruned line back into the creature's observations, under today's date.
+    Restore { creature: PathBuf, line: String },
     /// Ask the attached OpenSeed orchestrator to act on the creature.
     OpenSeed {
         creature: PathBuf,
