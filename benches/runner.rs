@@ -30,6 +30,7 @@ use dreamwatch::runner::engine::Engine;
 use dreamwatch::runner::engine::input::{Input, Restored};
 use dreamwatch::runner::engine::output::Output;
 use dreamwatch::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo};
+use dreamwatch::runner::mail::Delivery;
 use dreamwatch::runner::tools::{ToolFuture, ToolOutcome, ToolRunner};
 
 const DREAMS: u64 = 10;
@@ -124,6 +125,11 @@ fn fsm_life() -> u64 {
                         result: Ok("# Observations\n".into()),
                     }))
                 }
+                Output::Send { id, message } => queue.push(Input::Sent {
+                    id,
+                    message,
+                    delivery: Delivery::NotInGarden,
+                }),
                 Output::Genome(_)
                 | Output::Embed { .. }
                 | Output::Answer(_)

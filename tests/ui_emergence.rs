@@ -129,3 +129,41 @@ fn views_by_genome() {
         );
     }
 }
+
+/// The wheel over the selected agent's history scrolls it; the keys move along the list.
+#[test]
+fn the_wheel_scrolls_an_agent_s_history() {
+    use crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
+    // Short: the history is longer than the pane.
+    let garden = Garden::with_emergence();
+    let mut screen = garden.screen_at("dark", W, 20, emergence_clock());
+    for k in ["]", "]", "7"] {
+        screen.press(k).expect("key");
+    }
+    let detail = screen
+        .app
+        .areas()
+        .detail
+        .expect("the history beside the list");
+    let before = screen.text().unwrap();
+    assert!(before.contains("ivy · ally"), "{before}");
+    for _ in 0..3 {
+        screen.mouse(MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column: detail.x + 2,
+            row: detail.y + 2,
+            modifiers: KeyModifiers::NONE,
+        });
+    }
+    let after = screen.text().unwrap();
+    assert!(!after.contains("ivy · ally"), "{after}");
+    // Still ivy selected: the list did not move.
+    assert_eq!(
+        screen
+            .app
+            .selected_ui()
+            .and_then(|u| u.emergence.as_ref())
+            .and_then(|e| e.selected_name()),
+        Some("ivy")
+    );
+}

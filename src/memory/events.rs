@@ -33,6 +33,9 @@ pub enum EventKind {
     Thought,
     Error,
     Message,
+    /// dreamwatch's runner: a message the creature sent (to a creature of its garden or
+    /// its creator).
+    MessageSent,
     ProgressCheck,
     SelfEvaluation,
     HostSpawn,
@@ -44,7 +47,7 @@ pub enum EventKind {
     Other(String),
 }
 
-const KNOWN: [(EventKind, &str); 14] = [
+const KNOWN: [(EventKind, &str); 15] = [
     (EventKind::Boot, "creature.boot"),
     (EventKind::Sleep, "creature.sleep"),
     (EventKind::Wake, "creature.wake"),
@@ -53,6 +56,7 @@ const KNOWN: [(EventKind, &str); 14] = [
     (EventKind::Thought, "creature.thought"),
     (EventKind::Error, "creature.error"),
     (EventKind::Message, "creature.message"),
+    (EventKind::MessageSent, "creature.message_sent"),
     (EventKind::ProgressCheck, "creature.progress_check"),
     (EventKind::SelfEvaluation, "creature.self_evaluation"),
     (EventKind::HostSpawn, "host.spawn"),
@@ -105,6 +109,7 @@ pub enum CreatureEvent {
     Thought(Thought),
     Error(ErrorEvent),
     Message(MessageEvent),
+    MessageSent(SentMessage),
     Pause(OperatorAct),
     Resume(OperatorAct),
 }
@@ -170,11 +175,23 @@ lenient_records! {
         retries: u64,
     }
 
-    /// `creature.message`: a creator's message delivered to the creature.
+    /// `creature.message`: a message delivered to the creature, from its creator or
+    /// (`from`) another creature of its garden.
     pub struct MessageEvent {
         text: String,
-        /// `MESSAGES.md` or `operator`.
+        /// `MESSAGES.md`, `operator` or `garden`.
         source: String,
+        /// The sending creature's name (garden messages only).
+        from: String,
+    }
+
+    /// `creature.message_sent`: a message the creature sent.
+    pub struct SentMessage {
+        /// A creature's name, or `creator`.
+        to: String,
+        text: String,
+        /// `delivered`, `creator`, `unknown recipient` or `not in a garden`.
+        delivery: String,
     }
 }
 
@@ -200,6 +217,7 @@ impl CreatureEvent {
             CreatureEvent::Thought(_) => EventKind::Thought,
             CreatureEvent::Error(_) => EventKind::Error,
             CreatureEvent::Message(_) => EventKind::Message,
+            CreatureEvent::MessageSent(_) => EventKind::MessageSent,
             CreatureEvent::Pause(_) => EventKind::Pause,
             CreatureEvent::Resume(_) => EventKind::Resume,
         }
@@ -216,6 +234,7 @@ impl CreatureEvent {
             CreatureEvent::Thought(p) => serde_json::to_value(p),
             CreatureEvent::Error(p) => serde_json::to_value(p),
             CreatureEvent::Message(p) => serde_json::to_value(p),
+            CreatureEvent::MessageSent(p) => serde_json::to_value(p),
             CreatureEvent::Pause(p) | CreatureEvent::Resume(p) => serde_json::to_value(p),
         };
         match value {
@@ -235,6 +254,7 @@ impl CreatureEvent {
             EventKind::Thought => CreatureEvent::Thought(read(fields)),
             EventKind::Error => CreatureEvent::Error(read(fields)),
             EventKind::Message => CreatureEvent::Message(read(fields)),
+            EventKind::MessageSent => CreatureEvent::MessageSent(read(fields)),
             EventKind::Pause => CreatureEvent::Pause(read(fields)),
             EventKind::Resume => CreatureEvent::Resume(read(fields)),
             _ => return None,

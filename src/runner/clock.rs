@@ -8,10 +8,12 @@
 //! A [`VirtualClock`] moves only when the driver is idle (nothing in flight but its timer),
 //! as tokio's paused time does: then it jumps to the timer's deadline, or, when held, waits
 //! for the test to [`VirtualClock::advance`] it. A timer the engine no longer awaits is
-//! dropped by the driver, so it never moves time.
+//! dropped by the driver, so it never moves time. Several drivers (a garden) share one
+//! virtual clock through [`Clock::driver`]: time moves when every one of them is idle.
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use tokio::sync::watch;
@@ -28,6 +30,16 @@ pub trait Clock: Send + Sync {
     fn idle(&self, _timer: Option<DateTime<Utc>>) {}
     /// The driver has work again.
     fn busy(&self) {}
+    /// An input from outside (a message from another creature) is on its way to the
+    /// driver: a virtual clock counts it busy until [`Clock::input_taken`].
+    fn input_sent(&self) {}
+    /// The driver took an input announced by [`Clock::input_sent`].
+    fn input_taken(&self) {}
+    /// The driver's run is over: it holds time back no more.
+    fn done(&self) {}
+    /// The clock one more driver uses: a virtual clock moves only when all of its
+    /// drivers are idle.
+    fn driver(self: Arc<Self>) -> Arc<dyn Clock>;
 }
 
 /// Wall-clock time and tokio timers.
@@ -35,6 +47,10 @@ pub trait Clock: Send + Sync {
 pub struct RealClock;
 
 impl Clock for RealClock {
+    fn driver(self: Arc<Self>) -> Arc<dyn Clock> {
+        self
+    }
+
     fn now(&self) -> DateTime<Utc> {
         Utc::now()
     }
@@ -53,36 +69,62 @@ impl Clock for RealClock {
     }
 }
 
-/// The driver said it was idle, waiting for `timer`.
+/// What one driver of a virtual clock said last.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Idle {
-    timer: Option<DateTime<Utc>>,
+enum Driver {
+    /// Has not said anything yet (the clock's own slot before it is used).
+    Unused,
+    Busy,
+    /// Idle, waiting for its timer (its deadline).
+    Idle(Option<DateTime<Utc>>),
 }
 
-/// Time that moves only when told: when the driver is idle it jumps to the driver's timer
-/// (unless held), and each piece of work advances it by a fixed tick. Hours of creature
-/// life run in milliseconds, the same way every time.
+/// One driver: what it said last, and the inputs on their way to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Slot {
+    said: Driver,
+    pending: usize,
+}
+
+impl Slot {
+    fn new(said: Driver) -> Self {
+        Self { said, pending: 0 }
+    }
+
+    fn busy(&self) -> bool {
+        match self.said {
+            Driver::Unused => false,
+            Driver::Busy => true,
+            Driver::Idle(_) => self.pending > 0,
+        }
+    }
+}
+
+/// Time that moves only when told: when its drivers are all idle it jumps to the earliest
+/// of their timers (unless held), and each piece of work advances it by a fixed tick.
+/// Hours of creature life run in milliseconds, the same way every time.
 #[derive(Debug)]
 pub struct VirtualClock {
     now: watch::Sender<DateTime<Utc>>,
-    idle: watch::Sender<Option<Idle>>,
+    /// Slot 0 is the clock used directly; [`Clock::driver`] adds one per driver.
+    drivers: watch::Sender<Vec<Slot>>,
     work_tick: TimeDelta,
     /// Time moves only by [`Self::advance`] and work, never by itself.
     held: bool,
 }
 
 impl VirtualClock {
-    /// A clock that jumps to the driver's timer whenever the driver is idle.
+    /// A clock that jumps to the drivers' earliest timer whenever they are all idle.
     pub fn new(start: DateTime<Utc>, work_tick: TimeDelta) -> Self {
         Self {
             now: watch::Sender::new(start),
-            idle: watch::Sender::new(None),
+            drivers: watch::Sender::new(vec![Slot::new(Driver::Unused)]),
             work_tick,
             held: false,
         }
     }
 
-    /// A clock that the test moves: an idle driver waits for [`Self::advance`].
+    /// A clock that the test moves: idle drivers wait for [`Self::advance`].
     pub fn held(start: DateTime<Utc>, work_tick: TimeDelta) -> Self {
         Self {
             held: true,
@@ -94,34 +136,67 @@ impl VirtualClock {
         self.now.send_modify(|now| *now += by);
     }
 
-    /// Waits until the driver is idle with no timer due now: everything the last command
+    /// Waits until every driver is idle with no timer due now: everything the last command
     /// or [`Self::advance`] set off has happened. (An idle driver wakes only for a command
-    /// or its timer, so an advance that leaves the timer ahead leaves it idle.)
+    /// or its timer, so an advance that leaves the timers ahead leaves them idle.)
     pub async fn settled(&self) {
         let mut now = self.now.subscribe();
-        let mut idle = self.idle.subscribe();
+        let mut drivers = self.drivers.subscribe();
         loop {
             let t = *now.borrow_and_update();
-            let settled = idle
-                .borrow_and_update()
-                .is_some_and(|i| i.timer.is_none_or(|at| at > t));
+            let settled = {
+                let d = drivers.borrow_and_update();
+                d.iter().any(|d| matches!(d.said, Driver::Idle(_)))
+                    && d.iter().all(|d| match d.said {
+                        _ if d.busy() => false,
+                        Driver::Idle(timer) => timer.is_none_or(|at| at > t),
+                        Driver::Unused | Driver::Busy => true,
+                    })
+            };
             if settled {
                 return;
             }
             tokio::select! {
                 r = now.changed() => if r.is_err() { return },
-                r = idle.changed() => if r.is_err() { return },
+                r = drivers.changed() => if r.is_err() { return },
             }
         }
     }
-}
 
-impl Clock for VirtualClock {
-    fn now(&self) -> DateTime<Utc> {
-        *self.now.borrow()
+    fn report(&self, slot: usize, said: Driver) {
+        self.change(slot, |s| s.said = said);
     }
 
-    fn sleep_until(&self, at: DateTime<Utc>) -> ClockFuture<'_> {
+    /// Changes a driver's slot; when no driver is busy then, an unheld clock jumps to the
+    /// earliest timer.
+    fn change(&self, slot: usize, f: impl FnOnce(&mut Slot)) {
+        let mut jump = None;
+        self.drivers.send_modify(|d| {
+            if let Some(s) = d.get_mut(slot) {
+                f(s);
+            }
+            if !self.held && d.iter().all(|s| !s.busy()) {
+                jump = d
+                    .iter()
+                    .filter_map(|s| match s.said {
+                        Driver::Idle(t) => t,
+                        _ => None,
+                    })
+                    .min();
+            }
+        });
+        if let Some(at) = jump {
+            self.now.send_if_modified(|now| {
+                let later = at > *now;
+                if later {
+                    *now = at;
+                }
+                later
+            });
+        }
+    }
+
+    fn sleep_until_at(&self, at: DateTime<Utc>) -> ClockFuture<'_> {
         let mut now = self.now.subscribe();
         Box::pin(async move {
             while *now.borrow_and_update() < at {
@@ -132,27 +207,101 @@ impl Clock for VirtualClock {
         })
     }
 
+    fn add_driver(self: Arc<Self>) -> Arc<dyn Clock> {
+        let mut slot = 0;
+        self.drivers.send_modify(|d| {
+            slot = d.len();
+            d.push(Slot::new(Driver::Busy));
+        });
+        Arc::new(DriverClock { clock: self, slot })
+    }
+}
+
+impl Clock for VirtualClock {
+    fn now(&self) -> DateTime<Utc> {
+        *self.now.borrow()
+    }
+
+    fn sleep_until(&self, at: DateTime<Utc>) -> ClockFuture<'_> {
+        self.sleep_until_at(at)
+    }
+
     fn work_done(&self) {
         self.advance(self.work_tick);
     }
 
     fn idle(&self, timer: Option<DateTime<Utc>>) {
-        if !self.held
-            && let Some(at) = timer
-        {
-            self.now.send_if_modified(|now| {
-                let later = at > *now;
-                if later {
-                    *now = at;
-                }
-                later
-            });
-        }
-        self.idle.send_replace(Some(Idle { timer }));
+        self.report(0, Driver::Idle(timer));
     }
 
     fn busy(&self) {
-        self.idle.send_replace(None);
+        self.report(0, Driver::Busy);
+    }
+
+    fn input_sent(&self) {
+        self.change(0, |s| s.pending += 1);
+    }
+
+    fn input_taken(&self) {
+        self.change(0, |s| s.pending = s.pending.saturating_sub(1));
+    }
+
+    fn driver(self: Arc<Self>) -> Arc<dyn Clock> {
+        self.add_driver()
+    }
+}
+
+/// One driver's view of a shared [`VirtualClock`]; dropped with its driver, which then
+/// no longer holds time back.
+#[derive(Debug)]
+struct DriverClock {
+    clock: Arc<VirtualClock>,
+    slot: usize,
+}
+
+impl Drop for DriverClock {
+    fn drop(&mut self) {
+        self.done();
+    }
+}
+
+impl Clock for DriverClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.clock.now()
+    }
+
+    fn sleep_until(&self, at: DateTime<Utc>) -> ClockFuture<'_> {
+        self.clock.sleep_until_at(at)
+    }
+
+    fn work_done(&self) {
+        self.clock.work_done();
+    }
+
+    fn idle(&self, timer: Option<DateTime<Utc>>) {
+        self.clock.report(self.slot, Driver::Idle(timer));
+    }
+
+    fn busy(&self) {
+        self.clock.report(self.slot, Driver::Busy);
+    }
+
+    fn input_sent(&self) {
+        self.clock.change(self.slot, |s| s.pending += 1);
+    }
+
+    fn input_taken(&self) {
+        self.clock
+            .change(self.slot, |s| s.pending = s.pending.saturating_sub(1));
+    }
+
+    fn done(&self) {
+        self.clock
+            .change(self.slot, |s| *s = Slot::new(Driver::Unused));
+    }
+
+    fn driver(self: Arc<Self>) -> Arc<dyn Clock> {
+        self.clock.clone().add_driver()
     }
 }
 
@@ -199,6 +348,38 @@ mod tests {
         c.busy();
         c.idle(None);
         settled.await;
+    }
+
+    /// Two drivers share the clock: it jumps only when both are idle, to the earlier timer,
+    /// and settles only when both are.
+    #[tokio::test]
+    async fn a_shared_clock_waits_for_every_driver() {
+        let c = Arc::new(VirtualClock::new(start(), TimeDelta::seconds(2)));
+        let (a, b) = (c.clone().driver(), c.clone().driver());
+        let (soon, late) = (start() + TimeDelta::hours(1), start() + TimeDelta::hours(2));
+        a.idle(Some(late));
+        assert_eq!(c.now(), start(), "b is busy: no jump");
+        b.idle(Some(soon));
+        assert_eq!(c.now(), soon, "both idle: the earlier timer");
+        b.busy();
+        let held = Arc::new(VirtualClock::held(start(), TimeDelta::seconds(2)));
+        let (a, b) = (held.clone().driver(), held.clone().driver());
+        a.idle(None);
+        let settled = held.settled();
+        tokio::pin!(settled);
+        assert!(
+            futures_poll_once(settled.as_mut()).await.is_none(),
+            "b is busy"
+        );
+        b.idle(Some(late));
+        settled.await;
+        // A driver done (its runner ended) or gone holds nothing back.
+        b.busy();
+        b.done();
+        held.settled().await;
+        b.busy();
+        drop(b);
+        held.settled().await;
     }
 
     async fn futures_poll_once<F: Future + Unpin>(f: F) -> Option<F::Output> {

@@ -63,6 +63,10 @@ pub struct RunnerConfig {
     /// faster. Set by `--speed`, not by the config file.
     #[serde(skip)]
     pub speed: f64,
+    /// The other creatures of the garden this one is hosted in (empty: alone). Set by
+    /// the garden host, not by the config file.
+    #[serde(skip)]
+    pub garden: Vec<String>,
     /// The evennia genome's settings (`[runner.evennia]`).
     pub evennia: EvenniaConfig,
     /// The emergence genome's settings (`[runner.emergence]`).
@@ -83,6 +87,7 @@ impl Default for RunnerConfig {
             retry_base_s: 2.0,
             retry_max_s: 60.0,
             speed: 1.0,
+            garden: Vec::new(),
             evennia: EvenniaConfig::default(),
             emergence: EmergenceConfig::default(),
         }

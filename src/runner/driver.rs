@@ -31,7 +31,8 @@ use super::engine::Engine;
 use super::engine::input::Input;
 use super::engine::output::{Output, Record};
 use super::genome::dreamer::Dreamer;
-use super::genome::{Genome, GenomeFiles, Performed};
+use super::genome::{Genome, GenomeFiles, Incoming, Performed};
+use super::mail::{CREATOR, Delivery, Postbox};
 use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
 use super::restore::restore;
@@ -65,6 +66,8 @@ pub struct RunnerOptions {
     /// `--embed-base-url`; see [`crate::llm::build_embedder`]). Default: the local
     /// hashing embedding.
     pub embedder: Arc<dyn Embedder>,
+    /// The garden this creature lives in, where its messages go (`None`: alone).
+    pub postbox: Option<Arc<dyn Postbox>>,
 }
 
 impl RunnerOptions {
@@ -87,7 +90,37 @@ impl RunnerOptions {
             control_socket: false,
             progress: None,
             embedder: Arc::new(HashingEmbedder::default()),
+            postbox: None,
         }
+    }
+}
+
+/// Where a garden delivers messages to a hosted creature ([`Runner::mailbox`]).
+#[derive(Clone)]
+pub struct Mailbox {
+    tx: mpsc::UnboundedSender<Incoming>,
+    /// The creature's clock, told of each message on its way (a virtual clock waits for it).
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for Mailbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mailbox").finish_non_exhaustive()
+    }
+}
+
+impl Mailbox {
+    pub fn new(tx: mpsc::UnboundedSender<Incoming>, clock: Arc<dyn Clock>) -> Self {
+        Self { tx, clock }
+    }
+
+    /// Hands `message` to the creature; gives it back when its run is over.
+    pub fn send(&self, message: Incoming) -> Result<(), Incoming> {
+        self.clock.input_sent();
+        self.tx.send(message).map_err(|e| {
+            self.clock.input_taken();
+            e.0
+        })
     }
 }
 
@@ -123,6 +156,9 @@ pub struct Runner<G: Genome> {
     /// The genome's IO performer.
     files: G::Files,
     embedder: Arc<dyn Embedder>,
+    postbox: Option<Arc<dyn Postbox>>,
+    mail_tx: mpsc::UnboundedSender<Incoming>,
+    mail_rx: mpsc::UnboundedReceiver<Incoming>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -188,6 +224,7 @@ impl<G: Genome> Runner<G> {
         })?;
         let socket = opts.control_socket.then(|| socket::bind(dir));
         let (control_tx, control_rx) = ControlSender::channel();
+        let (mail_tx, mail_rx) = mpsc::unbounded_channel();
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
             fatigue: 0,
@@ -202,7 +239,7 @@ impl<G: Genome> Runner<G> {
             name,
             config: opts.config,
             brain: opts.brain,
-            clock: opts.clock,
+            clock: opts.clock.driver(),
             tools: opts.tools,
             socket,
             progress: opts.progress,
@@ -215,6 +252,9 @@ impl<G: Genome> Runner<G> {
             status_tx,
             files: G::Files::default(),
             embedder: opts.embedder,
+            postbox: opts.postbox,
+            mail_tx,
+            mail_rx,
             _lock: lock,
         })
     }
@@ -227,6 +267,11 @@ impl<G: Genome> Runner<G> {
             status: self.status_tx.subscribe(),
             cycle: self.config.cycle,
         }
+    }
+
+    /// Where a garden delivers messages to this creature; closed once the run is over.
+    pub fn mailbox(&self) -> Mailbox {
+        Mailbox::new(self.mail_tx.clone(), self.clock.clone())
     }
 
     pub fn name(&self) -> &str {
@@ -276,7 +321,11 @@ impl<G: Genome> Runner<G> {
             {
                 self.timer = None;
             }
-            if self.in_flight == 0 && ev_rx.is_empty() && self.control_rx.is_empty() {
+            if self.in_flight == 0
+                && ev_rx.is_empty()
+                && self.control_rx.is_empty()
+                && self.mail_rx.is_empty()
+            {
                 self.clock.idle(self.timer.map(|(_, at)| at));
             }
             let (timer, clock) = (self.timer, self.clock.clone());
@@ -298,6 +347,12 @@ impl<G: Genome> Runner<G> {
                     self.answer_to = Some(req.answer);
                     Input::Control(req.command)
                 }
+                Some(message) = self.mail_rx.recv() => {
+                    // Busy before the message is counted as taken: never idle between.
+                    self.clock.busy();
+                    self.clock.input_taken();
+                    Input::Message(message)
+                }
                 Some(input) = ev_rx.recv() => {
                     if matches!(input, Input::Thought { .. } | Input::ToolDone { .. } | Input::Embedded { .. }) {
                         self.in_flight = self.in_flight.saturating_sub(1);
@@ -317,9 +372,26 @@ impl<G: Genome> Runner<G> {
             let _ = std::fs::remove_file(crate::control::socket_path(&self.paths.root));
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
+        self.close_mailbox();
+        self.clock.done();
         RunReport {
             dreams: self.engine.dreams(),
             dreams_this_run: self.engine.dreams() - start_dreams,
+        }
+    }
+
+    /// No more messages in: those that came too late to be handed over go to the inbox,
+    /// where the next run finds them.
+    fn close_mailbox(&mut self) {
+        self.mail_rx.close();
+        while let Ok(m) = self.mail_rx.try_recv() {
+            self.clock.input_taken();
+            let entry = super::wake::inbox_entry(&m.from, &m.text);
+            if let Err(e) =
+                crate::memory::messages::append(&self.paths.root, &entry, self.clock.now())
+            {
+                self.write_failed("MESSAGES.md", &e.to_string());
+            }
         }
     }
 
@@ -359,6 +431,21 @@ impl<G: Genome> Runner<G> {
                     let result = embedder.embed(&texts).await.map_err(|e| e.to_string());
                     clock.work_done();
                     let _ = tx.send(Input::Embedded { id, result });
+                });
+            }
+            Output::Send { id, message } => {
+                let delivery = if message.to.eq_ignore_ascii_case(CREATOR) {
+                    Delivery::ToCreator
+                } else {
+                    match &self.postbox {
+                        Some(post) => post.post(&self.name, &message, self.clock.now()),
+                        None => Delivery::NotInGarden,
+                    }
+                };
+                let _ = tx.send(Input::Sent {
+                    id,
+                    message,
+                    delivery,
                 });
             }
             Output::Timer { id, at } => self.timer = Some((id, at)),

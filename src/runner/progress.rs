@@ -75,7 +75,13 @@ pub fn line(
         CreatureEvent::Wake(e) => format!("wake     {}", first_line(&s(&e.source), 20)),
         CreatureEvent::Message(e) => format!(
             "message  from {}: {}",
-            first_line(&s(&e.source), 20),
+            first_line(&s(&e.from.or(e.source)), 20),
+            first_line(&s(&e.text), 80)
+        ),
+        CreatureEvent::MessageSent(e) => format!(
+            "sent     to {} ({}): {}",
+            first_line(&s(&e.to), 20),
+            first_line(&s(&e.delivery), 20),
             first_line(&s(&e.text), 80)
         ),
         CreatureEvent::Error(e) => {

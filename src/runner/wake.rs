@@ -53,6 +53,20 @@ pub fn creator_message(text: &str) -> String {
     )
 }
 
+/// A message from another creature of the garden, as the creature is given it.
+pub fn creature_message(from: &str, text: &str) -> String {
+    format!(
+        "[MESSAGE FROM {from}, a creature of your garden, also appended to MESSAGES.md. \
+         Answer with send_message{{to: \"{from}\"}} if you wish.]\n\n{}",
+        text.trim()
+    )
+}
+
+/// A garden message's section in the recipient's `MESSAGES.md`.
+pub fn inbox_entry(from: &str, text: &str) -> String {
+    format!("From {from}: {}", text.trim())
+}
+
 /// Heads the context after a trim, unless the genome says more
 /// ([`crate::runner::genome::Genome::trim_note`]).
 pub fn trim_note(dropped: usize) -> String {

@@ -70,6 +70,10 @@ pub struct Turn {
     pub woke: bool,
     /// Its creator's messages delivered since the last turn, as written.
     pub creator_messages: Vec<String>,
+    /// Messages from other creatures of the garden since the last turn: (from, text).
+    pub messages: Vec<(String, String)>,
+    /// The other creatures of the garden (empty when alone).
+    pub garden: Vec<String>,
     /// A turn of the sleep work (the sleep tools only).
     pub asleep: bool,
     /// The names of the tools offered.

@@ -14,6 +14,7 @@ use crate::memory::time::format_time;
 use crate::runner::activity::{clip, summarize};
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{Genome, Incoming, SleepCause, ToolCall, ToolReply};
+use crate::runner::mail::CREATOR;
 use crate::runner::tools::{BASH, SET_SLEEP, ToolOutcome, sleep_seconds};
 use crate::runner::wake;
 
@@ -133,23 +134,37 @@ impl<G: Genome> Engine<G> {
         source: &str,
         out: &mut Vec<Output<G>>,
     ) -> bool {
-        let message = MessageEvent {
-            text: Some(text.trim().to_string()),
-            source: Some(source.to_string()),
-        };
-        self.event(now, CreatureEvent::Message(message), out);
-        self.activity.creator_messages.push(text.trim().to_string());
-        self.news.creator_messages.push(text.trim().to_string());
-        let asleep =
-            self.parked.is_some() || matches!(self.state, State::Asleep(_) | State::SleepWork(_));
+        let text = text.trim().to_string();
+        self.activity.creator_messages.push(text.clone());
+        self.news.creator_messages.push(text.clone());
         let message = Incoming {
-            from: "creator".into(),
-            text: text.trim().to_string(),
+            from: CREATOR.into(),
+            text,
             direct: true,
             urgent: false,
             priority: None,
+            payload: None,
         };
-        let wakes = self.with_genome(now, out, |g, cx| g.on_message(&message, asleep, cx));
+        self.booked(now, &message, source, out)
+    }
+
+    /// A delivered message's event and the genome's part; whether it wakes the creature.
+    pub(super) fn booked(
+        &mut self,
+        now: DateTime<Utc>,
+        message: &Incoming,
+        source: &str,
+        out: &mut Vec<Output<G>>,
+    ) -> bool {
+        let event = MessageEvent {
+            text: Some(message.text.clone()),
+            source: Some(source.to_string()),
+            from: (message.from != CREATOR).then(|| message.from.clone()),
+        };
+        self.event(now, CreatureEvent::Message(event), out);
+        let asleep =
+            self.parked.is_some() || matches!(self.state, State::Asleep(_) | State::SleepWork(_));
+        let wakes = self.with_genome(now, out, |g, cx| g.on_message(message, asleep, cx));
         asleep && wakes
     }
 
@@ -243,6 +258,7 @@ impl<G: Genome> Engine<G> {
         };
         let mut turn = std::mem::take(&mut self.news);
         turn.asleep = asleep;
+        turn.garden = self.cfg.garden.clone();
         turn.now = now;
         turn.tools = tools.iter().map(|t| t.name.clone()).collect();
         out.push(Output::Think {

@@ -9,7 +9,8 @@ use crate::llm::{LlmError, Response};
 use crate::memory::conversation::Content;
 use crate::memory::inbox::Delivered;
 use crate::runner::activity::Activity;
-use crate::runner::genome::Genome;
+use crate::runner::genome::{Genome, Incoming};
+use crate::runner::mail::{Delivery, Outgoing};
 use crate::runner::tools::ToolOutcome;
 
 #[derive(Debug)]
@@ -39,6 +40,14 @@ pub enum Input<G: Genome> {
         id: u64,
         result: Result<Embeddings, String>,
     },
+    /// What became of `Output::Send { id }`.
+    Sent {
+        id: u64,
+        message: Outgoing,
+        delivery: Delivery,
+    },
+    /// A message from another creature of the garden.
+    Message(Incoming),
     Control(ControlCommand),
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,

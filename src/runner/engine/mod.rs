@@ -23,6 +23,8 @@ pub mod input;
 pub mod output;
 
 #[cfg(test)]
+mod mail_tests;
+#[cfg(test)]
 mod seam_tests;
 #[cfg(test)]
 mod tests;
@@ -30,6 +32,7 @@ mod tests;
 mod awake;
 mod compaction;
 mod control;
+mod mail;
 mod rest;
 mod sleep;
 
@@ -290,6 +293,12 @@ impl<G: Genome> Engine<G> {
             Input::Gathered { id, view } => self.on_gathered(now, id, view, &mut out),
             Input::Genome(done) => self.on_genome_io(now, done, &mut out),
             Input::Embedded { id, result } => self.on_embedded(now, id, result, &mut out),
+            Input::Sent {
+                id,
+                message,
+                delivery,
+            } => self.on_sent(now, id, message, delivery, &mut out),
+            Input::Message(m) => self.on_message(now, m, &mut out),
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }

@@ -11,6 +11,7 @@ use crate::memory::iterations::Iteration;
 use crate::memory::status::Status;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::Genome;
+use crate::runner::mail::Outgoing;
 
 #[derive(Debug, Clone)]
 pub enum Output<G: Genome> {
@@ -20,6 +21,8 @@ pub enum Output<G: Genome> {
         task: Task,
         request: Request,
     },
+    /// Post a message to another creature or the creator; `Input::Sent { id }`.
+    Send { id: u64, message: Outgoing },
     /// Embed texts; `Input::Embedded { id }`.
     Embed { id: u64, texts: Vec<String> },
     /// Run a bash command in the creature dir; `Input::ToolDone { id }`.

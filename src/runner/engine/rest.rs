@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use crate::memory::events::{CreatureEvent, ErrorEvent, Wake};
 use crate::memory::time::format_time;
 use crate::runner::genome::Genome;
+use crate::runner::mail::CREATOR;
 use crate::runner::wake;
 
 use super::input::{Gathered, InboxRead};
@@ -122,8 +123,10 @@ impl<G: Genome> Engine<G> {
     }
 
     /// The genome woke the sleeping creature for a creator's message.
-    fn urgent_wake(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
-        let source = WakeSource::Urgent("a message from the creator".into());
+    /// An urgent message wakes the creature (`from`: who sent it).
+    pub(super) fn urgent_wake(&mut self, now: DateTime<Utc>, from: &str, out: &mut Vec<Output<G>>) {
+        let who = if from == CREATOR { "the creator" } else { from };
+        let source = WakeSource::Urgent(format!("a message from {who}"));
         match self.state {
             State::Asleep(_) => self.begin_wake(now, source, out),
             State::SleepWork(_) => self.wake_during_sleep_work(now, source, out),
@@ -172,7 +175,7 @@ impl<G: Genome> Engine<G> {
             _ => self.say_user(now, note, out),
         }
         if wakes {
-            self.urgent_wake(now, out);
+            self.urgent_wake(now, CREATOR, out);
         }
     }
 }

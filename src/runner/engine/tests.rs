@@ -37,7 +37,7 @@ fn dream_at(t: DateTime<Utc>) -> Dream {
     }
 }
 
-fn text_of(req: &Request) -> String {
+pub(super) fn text_of(req: &Request) -> String {
     req.messages
         .iter()
         .flat_map(|m| m.content.iter())
@@ -46,24 +46,24 @@ fn text_of(req: &Request) -> String {
         .join("\n")
 }
 
-struct H {
-    fsm: Engine<Dreamer>,
-    now: DateTime<Utc>,
-    out: Vec<Output<Dreamer>>,
-    all: Vec<Output<Dreamer>>,
-    calls: u32,
+pub(super) struct H {
+    pub(super) fsm: Engine<Dreamer>,
+    pub(super) now: DateTime<Utc>,
+    pub(super) out: Vec<Output<Dreamer>>,
+    pub(super) all: Vec<Output<Dreamer>>,
+    pub(super) calls: u32,
     /// The model call issued and not answered yet.
-    pending: Option<(u64, Purpose, Request)>,
+    pub(super) pending: Option<(u64, Purpose, Request)>,
     /// Ids of effects already answered.
-    answered: std::collections::HashSet<u64>,
+    pub(super) answered: std::collections::HashSet<u64>,
 }
 
 impl H {
-    fn start(cfg: RunnerConfig, r: Restored) -> Self {
+    pub(super) fn start(cfg: RunnerConfig, r: Restored) -> Self {
         Self::start_with(cfg, None, r)
     }
 
-    fn start_with(cfg: RunnerConfig, max_dreams: Option<u64>, r: Restored) -> Self {
+    pub(super) fn start_with(cfg: RunnerConfig, max_dreams: Option<u64>, r: Restored) -> Self {
         let mut h = H {
             fsm: Engine::new(cfg, Dreamer::default(), max_dreams),
             now: t0(),
@@ -77,12 +77,12 @@ impl H {
         h
     }
 
-    fn fresh() -> Self {
+    pub(super) fn fresh() -> Self {
         Self::start(RunnerConfig::default(), fresh())
     }
 
     /// A creature whose last dream was `minutes` ago (`dreams` on disk).
-    fn dreamt_ago(cfg: RunnerConfig, minutes: f64, dreams: u64) -> Self {
+    pub(super) fn dreamt_ago(cfg: RunnerConfig, minutes: f64, dreams: u64) -> Self {
         let at = t0() - TimeDelta::milliseconds((minutes * 60_000.0) as i64);
         Self::start(
             cfg,
@@ -98,7 +98,7 @@ impl H {
         )
     }
 
-    fn send(&mut self, e: Input<Dreamer>) {
+    pub(super) fn send(&mut self, e: Input<Dreamer>) {
         let id = match &e {
             Input::Thought { id, .. }
             | Input::ToolDone { id, .. }
@@ -118,23 +118,23 @@ impl H {
     }
 
     /// The model call waiting for an answer.
-    fn llm(&self) -> Option<(u64, Purpose, Request)> {
+    pub(super) fn llm(&self) -> Option<(u64, Purpose, Request)> {
         self.pending.clone()
     }
 
     /// A model call issued by the last event.
-    fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
+    pub(super) fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
         self.out.iter().find_map(|e| match e {
             Output::Think { id, task, request } => Some((*id, task.purpose(), request.clone())),
             _ => None,
         })
     }
 
-    fn purpose(&self) -> Option<Purpose> {
+    pub(super) fn purpose(&self) -> Option<Purpose> {
         self.llm().map(|(_, p, _)| p)
     }
 
-    fn reply(&mut self, content: Vec<ContentBlock>) {
+    pub(super) fn reply(&mut self, content: Vec<ContentBlock>) {
         let (id, _, _) = self.pending.take().expect("a model call is pending");
         self.send(Input::Thought {
             id,
@@ -145,11 +145,11 @@ impl H {
         });
     }
 
-    fn reply_text(&mut self, text: &str) {
+    pub(super) fn reply_text(&mut self, text: &str) {
         self.reply(vec![ContentBlock::Text { text: text.into() }]);
     }
 
-    fn call(&mut self, name: &str, input: serde_json::Value) -> ContentBlock {
+    pub(super) fn call(&mut self, name: &str, input: serde_json::Value) -> ContentBlock {
         self.calls += 1;
         ContentBlock::ToolUse {
             id: format!("c{}", self.calls),
@@ -159,7 +159,7 @@ impl H {
     }
 
     /// One turn running `n` bash commands that succeed.
-    fn bash(&mut self, n: usize) {
+    pub(super) fn bash(&mut self, n: usize) {
         let calls = (0..n)
             .map(|i| self.call("bash", json!({"command": format!("echo {i}")})))
             .collect();
@@ -168,7 +168,10 @@ impl H {
     }
 
     /// The latest effect `f` picks whose id has no answer yet.
-    fn unanswered<T>(&self, f: impl Fn(&Output<Dreamer>) -> Option<(u64, T)>) -> Option<(u64, T)> {
+    pub(super) fn unanswered<T>(
+        &self,
+        f: impl Fn(&Output<Dreamer>) -> Option<(u64, T)>,
+    ) -> Option<(u64, T)> {
         self.all
             .iter()
             .rev()
@@ -176,7 +179,7 @@ impl H {
             .find(|(id, _)| !self.answered.contains(id))
     }
 
-    fn run_tools(&mut self) {
+    pub(super) fn run_tools(&mut self) {
         while let Some((id, ())) = self.unanswered(|e| match e {
             Output::RunTool { id, .. } => Some((*id, ())),
             _ => None,
@@ -193,7 +196,7 @@ impl H {
         }
     }
 
-    fn set_sleep(&mut self, secs: f64) {
+    pub(super) fn set_sleep(&mut self, secs: f64) {
         let c = self.call("set_sleep", json!({"seconds": secs}));
         self.reply(vec![
             ContentBlock::Text {
@@ -204,7 +207,7 @@ impl H {
     }
 
     /// Plays the dream through: consolidation, commit, and the deep steps if asked.
-    fn dream(&mut self) {
+    pub(super) fn dream(&mut self) {
         assert_eq!(self.purpose(), Some(Purpose::Consolidate));
         self.reply_text(CONSOLIDATION);
         self.commit(Ok(()));
@@ -226,7 +229,7 @@ impl H {
         }
     }
 
-    fn commit(&mut self, result: Result<(), String>) {
+    pub(super) fn commit(&mut self, result: Result<(), String>) {
         let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
@@ -237,7 +240,7 @@ impl H {
         self.send(Input::Genome(DreamerDone::Committed { id, result }));
     }
 
-    fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
+    pub(super) fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
         self.unanswered(|e| match e {
             Output::Timer { id, at } => Some((*id, *at)),
             _ => None,
@@ -245,14 +248,14 @@ impl H {
     }
 
     /// Lets the pending timer fire at its time.
-    fn fire(&mut self) {
+    pub(super) fn fire(&mut self) {
         let (id, at) = self.timer().expect("a timer is pending");
         self.now = at;
         self.send(Input::Timer { id });
     }
 
     /// Answers the pending gather; `inbox` is the whole of `MESSAGES.md` (empty if `None`).
-    fn gather(&mut self, inbox: Option<&str>) {
+    pub(super) fn gather(&mut self, inbox: Option<&str>) {
         let (id, ()) = self
             .unanswered(|e| match e {
                 Output::Gather { id } => Some((*id, ())),
@@ -270,24 +273,24 @@ impl H {
         });
     }
 
-    fn wake(&mut self) {
+    pub(super) fn wake(&mut self) {
         self.fire();
         self.gather(None);
     }
 
-    fn control(&mut self, cmd: ControlCommand) {
+    pub(super) fn control(&mut self, cmd: ControlCommand) {
         self.send(Input::Control(cmd));
     }
 
     /// The answer to the command just sent.
-    fn answer(&self) -> Option<Answer> {
+    pub(super) fn answer(&self) -> Option<Answer> {
         self.out.iter().find_map(|e| match e {
             Output::Answer(a) => Some(*a),
             _ => None,
         })
     }
 
-    fn count_events(&self, kind: &str) -> usize {
+    pub(super) fn count_events(&self, kind: &str) -> usize {
         self.all
             .iter()
             .filter(
@@ -296,14 +299,14 @@ impl H {
             .count()
     }
 
-    fn wrote(&self, f: impl Fn(&Record) -> bool) -> bool {
+    pub(super) fn wrote(&self, f: impl Fn(&Record) -> bool) -> bool {
         self.out
             .iter()
             .any(|e| matches!(e, Output::Record(w) if f(w)))
     }
 
     /// Whether the last input asked for this genome write.
-    fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
+    pub(super) fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
         self.out
             .iter()
             .any(|e| matches!(e, Output::Genome(io) if f(io)))
@@ -324,7 +327,8 @@ fn birth_asks_the_model_with_tools_and_purpose() {
     let (_, purpose, req) = h.llm().unwrap();
     assert_eq!(purpose, Purpose::Turn);
     assert!(req.system.contains("grow"));
-    assert_eq!(req.tools.len(), 2);
+    let tools: Vec<&str> = req.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(tools, ["bash", "set_sleep", "send_message"]);
     assert!(text_of(&req).contains("You just came to life"));
     assert_eq!(h.fsm.status(), Status::Awake);
     assert_eq!(h.count_events("creature.boot"), 1);

@@ -39,6 +39,7 @@ use super::activity::Activity;
 use super::brain::task::Task;
 use super::config::RunnerConfig;
 use super::engine::output::{Output, Record};
+use super::mail::{Delivery, Outgoing};
 use super::tools::ToolOutcome;
 
 /// A memory system over the one cycle engine. See the module doc.
@@ -154,6 +155,19 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
         false
     }
 
+    /// What became of a message sent with [`Cx::send`] (`id` is what it returned). The
+    /// default answers the pending tool call (`send_message`) with
+    /// [`Delivery::outcome`]; a genome that sends outside a tool call says otherwise.
+    fn on_sent(
+        &mut self,
+        _id: u64,
+        message: &Outgoing,
+        delivery: &Delivery,
+        _cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
+        IoProgress::Tool(delivery.outcome(&message.to))
+    }
+
     /// A message reached the creature (`asleep` or not): whether it wakes now.
     fn on_message(&mut self, _message: &Incoming, _asleep: bool, _cx: &mut Cx<'_, Self>) -> bool {
         false
@@ -234,6 +248,8 @@ pub struct Incoming {
     pub direct: bool,
     pub urgent: bool,
     pub priority: Option<u8>,
+    /// Structured data from the sender's genome (see [`Outgoing::payload`]).
+    pub payload: Option<Value>,
 }
 
 /// A compaction of the context.
@@ -477,6 +493,14 @@ impl<'a, G: Genome> Cx<'a, G> {
     /// Asks the genome's files; an answer comes back through [`Genome::on_io`].
     pub fn io(&mut self, io: G::Io) {
         self.out.push(Output::Genome(io));
+    }
+
+    /// Sends a message to another creature or the creator; what became of it comes back
+    /// through [`Genome::on_sent`] with this id.
+    pub fn send(&mut self, message: Outgoing) -> u64 {
+        let id = self.id();
+        self.out.push(Output::Send { id, message });
+        id
     }
 
     /// A `.sys/events.jsonl` line.

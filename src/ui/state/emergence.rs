@@ -13,6 +13,7 @@ use crate::ui::prepare::emergence::EmergenceSummary;
 use crate::ui::prepare::evennia::ItemDoc;
 use crate::ui::prepare::relations::{self, RelationRow};
 use crate::ui::prepare::{diary_log, long_term, plans, soul};
+use crate::ui::state::evennia::keep_place;
 use crate::ui::theme::Theme;
 
 #[derive(Debug)]
@@ -76,8 +77,16 @@ impl EmergenceUi {
         self.summary = EmergenceSummary::of(m, now);
         match kind {
             FileKind::Soul => self.soul = soul::prepare(m, theme),
-            FileKind::LongTerm | FileKind::Summaries => self.memory = long_term::prepare(m, theme),
-            FileKind::DiaryLog => self.diary = diary_log::prepare(m, theme),
+            FileKind::LongTerm | FileKind::Summaries => {
+                let new = long_term::prepare(m, theme);
+                self.memory_anchor = keep_place(self.memory_anchor, &self.memory, &new);
+                self.memory = new;
+            }
+            FileKind::DiaryLog => {
+                let new = diary_log::prepare(m, theme);
+                self.diary_anchor = keep_place(self.diary_anchor, &self.diary, &new);
+                self.diary = new;
+            }
             FileKind::Todos | FileKind::Calendar => {
                 self.plans = plans::prepare(m, now, theme);
                 self.plans_at = Some(now);

@@ -114,8 +114,8 @@ impl EvenniaUi {
 }
 
 /// Newest first, new items arrive at the top: a reader scrolled down stays on what they
-/// read.
-fn keep_place(anchor: Anchor, old: &ItemDoc, new: &ItemDoc) -> Anchor {
+/// read (the emergence views' memory and diary too).
+pub fn keep_place(anchor: Anchor, old: &ItemDoc, new: &ItemDoc) -> Anchor {
     match anchor {
         Anchor::Line(top) if top > 0 && new.lines.len() > old.lines.len() => {
             Anchor::Line(top + new.lines.len() - old.lines.len())

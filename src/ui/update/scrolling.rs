@@ -142,31 +142,35 @@ impl App {
         ui.side_anchor = scroll::scroll(&ui.side, ui.side_anchor, vp, step);
     }
 
-    /// The wheel over an entity's profile scrolls the profile (the keys move along the
-    /// list); returns whether it was there.
+    /// The wheel over an entity's profile or an agent's history scrolls it (the keys move
+    /// along the list); returns whether it was there.
     fn scroll_profile(&mut self, column: u16, row: u16, step: Step) -> bool {
         let Some(detail) = self.areas().detail else {
             return false;
         };
-        if self.shown_view() != MainView::Entities
+        let view = self.shown_view();
+        if !matches!(view, MainView::Entities | MainView::Relations)
             || !detail.contains(ratatui::layout::Position::new(column, row))
         {
             return false;
         }
-        let Some(evennia) = self
+        let Some(ui) = self
             .selected
             .as_ref()
             .and_then(|p| self.creatures.get_mut(p))
-            .and_then(|ui| ui.evennia.as_mut())
         else {
             return false;
         };
-        evennia.profile_anchor = scroll::scroll(
-            &evennia.profile,
-            evennia.profile_anchor,
-            layout::viewport(detail),
-            step,
-        );
+        let vp = layout::viewport(detail);
+        match (view, ui.evennia.as_mut(), ui.emergence.as_mut()) {
+            (MainView::Entities, Some(e), _) => {
+                e.profile_anchor = scroll::scroll(&e.profile, e.profile_anchor, vp, step);
+            }
+            (MainView::Relations, _, Some(e)) => {
+                e.history_anchor = scroll::scroll(&e.history, e.history_anchor, vp, step);
+            }
+            _ => return false,
+        }
         true
     }
 

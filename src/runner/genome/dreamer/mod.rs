@@ -26,7 +26,10 @@ use crate::runner::disk::FileError;
 
 use self::dream::Dreaming;
 use self::files::DreamerFiles;
-use super::{Cx, Genome, GenomePrompt, IoProgress, SleepCause, SleepStep};
+use super::{
+    Cx, Genome, GenomePrompt, GenomeTool, IoProgress, SleepCause, SleepStep, ToolCall, ToolReply,
+};
+use crate::runner::mail;
 
 /// Observation lines kept in recall for wake messages and the consolidating mind.
 const RECENT_OBSERVATIONS: usize = 15;
@@ -179,6 +182,14 @@ impl Genome for Dreamer {
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
     const BIRTH_NAME: &'static str = crate::runner::adoption::GENOME;
+
+    fn tools(&self, cfg: &RunnerConfig) -> Vec<GenomeTool> {
+        vec![mail::send_message_tool(&cfg.garden)]
+    }
+
+    fn call_tool(&mut self, call: &ToolCall, cx: &mut Cx<'_, Self>) -> Option<ToolReply> {
+        mail::call_send_message(call, cx)
+    }
 
     fn restore(&mut self, r: DreamerRestored) {
         self.dreams = r.dreams;

@@ -39,6 +39,7 @@ use crate::memory::events::EventKind;
 use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
 use crate::runner::config::RunnerConfig;
+use crate::runner::mail::{self, Delivery, Outgoing};
 
 use self::files::EvenniaFiles;
 use self::journal::Entry;
@@ -340,12 +341,42 @@ impl Genome for Evennia {
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
     const BIRTH_NAME: &'static str = "evennia";
 
-    fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
-        tools::specs()
+    fn tools(&self, cfg: &RunnerConfig) -> Vec<GenomeTool> {
+        let mut tools = tools::specs();
+        tools.push(mail::send_message_tool(&cfg.garden));
+        tools
     }
 
     fn call_tool(&mut self, call: &ToolCall, cx: &mut Cx<'_, Self>) -> Option<ToolReply> {
-        self.tool(call, cx)
+        mail::call_send_message(call, cx).or_else(|| self.tool(call, cx))
+    }
+
+    /// A message sent is an interaction too: in the recipient's conversation and
+    /// relationship, as a message received is.
+    fn on_sent(
+        &mut self,
+        _id: u64,
+        m: &Outgoing,
+        delivery: &Delivery,
+        cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
+        if delivery.delivered() {
+            let entity_type = if m.to == mail::CREATOR {
+                "creator"
+            } else {
+                "creature"
+            };
+            self.converse(&m.to, "self", &m.text, cx);
+            self.interact(
+                &m.to,
+                entity_type,
+                &format!("told them: {}", first_words(&m.text, 24)),
+                0.0,
+                "message",
+                cx,
+            );
+        }
+        IoProgress::Tool(delivery.outcome(&m.to))
     }
 
     fn restore(&mut self, r: EvenniaRestored) {

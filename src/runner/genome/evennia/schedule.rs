@@ -108,6 +108,7 @@ mod tests {
             direct,
             urgent,
             priority,
+            payload: None,
         };
         assert!(!is_urgent(&m(false, false, Some(7))));
         assert!(is_urgent(&m(false, false, Some(8))));
