@@ -3,7 +3,9 @@
 //! another added later), a diary entry every session, to-dos (added, listed, completed),
 //! a calendar with recurring events (one every twenty minutes, one weekly, one monthly on
 //! the 31st) and one cancelled, its relation with its creator, and self-care on every
-//! even session (32 memories by then, so it is never refused). It answers self-care's
+//! even session (32 memories by then, so it is never refused). In a garden it talks to
+//! the first of the others every session, changes its relation to it, asks for its memory
+//! bank in session 3, and shares its own at once when asked. It answers self-care's
 //! summaries from their items alone.
 
 use chrono::{DateTime, TimeDelta, Timelike, Utc};
@@ -48,6 +50,22 @@ impl EmergenceScript {
         }
         self.step += 1;
         let s = self.session;
+        // Asked for its memory bank: it shares at once (the window is two minutes).
+        let asked: Vec<(String, Value)> = turn
+            .messages
+            .iter()
+            .filter(|(_, text)| text.contains("asks for your memory bank"))
+            .map(|(from, _)| {
+                (
+                    "neural_link_share_memory".to_string(),
+                    json!({"agent": from}),
+                )
+            })
+            .collect();
+        if !asked.is_empty() {
+            self.step -= 1;
+            return (Some("Sharing what I remember.".into()), asked);
+        }
         match self.step {
             1 | 2 => {
                 let calls = (0..MEMORIES_PER_TURN).map(|_| self.memory()).collect();
@@ -56,10 +74,11 @@ impl EmergenceScript {
                 });
                 (say, calls)
             }
-            3 => (
-                Some(format!("Session {s}: tending my mind.")),
-                self.session_work(turn),
-            ),
+            3 => {
+                let mut calls = self.session_work(turn);
+                calls.extend(garden_work(s, turn));
+                (Some(format!("Session {s}: tending my mind.")), calls)
+            }
             _ => {
                 let secs = if s.is_multiple_of(2) { 120 } else { 300 };
                 (
@@ -162,6 +181,39 @@ impl EmergenceScript {
         self.calls += 1;
         format!("toolu_rehearsal_em_{:05}", self.calls)
     }
+}
+
+/// What session `s` does with the first other creature of its garden, if any.
+fn garden_work(s: u64, turn: &Turn) -> Vec<(String, Value)> {
+    let Some(mate) = turn.garden.first() else {
+        return Vec::new();
+    };
+    let (kind, trust, tone) = [
+        ("neighbour", 0.5, "curious"),
+        ("friend", 0.7, "warm"),
+        ("ally", 0.8, "trusting"),
+        ("rival", 0.4, "wary"),
+        ("friend", 0.6, "reconciled"),
+        ("ally", 0.9, "close"),
+    ][(s as usize - 1) % 6];
+    let mut calls = vec![
+        (
+            "send_message".to_string(),
+            json!({"to": mate, "text": format!("Session {s}: how is your garden, {mate}?")}),
+        ),
+        (
+            "update_relationship".to_string(),
+            json!({"agent": mate, "relationship_type": kind, "trust_level": trust,
+                   "emotional_tone": tone, "rationale": format!("what we said in session {s}")}),
+        ),
+    ];
+    if s == 3 {
+        calls.push((
+            "neural_link_request_memory".to_string(),
+            json!({"agent": mate}),
+        ));
+    }
+    calls
 }
 
 /// The next whole five minutes after `now`.

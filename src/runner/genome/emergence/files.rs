@@ -11,6 +11,7 @@ use super::{
 };
 use crate::memory::emergence::summaries::SummaryKind as ReadKind;
 use crate::memory::emergence::{EmergenceMemory, FILES};
+use crate::memory::identity::Birth;
 use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
 use crate::memory::write::{self, SeedPaths};
@@ -209,6 +210,7 @@ pub fn restored(mem: &EmergenceMemory) -> EmergenceRestored {
         self_cares,
         summaries,
         next_ids,
+        name: String::new(),
     }
 }
 
@@ -226,6 +228,22 @@ fn self_cares(summaries: &[Summary]) -> u64 {
     n
 }
 
+/// BIRTH.json's name, else the directory's.
+fn name_of(paths: &SeedPaths) -> String {
+    std::fs::read(paths.birth())
+        .ok()
+        .and_then(|b| Birth::parse(&b).ok())
+        .map(|b| b.name)
+        .filter(|n| !n.trim().is_empty())
+        .or_else(|| {
+            paths
+                .root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+        })
+        .unwrap_or_default()
+}
+
 #[derive(Default)]
 pub struct EmergenceFiles;
 
@@ -233,7 +251,8 @@ impl GenomeFiles<Emergence> for EmergenceFiles {
     fn restore(&mut self, paths: &SeedPaths) -> GenomeRestore<EmergenceRestored> {
         let mut errors = Vec::new();
         let mem = fold(paths, &mut errors);
-        let state = restored(&mem);
+        let mut state = restored(&mem);
+        state.name = name_of(paths);
         GenomeRestore {
             lived: FILES.iter().any(|f| mem.counts(*f).lines > 0),
             last_consolidated: state.last_self_care_at,

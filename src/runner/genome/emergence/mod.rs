@@ -20,6 +20,7 @@ pub mod config;
 pub mod files;
 
 mod care;
+mod link;
 mod prompts;
 #[cfg(test)]
 mod tests;
@@ -34,6 +35,7 @@ use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
 use crate::memory::time::format_time;
 use crate::runner::config::RunnerConfig;
+use crate::runner::mail::{self, Delivery, Outgoing};
 
 use self::calendar::Event;
 use self::care::Care;
@@ -202,6 +204,8 @@ pub struct EmergenceRestored {
     pub last_self_care_at: Option<DateTime<Utc>>,
     /// The largest number in use of each id kind.
     pub next_ids: BTreeMap<IdKind, u64>,
+    /// BIRTH.json's name (else the directory's).
+    pub name: String,
 }
 
 /// Requests to the genome's files: lines appended to one of them.
@@ -233,6 +237,11 @@ pub struct Emergence {
     calendar_seen: Option<DateTime<Utc>>,
     /// The self-care under way (a tool call in flight).
     care: Option<Care>,
+    /// This creature's name (BIRTH.json's), as its own dialogue lines say it.
+    name: String,
+    /// A message in flight (a tool call waiting for the garden's delivery).
+    sending: Option<(u64, link::Sending)>,
+    links: link::Links,
 }
 
 impl Emergence {
@@ -413,12 +422,26 @@ impl Genome for Emergence {
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
     const BIRTH_NAME: &'static str = "emergence";
 
-    fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
-        tools::specs()
+    fn tools(&self, cfg: &RunnerConfig) -> Vec<GenomeTool> {
+        let mut t = tools::specs();
+        t.push(mail::send_message_tool(&cfg.garden));
+        t.extend(tools::link_specs());
+        t
     }
 
     fn call_tool(&mut self, call: &ToolCall, cx: &mut Cx<'_, Self>) -> Option<ToolReply> {
-        self.tool(call, cx)
+        self.link_tool(&call.name, &call.input, cx)
+            .or_else(|| self.tool(call, cx))
+    }
+
+    fn on_sent(
+        &mut self,
+        id: u64,
+        _message: &Outgoing,
+        delivery: &Delivery,
+        cx: &mut Cx<'_, Self>,
+    ) -> IoProgress {
+        self.sent(id, delivery, cx)
     }
 
     fn on_tool_thought(
@@ -441,6 +464,7 @@ impl Genome for Emergence {
         self.dialogues = r.dialogues;
         self.self_cares = r.self_cares;
         self.next_ids = r.next_ids;
+        self.name = r.name;
     }
 
     fn refresh(&mut self, _fresh: EmergenceFresh) {}
@@ -456,9 +480,11 @@ impl Genome for Emergence {
 
     fn begin_sleep(&mut self, cause: SleepCause, cx: &mut Cx<'_, Self>) -> SleepStep {
         match cause {
-            SleepCause::Requested(_) | SleepCause::Scheduled(_) => {
-                SleepStep::Done(SleepEnd::default())
-            }
+            // A neural-link request still open is not slept through: it wakes at once.
+            SleepCause::Requested(_) | SleepCause::Scheduled(_) => SleepStep::Done(SleepEnd {
+                wake: self.link_waiting(cx),
+                ..SleepEnd::default()
+            }),
             // Fatigue or the operator: a rest that trims the context and starts fatigue
             // over, summarising nothing (self-care is the creature's alone).
             SleepCause::Forced | SleepCause::Operator => {
@@ -493,7 +519,11 @@ impl Genome for Emergence {
     }
 
     fn turn_note(&mut self, cx: &mut Cx<'_, Self>) -> Option<String> {
-        self.due_note(cx.now)
+        let notes: Vec<String> = [self.due_note(cx.now), self.expired_requests(cx)]
+            .into_iter()
+            .flatten()
+            .collect();
+        (!notes.is_empty()).then(|| notes.join("\n"))
     }
 
     fn on_message(&mut self, m: &Incoming, _asleep: bool, cx: &mut Cx<'_, Self>) -> bool {
@@ -501,7 +531,8 @@ impl Genome for Emergence {
         if !text.is_empty() {
             self.said(&m.from, &m.from, text, cx);
         }
-        false
+        // A neural-link request wakes a sleeper: it may only be accepted for 2 minutes.
+        self.link_payload(m, cx)
     }
 
     fn recap(&self) -> String {

@@ -17,6 +17,7 @@ use crate::runner::brain::task::Task;
 use crate::runner::engine::Engine;
 use crate::runner::engine::input::{Gathered, Input, Restored};
 use crate::runner::engine::output::{Output, Record};
+use crate::runner::mail::{Delivery, Outgoing};
 
 struct World {
     engine: Engine<Emergence>,
@@ -32,6 +33,9 @@ struct World {
     calls: u64,
     /// The model fails self-care's requests.
     failing: bool,
+    /// Messages sent, and what the garden says became of each.
+    sent: Vec<Outgoing>,
+    delivery: Delivery,
 }
 
 fn start() -> DateTime<Utc> {
@@ -70,6 +74,8 @@ impl World {
             results: Vec::new(),
             calls: 0,
             failing: false,
+            sent: Vec::new(),
+            delivery: Delivery::Delivered,
         };
         w.send(Input::Start(Box::new(Restored {
             fresh: true,
@@ -102,6 +108,14 @@ impl World {
                 }
             },
             Output::Timer { id, at } => self.timer = Some((id, at)),
+            Output::Send { id, message } => {
+                self.sent.push(message.clone());
+                self.queue.push_back(Input::Sent {
+                    id,
+                    message,
+                    delivery: self.delivery.clone(),
+                });
+            }
             Output::Gather { id } => self.queue.push_back(Input::Gathered {
                 id,
                 view: Gathered::default(),
@@ -178,6 +192,19 @@ impl World {
         let r = self.turn(&[(name, input)]);
         let (_, ok, out) = r.into_iter().next().expect("a result");
         (ok, out)
+    }
+
+    /// A message from another creature of the garden.
+    fn hear(&mut self, from: &str, text: &str, payload: Option<Value>) {
+        self.send(Input::Message(Incoming {
+            from: from.into(),
+            text: text.into(),
+            direct: true,
+            urgent: false,
+            priority: None,
+            payload,
+        }));
+        self.settle();
     }
 
     fn store(&mut self, n: usize) {
@@ -584,4 +611,221 @@ fn relations_count_interactions_and_keep_every_change() {
     assert_eq!(creator.interaction_count, 1);
     assert!(creator.first_met_at.is_some());
     assert_eq!(w.lines("dialogues.jsonl", "said")[0]["from"], "creator");
+}
+
+#[test]
+fn the_neural_link_window_is_two_minutes() {
+    assert!(link::within_window(119.0, 120.0));
+    assert!(link::within_window(120.0, 120.0));
+    assert!(!link::within_window(121.0, 120.0));
+    for (after, accepted) in [(119, true), (121, false)] {
+        let mut w = World::new(memories(3));
+        w.call("add_soul_entry", json!({"text": "never shared"}));
+        let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
+        assert!(!ok && out.contains("has not asked"), "{out}");
+        w.hear(
+            "wren",
+            "wren asks for your memory bank",
+            Some(json!({"neural_link": "request"})),
+        );
+        w.now += TimeDelta::seconds(after);
+        let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
+        assert_eq!(ok, accepted, "after {after}s: {out}");
+        let shared = w.sent.iter().find(|m| m.payload.is_some());
+        if accepted {
+            let payload = shared.and_then(|m| m.payload.clone()).unwrap();
+            assert_eq!(payload["memories"].as_array().unwrap().len(), 3);
+            assert!(
+                !payload.to_string().contains("never shared"),
+                "not the soul"
+            );
+            let line = &w.lines("longterm.jsonl", "neural_link")[0];
+            assert_eq!(
+                (line["role"].as_str(), line["memories"].as_u64()),
+                (Some("shared"), Some(3))
+            );
+            // Nothing was removed.
+            assert_eq!(w.genome().active_memories().count(), 3);
+        } else {
+            assert!(
+                out.contains("121s ago") && out.contains("within 120s"),
+                "{out}"
+            );
+            assert!(shared.is_none());
+        }
+    }
+}
+
+#[test]
+fn a_shared_bank_is_copied_with_where_it_came_from() {
+    let mut w = World::new(memories(2));
+    // A share nobody asked for is not copied.
+    let bank = json!({"neural_link": "share",
+        "memories": [{"id": "m7", "text": "wren's garden has a pond"}],
+        "summaries": [{"id": "sum2", "focus": "ponds", "text": "wren thinks about ponds"}]});
+    w.hear("wren", "wren shared", Some(bank.clone()));
+    assert_eq!(w.genome().memories().len(), 2);
+
+    let (ok, out) = w.call("neural_link_request_memory", json!({"agent": "wren"}));
+    assert!(ok, "{out}");
+    assert_eq!(w.sent[0].payload, Some(json!({"neural_link": "request"})));
+    w.hear("wren", "wren shared", Some(bank));
+    let copied = w.genome().memories().last().unwrap().clone();
+    assert_eq!(
+        (copied.id.as_str(), copied.from.as_deref()),
+        ("m3", Some("wren"))
+    );
+    let add = w.lines("longterm.jsonl", "add");
+    assert_eq!(add.last().unwrap()["origin"], "m7");
+    let s = w.lines("summaries.jsonl", "summary");
+    assert_eq!(
+        (s[0]["from"].as_str(), s[0]["origin"].as_str()),
+        (Some("wren"), Some("sum2"))
+    );
+    let roles: Vec<&str> = w
+        .lines("longterm.jsonl", "neural_link")
+        .iter()
+        .map(|l| l["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["requested", "received"]);
+    // Copied summaries never move the conversation watermark.
+    assert_eq!(w.genome().watermark(), None);
+}
+
+#[test]
+fn an_unanswered_request_expires() {
+    let mut w = World::new(EmergenceRestored::default());
+    w.call("neural_link_request_memory", json!({"agent": "wren"}));
+    w.turn(&[("set_sleep", json!({"seconds": 300}))]);
+    assert!(w.context_text().contains("the request expired"));
+    let roles: Vec<&str> = w
+        .lines("longterm.jsonl", "neural_link")
+        .iter()
+        .map(|l| l["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["requested", "expired"]);
+}
+
+#[test]
+fn messages_are_dialogue_and_interactions_on_both_sides() {
+    let mut w = World::new(EmergenceRestored {
+        name: "sprout".into(),
+        ..Default::default()
+    });
+    let (ok, out) = w.call(
+        "send_message",
+        json!({"to": "wren", "text": "Shall we meet?"}),
+    );
+    assert!(ok, "{out}");
+    w.hear("wren", "At six.", None);
+    let said = w.lines("dialogues.jsonl", "said");
+    let pairs: Vec<(&str, &str)> = said
+        .iter()
+        .map(|l| (l["from"].as_str().unwrap(), l["with"].as_str().unwrap()))
+        .collect();
+    assert_eq!(pairs, [("sprout", "wren"), ("wren", "wren")]);
+    assert_eq!(w.genome().relations()["wren"].interaction_count, 2);
+    // Not delivered: no dialogue line.
+    w.delivery = Delivery::UnknownRecipient {
+        known: vec!["wren".into()],
+    };
+    let (ok, out) = w.call("send_message", json!({"to": "ivy", "text": "hello"}));
+    assert!(!ok && out.contains("there are wren"), "{out}");
+    assert_eq!(w.lines("dialogues.jsonl", "said").len(), 2);
+}
+
+/// What the genome wrote, folded back by the memory model, is the genome's state.
+#[test]
+fn a_restore_reads_back_what_the_genome_wrote() {
+    let mut cfg = RunnerConfig::default();
+    cfg.emergence.max_dialogues = 1;
+    let mut w = World::with(cfg, start(), memories(0));
+    w.store(31);
+    w.call("add_soul_entry", json!({"text": "one"}));
+    w.call("add_soul_entry", json!({"text": "two"}));
+    w.call("remove_soul_entry", json!({"id": "s1"}));
+    for text in ["hello", "again"] {
+        w.send(Input::Control(ControlCommand::Message {
+            text: text.into(),
+        }));
+    }
+    w.settle();
+    w.call("self_care", json!({"focus": "all"}));
+    w.store(2);
+    w.call("write_diary", json!({"text": "a day", "mood": "calm"}));
+    w.call("add_todo", json!({"title": "x", "due": "2026-03-02"}));
+    w.call("complete_todo", json!({"id": "td1"}));
+    w.call(
+        "add_to_calendar",
+        json!({"at": "2026-03-02T10:00:00Z", "description": "y", "recurrence": "weekly"}),
+    );
+    w.call(
+        "update_relationship",
+        json!({"agent": "wren", "trust_level": 0.4, "notes": "n"}),
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let paths = crate::memory::write::SeedPaths::new(tmp.path());
+    for (name, lines) in &w.files {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::create_dir_all(tmp.path().join(".self")).unwrap();
+        std::fs::write(tmp.path().join(".self").join(name), text).unwrap();
+    }
+    let mut errors = Vec::new();
+    let r = files::restored(&files::fold(&paths, &mut errors));
+    assert!(errors.is_empty(), "{errors:?}");
+    let g = w.genome();
+    assert_eq!(r.soul, g.soul());
+    assert_eq!(
+        r.memories
+            .iter()
+            .map(|m| (&m.id, &m.archived))
+            .collect::<Vec<_>>(),
+        g.memories()
+            .iter()
+            .map(|m| (&m.id, &m.archived))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        r.summaries
+            .iter()
+            .map(|s| (&s.id, &s.covers, &s.watermark))
+            .collect::<Vec<_>>(),
+        g.summaries()
+            .iter()
+            .map(|s| (&s.id, &s.covers, &s.watermark))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(&r.diary, g.diary());
+    assert_eq!(r.todos, g.todos());
+    assert_eq!(r.calendar, g.calendar());
+    assert_eq!(&r.relations, g.relations());
+    assert_eq!(
+        r.dialogues
+            .iter()
+            .map(|d| (&d.id, &d.summary, d.archived))
+            .collect::<Vec<_>>(),
+        g.dialogues()
+            .iter()
+            .map(|d| (&d.id, &d.summary, d.archived))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(r.self_cares, 1);
+    assert_eq!(r.next_ids[&IdKind::Memory], 33);
+}
+
+#[test]
+fn a_creature_does_not_sleep_through_an_open_link_request() {
+    let mut w = World::new(memories(2));
+    w.hear(
+        "wren",
+        "wren asks for your memory bank",
+        Some(json!({"neural_link": "request"})),
+    );
+    let asleep_at = w.now;
+    w.turn(&[("set_sleep", json!({"seconds": 300}))]);
+    // Woken at once: the next turn is asked for within the window.
+    assert!(w.now - asleep_at < TimeDelta::seconds(120));
+    let (ok, out) = w.call("neural_link_share_memory", json!({"agent": "wren"}));
+    assert!(ok, "{out}");
 }

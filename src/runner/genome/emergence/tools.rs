@@ -149,6 +149,30 @@ pub fn specs() -> Vec<GenomeTool> {
     ]
 }
 
+/// The neural link's two tools (`send_message` is the garden's).
+pub fn link_specs() -> Vec<GenomeTool> {
+    let agent = |what: &str| {
+        json!({"type": "object", "properties": {
+        "agent": {"type": "string", "description": what}}, "required": ["agent"]})
+    };
+    vec![
+        spec(
+            super::link::REQUEST_MEMORY,
+            "Ask another creature of your garden for its whole memory bank (its long-term \
+             memories and summaries, never its soul). It has 2 minutes to accept; nothing is \
+             taken from it.",
+            agent("the creature to ask"),
+        ),
+        spec(
+            super::link::SHARE_MEMORY,
+            "Accept a neural-link request: copy your whole memory bank (long-term memories and \
+             summaries, not your soul) to the creature that asked, within 2 minutes of its \
+             request. You lose nothing.",
+            agent("the creature that asked"),
+        ),
+    ]
+}
+
 pub(super) fn done(ok: bool, text: String) -> ToolOutcome {
     ToolOutcome {
         ok,
