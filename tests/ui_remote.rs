@@ -151,3 +151,24 @@ fn read_only_refuses_the_far_side_too() {
         assert!(notice.text.starts_with("read-only"), "{notice:?}");
     }
 }
+
+#[test]
+fn a_far_garden_never_reached_says_it_cannot_connect() {
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    screen.remote(
+        garden.dir.path(),
+        Update::Down {
+            error: "ssh: Could not resolve hostname box".into(),
+            retry_in: Duration::from_secs(1),
+        },
+    );
+    let notice = screen.app.notice.clone().unwrap();
+    assert!(
+        notice
+            .text
+            .starts_with("box: cannot connect (ssh: Could not resolve hostname box)"),
+        "{notice:?}"
+    );
+    assert!(screen.text().unwrap().contains("⚡ disconnected"));
+}

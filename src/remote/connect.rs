@@ -329,7 +329,7 @@ impl Task {
                     }
                     match report {
                         Report::Ready => {
-                            if let Err(e) = self.mirror.forget(&std::mem::take(&mut stale)) {
+                            if let Err(e) = self.mirror.end_snapshot(&std::mem::take(&mut stale)) {
                                 return End::Dropped { error: e.to_string(), reached };
                             }
                             reached = true;

@@ -43,6 +43,8 @@ struct Copy {
 pub struct Mirror {
     root: PathBuf,
     creatures: HashMap<String, Copy>,
+    /// During a snapshot: the creatures whose runner was reported in it.
+    runners_seen: Option<std::collections::HashSet<String>>,
 }
 
 impl Mirror {
@@ -51,6 +53,7 @@ impl Mirror {
         Self {
             root,
             creatures: HashMap::new(),
+            runners_seen: None,
         }
     }
 
@@ -69,15 +72,24 @@ impl Mirror {
         self.creatures.contains_key(id).then(|| id.to_string())
     }
 
-    /// A new snapshot begins: what it does not announce again is gone.
+    /// A new snapshot begins (a new far side, which reports only runners that run):
+    /// what it does not announce again is gone, and a runner it does not report has gone.
     pub fn begin_snapshot(&mut self) -> Vec<String> {
+        self.runners_seen = Some(Default::default());
         self.creatures.keys().cloned().collect()
     }
 
-    /// Removes the copies of creatures the far side no longer has.
-    pub fn forget(&mut self, ids: &[String]) -> Result<(), MirrorError> {
-        for id in ids {
+    /// The snapshot is complete: removes the copies of creatures the far side no longer
+    /// has (`stale`), and releases the locks of runners it did not report.
+    pub fn end_snapshot(&mut self, stale: &[String]) -> Result<(), MirrorError> {
+        for id in stale {
             self.remove(id)?;
+        }
+        let seen = self.runners_seen.take().unwrap_or_default();
+        for (id, copy) in &mut self.creatures {
+            if !seen.contains(id) {
+                copy.lock = None;
+            }
         }
         Ok(())
     }
@@ -104,11 +116,15 @@ impl Mirror {
             Report::Runner { id, alive, .. } => {
                 self.known(id)?;
                 let path = runner_lock::path(&self.dir(id));
+                if let Some(seen) = self.runners_seen.as_mut() {
+                    seen.insert(id.clone());
+                }
                 let copy = self.creatures.entry(id.clone()).or_default();
-                copy.lock = if *alive {
-                    Some(hold(&path).map_err(io_at(&path))?)
-                } else {
-                    None
+                copy.lock = match (alive, copy.lock.take()) {
+                    // Held already (reported again after a reconnect).
+                    (true, Some(held)) => Some(held),
+                    (true, None) => Some(hold(&path).map_err(io_at(&path))?),
+                    (false, _) => None,
                 };
                 Ok(())
             }
@@ -242,6 +258,16 @@ mod tests {
         };
         m.apply(&runner(true)).unwrap();
         assert!(runner_lock::is_held(&copy));
+        // A new far side reports the runner again: still held, no error.
+        m.begin_snapshot();
+        m.apply(&runner(true)).unwrap();
+        m.end_snapshot(&[]).unwrap();
+        assert!(runner_lock::is_held(&copy));
+        // One that does not report it: the runner went while the connection was down.
+        m.begin_snapshot();
+        m.end_snapshot(&[]).unwrap();
+        assert!(!runner_lock::is_held(&copy));
+        m.apply(&runner(true)).unwrap();
         m.apply(&runner(false)).unwrap();
         assert!(!runner_lock::is_held(&copy));
         for bad in ["../x", "/etc/passwd", ".bashrc", "MESSAGES.md"] {

@@ -6,6 +6,8 @@
 //! [`ScreenshotOptions::evennia_fixtures`], of the emergence views of those in
 //! [`ScreenshotOptions::emergence_fixtures`].
 
+mod changed;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -285,6 +287,17 @@ pub fn render_all(
         }
         let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
         let path = out.join(format!("{}.svg", shot.name));
+        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
+    // What a dream changed, seen by the watched history, on the first fixture.
+    if let Some(creature) = gardens.openseed.first() {
+        let now = clock_after(std::slice::from_ref(creature));
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let options = svg_options(&theme);
+        let (mut screen, _tmp) = changed::screen(creature, theme, now, width, height)?;
+        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
+        let path = out.join("dream-changes.svg");
         std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
     }

@@ -82,6 +82,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         first.push(Part::keep(Span::styled(when, theme.muted)));
     }
     first.extend(super::openseed::header_parts(app));
+    first.extend(far_part(app));
     if let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) {
         // Too narrow for the whole error: a mark, never at the cost of the model's name.
         first.push(Part {
@@ -100,6 +101,31 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let first = fmt::fit(first, width);
     let second = fmt::fit(second, width);
     frame.render_widget(Paragraph::new(vec![first, second]), inner);
+}
+
+/// A far creature whose connection is not up: since when, and when it is tried again
+/// (what it says may be stale).
+fn far_part(app: &App) -> Option<Part> {
+    use crate::ui::state::remote::RemoteLink;
+    let remote = app.selected.as_deref().and_then(|p| app.remote_of(p))?;
+    let host = &remote.host;
+    let text = match &remote.link {
+        RemoteLink::Up => return None,
+        RemoteLink::Connecting => format!("  ⚡ connecting to {host}"),
+        RemoteLink::Down {
+            since, retry_in, ..
+        } => format!(
+            "  ⚡ disconnected since {}, retry in {}s",
+            since.format("%H:%M"),
+            retry_in.as_secs()
+        ),
+        RemoteLink::Refused { .. } => format!("  ⚡ {host}: not followed"),
+    };
+    Some(Part {
+        drop: 2,
+        spans: vec![Span::styled(text, app.theme.error)],
+        short: Some((0, vec![Span::styled("  ⚡", app.theme.error)])),
+    })
 }
 
 /// The importance toward the next reflection, the journal, memories and entities.

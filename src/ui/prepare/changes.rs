@@ -176,7 +176,10 @@ fn observations(out: &mut DreamChanges, file: &str, o: &ObservationChanges) {
     push(out, Mark::File, head.trim_end_matches(',').to_string());
     // Pruned first, the weightiest priority first: what could be missed.
     let mut pruned: Vec<_> = o.pruned.iter().collect();
-    pruned.sort_by_key(|l| priority_of(&l.text));
+    pruned.sort_by_key(|l| {
+        let p = priority_of(&l.text);
+        (p.is_none(), p)
+    });
     for l in pruned {
         out.pruned.push((out.lines.len(), l.text.clone()));
         push(

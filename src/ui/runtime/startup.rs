@@ -13,6 +13,7 @@ use crate::history::{self, History};
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::openseed::{AttachOptions, attach};
+use crate::remote::place::{self, CopyDir};
 use crate::remote::{Remote, Transport, connect};
 use crate::ui::OpenSeedLink;
 use crate::ui::config::{self, Config};
@@ -89,37 +90,20 @@ pub fn roots(
 }
 
 /// A directory for each far garden's copy, under the cache directory's
-/// `dreamwatch/remote/` (the system's temporary directory without one): this process's
-/// own, removed when the observatory ends.
-pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, tempfile::TempDir)>> {
+/// `dreamwatch/remote/`: this process's own, removed when the observatory ends (those
+/// left by one that was killed are removed first).
+pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, CopyDir)>> {
     if remotes.is_empty() {
         return Ok(Vec::new());
     }
-    let base = directories::BaseDirs::new()
-        .map(|d| d.cache_dir().join("dreamwatch").join("remote"))
-        .unwrap_or_else(|| std::env::temp_dir().join("dreamwatch-remote"));
-    std::fs::create_dir_all(&base)
-        .with_context(|| format!("creating {} for the copies of far gardens", base.display()))?;
+    let base = place::base();
+    place::sweep(&base);
     remotes
         .iter()
         .map(|t| {
-            let slug: String = t
-                .label()
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            let dir = tempfile::Builder::new()
-                .prefix(&format!("{slug}-"))
-                .tempdir_in(&base)
-                .with_context(|| {
-                    format!("creating a copy of {} in {}", t.describe(), base.display())
-                })?;
+            let dir = CopyDir::create(&base, &t.label()).with_context(|| {
+                format!("creating a copy of {} in {}", t.describe(), base.display())
+            })?;
             Ok((t.clone(), dir))
         })
         .collect()

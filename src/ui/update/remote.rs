@@ -72,6 +72,15 @@ impl App {
                 let error = crate::ui::prepare::inert(&error);
                 let (since, said) = match &remote.link {
                     RemoteLink::Down { since, .. } => (*since, None),
+                    RemoteLink::Connecting => (
+                        now,
+                        Some((
+                            format!(
+                                "{host}: cannot connect ({error}): it is tried again by itself"
+                            ),
+                            true,
+                        )),
+                    ),
                     _ => (
                         now,
                         Some((
