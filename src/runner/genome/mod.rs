@@ -27,13 +27,15 @@ pub mod evennia;
 
 use crate::llm::embed::Embeddings;
 use std::fmt::Debug;
+use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::llm::{LlmError, Request, Response, ToolSpec};
 use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
-use crate::memory::write::SeedPaths;
+use crate::memory::layout::FileKind;
+use crate::memory::write::{SeedPaths, append_json_lines};
 
 use super::activity::Activity;
 use super::brain::task::Task;
@@ -285,6 +287,31 @@ pub struct GenomeRestore<R> {
     pub lived: bool,
     /// Problems met while reading.
     pub errors: Vec<String>,
+}
+
+/// Where a genome writes `file`: the first of its candidate paths.
+pub fn file_path(paths: &SeedPaths, file: FileKind) -> PathBuf {
+    paths
+        .root
+        .join(file.candidates().first().copied().unwrap_or_default())
+}
+
+/// The file's name, for messages.
+pub fn file_name(file: FileKind) -> &'static str {
+    let relative = file.candidates().first().copied().unwrap_or_default();
+    relative.rsplit('/').next().unwrap_or(relative)
+}
+
+/// Appends a genome's event lines to one of its files: the `Append` request every
+/// event-sourced genome makes.
+pub fn append_lines<D>(paths: &SeedPaths, file: FileKind, lines: &[Value]) -> Performed<D> {
+    match append_json_lines(&file_path(paths, file), lines) {
+        Ok(_) => Performed::Written,
+        Err(e) => Performed::Failed {
+            file: file_name(file),
+            error: e.to_string(),
+        },
+    }
 }
 
 /// The outcome of one [`GenomeFiles::perform`].

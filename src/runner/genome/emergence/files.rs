@@ -2,7 +2,6 @@
 //! its files by the memory model, `memory::emergence`, the observatory's own readers).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use super::calendar::Event;
 use super::{
@@ -14,24 +13,14 @@ use crate::memory::emergence::{EmergenceMemory, FILES};
 use crate::memory::identity::Birth;
 use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
-use crate::memory::write::{self, SeedPaths};
-use crate::runner::genome::{GenomeFiles, GenomeRestore, Performed};
+use crate::memory::write::SeedPaths;
+use crate::runner::genome::{
+    GenomeFiles, GenomeRestore, Performed, append_lines, file_name, file_path as path,
+};
 use crate::tail::read_bounded;
 
 /// A genome file is read whole at restore up to this size; past it, a problem line.
 const MAX_FILE: u64 = 256 << 20;
-
-fn path(paths: &SeedPaths, file: FileKind) -> PathBuf {
-    paths
-        .root
-        .join(file.candidates().first().copied().unwrap_or_default())
-}
-
-/// The file's name, for messages.
-pub fn file_name(file: FileKind) -> &'static str {
-    let relative = file.candidates().first().copied().unwrap_or_default();
-    relative.rsplit('/').next().unwrap_or(relative)
-}
 
 /// The genome's files folded by the memory model. Bad lines are counted, listed in
 /// `errors`, and skipped.
@@ -267,15 +256,7 @@ impl GenomeFiles<Emergence> for EmergenceFiles {
 
     fn perform(&mut self, paths: &SeedPaths, io: EmergenceIo) -> Performed<EmergenceDone> {
         match io {
-            EmergenceIo::Append { file, lines } => {
-                match write::append_json_lines(&path(paths, file), &lines) {
-                    Ok(_) => Performed::Written,
-                    Err(e) => Performed::Failed {
-                        file: file_name(file),
-                        error: e.to_string(),
-                    },
-                }
-            }
+            EmergenceIo::Append { file, lines } => append_lines(paths, file, &lines),
         }
     }
 }

@@ -132,7 +132,7 @@ impl World {
             }),
             Output::Genome(EmergenceIo::Append { file, lines }) => {
                 self.files
-                    .entry(files::file_name(file))
+                    .entry(crate::runner::genome::file_name(file))
                     .or_default()
                     .extend(lines);
             }

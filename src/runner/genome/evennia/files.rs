@@ -16,7 +16,9 @@ use crate::memory::layout::FileKind;
 use crate::memory::time::parse_time;
 use crate::memory::vectors::{Hit, VectorStore, vectors_path};
 use crate::memory::write::{self, SeedPaths};
-use crate::runner::genome::{GenomeFiles, GenomeRestore, Performed};
+use crate::runner::genome::{
+    GenomeFiles, GenomeRestore, Performed, append_lines, file_name, file_path as path,
+};
 use crate::tail::read_bounded;
 
 /// A genome file is read whole at restore up to this size; past it, a problem line.
@@ -28,21 +30,8 @@ pub struct EvenniaFiles {
     vectors: Option<VectorStore>,
 }
 
-/// Where a file of the genome is (its one place in the layout).
-pub fn path(paths: &SeedPaths, file: FileKind) -> PathBuf {
-    paths
-        .root
-        .join(file.candidates().first().copied().unwrap_or_default())
-}
-
 fn working_path(paths: &SeedPaths) -> PathBuf {
     path(paths, FileKind::WorkingMemory)
-}
-
-/// The file's name, for messages.
-pub fn file_name(file: FileKind) -> &'static str {
-    let relative = file.candidates().first().copied().unwrap_or_default();
-    relative.rsplit('/').next().unwrap_or(relative)
 }
 
 /// Folds the genome's files with the memory model (the observatory's own readers) into
@@ -241,15 +230,7 @@ impl GenomeFiles<Evennia> for EvenniaFiles {
 
     fn perform(&mut self, paths: &SeedPaths, io: EvenniaIo) -> Performed<EvenniaDone> {
         match io {
-            EvenniaIo::Append { file, lines } => {
-                match write::append_json_lines(&path(paths, file), &lines) {
-                    Ok(_) => Performed::Written,
-                    Err(e) => Performed::Failed {
-                        file: file_name(file),
-                        error: e.to_string(),
-                    },
-                }
-            }
+            EvenniaIo::Append { file, lines } => append_lines(paths, file, &lines),
             EvenniaIo::Remember {
                 line,
                 id,

@@ -132,7 +132,7 @@ impl World {
     fn genome_io(&mut self, io: EvenniaIo) {
         match io {
             EvenniaIo::Append { file, lines } => {
-                let name = files::file_name(file);
+                let name = crate::runner::genome::file_name(file);
                 self.files.entry(name).or_default().extend(lines);
             }
             EvenniaIo::Remember {
