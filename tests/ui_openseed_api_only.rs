@@ -250,14 +250,13 @@ async fn an_orchestrator_alone_shows_all_its_creatures() {
     .unwrap();
     screen.attach_openseed(&stand_in.base);
     while screen.app.creatures.len() < 2
-        || screen
+        || !screen
             .app
             .openseed
             .as_ref()
             .unwrap()
             .events
-            .get("moss")
-            .is_none()
+            .contains_key("moss")
     {
         let update = tokio::time::timeout(Duration::from_secs(20), updates.recv())
             .await
