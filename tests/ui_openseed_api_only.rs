@@ -93,6 +93,9 @@ fn attached(garden: &Garden) -> Headless {
 
 fn select(screen: &mut Headless, name: &str) {
     for _ in 0..screen.app.creatures.len() {
+        screen.press("[").unwrap();
+    }
+    for _ in 0..screen.app.creatures.len() {
         if screen.app.selected_ui().unwrap().name == name {
             return;
         }
@@ -127,10 +130,12 @@ fn creatures_without_files_are_shown_from_the_api() {
     screen.press("1").unwrap();
     let text = screen.text().unwrap();
     assert!(
-        text.contains(
-            "wren's files are not on this machine: its observations cannot be shown here."
-        ),
+        text.contains("wren's files are not on this machine: its observations"),
         "{text}"
+    );
+    assert!(
+        !text.contains("newest first"),
+        "no filter of its files: {text}"
     );
     assert!(text.contains("(5 shows them)"), "{text}");
 

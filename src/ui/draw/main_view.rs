@@ -169,6 +169,8 @@ fn status(app: &App) -> Line<'static> {
     };
     let spans = match app.shown_view() {
         MainView::Live => super::openseed::live_status(app),
+        // Nothing of its files to filter or order.
+        _ if app.selected.as_deref().is_some_and(is_api_only) => Vec::new(),
         MainView::Journal | MainView::Entities | MainView::Memory => ui
             .evennia
             .as_ref()
