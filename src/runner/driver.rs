@@ -38,6 +38,7 @@ use super::progress;
 use super::restore::restore;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
+use super::usage::UsageBook;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 
@@ -159,6 +160,10 @@ pub struct Runner<G: Genome> {
     postbox: Option<Arc<dyn Postbox>>,
     mail_tx: mpsc::UnboundedSender<Incoming>,
     mail_rx: mpsc::UnboundedReceiver<Incoming>,
+    /// Each model call's tokens, into `.sys/usage.jsonl`.
+    usage: UsageBook,
+    /// A warning found when opening it, said once the run starts.
+    usage_warning: Option<String>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -225,6 +230,7 @@ impl<G: Genome> Runner<G> {
         let socket = opts.control_socket.then(|| socket::bind(dir));
         let (control_tx, control_rx) = ControlSender::channel();
         let (mail_tx, mail_rx) = mpsc::unbounded_channel();
+        let (usage, usage_warning) = UsageBook::open(dir);
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
             fatigue: 0,
@@ -255,6 +261,8 @@ impl<G: Genome> Runner<G> {
             postbox: opts.postbox,
             mail_tx,
             mail_rx,
+            usage,
+            usage_warning,
             _lock: lock,
         })
     }
@@ -297,6 +305,9 @@ impl<G: Genome> Runner<G> {
             }
             None => None,
         };
+        if let Some(warning) = self.usage_warning.take() {
+            self.write_failed(crate::memory::usage::USAGE_FILE, &warning);
+        }
         let restored = restore::<G>(&self.paths, &self.config, &mut self.files);
         let mut outputs = self
             .engine
@@ -365,6 +376,7 @@ impl<G: Genome> Runner<G> {
                 }
             };
             self.clock.busy();
+            self.meter(&input);
             outputs = self.engine.handle(self.clock.now(), input);
         }
         if let Some(server) = server {
@@ -407,6 +419,7 @@ impl<G: Genome> Runner<G> {
         match output {
             Output::Think { id, task, request } => {
                 self.in_flight += 1;
+                self.usage.asked(id, &request);
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     let result = brain.think(&task, &request).await;
@@ -474,6 +487,28 @@ impl<G: Genome> Runner<G> {
             Output::Exit => return true,
         }
         false
+    }
+
+    /// Appends the tokens of a model or embeddings call that came back.
+    fn meter(&mut self, input: &Input<G>) {
+        let now = self.clock.now();
+        let written = match input {
+            Input::Thought { id, result } => {
+                let model = self.brain.priced_as();
+                self.usage.answered(*id, &model, result.as_ref().ok(), now)
+            }
+            Input::Embedded {
+                result: Ok(embeddings),
+                ..
+            } => {
+                let model = self.embedder.priced_as();
+                self.usage.embedded(&model, embeddings.usage, now)
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = written {
+            self.write_failed(crate::memory::usage::USAGE_FILE, &e.to_string());
+        }
     }
 
     fn record(&mut self, r: &Record) {

@@ -23,4 +23,5 @@ pub mod prompt;
 pub mod restore;
 pub mod socket;
 pub mod tools;
+pub mod usage;
 pub mod wake;
