@@ -361,6 +361,30 @@ fn restore(app: &mut App, creature: &Path, line: &str, now: DateTime<Utc>) {
     }
 }
 
+/// What the status line says while an orchestrator's action is under way, and once done.
+fn openseed_texts(action: &OpenSeedAction, name: &str) -> (String, String) {
+    match action {
+        OpenSeedAction::Wake => (
+            format!("waking {name}…"),
+            format!("asked the orchestrator to wake {name}"),
+        ),
+        OpenSeedAction::Message(_) => (
+            format!("sending the message to {name} through the orchestrator…"),
+            format!(
+                "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
+            ),
+        ),
+        OpenSeedAction::Stop => (
+            format!("stopping {name}'s container…"),
+            format!("{name}'s container stopped"),
+        ),
+        OpenSeedAction::Start => (
+            format!("starting {name}'s container…"),
+            format!("{name}'s container started"),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -521,29 +545,5 @@ mod tests {
         assert!(text.ends_with("\n\nhi there\n"), "{text}");
         let notice = screen.app.notice.clone().unwrap();
         assert!(!notice.error && notice.text.contains("MESSAGES.md"));
-    }
-}
-
-/// What the status line says while an orchestrator's action is under way, and once done.
-fn openseed_texts(action: &OpenSeedAction, name: &str) -> (String, String) {
-    match action {
-        OpenSeedAction::Wake => (
-            format!("waking {name}…"),
-            format!("asked the orchestrator to wake {name}"),
-        ),
-        OpenSeedAction::Message(_) => (
-            format!("sending the message to {name} through the orchestrator…"),
-            format!(
-                "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
-            ),
-        ),
-        OpenSeedAction::Stop => (
-            format!("stopping {name}'s container…"),
-            format!("{name}'s container stopped"),
-        ),
-        OpenSeedAction::Start => (
-            format!("starting {name}'s container…"),
-            format!("{name}'s container started"),
-        ),
     }
 }
