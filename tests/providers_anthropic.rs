@@ -8,7 +8,7 @@ use std::time::Duration;
 use dreamwatch::llm::anthropic::AnthropicProvider;
 use dreamwatch::llm::{
     ApiKey, ContentBlock, Endpoint, LlmError, Message, Provider, ProviderOptions, Role, StopReason,
-    ToolSpec,
+    Tokens, ToolSpec,
 };
 use serde_json::{Value, json};
 use support::{
@@ -51,7 +51,17 @@ fn error_body(kind: &str, text: &str) -> Value {
 async fn plain_text_answer() {
     let server = Server::start(vec![hello()]).await;
     let provider = provider(&server, false);
-    assert!(said_hello(&provider.complete(&request()).await.unwrap()));
+    let answer = provider.complete(&request()).await.unwrap();
+    assert!(said_hello(&answer));
+    assert_eq!(
+        answer.usage,
+        Some(Tokens {
+            input: 12,
+            output: 4,
+            ..Tokens::default()
+        })
+    );
+    assert_eq!(provider.priced_as(), "anthropic/claude-test");
 
     let seen = server.seen();
     assert_eq!(seen.len(), 1);
@@ -146,7 +156,7 @@ async fn tool_use_round_trip() {
 
 fn streamed_answer() -> Reply {
     let events = [
-        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "stop_reason": null, "usage": {"input_tokens": 5, "output_tokens": 1}}}),
+        json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "stop_reason": null, "usage": {"input_tokens": 5, "cache_creation_input_tokens": 1500, "cache_read_input_tokens": 0, "output_tokens": 1}}}),
         json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
         json!({"type": "ping"}),
         json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Je rêve "}}),
@@ -186,6 +196,16 @@ async fn streamed_text_and_tool_input() {
     );
     assert_eq!(response.stop_reason, StopReason::ToolUse);
     assert_eq!(server.seen()[0].body["stream"], true);
+    // The start's counts, the output's final count from `message_delta`.
+    assert_eq!(
+        response.usage,
+        Some(Tokens {
+            input: 5,
+            output: 20,
+            cache_read: 0,
+            cache_write: 1500
+        })
+    );
 }
 
 #[tokio::test]

@@ -69,11 +69,11 @@ fn malformed_saying(error: &LlmError, why: &str) -> bool {
 #[tokio::test]
 async fn the_request_and_the_answer() {
     let server = Server::start(vec![good()]).await;
-    let got = embedder(&server.base, options(false))
-        .embed(&texts())
-        .await
-        .unwrap();
+    let embedder = embedder(&server.base, options(false));
+    let got = embedder.embed(&texts()).await.unwrap();
     assert!(is_good(&got), "{got:?}");
+    assert_eq!(got.usage.map(|u| (u.input, u.output)), Some((9, 0)));
+    assert_eq!(embedder.priced_as(), "openai/nomic-embed-text");
     let seen = server.seen();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].path, "/v1/embeddings");

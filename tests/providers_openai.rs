@@ -9,7 +9,7 @@ use std::time::Duration;
 use dreamwatch::llm::openai::OpenAiProvider;
 use dreamwatch::llm::{
     ApiKey, ContentBlock, Endpoint, LlmError, Message, Provider, ProviderOptions, Role, StopReason,
-    ToolSpec,
+    Tokens, ToolSpec,
 };
 use serde_json::{Value, json};
 use support::{
@@ -35,7 +35,8 @@ fn completion(message: Value, finish_reason: &str) -> Reply {
         json!({
             "id": "chatcmpl-1", "object": "chat.completion", "created": 1_700_000_000, "model": "llama3.2",
             "choices": [{"index": 0, "message": message, "logprobs": null, "finish_reason": finish_reason}],
-            "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15},
+            "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15,
+                      "prompt_tokens_details": {"cached_tokens": 8, "audio_tokens": 0}},
         }),
     )
 }
@@ -54,9 +55,20 @@ fn error_body(message: &str, kind: &str, code: Value) -> Value {
 #[tokio::test]
 async fn plain_text_answer() {
     let server = Server::start(vec![hello()]).await;
-    assert!(said_hello(
-        &provider(&server, false).complete(&request()).await.unwrap()
-    ));
+    let provider = provider(&server, false);
+    let answer = provider.complete(&request()).await.unwrap();
+    assert!(said_hello(&answer));
+    // The cached part of the prompt is counted apart.
+    assert_eq!(
+        answer.usage,
+        Some(Tokens {
+            input: 4,
+            output: 3,
+            cache_read: 8,
+            cache_write: 0
+        })
+    );
+    assert_eq!(provider.priced_as(), "openai/llama3.2");
 
     let seen = server.seen();
     assert_eq!(seen.len(), 1);
@@ -185,6 +197,14 @@ fn streamed_answer() -> Reply {
             None,
         ),
         chunk(json!({}), Some("tool_calls")),
+        // Asked for with `stream_options.include_usage`: a last chunk without choices.
+        (
+            None,
+            json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1_700_000_000,
+                   "model": "llama3.2", "choices": [],
+                   "usage": {"prompt_tokens": 30, "completion_tokens": 9, "total_tokens": 39}})
+            .to_string(),
+        ),
         (None, "[DONE]".into()),
     ])
 }
@@ -208,6 +228,18 @@ async fn streamed_text_and_tool_arguments() {
     );
     assert_eq!(response.stop_reason, StopReason::ToolUse);
     assert_eq!(server.seen()[0].body["stream"], true);
+    assert_eq!(
+        server.seen()[0].body["stream_options"],
+        json!({"include_usage": true})
+    );
+    assert_eq!(
+        response.usage,
+        Some(Tokens {
+            input: 30,
+            output: 9,
+            ..Tokens::default()
+        })
+    );
 }
 
 #[tokio::test]

@@ -11,7 +11,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-use openai_server::{Seen, completion, serve};
+use openai_server::{Seen, completion_for, serve, usage_for};
 
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_provider_with};
 use dreamwatch::runner::brain::Model;
@@ -35,7 +35,7 @@ fn answer(_path: &str, body: &Value, turn: usize) -> Value {
         } else {
             "The keeper and I talked about the gate."
         };
-        return completion(json!({"role": "assistant", "content": text}));
+        return completion_for(body, json!({"role": "assistant", "content": text}));
     }
     let calls: Vec<Value> = match turn {
         1 => std::iter::once(call(
@@ -76,7 +76,10 @@ fn answer(_path: &str, body: &Value, turn: usize) -> Value {
         ],
         _ => vec![call(turn, "set_sleep", json!({"seconds": 300}))],
     };
-    completion(json!({"role": "assistant", "content": null, "tool_calls": calls}))
+    completion_for(
+        body,
+        json!({"role": "assistant", "content": null, "tool_calls": calls}),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,4 +164,16 @@ async fn an_emergence_life_on_the_openai_provider() {
     assert!(read(".self/calendar.jsonl").contains("FREQ=DAILY;INTERVAL=2"));
     assert!(read(".self/relations.jsonl").contains("\"trust_level\":0.9"));
     assert!(read("BIRTH.json").contains("emergence"));
+
+    // Every call's usage is in `.sys/usage.jsonl`, summed.
+    let usage = dreamwatch::memory::usage::last_line(&dir.join(".sys/usage.jsonl"))
+        .unwrap()
+        .unwrap();
+    let sums = usage.totals["openai/keeper-1"];
+    assert_eq!(sums.calls, seen.len() as u64);
+    let output: u64 = seen
+        .iter()
+        .map(|(_, b)| usage_for(b)["completion_tokens"].as_u64().unwrap())
+        .sum();
+    assert_eq!(sums.tokens.output, output);
 }

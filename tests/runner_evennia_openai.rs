@@ -12,7 +12,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
-use openai_server::{Seen, completion, serve};
+use openai_server::{Seen, completion_for, serve, usage_for};
 
 use dreamwatch::llm::embed::EmbedSettings;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_embedder, build_provider_with};
@@ -52,7 +52,7 @@ fn chat_answer(body: &Value, turn: usize) -> Value {
         };
         json!({"role": "assistant", "content": text})
     };
-    completion(message)
+    completion_for(body, message)
 }
 
 fn embeddings_answer(body: &Value) -> Value {
@@ -67,7 +67,7 @@ fn embeddings_answer(body: &Value) -> Value {
         })
         .collect();
     json!({"object": "list", "model": "embed-1", "data": data,
-           "usage": {"prompt_tokens": 1, "total_tokens": 1}})
+           "usage": {"prompt_tokens": inputs.len(), "total_tokens": inputs.len()}})
 }
 
 /// The model's answer: embeddings, or a chat completion.
@@ -162,4 +162,39 @@ async fn an_evennia_life_on_the_openai_provider() {
     assert!(semantic.contains("\"model\":\"embed-1\""), "{semantic}");
     assert!(read(".self/journal.jsonl").contains("\"importance_method\":\"llm\""));
     assert!(read("BIRTH.json").contains("evennia"));
+
+    // `.sys/usage.jsonl` sums exactly what the server said each call used.
+    let usage = dreamwatch::memory::usage::last_line(&dir.join(".sys/usage.jsonl"))
+        .unwrap()
+        .expect("usage was recorded");
+    let chats: Vec<&Value> = seen
+        .iter()
+        .filter(|(p, _)| p.ends_with("/chat/completions"))
+        .map(|(_, b)| b)
+        .collect();
+    let served = |f: &dyn Fn(&Value) -> u64| chats.iter().map(|b| f(&usage_for(b))).sum::<u64>();
+    let chat = usage.totals["openai/keeper-1"];
+    assert_eq!(chat.calls, chats.len() as u64);
+    assert!(!chat.estimated);
+    let prompt = |u: &Value| u["prompt_tokens"].as_u64().unwrap();
+    let cached = |u: &Value| {
+        u["prompt_tokens_details"]["cached_tokens"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(chat.tokens.cache_read, served(&cached));
+    assert_eq!(chat.tokens.input, served(&|u| prompt(u) - cached(u)));
+    assert_eq!(
+        chat.tokens.output,
+        served(&|u| u["completion_tokens"].as_u64().unwrap())
+    );
+    let texts: u64 = seen
+        .iter()
+        .filter(|(p, _)| p.ends_with("/embeddings"))
+        .map(|(_, b)| b["input"].as_array().map_or(0, Vec::len) as u64)
+        .sum();
+    let embed = usage.totals["openai/embed-1"];
+    assert_eq!((embed.tokens.input, embed.tokens.output), (texts, 0));
+    let lines = read(".sys/usage.jsonl").lines().count() as u64;
+    assert_eq!(lines, chat.calls + embed.calls, "one line per call");
 }

@@ -100,6 +100,7 @@ impl Brain for PenPal {
         let r = Response {
             content: calls,
             stop_reason: StopReason::ToolUse,
+            usage: None,
         };
         Box::pin(async move { Ok(r) })
     }

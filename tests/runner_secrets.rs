@@ -58,6 +58,7 @@ impl Provider for Snoop {
             Ok(Response {
                 content,
                 stop_reason: StopReason::EndTurn,
+                usage: None,
             })
         })
     }

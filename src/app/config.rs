@@ -509,6 +509,21 @@ mod tests {
     }
 
     #[test]
+    fn prices_in_the_config_go_over_the_built_in_table() {
+        let config = config(SAMPLE).observatory().strict().unwrap();
+        let prices = crate::llm::prices::Prices::builtin().with(&config.prices);
+        assert_eq!(prices.get("openai/llama3.2").map(|p| p.input), Some(0.0));
+        assert!(prices.get("openai/gpt-4o-mini").is_some());
+        let bad = self::config(
+            "[prices]
+\"a/b\" = { input = -1, output = 0 }\n",
+        )
+        .observatory();
+        assert_eq!(bad.problems.len(), 1, "{:?}", bad.problems);
+        assert!(bad.value.prices.is_empty());
+    }
+
+    #[test]
     fn the_shipped_sample_config_loads_with_the_seed_values() {
         let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("config.sample.toml");
         let cfg = ConfigFile::load(Some(&sample))

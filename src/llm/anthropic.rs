@@ -20,6 +20,7 @@ use super::fault::malformed;
 use super::http::{Api, Auth};
 use super::retry::Fault;
 use super::secret::ApiKey;
+use super::usage::{FromWire, Tokens};
 use super::{ContentBlock, LlmFuture, Message, Provider, Request, Response, StopReason};
 
 /// Where the official SDKs send requests; `--base-url` replaces it (without `/v1`).
@@ -102,6 +103,10 @@ impl Provider for AnthropicProvider {
         self.api.endpoint.label("anthropic", DEFAULT_BASE_URL)
     }
 
+    fn priced_as(&self) -> String {
+        format!("anthropic/{}", self.api.endpoint.model)
+    }
+
     fn complete<'a>(&'a self, request: &'a Request) -> LlmFuture<'a> {
         Box::pin(async move {
             let body = self.body(request);
@@ -149,6 +154,8 @@ struct WireMessage {
     #[serde(default)]
     content: Vec<WireBlock>,
     stop_reason: Option<String>,
+    #[serde(default)]
+    usage: Value,
 }
 
 /// An answer block; kinds dreamwatch does not use (thinking, server tools) are skipped.
@@ -192,6 +199,7 @@ fn parse_message(body: &[u8]) -> Result<Response, Fault> {
     Ok(Response {
         content,
         stop_reason: stop_reason(message.stop_reason.as_deref()),
+        usage: Tokens::from_anthropic(&message.usage),
     })
 }
 

@@ -29,6 +29,8 @@ pub struct Embeddings {
     pub dims: usize,
     /// One vector per text, every value finite.
     pub vectors: Vec<Vec<f32>>,
+    /// The tokens the call used, when the answer says (never for the local embedding).
+    pub usage: Option<super::Tokens>,
 }
 
 pub type EmbedFuture<'a> = Pin<Box<dyn Future<Output = Result<Embeddings, LlmError>> + Send + 'a>>;
@@ -40,6 +42,10 @@ pub trait Embedder: Send + Sync {
     fn label(&self) -> String;
     /// The model name recorded with each vector (`embedding.model` in semantic.jsonl).
     fn model(&self) -> String;
+    /// What its usage is priced as: `provider/model`.
+    fn priced_as(&self) -> String {
+        self.label()
+    }
     /// The vectors of `texts`, one per text in the same order. An empty batch gives no
     /// vectors and makes no request.
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a>;

@@ -26,8 +26,10 @@ pub mod embed;
 mod fault;
 mod http;
 pub mod openai;
+pub mod prices;
 pub mod retry;
 mod secret;
+mod usage;
 
 pub use config::{Endpoint, ProviderError, ProviderOptions, Timeouts};
 pub use embed::{
@@ -36,6 +38,7 @@ pub use embed::{
 };
 pub use retry::{RetryClock, RetryPolicy};
 pub use secret::ApiKey;
+pub use usage::Tokens;
 
 /// A tool the model may call, with its JSON schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -153,6 +156,8 @@ pub enum StopReason {
 pub struct Response {
     pub content: Vec<ContentBlock>,
     pub stop_reason: StopReason,
+    /// The tokens the call used, when the answer says.
+    pub usage: Option<Tokens>,
 }
 
 /// What can go wrong talking to a model. None of these carries an API key.
@@ -195,6 +200,11 @@ pub trait Provider: Send + Sync {
     /// Short label shown in the observatory and written to BIRTH.json, e.g.
     /// `anthropic/claude-sonnet-4-5` or `rehearsal (offline demo brain)`.
     fn label(&self) -> String;
+    /// What its usage is priced as: `provider/model` (e.g. `openai/gpt-4o-mini`), whatever
+    /// server answers.
+    fn priced_as(&self) -> String {
+        self.label()
+    }
     fn complete<'a>(&'a self, request: &'a Request) -> LlmFuture<'a>;
 }
 

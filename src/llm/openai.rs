@@ -31,6 +31,7 @@ use super::fault::malformed;
 use super::http::{Api, Auth};
 use super::retry::Fault;
 use super::secret::ApiKey;
+use super::usage::{FromWire, Tokens};
 use super::{ContentBlock, LlmFuture, Message, Provider, Request, Response, Role, StopReason};
 
 /// OpenAI's own API; `--base-url` replaces it (with `/v1`, as the SDKs take it).
@@ -108,7 +109,7 @@ impl OpenAiProvider {
             "max_tokens"
         };
         body[limit] = json!(request.max_tokens);
-        self.api.finish_body(body, request, |tool| {
+        let mut body = self.api.finish_body(body, request, |tool| {
             json!({
                 "type": "function",
                 "function": {
@@ -117,13 +118,22 @@ impl OpenAiProvider {
                     "parameters": tool.input_schema,
                 },
             })
-        })
+        });
+        // A stream tells its usage only when asked (in a last chunk without choices).
+        if body["stream"] == json!(true) {
+            body["stream_options"] = json!({"include_usage": true});
+        }
+        body
     }
 }
 
 impl Provider for OpenAiProvider {
     fn label(&self) -> String {
         self.api.endpoint.label("openai", DEFAULT_BASE_URL)
+    }
+
+    fn priced_as(&self) -> String {
+        format!("openai/{}", self.api.endpoint.model)
     }
 
     fn complete<'a>(&'a self, request: &'a Request) -> LlmFuture<'a> {
@@ -186,6 +196,8 @@ fn push_message(out: &mut Vec<Value>, message: &Message) {
 struct Completion {
     #[serde(default)]
     choices: Vec<Choice>,
+    #[serde(default)]
+    usage: Value,
 }
 
 #[derive(Deserialize)]
@@ -250,7 +262,12 @@ fn parse_completion(body: &[u8]) -> Result<Response, Fault> {
             arguments: call.function.arguments,
         })
         .collect();
-    assemble(text, calls, choice.finish_reason.as_deref())
+    assemble(
+        text,
+        calls,
+        choice.finish_reason.as_deref(),
+        Tokens::from_openai(&completion.usage),
+    )
 }
 
 /// A tool call as received, before its arguments are read.
@@ -261,11 +278,12 @@ struct Call {
     arguments: Value,
 }
 
-/// The answer from its text, its tool calls and the finish reason.
+/// The answer from its text, its tool calls, the finish reason and the usage.
 fn assemble(
     text: String,
     calls: Vec<Call>,
     finish_reason: Option<&str>,
+    usage: Option<Tokens>,
 ) -> Result<Response, Fault> {
     let has_calls = !calls.is_empty();
     let mut content = Vec::new();
@@ -297,6 +315,7 @@ fn assemble(
     Ok(Response {
         content,
         stop_reason,
+        usage,
     })
 }
 

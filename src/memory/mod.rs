@@ -35,6 +35,7 @@ pub mod status;
 pub mod streams;
 pub mod summary;
 pub mod time;
+pub mod usage;
 pub mod vectors;
 pub mod whole_files;
 pub mod write;

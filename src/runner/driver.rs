@@ -40,6 +40,7 @@ use super::review;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
 use crate::control::Answer;
+use super::usage::UsageBook;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 use crate::memory::events::EventKind;
@@ -167,6 +168,10 @@ pub struct Runner<G: Genome> {
     staged: Option<SeedPaths>,
     /// The dream held for review (`.sys/proposal.json`).
     proposal: Option<Proposal>,
+    /// Each model call's tokens, into `.sys/usage.jsonl`.
+    usage: UsageBook,
+    /// A warning found when opening it, said once the run starts.
+    usage_warning: Option<String>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -233,6 +238,7 @@ impl<G: Genome> Runner<G> {
         let socket = opts.control_socket.then(|| socket::bind(dir));
         let (control_tx, control_rx) = ControlSender::channel();
         let (mail_tx, mail_rx) = mpsc::unbounded_channel();
+        let (usage, usage_warning) = UsageBook::open(dir);
         let (status_tx, _) = watch::channel(HostStatus {
             status: Status::Unknown,
             fatigue: 0,
@@ -265,6 +271,8 @@ impl<G: Genome> Runner<G> {
             mail_rx,
             staged: None,
             proposal: None,
+            usage,
+            usage_warning,
             _lock: lock,
         })
     }
@@ -315,6 +323,9 @@ impl<G: Genome> Runner<G> {
             self.say("a dream is held for review (.sys/proposal.json)");
         }
         self.proposal = pending;
+        if let Some(warning) = self.usage_warning.take() {
+            self.write_failed(crate::memory::usage::USAGE_FILE, &warning);
+        }
         let mut outputs = self
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
@@ -382,6 +393,7 @@ impl<G: Genome> Runner<G> {
                 }
             };
             self.clock.busy();
+            self.meter(&input);
             outputs = self.engine.handle(self.clock.now(), input);
         }
         if let Some(server) = server {
@@ -424,6 +436,7 @@ impl<G: Genome> Runner<G> {
         match output {
             Output::Think { id, task, request } => {
                 self.in_flight += 1;
+                self.usage.asked(id, &request);
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
                     let result = brain.think(&task, &request).await;
@@ -639,6 +652,28 @@ impl<G: Genome> Runner<G> {
             kind: EventKind::Other(kind.into()),
             fields,
         });
+    }
+
+    /// Appends the tokens of a model or embeddings call that came back.
+    fn meter(&mut self, input: &Input<G>) {
+        let now = self.clock.now();
+        let written = match input {
+            Input::Thought { id, result } => {
+                let model = self.brain.priced_as();
+                self.usage.answered(*id, &model, result.as_ref().ok(), now)
+            }
+            Input::Embedded {
+                result: Ok(embeddings),
+                ..
+            } => {
+                let model = self.embedder.priced_as();
+                self.usage.embedded(&model, embeddings.usage, now)
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = written {
+            self.write_failed(crate::memory::usage::USAGE_FILE, &e.to_string());
+        }
     }
 
     fn record(&mut self, r: &Record) {

@@ -24,4 +24,5 @@ pub mod restore;
 pub mod review;
 pub mod socket;
 pub mod tools;
+pub mod usage;
 pub mod wake;

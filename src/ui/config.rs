@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::input::keymap::KeyNames;
+use crate::llm::prices::Price;
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -26,6 +27,10 @@ pub struct Config {
     /// Action name -> key or keys, e.g. `force_sleep = "z"` or `quit = ["q", "ctrl-c"]`.
     #[serde(default)]
     pub keys: BTreeMap<String, KeyNames>,
+    /// `"provider/model" = { input, output, cache_read, cache_write }` in dollars per
+    /// million tokens: added over the built-in price table (`src/llm/prices.toml`).
+    #[serde(default)]
+    pub prices: BTreeMap<String, Price>,
 }
 
 /// `<config dir>/dreamwatch`, where config.toml and themes/ live.

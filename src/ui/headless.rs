@@ -48,6 +48,7 @@ impl Settings {
             read_only: false,
             bell: false,
             history: None,
+            prices: crate::llm::prices::Prices::builtin(),
         }
     }
 }

@@ -73,6 +73,24 @@ pub async fn serve(listener: TcpListener, seen: Seen, answer: Answer) {
     }
 }
 
+/// The `usage` the server reports for a request, as OpenAI does (the part of the prompt
+/// served from its cache inside `prompt_tokens`): made from the request, so that a test can
+/// sum what was served from what the server saw.
+pub fn usage_for(body: &Value) -> Value {
+    let prompt = body.to_string().len() as u64 / 4;
+    let completion = 7 + body["messages"].as_array().map_or(0, Vec::len) as u64;
+    serde_json::json!({"prompt_tokens": prompt, "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+        "prompt_tokens_details": {"cached_tokens": prompt / 2}})
+}
+
+/// A chat completion carrying `message`, with the usage [`usage_for`] says of `body`.
+pub fn completion_for(body: &Value, message: Value) -> Value {
+    let mut answer = completion(message);
+    answer["usage"] = usage_for(body);
+    answer
+}
+
 /// A chat completion carrying `message`.
 pub fn completion(message: Value) -> Value {
     let finish = if message["tool_calls"].is_array() {

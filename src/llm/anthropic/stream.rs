@@ -1,8 +1,9 @@
 //! A streamed Messages answer, put back together: `content_block_start` opens a block at
 //! an index, `content_block_delta` adds `text_delta` text or `input_json_delta` pieces
 //! of a tool's input JSON, `message_delta` carries the stop reason, `message_stop` ends
-//! it, and an `error` event fails it. `ping`, `message_start`, `content_block_stop`
-//! and event kinds added later are skipped.
+//! it, and an `error` event fails it. The usage comes in `message_start`, its final
+//! counts in `message_delta`. `ping`, `content_block_stop` and event kinds added later
+//! are skipped.
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use super::{malformed, object_or_empty, stop_reason};
 use crate::llm::fault;
 use crate::llm::http::StreamAssembler;
 use crate::llm::retry::Fault;
+use crate::llm::usage::{FromWire, Tokens};
 use crate::llm::{ContentBlock, Response};
 use crate::text::sse::SseEvent;
 
@@ -27,8 +29,14 @@ enum Event {
         index: usize,
         delta: Delta,
     },
+    MessageStart {
+        #[serde(default)]
+        message: StartMessage,
+    },
     MessageDelta {
         delta: MessageDelta,
+        #[serde(default)]
+        usage: Value,
     },
     MessageStop,
     Error,
@@ -65,6 +73,12 @@ enum Delta {
     Other,
 }
 
+#[derive(Default, Deserialize)]
+struct StartMessage {
+    #[serde(default)]
+    usage: Value,
+}
+
 #[derive(Deserialize)]
 struct MessageDelta {
     stop_reason: Option<String>,
@@ -88,6 +102,7 @@ enum Partial {
 pub(super) struct Assembler {
     blocks: BTreeMap<usize, Partial>,
     stop_reason: Option<String>,
+    usage: Option<Tokens>,
     stopped: bool,
 }
 
@@ -124,8 +139,14 @@ impl StreamAssembler for Assembler {
                     _ => {}
                 }
             }
-            Event::MessageDelta { delta } => {
-                self.stop_reason = delta.stop_reason.or(self.stop_reason.take())
+            Event::MessageStart { message } => self.usage = Tokens::from_anthropic(&message.usage),
+            Event::MessageDelta { delta, usage } => {
+                self.stop_reason = delta.stop_reason.or(self.stop_reason.take());
+                // Final counts (of output, and lately of input too) replace the start's.
+                let mut merged = self.usage.unwrap_or_default();
+                if merged.merge_anthropic(&usage) {
+                    self.usage = Some(merged);
+                }
             }
             Event::MessageStop => self.stopped = true,
             Event::Error => return Err(fault::from_error_body(event.data.as_bytes())),
@@ -168,6 +189,7 @@ impl StreamAssembler for Assembler {
         Ok(Response {
             content,
             stop_reason: stop_reason(self.stop_reason.as_deref()),
+            usage: self.usage,
         })
     }
 }
@@ -193,7 +215,7 @@ mod tests {
     #[test]
     fn text_and_tool_input_come_together() {
         let response = feed(&[
-            json!({"type": "message_start", "message": {"content": []}}),
+            json!({"type": "message_start", "message": {"content": [], "usage": {"input_tokens": 25, "cache_read_input_tokens": 300, "output_tokens": 1}}}),
             json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
             json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hel"}}),
             json!({"type": "ping"}),
@@ -226,6 +248,15 @@ mod tests {
             ]
         );
         assert_eq!(response.stop_reason, StopReason::ToolUse);
+        assert_eq!(
+            response.usage,
+            Some(Tokens {
+                input: 25,
+                output: 9,
+                cache_read: 300,
+                cache_write: 0
+            })
+        );
     }
 
     #[test]

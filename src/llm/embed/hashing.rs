@@ -110,6 +110,7 @@ impl Embedder for HashingEmbedder {
             model: self.model(),
             dims,
             vectors,
+            usage: None,
         };
         Box::pin(async move { Ok(embeddings) })
     }

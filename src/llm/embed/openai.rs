@@ -78,6 +78,10 @@ impl Embedder for OpenAiEmbedder {
         self.api.endpoint.model.clone()
     }
 
+    fn priced_as(&self) -> String {
+        format!("openai/{}", self.api.endpoint.model)
+    }
+
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
         Box::pin(async move {
             if texts.is_empty() {
@@ -85,6 +89,7 @@ impl Embedder for OpenAiEmbedder {
                     model: self.model(),
                     dims: 0,
                     vectors: Vec::new(),
+                    usage: None,
                 });
             }
             let body = json!({"model": self.api.endpoint.model, "input": texts});
@@ -104,6 +109,8 @@ struct Answer {
     data: Vec<Item>,
     #[serde(default)]
     model: Option<String>,
+    #[serde(default)]
+    usage: Value,
 }
 
 #[derive(Deserialize)]
@@ -163,6 +170,7 @@ fn parse_embeddings(body: &[u8], count: usize, requested: &str) -> Result<Embedd
             .unwrap_or_else(|| requested.to_owned()),
         dims,
         vectors,
+        usage: crate::llm::usage::FromWire::from_openai(&answer.usage),
     })
 }
 

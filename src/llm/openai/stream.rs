@@ -16,12 +16,16 @@ use crate::llm::Response;
 use crate::llm::fault;
 use crate::llm::http::StreamAssembler;
 use crate::llm::retry::Fault;
+use crate::llm::usage::{FromWire, Tokens};
 use crate::text::sse::SseEvent;
 
 #[derive(Deserialize)]
 struct Chunk {
     #[serde(default)]
     choices: Vec<ChunkChoice>,
+    /// The last chunk's, when `stream_options.include_usage` asked for it.
+    #[serde(default)]
+    usage: Value,
 }
 
 #[derive(Deserialize)]
@@ -64,6 +68,7 @@ pub(super) struct Assembler {
     text: String,
     calls: Vec<PartialCall>,
     finish_reason: Option<String>,
+    usage: Option<Tokens>,
     done: bool,
 }
 
@@ -80,6 +85,9 @@ impl StreamAssembler for Assembler {
         }
         let chunk: Chunk = serde_json::from_value(json)
             .map_err(|e| malformed(format!("unreadable stream chunk: {e}")))?;
+        if let Some(usage) = Tokens::from_openai(&chunk.usage) {
+            self.usage = Some(usage);
+        }
         for choice in chunk.choices {
             if let Some(delta) = choice.delta {
                 if let Some(text) = delta.content {
@@ -116,7 +124,7 @@ impl StreamAssembler for Assembler {
                 arguments: Value::String(call.arguments),
             })
             .collect();
-        assemble(self.text, calls, self.finish_reason.as_deref())
+        assemble(self.text, calls, self.finish_reason.as_deref(), self.usage)
     }
 }
 
@@ -187,10 +195,18 @@ mod tests {
             r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_2","function":{"name":"noop","arguments":"{}"}}]}}]}"#,
             r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":" \"ls\"}"}}]}}]}"#,
             r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
-            r#"{"choices":[],"usage":{"total_tokens":3}}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":40,"completion_tokens":12,"total_tokens":52}}"#,
             "[DONE]",
         ])
         .unwrap();
+        assert_eq!(
+            response.usage,
+            Some(Tokens {
+                input: 40,
+                output: 12,
+                ..Tokens::default()
+            })
+        );
         assert_eq!(
             response.content,
             vec![

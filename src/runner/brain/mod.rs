@@ -24,6 +24,10 @@ pub trait Brain: Send + Sync {
     /// Shown in the observatory and written to `.sys/runner.json`, e.g.
     /// `anthropic/claude-sonnet-4-5` or `rehearsal (offline demo brain)`.
     fn label(&self) -> String;
+    /// What its usage is priced as (`provider/model`, see `llm::Provider::priced_as`).
+    fn priced_as(&self) -> String {
+        self.label()
+    }
     fn think<'a>(&'a self, task: &'a Task, request: &'a Request) -> LlmFuture<'a>;
 }
 
@@ -37,6 +41,10 @@ impl Brain for Model {
 
     fn label(&self) -> String {
         self.0.label()
+    }
+
+    fn priced_as(&self) -> String {
+        self.0.priced_as()
     }
 
     fn think<'a>(&'a self, _task: &'a Task, request: &'a Request) -> LlmFuture<'a> {

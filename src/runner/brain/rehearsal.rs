@@ -30,6 +30,8 @@ use crate::runner::activity::clip;
 use crate::runner::mail::SEND_MESSAGE;
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
+/// What its usage is recorded as: the price table prices it at nothing.
+pub const REHEARSAL_PRICED_AS: &str = "rehearsal";
 /// What BIRTH.json records as the model.
 pub const MODEL: &str = crate::memory::identity::REHEARSAL_MODEL;
 
@@ -65,6 +67,7 @@ impl Rehearsal {
         let text = |t: String| Response {
             content: vec![ContentBlock::Text { text: t }],
             stop_reason: StopReason::EndTurn,
+            usage: None,
         };
         match task {
             Task::Turn(turn) if turn.tools.iter().any(|t| t == "add_journal_entry") => {
@@ -122,6 +125,7 @@ fn scripted(
     Response {
         content,
         stop_reason,
+        usage: None,
     }
 }
 
@@ -132,6 +136,10 @@ impl Brain for Rehearsal {
 
     fn label(&self) -> String {
         LABEL.into()
+    }
+
+    fn priced_as(&self) -> String {
+        REHEARSAL_PRICED_AS.into()
     }
 
     fn think<'a>(&'a self, task: &'a Task, _request: &'a Request) -> LlmFuture<'a> {
@@ -192,6 +200,7 @@ impl Script {
         Response {
             content,
             stop_reason: StopReason::ToolUse,
+            usage: None,
         }
     }
 

@@ -299,6 +299,7 @@ impl T {
             result: Ok(Response {
                 content,
                 stop_reason: StopReason::EndTurn,
+                usage: None,
             }),
         });
     }

@@ -141,6 +141,7 @@ impl H {
             result: Ok(Response {
                 content,
                 stop_reason: StopReason::EndTurn,
+                usage: None,
             }),
         });
     }

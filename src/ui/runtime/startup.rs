@@ -10,6 +10,7 @@ use tokio::sync::mpsc;
 
 use crate::control::HostedCreature;
 use crate::history::{self, History};
+use crate::llm::prices::Prices;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
 use crate::openseed::{AttachOptions, attach};
@@ -52,6 +53,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
                     History::new(root, mib.map_or(history::DEFAULT_LIMIT, |m| m << 20))
                 }),
             },
+            prices: Prices::builtin().with(&config.prices),
         },
         warnings,
     )

@@ -45,6 +45,7 @@ use search::SearchState;
 use watched::Watched;
 
 use crate::history::History;
+use crate::llm::prices::Prices;
 
 /// A line for the status bar. It stays until replaced, or until a key is pressed after
 /// it has been on screen (a burst of keys does not wipe a notice nobody saw).
@@ -69,6 +70,8 @@ pub struct Settings {
     pub bell: bool,
     /// The watched history's store; `None` keeps none.
     pub history: Option<History>,
+    /// What model calls cost (the built-in table with the config's `[prices]` over it).
+    pub prices: Prices,
 }
 
 pub struct App {
@@ -120,6 +123,8 @@ pub struct App {
     pub restore_asked: Option<(PathBuf, String)>,
     /// The relationships of the garden's emergence creatures, for the relations view.
     pub garden_graph: GardenGraph,
+    /// What model calls cost.
+    pub prices: Prices,
 }
 
 impl App {
@@ -161,6 +166,7 @@ impl App {
             restore_asked: None,
             garden_graph: GardenGraph::default(),
             watched: settings.history.map(Watched::new),
+            prices: settings.prices,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {

@@ -192,6 +192,7 @@ impl World {
             result: Ok(Response {
                 content,
                 stop_reason: StopReason::ToolUse,
+                usage: None,
             }),
         });
         self.settle();

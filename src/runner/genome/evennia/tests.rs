@@ -88,6 +88,7 @@ impl World {
                                 input: json!({"seconds": self.sleep_s}),
                             }],
                             stop_reason: StopReason::ToolUse,
+                            usage: None,
                         }
                     }
                     other => Rehearsal::new().answer(other),
@@ -107,6 +108,7 @@ impl World {
                         model: "local-hash-256".into(),
                         dims: 256,
                         vectors,
+                        usage: None,
                     }),
                 });
             }
