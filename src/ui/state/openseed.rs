@@ -138,6 +138,19 @@ impl OpenSeedUi {
         self.events.get(name_of(path)?)
     }
 
+    /// An event with the same creature, time and type is kept already (one without a
+    /// time never counts as kept).
+    pub fn has_event(&self, event: &LiveEvent) -> bool {
+        let Some(key) = event.key() else {
+            return false;
+        };
+        let name = inert(&event.creature);
+        self.events.get(&name).is_some_and(|kept| {
+            kept.iter()
+                .any(|e| e.key().is_some_and(|k| k.1 == key.1 && k.2 == key.2))
+        })
+    }
+
     /// When the creature at `path` last did something the orchestrator told of.
     pub fn last_event(&self, path: &Path) -> Option<DateTime<Utc>> {
         self.events_of(path)?.iter().rev().find_map(|e| e.t)

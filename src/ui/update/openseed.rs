@@ -351,7 +351,11 @@ pub(super) fn take(
             None
         }
         Update::Stored(event) => {
-            openseed.push_event(event);
+            // A far machine's orchestrator sends its last stored events again after the
+            // connection is made anew: those already here are not kept twice.
+            if !openseed.has_event(&event) {
+                openseed.push_event(event);
+            }
             None
         }
         Update::Event(event) => {
