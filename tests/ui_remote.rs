@@ -262,3 +262,77 @@ fn a_far_orchestrator_is_shown_and_asked_through_the_connection() {
     let notice = screen.app.notice.clone().unwrap().text;
     assert!(notice.contains("cannot be reached now"), "{notice}");
 }
+
+/// A creature the far machine's orchestrator runs whose files are not in the far garden
+/// followed: shown from what that orchestrator says, asked through the connection, and
+/// one row once its files arrive.
+#[test]
+fn a_far_orchestrators_creature_without_files_there_is_shown_and_merges() {
+    use dreamwatch::openseed::Update as OpenSeed;
+    use dreamwatch::ui::update::OpenSeedAction;
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    let root = garden.dir.path();
+    screen.remote(root, Update::Up);
+    screen.remote(
+        root,
+        far_openseed(OpenSeed::Up {
+            base: "http://127.0.0.1:7770".into(),
+        }),
+    );
+    let list = serde_json::from_value(serde_json::json!([
+        {"name": "ember", "status": "sleeping", "sleepReason": "fatigue"},
+        {"name": "heron", "status": "running"},
+        {"name": "../escape", "status": "running"},
+        {"name": "pip", "status": "running"}
+    ]))
+    .unwrap();
+    screen.remote(root, far_openseed(OpenSeed::Creatures(list)));
+    assert_eq!(
+        screen.app.creatures.len(),
+        3,
+        "no row for a name that is a path"
+    );
+    let heron = garden.creature("heron");
+    while screen.app.selected.as_ref() != Some(&heron) {
+        screen.press("]").unwrap();
+    }
+    let text = screen.text().unwrap();
+    assert!(text.contains("heron@box"), "{text}");
+    assert!(text.contains("OpenSeed running"), "{text}");
+    assert!(text.contains("no files here"), "{text}");
+    screen.press("m").unwrap();
+    screen.type_text("Are you out there?");
+    assert_eq!(
+        screen.press("ctrl-s").unwrap(),
+        [Job::Remote {
+            creature: heron.clone(),
+            ask: RemoteAsk::OpenSeed(OpenSeedAction::Message("Are you out there?".into()))
+        }]
+    );
+
+    // Its files arrive in the copy: one row, the same one.
+    ui_support::copy_dir(&garden.creature("pip"), &heron);
+    screen.refresh();
+    assert_eq!(screen.app.creatures.len(), 3);
+    assert_eq!(screen.app.selected.as_ref(), Some(&heron));
+    assert!(!screen.app.without_files(&heron));
+    let text = screen.text().unwrap();
+    assert!(!text.contains("no files here"), "{text}");
+
+    // No longer listed, and no files: it leaves.
+    std::fs::remove_dir_all(&heron).unwrap();
+    screen.refresh();
+    assert_eq!(
+        screen.app.creatures.len(),
+        3,
+        "listed still: from the API again"
+    );
+    let list = serde_json::from_value(serde_json::json!([
+        {"name": "ember", "status": "sleeping"},
+        {"name": "pip", "status": "running"}
+    ]))
+    .unwrap();
+    screen.remote(root, far_openseed(OpenSeed::Creatures(list)));
+    assert_eq!(screen.app.creatures.len(), 2);
+}

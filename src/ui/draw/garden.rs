@@ -16,7 +16,6 @@ use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::state::garden::GardenSort;
 use crate::ui::state::health::Attention;
-use crate::ui::state::openseed::is_api_only;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -200,7 +199,7 @@ fn rows(
     ))];
     match &ui.evennia {
         // Nothing of its files is known: no gauge to draw.
-        None if is_api_only(&s.path) => {
+        None if ui.without_files => {
             second.push(Part::keep(Span::styled("no files here", theme.muted)));
         }
         Some(e) => {

@@ -15,7 +15,6 @@ use crate::ui::prepare::emergence::EmergenceSummary;
 use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
-use crate::ui::state::openseed::is_api_only;
 
 /// Cells of the fatigue gauge.
 const GAUGE: usize = 20;
@@ -95,7 +94,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
     let width = usize::from(inner.width);
     let second = match (&ui.evennia, &ui.emergence) {
-        _ if is_api_only(&s.path) => api_only_line(s, app),
+        _ if ui.without_files => api_only_line(s, app),
         (Some(e), _) => evennia_line(&e.summary, s, app),
         (None, Some(e)) => emergence_line(&e.summary, s, app),
         (None, None) => dreamer_line(ui, app),

@@ -13,7 +13,6 @@ use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
 use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::evennia::EvenniaUi;
-use crate::ui::state::openseed::is_api_only;
 use crate::ui::state::recall::Follow;
 use crate::ui::theme::Theme;
 
@@ -41,7 +40,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let Some(ui) = app.selected_ui() else {
         return;
     };
-    if shown != MainView::Live && app.selected.as_deref().is_some_and(is_api_only) {
+    if shown != MainView::Live && ui.without_files {
         let live = app.keymap.mention(Action::ViewLive, " ({} shows them)");
         let lines = no_files_view(&ui.name, &shown.title().to_lowercase(), &live, theme);
         doc::render(
@@ -172,7 +171,7 @@ fn status(app: &App) -> Line<'static> {
     let spans = match app.shown_view() {
         MainView::Live => super::openseed::live_status(app),
         // Nothing of its files to filter or order.
-        _ if app.selected.as_deref().is_some_and(is_api_only) => Vec::new(),
+        _ if ui.without_files => Vec::new(),
         MainView::Journal | MainView::Entities | MainView::Memory => ui
             .evennia
             .as_ref()

@@ -122,6 +122,9 @@ pub struct CreatureUi {
     pub draft: Vec<String>,
     /// Failing, stalled, runner gone: said in the garden instead of the status.
     pub health: Health,
+    /// Its files are not on this machine (nor copied from a far one): known only from
+    /// what an OpenSeed orchestrator says of it.
+    pub without_files: bool,
     /// What arrived while it was not selected (the weightiest), until it is selected.
     pub attention: Option<Attention>,
 }
@@ -154,6 +157,7 @@ impl CreatureUi {
     pub fn without_files(path: &Path, name: &str, theme: &Theme, cycle: Cycle) -> Self {
         let summary = Summary::nothing_known(name, path.to_path_buf(), &cycle);
         let mut ui = Self::blank(summary, cycle, RunnerLink::None, false);
+        ui.without_files = true;
         ui.name = inert(name);
         ui.side = prepare::openseed::no_files_side(&ui.name, theme);
         ui
@@ -224,6 +228,7 @@ impl CreatureUi {
             draft: Vec::new(),
             health: Health::Ok,
             attention: None,
+            without_files: false,
         }
     }
 

@@ -84,9 +84,13 @@ pub fn api_only_path(name: &str) -> PathBuf {
     Path::new(API_ONLY).join(name)
 }
 
-/// The creature at `path` is known only from the orchestrator (no files here).
-pub fn is_api_only(path: &Path) -> bool {
-    path.parent() == Some(Path::new(API_ONLY))
+/// A name an orchestrator gives that can name a directory: one plain component (a
+/// name with `/` or `..` is not shown as a creature).
+pub fn plain(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && Path::new(name).components().count() == 1
+        && !name.contains('/')
 }
 
 impl OpenSeedUi {

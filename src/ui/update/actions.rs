@@ -17,7 +17,6 @@ use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
-use crate::ui::state::openseed::is_api_only;
 use crate::ui::state::search;
 
 impl App {
@@ -436,7 +435,7 @@ impl App {
         if query.is_empty() {
             return Vec::new();
         }
-        if !self.search.garden && is_api_only(&path) {
+        if !self.search.garden && self.without_files(&path) {
             let all = self.keymap.mention(
                 Action::SearchScope,
                 " ({} in the prompt searches the whole garden)",

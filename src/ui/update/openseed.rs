@@ -2,17 +2,17 @@
 //! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
 //! `p` stops the container after asking, or starts it; `s` has no endpoint).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
 use super::{Job, RemoteAsk};
-use crate::openseed::{ApiStatus, EventKind, Update};
+use crate::openseed::{ApiStatus, CreatureInfo, EventKind, Update};
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
-use crate::ui::state::openseed::{Link, OpenSeedUi, api_only_path, is_api_only, name_of};
+use crate::ui::state::openseed::{Link, OpenSeedUi, api_only_path, name_of, plain};
 
 /// What the orchestrator is asked to do for a creature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,68 +61,94 @@ impl App {
     /// and its genome does not read MESSAGES.md (those of 13 February 2026 on), or its
     /// files are not on this machine.
     pub fn message_through_openseed(&self, path: &Path) -> bool {
-        self.openseed_route(path) && (is_api_only(path) || ignores_messages_file(path))
+        self.openseed_route(path) && (self.without_files(path) || ignores_messages_file(path))
     }
 
-    /// Shows each creature the orchestrator lists whose files are not on this machine
-    /// from what the orchestrator says alone (at [`api_only_path`]), and folds that row
-    /// into the creature's own as soon as its files are in the garden (one row, never
-    /// two). A creature the orchestrator no longer lists leaves the garden.
+    /// The creature at `path` is known only from what an orchestrator says of it.
+    pub fn without_files(&self, path: &Path) -> bool {
+        self.creatures.get(path).is_some_and(|u| u.without_files)
+    }
+
+    /// Shows each creature an orchestrator lists whose files are not here from what the
+    /// orchestrator says alone, and folds that row into the creature's own as soon as its
+    /// files are (one row, never two): the attached orchestrator's at [`api_only_path`]
+    /// (files anywhere in the local garden count), a far machine's where the copy of its
+    /// files would be (they arrive there). A creature no longer listed leaves the garden.
     pub(crate) fn sync_api_only(&mut self) {
-        let Some(openseed) = self.openseed.as_ref() else {
-            return;
-        };
-        let with_files: BTreeSet<String> = self
-            .creatures
-            .keys()
-            .filter(|p| !is_api_only(p) && self.remote_of(p).is_none())
-            .filter_map(|p| name_of(p).map(str::to_owned))
-            .collect();
-        let wanted: BTreeSet<PathBuf> = openseed
-            .creatures
-            .keys()
-            .filter(|name| !with_files.contains(*name))
-            .map(|name| api_only_path(name))
-            .collect();
+        let mut wanted: BTreeMap<PathBuf, String> = BTreeMap::new();
+        if let Some(openseed) = self.openseed.as_ref() {
+            let with_files: BTreeSet<&str> = self
+                .creatures
+                .iter()
+                .filter(|(p, u)| !u.without_files && self.remote_of(p).is_none())
+                .filter_map(|(p, _)| name_of(p))
+                .collect();
+            for name in openseed.creatures.keys().filter(|n| plain(n)) {
+                if !with_files.contains(name.as_str()) {
+                    wanted.insert(api_only_path(name), name.clone());
+                }
+            }
+        }
+        for (root, remote) in &self.remotes {
+            let Some(openseed) = remote.openseed.as_ref() else {
+                continue;
+            };
+            for name in openseed.creatures.keys().filter(|n| plain(n)) {
+                let path = root.join(name);
+                if self.creatures.get(&path).is_none_or(|u| u.without_files) {
+                    wanted.insert(path, format!("{name}@{}", remote.host));
+                }
+            }
+        }
         let gone: Vec<PathBuf> = self
             .creatures
-            .keys()
-            .filter(|p| is_api_only(p) && !wanted.contains(*p))
-            .cloned()
+            .iter()
+            .filter(|(p, u)| u.without_files && !wanted.contains_key(*p))
+            .map(|(p, _)| p.clone())
             .collect();
         for path in gone {
             self.drop_api_only(&path);
         }
-        for path in wanted {
+        for (path, name) in wanted {
             if !self.creatures.contains_key(&path) {
-                let name = name_of(&path).unwrap_or_default().to_owned();
-                let ui = CreatureUi::without_files(&path, &name, &self.theme, self.cycle);
+                let mut ui = CreatureUi::without_files(&path, &name, &self.theme, self.cycle);
+                ui.remote_host = self.remote_of(&path).map(|r| r.host.clone());
                 self.creatures.insert(path.clone(), ui);
                 self.selected.get_or_insert(path);
             }
         }
-        let Some(openseed) = self.openseed.as_ref() else {
-            return;
-        };
-        let up = openseed.up();
-        for (path, ui) in self.creatures.iter_mut() {
-            if is_api_only(path) {
-                let api = up.then(|| openseed.creature(path)).flatten();
-                ui.refresh_from_api(api, openseed.last_event(path));
+        let said: Vec<(PathBuf, Option<CreatureInfo>, Option<DateTime<Utc>>)> = self
+            .creatures
+            .iter()
+            .filter(|(_, u)| u.without_files)
+            .map(|(p, _)| {
+                let o = self.orchestrator_of(p);
+                let api = o.filter(|o| o.up()).and_then(|o| o.creature(p)).cloned();
+                (p.clone(), api, o.and_then(|o| o.last_event(p)))
+            })
+            .collect();
+        for (path, api, last) in said {
+            if let Some(ui) = self.creatures.get_mut(&path) {
+                ui.refresh_from_api(api.as_ref(), last);
             }
         }
         self.dirty = true;
     }
 
-    /// Takes away the row of a creature known only from the orchestrator: what pointed
-    /// at it (selection, message box, a stop asked, its draft) goes to the creature of
+    /// Takes away the row of a creature known only from an orchestrator: what pointed at
+    /// it (selection, message box, a stop asked, its draft) goes to the local creature of
     /// the same name whose files are now here, if there is one.
     fn drop_api_only(&mut self, path: &Path) {
         let heir = self
             .creatures
-            .keys()
-            .find(|p| !is_api_only(p) && name_of(p) == name_of(path) && self.remote_of(p).is_none())
-            .cloned();
+            .iter()
+            .find(|(p, u)| {
+                !u.without_files
+                    && name_of(p) == name_of(path)
+                    && self.remote_of(p).is_none()
+                    && self.remote_of(path).is_none()
+            })
+            .map(|(p, _)| p.clone());
         let Some(ui) = self.creatures.remove(path) else {
             return;
         };
@@ -189,7 +215,7 @@ impl App {
         let said: Vec<(PathBuf, Option<ApiStatus>)> = self
             .creatures
             .keys()
-            .filter(|p| !is_api_only(p))
+            .filter(|p| !self.without_files(p))
             .map(|p| {
                 let api = self
                     .orchestrator_of(p)

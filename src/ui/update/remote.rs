@@ -136,6 +136,7 @@ impl App {
             }
         };
         self.merge_orchestrated();
+        self.sync_api_only();
         if let Some((text, error)) = said {
             self.set_notice(text, error);
         }
