@@ -22,6 +22,7 @@ use crate::memory::layout::FileKind;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::memory::usage::UsageLog;
 use crate::openseed::ApiStatus;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
@@ -124,6 +125,8 @@ pub struct CreatureUi {
     pub health: Health,
     /// What arrived while it was not selected (the weightiest), until it is selected.
     pub attention: Option<Attention>,
+    /// The tokens its runner recorded (`.sys/usage.jsonl`).
+    pub usage: UsageLog,
 }
 
 impl CreatureUi {
@@ -174,6 +177,7 @@ impl CreatureUi {
             draft: Vec::new(),
             health: Health::Ok,
             attention: None,
+            usage: c.usage().clone(),
         };
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme, now);
@@ -236,6 +240,7 @@ impl CreatureUi {
                     self.prepare_sleeps(c)
                 }
                 Change::Diary => self.diary_width = 0,
+                Change::Usage | Change::Reset(FileKind::Usage) => self.usage = c.usage().clone(),
                 Change::Identity => {
                     self.prepare_identity(c);
                     self.prepare_genome(c, theme, now);

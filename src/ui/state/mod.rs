@@ -11,6 +11,7 @@ pub mod openseed;
 pub mod recall;
 pub mod remote;
 pub mod search;
+pub mod spend;
 pub mod watched;
 
 use std::collections::BTreeMap;
@@ -350,7 +351,8 @@ impl App {
 
     /// The creatures the garden list shows, in its order (filtered and sorted).
     pub fn garden_order(&self) -> Vec<PathBuf> {
-        self.garden_view.order(&self.creatures)
+        self.garden_view
+            .order(&self.creatures, |path, ui| self.cost_today(path, ui))
     }
 
     /// The index of the selected creature in the garden list (none when a filter hides it).
