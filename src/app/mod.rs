@@ -131,7 +131,7 @@ fn split_remote(
     let mut paths = Vec::new();
     for arg in args {
         match arg.to_str().filter(|a| is_ssh(a)) {
-            Some(url) => remotes.push(Transport::parse(url, Transport::ssh_from_env())?),
+            Some(url) => remotes.push(Transport::parse(url, Transport::ssh_from_env()?)?),
             None => paths.push(arg.clone()),
         }
     }

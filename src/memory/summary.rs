@@ -35,6 +35,27 @@ pub struct Summary {
     pub last_activity: Option<DateTime<Utc>>,
 }
 
+impl Summary {
+    /// What is known of a creature whose files cannot be read here: its name alone.
+    pub fn nothing_known(name: &str, path: PathBuf, k: &Cycle) -> Self {
+        let deep_every = k.deep_sleep_every.max(1);
+        Summary {
+            name: name.to_string(),
+            path,
+            model: None,
+            status: Status::Unknown,
+            fatigue: 0,
+            dreams: 0,
+            deep_sleeps: 0,
+            deep_every,
+            dreams_until_deep: deep_every,
+            observations: ObsCounts::default(),
+            last_dream: None,
+            last_activity: None,
+        }
+    }
+}
+
 impl Creature {
     pub fn summary(&self, now: DateTime<Utc>, k: &Cycle) -> Summary {
         let dreams = self.dream_log();

@@ -124,7 +124,10 @@ pub struct UsageEntry {
 impl Usage {
     /// What all creatures spent today.
     pub fn today(&self) -> f64 {
-        self.usage.values().map(|u| u.daily_cost_usd).sum()
+        // Folded from 0.0: an empty `sum` of floats is -0.0, shown as "$-0.00".
+        self.usage
+            .values()
+            .fold(0.0, |all, u| all + u.daily_cost_usd)
     }
 }
 
@@ -216,5 +219,6 @@ mod tests {
         .unwrap();
         assert_eq!(usage.today(), 1.75);
         assert_eq!(usage.total, 4.5);
+        assert!(Usage::default().today().is_sign_positive(), "never $-0.00");
     }
 }

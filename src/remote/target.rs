@@ -21,6 +21,8 @@ pub enum TargetError {
     NoPath(String),
     #[error("{0}: the port is not a number")]
     BadPort(String),
+    #[error("DREAMWATCH_SSH={0:?} cannot be read as a shell would (an unclosed quote?)")]
+    BadSsh(String),
 }
 
 /// How to reach a far garden.
@@ -39,6 +41,18 @@ pub enum Transport {
     },
     /// `program inspect --follow --wire PATH` started here (tests, benchmarks).
     Local { program: PathBuf, path: PathBuf },
+}
+
+/// The ssh client and its options as `value` gives them, split as a shell would
+/// (`ssh -F "/path with spaces/config"`); `ssh` when it is unset or blank.
+pub fn ssh_command(value: Option<&str>) -> Result<Vec<String>, TargetError> {
+    let Some(value) = value.filter(|v| !v.trim().is_empty()) else {
+        return Ok(vec!["ssh".into()]);
+    };
+    match shlex::split(value) {
+        Some(words) if !words.is_empty() => Ok(words),
+        _ => Err(TargetError::BadSsh(value.into())),
+    }
 }
 
 /// Whether a command-line argument names a far garden.
@@ -82,14 +96,9 @@ impl Transport {
         })
     }
 
-    /// The ssh client from `DREAMWATCH_SSH` (a program and its options, split on
-    /// whitespace), else `ssh`.
-    pub fn ssh_from_env() -> Vec<String> {
-        std::env::var("DREAMWATCH_SSH")
-            .ok()
-            .map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
-            .filter(|v| !v.is_empty())
-            .unwrap_or_else(|| vec!["ssh".into()])
+    /// The ssh client from `DREAMWATCH_SSH`, else `ssh`.
+    pub fn ssh_from_env() -> Result<Vec<String>, TargetError> {
+        ssh_command(std::env::var("DREAMWATCH_SSH").ok().as_deref())
     }
 
     /// The host, for the screen.
@@ -205,6 +214,30 @@ mod tests {
 
     fn ssh(url: &str) -> Result<Transport, TargetError> {
         Transport::parse(url, vec!["ssh".into()])
+    }
+
+    #[test]
+    fn the_ssh_command_is_split_as_a_shell_would() {
+        assert_eq!(ssh_command(None).unwrap(), ["ssh"]);
+        assert_eq!(ssh_command(Some("  ")).unwrap(), ["ssh"]);
+        assert_eq!(
+            ssh_command(Some(
+                r#"ssh -F "/home/a b/ssh config" -o 'ProxyCommand=nc -X 5 %h %p' -p\ 22"#
+            ))
+            .unwrap(),
+            [
+                "ssh",
+                "-F",
+                "/home/a b/ssh config",
+                "-o",
+                "ProxyCommand=nc -X 5 %h %p",
+                "-p 22"
+            ]
+        );
+        assert_eq!(
+            ssh_command(Some("ssh -F 'unclosed")),
+            Err(TargetError::BadSsh("ssh -F 'unclosed".into()))
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::state::garden::GardenSort;
 use crate::ui::state::health::Attention;
+use crate::ui::state::openseed::is_api_only;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -213,6 +214,10 @@ fn rows(
         theme.muted,
     ))];
     match &ui.evennia {
+        // Nothing of its files is known: no gauge to draw.
+        None if is_api_only(&s.path) => {
+            second.push(Part::keep(Span::styled("no files here", theme.muted)));
+        }
         Some(e) => {
             let e = &e.summary;
             second.push(Part {

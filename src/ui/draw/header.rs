@@ -15,6 +15,7 @@ use crate::ui::prepare::emergence::EmergenceSummary;
 use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
+use crate::ui::state::openseed::is_api_only;
 
 /// Cells of the fatigue gauge.
 const GAUGE: usize = 20;
@@ -95,6 +96,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 
     let width = usize::from(inner.width);
     let second = match (&ui.evennia, &ui.emergence) {
+        _ if is_api_only(&s.path) => api_only_line(s, app),
         (Some(e), _) => evennia_line(&e.summary, s, app),
         (None, Some(e)) => emergence_line(&e.summary, s, app),
         (None, None) => dreamer_line(ui, app),
@@ -127,6 +129,21 @@ fn far_part(app: &App) -> Option<Part> {
         spans: vec![Span::styled(text, app.theme.error)],
         short: Some((0, vec![Span::styled("  ⚡", app.theme.error)])),
     })
+}
+
+/// A creature whose files are not here: that, and its last event.
+fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
+    let theme = &app.theme;
+    vec![
+        Part::keep(Span::styled(
+            "its files are not on this machine: what its orchestrator says",
+            theme.muted,
+        )),
+        Part::keep(Span::styled(
+            format!("  active {}", fmt::ago(s.last_activity, app.now)),
+            theme.muted,
+        )),
+    ]
 }
 
 /// The importance toward the next reflection, the journal, memories and entities.

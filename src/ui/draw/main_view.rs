@@ -8,10 +8,12 @@ use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
+use crate::ui::prepare::openseed::no_files_view;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
 use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::evennia::EvenniaUi;
+use crate::ui::state::openseed::is_api_only;
 use crate::ui::state::recall::Follow;
 use crate::ui::theme::Theme;
 
@@ -39,6 +41,19 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let Some(ui) = app.selected_ui() else {
         return;
     };
+    if shown != MainView::Live && app.selected.as_deref().is_some_and(is_api_only) {
+        let live = app.keymap.mention(Action::ViewLive, " ({} shows them)");
+        let lines = no_files_view(&ui.name, &shown.title().to_lowercase(), &live, theme);
+        doc::render(
+            frame,
+            areas.main_view,
+            &lines,
+            scroll::Anchor::Line(0),
+            "",
+            theme,
+        );
+        return;
+    }
     match shown {
         MainView::Journal | MainView::Entities | MainView::Memory => {
             if let Some(e) = &ui.evennia {
@@ -154,6 +169,8 @@ fn status(app: &App) -> Line<'static> {
     };
     let spans = match app.shown_view() {
         MainView::Live => super::openseed::live_status(app),
+        // Nothing of its files to filter or order.
+        _ if app.selected.as_deref().is_some_and(is_api_only) => Vec::new(),
         MainView::Journal | MainView::Entities | MainView::Memory => ui
             .evennia
             .as_ref()

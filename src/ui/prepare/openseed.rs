@@ -111,3 +111,28 @@ pub fn live(events: Option<&VecDeque<LiveEvent>>, theme: &Theme) -> Vec<DocLine>
         })
         .collect()
 }
+
+/// The side pane of a creature whose files are not on this machine (`name` is inert).
+pub fn no_files_side(name: &str, theme: &Theme) -> Vec<DocLine> {
+    [
+        format!("{name}'s files are not on this machine."),
+        String::new(),
+        "Its OpenSeed orchestrator tells its status, why it sleeps, what it spent today and its live events.".into(),
+        "Observations, dreams, diary and priorities need its files: run dreamwatch where they are, or follow them with ssh://HOST/PATH.".into(),
+    ]
+    .into_iter()
+    .map(|text| DocLine::word(Line::styled(text, theme.muted), 0))
+    .collect()
+}
+
+/// What a view that needs files shows of a creature whose files are not on this
+/// machine; `live` says how to reach its live view.
+pub fn no_files_view(name: &str, view: &str, live: &str, theme: &Theme) -> Vec<DocLine> {
+    [
+        format!("{name}'s files are not on this machine: its {view} cannot be shown here."),
+        format!("Its OpenSeed orchestrator tells its status, costs and live events{live}."),
+    ]
+    .into_iter()
+    .map(|text| DocLine::word(Line::styled(text, theme.muted), 0))
+    .collect()
+}

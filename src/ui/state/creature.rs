@@ -23,7 +23,7 @@ use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::memory::usage::UsageLog;
-use crate::openseed::ApiStatus;
+use crate::openseed::{ApiStatus, CreatureInfo};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::MainView;
@@ -139,11 +139,62 @@ impl CreatureUi {
         cycle: Cycle,
         link: RunnerLink,
     ) -> Self {
-        let mut ui = Self {
+        let mut ui = Self::blank(c.summary(now, &cycle), cycle, link, c.events().exists());
+        ui.usage = c.usage().clone();
+        ui.prepare_identity(c);
+        ui.prepare_genome(c, theme, now);
+        ui.prepare_observations(c, theme, true);
+        ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
+        ui.load_dream_detail(c);
+        ui.prepare_sleeps(c);
+        ui.side = prepare::side::prepare(c, theme);
+        ui.refresh_summary(c, now);
+        ui
+    }
+
+    /// A creature an OpenSeed orchestrator runs whose files are not on this machine
+    /// (at `path`, a place no file is read from): what the orchestrator says of it is
+    /// given by [`CreatureUi::refresh_from_api`].
+    pub fn without_files(path: &Path, name: &str, theme: &Theme, cycle: Cycle) -> Self {
+        let summary = Summary::nothing_known(name, path.to_path_buf(), &cycle);
+        let mut ui = Self::blank(summary, cycle, RunnerLink::None, false);
+        ui.name = inert(name);
+        ui.side = prepare::openseed::no_files_side(&ui.name, theme);
+        ui
+    }
+
+    /// What an OpenSeed orchestrator says of a creature whose files are not here (`None`
+    /// while it cannot be reached): its status, model, and its last event's time as its
+    /// last activity.
+    pub fn refresh_from_api(
+        &mut self,
+        api: Option<&CreatureInfo>,
+        last_event: Option<DateTime<Utc>>,
+    ) {
+        self.orchestrated = api.map(|c| c.status.clone());
+        self.summary.status = self
+            .orchestrated
+            .as_ref()
+            .map_or(Status::Unknown, |s| merge_status(Status::Unknown, s));
+        if let Some(model) = api.and_then(|c| c.model.clone()) {
+            self.model = Some(model);
+        }
+        self.summary.model = self.model.clone();
+        self.summary.last_activity = last_event.or(self.summary.last_activity);
+        self.health = if self.orchestrated == Some(ApiStatus::Error) {
+            Health::Failing
+        } else {
+            Health::Ok
+        };
+    }
+
+    /// Every field at its start: no text prepared yet.
+    fn blank(summary: Summary, cycle: Cycle, link: RunnerLink, has_events: bool) -> Self {
+        Self {
             name: String::new(),
             remote_host: None,
             model: None,
-            summary: c.summary(now, &cycle),
+            summary,
             cycle,
             born: None,
             link,
@@ -173,21 +224,12 @@ impl CreatureUi {
             side_anchor: Anchor::Line(0),
             recall: RecallState::default(),
             events: EventsState::default(),
-            has_events: c.events().exists(),
+            has_events,
             draft: Vec::new(),
             health: Health::Ok,
             attention: None,
-            usage: c.usage().clone(),
-        };
-        ui.prepare_identity(c);
-        ui.prepare_genome(c, theme, now);
-        ui.prepare_observations(c, theme, true);
-        ui.dreams = c.dreams().iter().map(prepare::dreams::prepare).collect();
-        ui.load_dream_detail(c);
-        ui.prepare_sleeps(c);
-        ui.side = prepare::side::prepare(c, theme);
-        ui.refresh_summary(c, now);
-        ui
+            usage: UsageLog::default(),
+        }
     }
 
     /// Applies what changed in the model: re-prepares only the affected text. Returns what

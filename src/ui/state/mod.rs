@@ -221,6 +221,9 @@ impl App {
 
     /// Applies a batch of model changes: creatures added, removed or changed.
     pub fn on_changes(&mut self, changes: Vec<LiveChange>) {
+        let comings_and_goings = changes
+            .iter()
+            .any(|c| matches!(c, LiveChange::Added(_) | LiveChange::Removed(_)));
         let graph = changes.iter().any(|c| match c {
             LiveChange::Added(_) | LiveChange::Removed(_) => true,
             LiveChange::Changed(_, changes) => changes.iter().any(|c| {
@@ -286,6 +289,11 @@ impl App {
                 }
             }
             self.dirty = true;
+        }
+        // A creature the orchestrator runs: its files came (one row) or went (its row
+        // from the orchestrator alone).
+        if comings_and_goings {
+            self.sync_api_only();
         }
     }
 

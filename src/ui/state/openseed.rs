@@ -3,7 +3,7 @@
 //! text made inert as they arrive). OpenSeed names a creature by its directory's name.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -75,6 +75,20 @@ pub fn name_of(path: &Path) -> Option<&str> {
     path.file_name()?.to_str()
 }
 
+/// Where the creatures the orchestrator lists whose files are not on this machine are
+/// kept in the garden: `openseed:/NAME`, a place no file is ever read from or written to.
+const API_ONLY: &str = "openseed:";
+
+/// The garden's key of a creature known only from the orchestrator.
+pub fn api_only_path(name: &str) -> PathBuf {
+    Path::new(API_ONLY).join(name)
+}
+
+/// The creature at `path` is known only from the orchestrator (no files here).
+pub fn is_api_only(path: &Path) -> bool {
+    path.parent() == Some(Path::new(API_ONLY))
+}
+
 impl OpenSeedUi {
     pub fn new(target: String) -> Self {
         Self {
@@ -122,6 +136,11 @@ impl OpenSeedUi {
 
     pub fn events_of(&self, path: &Path) -> Option<&VecDeque<LiveEvent>> {
         self.events.get(name_of(path)?)
+    }
+
+    /// When the creature at `path` last did something the orchestrator told of.
+    pub fn last_event(&self, path: &Path) -> Option<DateTime<Utc>> {
+        self.events_of(path)?.iter().rev().find_map(|e| e.t)
     }
 
     /// Takes in a creature list: its text made inert.

@@ -17,6 +17,7 @@ use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
+use crate::ui::state::openseed::is_api_only;
 use crate::ui::state::search;
 
 impl App {
@@ -417,6 +418,19 @@ impl App {
             return Vec::new();
         };
         if query.is_empty() {
+            return Vec::new();
+        }
+        if !self.search.garden && is_api_only(&path) {
+            let all = self.keymap.mention(
+                Action::SearchScope,
+                " ({} in the prompt searches the whole garden)",
+            );
+            self.set_notice(
+                format!(
+                    "this creature's files are not on this machine: nothing of it to search{all}"
+                ),
+                true,
+            );
             return Vec::new();
         }
         let (garden, regex) = (self.search.garden, self.search.regex);

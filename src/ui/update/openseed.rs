@@ -2,14 +2,15 @@
 //! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
 //! `p` stops the container after asking, or starts it; `s` has no endpoint).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::Job;
 use crate::openseed::{ApiStatus, EventKind, Update};
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
-use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
-use crate::ui::state::openseed::Link;
+use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
+use crate::ui::state::openseed::{Link, api_only_path, is_api_only, name_of};
 
 /// What the orchestrator is asked to do for a creature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,11 +24,12 @@ pub enum OpenSeedAction {
 
 impl App {
     /// The creature at `path` is run by the attached orchestrator (no dreamwatch runner
-    /// hosts it, and the orchestrator lists it).
+    /// hosts it, it is not a far creature, and the orchestrator lists it).
     pub fn openseed_route(&self, path: &Path) -> bool {
         self.creatures
             .get(path)
             .is_some_and(|u| u.link == RunnerLink::None)
+            && self.remote_of(path).is_none()
             && self
                 .openseed
                 .as_ref()
@@ -35,9 +37,90 @@ impl App {
     }
 
     /// A message to the creature at `path` goes through the orchestrator: it is run by it
-    /// and its genome does not read MESSAGES.md (those of 13 February 2026 on).
+    /// and its genome does not read MESSAGES.md (those of 13 February 2026 on), or its
+    /// files are not on this machine.
     pub fn message_through_openseed(&self, path: &Path) -> bool {
-        self.openseed_route(path) && ignores_messages_file(path)
+        self.openseed_route(path) && (is_api_only(path) || ignores_messages_file(path))
+    }
+
+    /// Shows each creature the orchestrator lists whose files are not on this machine
+    /// from what the orchestrator says alone (at [`api_only_path`]), and folds that row
+    /// into the creature's own as soon as its files are in the garden (one row, never
+    /// two). A creature the orchestrator no longer lists leaves the garden.
+    pub(crate) fn sync_api_only(&mut self) {
+        let Some(openseed) = self.openseed.as_ref() else {
+            return;
+        };
+        let with_files: BTreeSet<String> = self
+            .creatures
+            .keys()
+            .filter(|p| !is_api_only(p) && self.remote_of(p).is_none())
+            .filter_map(|p| name_of(p).map(str::to_owned))
+            .collect();
+        let wanted: BTreeSet<PathBuf> = openseed
+            .creatures
+            .keys()
+            .filter(|name| !with_files.contains(*name))
+            .map(|name| api_only_path(name))
+            .collect();
+        let gone: Vec<PathBuf> = self
+            .creatures
+            .keys()
+            .filter(|p| is_api_only(p) && !wanted.contains(*p))
+            .cloned()
+            .collect();
+        for path in gone {
+            self.drop_api_only(&path);
+        }
+        for path in wanted {
+            if !self.creatures.contains_key(&path) {
+                let name = name_of(&path).unwrap_or_default().to_owned();
+                let ui = CreatureUi::without_files(&path, &name, &self.theme, self.cycle);
+                self.creatures.insert(path.clone(), ui);
+                self.selected.get_or_insert(path);
+            }
+        }
+        let Some(openseed) = self.openseed.as_ref() else {
+            return;
+        };
+        let up = openseed.up();
+        for (path, ui) in self.creatures.iter_mut() {
+            if is_api_only(path) {
+                let api = up.then(|| openseed.creature(path)).flatten();
+                ui.refresh_from_api(api, openseed.last_event(path));
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// Takes away the row of a creature known only from the orchestrator: what pointed
+    /// at it (selection, message box, a stop asked, its draft) goes to the creature of
+    /// the same name whose files are now here, if there is one.
+    fn drop_api_only(&mut self, path: &Path) {
+        let heir = self
+            .creatures
+            .keys()
+            .find(|p| !is_api_only(p) && name_of(p) == name_of(path) && self.remote_of(p).is_none())
+            .cloned();
+        let Some(ui) = self.creatures.remove(path) else {
+            return;
+        };
+        if self.selected.as_deref() == Some(path) {
+            self.selected = heir
+                .clone()
+                .or_else(|| self.garden_order().first().cloned());
+        }
+        if self.message_to.as_deref() == Some(path) {
+            self.message_to.clone_from(&heir);
+        }
+        if self.stop_asked.as_deref() == Some(path) {
+            self.stop_asked.clone_from(&heir);
+        }
+        if let Some(heir) = heir.and_then(|h| self.creatures.get_mut(&h))
+            && heir.draft.is_empty()
+        {
+            heir.draft = ui.draft;
+        }
     }
 
     /// The selected creature, with its name, when the orchestrator runs it.
@@ -124,6 +207,7 @@ impl App {
             }
         };
         self.merge_orchestrated();
+        self.sync_api_only();
         if let Some((text, error)) = said {
             self.set_notice(text, error);
         }
