@@ -17,6 +17,7 @@ pub enum Group {
     Views,
     Filter,
     Search,
+    Open,
     Creature,
     Prompt,
 }
@@ -30,6 +31,7 @@ impl Group {
             Group::Views => "Views",
             Group::Filter => "Observations and events",
             Group::Search => "Search total recall",
+            Group::Open => "Open, view, copy (what the main pane selects)",
             Group::Creature => "Creature control",
             Group::Prompt => "Message box and prompts",
         }
@@ -368,6 +370,24 @@ actions! {
         group: Search, keys: ["N"], modes: [Normal],
         needs: Hits, bar: Never,
         hint: "prev hit", description: "previous search hit",
+    }
+    OpenEditor {
+        group: Open, keys: ["O"], modes: [Normal],
+        needs: Write, bar: MainPane(6),
+        hint: "edit",
+        description: "open the selected entry's file in $EDITOR (else vi), at its line where known",
+    }
+    OpenPager {
+        group: Open, keys: ["v"], modes: [Normal],
+        needs: Creature, bar: MainPane(6),
+        hint: "pager",
+        description: "view the selected entry's file in $PAGER (else less), at its line where known",
+    }
+    Copy {
+        group: Open, keys: ["c"], modes: [Normal],
+        needs: Creature, bar: MainPane(6),
+        hint: "copy",
+        description: "copy the selected entry's text to the clipboard with OSC 52 (the terminal must allow it)",
     }
     ForceSleep {
         group: Creature, keys: ["s"], modes: [Normal],

@@ -13,10 +13,11 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use crossterm::terminal::{BeginSynchronizedUpdate, EndSynchronizedUpdate};
 use std::task::Poll;
 
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
+use super::handover::hand_over;
 use super::jobs::{Jobs, Outcome};
 use super::terminal::Term;
 use super::ticks::next_tick;
@@ -24,7 +25,7 @@ use crate::control::HostStatus;
 use crate::openseed::Update;
 use crate::ui::draw::draw;
 use crate::ui::state::App;
-use crate::ui::update::Job;
+use crate::ui::update::{Foreground, Job};
 use crate::watch::WatchBatch;
 
 /// Everything that can wake the loop.
@@ -119,7 +120,7 @@ pub async fn run(
             _ = sighup.recv() => Wake::Signal,
             _ = sigint.recv() => Wake::Signal,
         };
-        perform(app, &mut jobs, first)?;
+        let mut foreground = perform(app, &mut jobs, first)?;
         // Drain whatever else is ready, so that a burst costs one frame.
         loop {
             let next = if let Poll::Ready(ev) = ready_now(&mut events).await {
@@ -137,7 +138,15 @@ pub async fn run(
             } else {
                 break;
             };
-            perform(app, &mut jobs, next)?;
+            foreground.extend(perform(app, &mut jobs, next)?);
+        }
+        for fg in foreground {
+            let (stream, ended) = hand_over(terminal, events, &fg).await?;
+            events = stream;
+            // Ctrl-C typed for the program reached this process too (one process
+            // group): it was not meant to quit the observatory.
+            while let Some(Some(())) = sigint.recv().now_or_never() {}
+            app.on_handed_back(&fg, ended);
         }
         // Polled after every wake, so that a busy garden cannot starve it.
         if jobs.searching() {
@@ -152,12 +161,17 @@ async fn ready_now(events: &mut EventStream) -> Poll<Option<std::io::Result<Even
     std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
 }
 
-/// Applies a wake to the state, then performs the jobs it asks for.
-fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<()> {
+/// Applies a wake to the state, then performs the jobs it asks for, but for the
+/// programs to hand the terminal to, which it returns (the loop runs them).
+fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Foreground>> {
+    let mut foreground = Vec::new();
     for job in handle(app, wake)? {
-        jobs.perform(app, job);
+        match job {
+            Job::Foreground(fg) => foreground.push(fg),
+            job => jobs.perform(app, job),
+        }
     }
-    Ok(())
+    Ok(foreground)
 }
 
 /// What one wake does to the state; returns the jobs (IO) it asks for, not performed.

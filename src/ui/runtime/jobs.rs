@@ -10,6 +10,8 @@ use tokio::sync::mpsc;
 
 mod remote;
 
+use super::clipboard;
+
 use crate::remote::Remote;
 use crate::search::{SearchHandle, spawn_search};
 use crate::ui::state::search;
@@ -26,7 +28,7 @@ use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
-use crate::ui::update::{Job, OpenSeedAction};
+use crate::ui::update::{HandBack, Job, OpenSeedAction};
 
 pub use crate::ui::update::Outcome;
 
@@ -126,6 +128,17 @@ impl Jobs {
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
             Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
             Job::Remote { creature, ask } => self.remote(app, &creature, ask),
+            Job::Clipboard(text) => {
+                let tmux = std::env::var_os("TMUX").is_some();
+                let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);
+                app.set_notice(said, error);
+            }
+            // The event loop runs these itself (it has the terminal); elsewhere there is
+            // no terminal to hand over.
+            Job::Foreground(fg) => app.on_handed_back(
+                &fg,
+                HandBack::NotRun("no terminal to hand over here".into()),
+            ),
         }
     }
 

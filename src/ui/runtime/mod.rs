@@ -1,8 +1,10 @@
 //! Running the observatory in a terminal: the terminal itself, the event loop, the clock,
 //! and the jobs (runner commands, message files, searches) that actions ask for.
 
+pub mod clipboard;
 pub mod color_depth;
 pub mod event_loop;
+pub mod handover;
 pub mod jobs;
 pub mod startup;
 pub mod terminal;

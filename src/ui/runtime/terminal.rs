@@ -28,18 +28,8 @@ impl Guard {
     /// Takes over the terminal. Fails (leaving it as it was) when stdout is no terminal.
     pub fn enter() -> io::Result<Self> {
         install_panic_hook();
-        enable_raw_mode()?;
-        let mut stdout = io::stdout();
-        if let Err(e) = execute!(
-            stdout,
-            EnterAlternateScreen,
-            EnableMouseCapture,
-            EnableBracketedPaste,
-            cursor::Hide
-        ) {
-            restore();
-            return Err(e);
-        }
+        take_over()?;
+        let stdout = io::stdout();
         let backend = DepthBackend::new(CrosstermBackend::new(stdout), ColorDepth::detect());
         match Terminal::new(backend) {
             Ok(terminal) => Ok(Self { terminal }),
@@ -55,6 +45,30 @@ impl Drop for Guard {
     fn drop(&mut self) {
         restore();
     }
+}
+
+/// Raw mode, the alternate screen, mouse capture, bracketed paste, no cursor. On failure
+/// the terminal is put back as it was.
+fn take_over() -> io::Result<()> {
+    enable_raw_mode()?;
+    if let Err(e) = execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste,
+        cursor::Hide
+    ) {
+        restore();
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Takes the terminal back after another program had it ([`restore`] gave it away), and
+/// forgets what was on screen, so that the next frame is drawn whole.
+pub fn resume(terminal: &mut Term) -> io::Result<()> {
+    take_over()?;
+    terminal.clear()
 }
 
 /// Puts the terminal back: mouse off, main screen, cursor shown, cooked mode. Best effort:

@@ -11,6 +11,7 @@ pub mod openseed;
 pub mod recall;
 pub mod remote;
 pub mod search;
+pub mod selection;
 pub mod spend;
 pub mod watched;
 

@@ -158,6 +158,9 @@ impl App {
                 };
                 return self.control(command);
             }
+            Action::OpenEditor => return self.open_selection(true),
+            Action::OpenPager => return self.open_selection(false),
+            Action::Copy => return self.copy_selection(),
             Action::Message => self.open_message(),
             Action::SendMessage => return self.send_message(),
             Action::Up

@@ -3,12 +3,15 @@
 
 mod actions;
 mod garden;
+mod handover;
 mod input;
+mod open;
 mod openseed;
 mod remote;
 mod restore;
 mod scrolling;
 
+pub use handover::{Foreground, HandBack, Program};
 pub use openseed::OpenSeedAction;
 pub use remote::RemoteAsk;
 
@@ -63,4 +66,9 @@ pub enum Job {
     },
     /// Ask the far side of a creature on another machine.
     Remote { creature: PathBuf, ask: RemoteAsk },
+    /// Hand the terminal to a program (an editor, a pager, a user command) until it
+    /// exits; then [`crate::ui::state::App::on_handed_back`].
+    Foreground(Foreground),
+    /// Copy text to the operator's clipboard (OSC 52, base64).
+    Clipboard(String),
 }

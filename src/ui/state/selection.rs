@@ -1,0 +1,163 @@
+//! What is "selected" in the main pane, for the keys that open, view or copy it: the file
+//! the view shows, the line of the file where the selected entry is (when known), and
+//! its text as shown (inert).
+//!
+//! Views that scroll a document select the entry on the top row of the main pane (a
+//! search hit is scrolled there); total recall selects the marked search hit, else the
+//! entry on the top row; the events view its top row; the dreams view the dream selected
+//! in its list; the entities and relations views the selected row's file.
+
+use std::path::PathBuf;
+
+use ratatui::text::Line;
+
+use super::App;
+use super::creature::CreatureUi;
+use crate::memory::creature::Creature;
+use crate::memory::layout::FileKind;
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::{self, Anchor, Viewport};
+use crate::ui::focus::MainView;
+use crate::ui::prepare::evennia::ItemDoc;
+
+/// The selected file, line and text of the main pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub file: PathBuf,
+    /// 1-based line in `file`, when the entry's line is known.
+    pub line: Option<usize>,
+    /// The entry as shown (inert), when it has text.
+    pub text: Option<String>,
+}
+
+/// The file a view shows.
+pub fn file_of(view: MainView) -> FileKind {
+    match view {
+        MainView::Observations => FileKind::Observations,
+        MainView::Dreams => FileKind::Dreams,
+        MainView::Diary => FileKind::Diary,
+        MainView::Recall => FileKind::Conversation,
+        MainView::Journal => FileKind::Journal,
+        MainView::Entities => FileKind::Entities,
+        MainView::Memory => FileKind::Semantic,
+        MainView::Soul => FileKind::Soul,
+        MainView::LongTerm => FileKind::LongTerm,
+        MainView::DiaryLog => FileKind::DiaryLog,
+        MainView::Plans => FileKind::Todos,
+        MainView::Relations => FileKind::Relations,
+        MainView::Live | MainView::Events => FileKind::Events,
+    }
+}
+
+/// A line's text as shown, without its leading and trailing blanks.
+fn text_of(line: &Line<'_>) -> String {
+    line.spans
+        .iter()
+        .map(|s| s.content.as_ref())
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// The document line on the top row.
+fn top_line(lines: &[DocLine], anchor: Anchor, vp: Viewport) -> Option<usize> {
+    (!lines.is_empty()).then(|| scroll::top(lines, anchor, vp))
+}
+
+/// The top row's item of an item document: its file, line and text.
+fn item_doc(doc: &ItemDoc, anchor: Anchor, vp: Viewport, model: &Creature) -> Option<Selection> {
+    let top = top_line(&doc.lines, anchor, vp)?;
+    let item = doc.items.iter().rev().find(|i| i.at <= top)?;
+    Some(Selection {
+        file: model.path_of(item.file),
+        line: item
+            .lines
+            .first()
+            .and_then(|l| usize::try_from(*l).ok())
+            .map(|l| l + 1),
+        text: doc.lines.get(top).map(|l| text_of(&l.line)),
+    })
+}
+
+impl App {
+    /// What the main pane selects for the selected creature (`None`: no creature).
+    pub fn selection(&self) -> Option<Selection> {
+        let ui = self.selected_ui()?;
+        let model = self.selected_model()?;
+        let view = self.shown_view();
+        let vp = self.areas().main_viewport();
+        let file = model.path_of(file_of(view));
+        let found = match view {
+            MainView::Soul | MainView::LongTerm | MainView::DiaryLog | MainView::Plans => {
+                ui.emergence.as_ref().and_then(|e| {
+                    let (doc, anchor) = match view {
+                        MainView::Soul => (&e.soul, e.soul_anchor),
+                        MainView::LongTerm => (&e.memory, e.memory_anchor),
+                        MainView::DiaryLog => (&e.diary, e.diary_anchor),
+                        _ => (&e.plans, e.plans_anchor),
+                    };
+                    item_doc(doc, anchor, vp, model)
+                })
+            }
+            MainView::Journal | MainView::Memory => ui.evennia.as_ref().and_then(|e| {
+                let (doc, anchor) = match view {
+                    MainView::Journal => (&e.journal, e.journal_anchor),
+                    _ => (&e.memory, e.memory_anchor),
+                };
+                item_doc(doc, anchor, vp, model)
+            }),
+            _ => dreamer_selection(ui, view, vp, file.clone()),
+        };
+        Some(found.unwrap_or(Selection {
+            file,
+            line: None,
+            text: None,
+        }))
+    }
+}
+
+/// The selection of the views every genome (or the dreamer) has.
+fn dreamer_selection(
+    ui: &CreatureUi,
+    view: MainView,
+    vp: Viewport,
+    file: PathBuf,
+) -> Option<Selection> {
+    let (line, text) = match view {
+        MainView::Observations => {
+            let top = top_line(&ui.obs_doc.lines, ui.obs_anchor, vp)?;
+            (
+                ui.obs_doc.line_nos.get(top).copied().filter(|n| *n > 0),
+                ui.obs_doc.lines.get(top).map(|l| text_of(&l.line)),
+            )
+        }
+        MainView::Diary => {
+            let top = top_line(&ui.diary, ui.diary_anchor, vp)?;
+            (None, ui.diary.get(top).map(|l| text_of(&l.line)))
+        }
+        MainView::Recall => {
+            let entry = ui.recall.mark.unwrap_or(ui.recall.top.0);
+            let text = ui.recall.entry(entry).map(|lines| {
+                lines
+                    .iter()
+                    .map(|l| text_of(&l.line))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            });
+            (usize::try_from(entry).ok().map(|l| l + 1), text)
+        }
+        MainView::Events => {
+            let (line, row) = ui.events.rows().first()?;
+            (
+                usize::try_from(*line).ok().map(|l| l + 1),
+                Some(text_of(row)),
+            )
+        }
+        MainView::Dreams => {
+            let dream = ui.dreams.get(ui.selected_dream()?)?;
+            (None, Some(dream.priority.clone()))
+        }
+        _ => return None,
+    };
+    Some(Selection { file, line, text })
+}
