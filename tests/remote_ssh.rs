@@ -5,8 +5,12 @@
 //! binary is brought along and cached by version. A dropped connection is said and
 //! resumed; dropping the connection leaves nothing running on the far side.
 //!
+//! The observatory itself is driven over it too: the real binary in tmux on
+//! `ssh://HOST/PATH`, with the test's client config through `DREAMWATCH_SSH`.
+//!
 //! Skipped, with one line saying why, only where `sshd` or `ssh-keygen` is not installed
-//! or sshd cannot start (`.ci/run` installs openssh-server).
+//! or sshd cannot start (`.ci/run` installs openssh-server), or tmux is missing (not
+//! under CI).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::io::Write;
@@ -16,7 +20,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use dreamwatch::remote::{Ask, Transport, Update, connect};
+use tmux_support::{DEADLINE, Pane, tmux_available};
 use tokio::sync::mpsc;
+
+mod tmux_support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_dreamwatch");
 
@@ -312,4 +319,69 @@ async fn a_far_garden_over_real_ssh_is_mirrored_acted_on_resumed_and_left_clean(
         far_sides(&needle).is_empty()
     })
     .await;
+}
+
+/// Waits (bounded by the harness's deadline) until `check` holds.
+fn wait_until(what: &str, check: impl Fn() -> bool) {
+    let start = std::time::Instant::now();
+    while !check() {
+        assert!(start.elapsed() < DEADLINE, "never: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_observatory_in_tmux_follows_and_messages_a_far_garden_and_leaves_nothing_there() {
+    let sshd = match Sshd::start() {
+        Ok(s) => s,
+        Err(why) => {
+            eprintln!("skipped: no sshd on 127.0.0.1 for the end-to-end test: {why}");
+            return;
+        }
+    };
+    if !tmux_available() {
+        return;
+    }
+    let garden = sshd.dir.path().join("tmux-garden");
+    let sprout = garden.join("sprout");
+    std::fs::create_dir_all(sprout.join(".self")).unwrap();
+    std::fs::write(sprout.join("BIRTH.json"), r#"{"name":"sprout"}"#).unwrap();
+    let observations = sprout.join(".self/observations.md");
+    std::fs::write(&observations, "RED 10:00 first seen over ssh\n").unwrap();
+
+    // The client config's path as a shell would quote it (DREAMWATCH_SSH is split so).
+    let ssh = format!("'ssh -F \"{}\"'", sshd.config.display());
+    let url = format!("ssh://dwtest{}", garden.display());
+    let pane = Pane::start_with(&[("DREAMWATCH_SSH", Path::new(&ssh))], &[Path::new(&url)]);
+    pane.wait_for("the far creature and its observation", |s| {
+        s.contains("sprout@dwtest") && s.contains("first seen over ssh")
+    });
+
+    // A line appended there appears here.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&observations)
+        .unwrap();
+    f.write_all(b"YLW 10:01 appended on the far side\n")
+        .unwrap();
+    pane.wait_text("appended on the far side");
+
+    // `m` writes to it there, through the same connection.
+    pane.keys(&["m"]);
+    pane.wait_text("Message to sprout@dwtest");
+    pane.type_text("hello through tmux and ssh");
+    pane.keys(&["C-s"]);
+    wait_until("the message in the far MESSAGES.md", || {
+        std::fs::read_to_string(sprout.join("MESSAGES.md"))
+            .is_ok_and(|t| t.contains("hello through tmux and ssh"))
+    });
+
+    // `q` leaves nothing running there.
+    let needle = garden.display().to_string();
+    assert!(!far_sides(&needle).is_empty(), "a far side while connected");
+    pane.keys(&["q"]);
+    pane.wait_text("EXITED 0");
+    wait_until("nothing left on the far side", || {
+        far_sides(&needle).is_empty()
+    });
 }

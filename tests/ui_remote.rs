@@ -172,3 +172,86 @@ fn a_far_garden_never_reached_says_it_cannot_connect() {
     );
     assert!(screen.text().unwrap().contains("⚡ disconnected"));
 }
+
+/// What the far machine's orchestrator says, as its connection passes it on.
+fn far_openseed(update: dreamwatch::openseed::Update) -> Update {
+    Update::OpenSeed(serde_json::to_value(update).unwrap())
+}
+
+#[test]
+fn a_far_orchestrator_is_shown_and_asked_through_the_connection() {
+    use dreamwatch::openseed::{LiveEvent, Update as OpenSeed};
+    use dreamwatch::ui::update::OpenSeedAction;
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    let root = garden.dir.path();
+    screen.remote(root, Update::Up);
+    screen.remote(
+        root,
+        far_openseed(OpenSeed::Up {
+            base: "http://127.0.0.1:7770".into(),
+        }),
+    );
+    let list = serde_json::from_value(serde_json::json!([
+        {"name": "ember", "status": "sleeping", "sleepReason": "fatigue"},
+        {"name": "pip", "status": "running"}
+    ]))
+    .unwrap();
+    screen.remote(root, far_openseed(OpenSeed::Creatures(list)));
+    let event = serde_json::json!({"creature": "ember", "t": "2026-11-22T17:45:00.000Z",
+        "type": "creature.thought", "text": "Thinking on box"});
+    screen.remote(
+        root,
+        far_openseed(OpenSeed::Event(LiveEvent::parse(&event, None).unwrap())),
+    );
+    assert_eq!(screen.app.selected_ui().unwrap().name, "ember@box");
+    screen.press("5").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("OpenSeed sleeping (fatigue)"), "{text}");
+    assert!(text.contains("Thinking on box"), "{text}");
+
+    let ember = garden.creature("ember");
+    assert_eq!(
+        screen.press("w").unwrap(),
+        [Job::Remote {
+            creature: ember.clone(),
+            ask: RemoteAsk::OpenSeed(OpenSeedAction::Wake)
+        }]
+    );
+    screen.press("m").unwrap();
+    assert!(
+        screen
+            .text()
+            .unwrap()
+            .contains("through the OpenSeed orchestrator on box"),
+    );
+    screen.type_text("From afar.");
+    assert_eq!(
+        screen.press("ctrl-s").unwrap(),
+        [Job::Remote {
+            creature: ember.clone(),
+            ask: RemoteAsk::OpenSeed(OpenSeedAction::Message("From afar.".into()))
+        }]
+    );
+    assert!(screen.press("p").unwrap().is_empty(), "asked first");
+    assert_eq!(
+        screen.press("p").unwrap(),
+        [Job::Remote {
+            creature: ember,
+            ask: RemoteAsk::OpenSeed(OpenSeedAction::Stop)
+        }]
+    );
+    assert!(screen.press("s").unwrap().is_empty());
+
+    // The connection down: its orchestrator is out of reach with it.
+    screen.remote(
+        root,
+        Update::Down {
+            error: "ssh: connection reset".into(),
+            retry_in: Duration::from_secs(2),
+        },
+    );
+    assert!(screen.press("w").unwrap().is_empty());
+    let notice = screen.app.notice.clone().unwrap().text;
+    assert!(notice.contains("cannot be reached now"), "{notice}");
+}

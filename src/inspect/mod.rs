@@ -3,6 +3,7 @@
 
 mod emergence;
 mod evennia;
+mod far_openseed;
 mod wire;
 
 use std::io::{IsTerminal, Stdout, Write};

@@ -1,7 +1,8 @@
 //! `inspect --follow --wire`: the far side of a garden watched from another machine
 //! (the protocol is `remote::wire`'s). A hello, a first snapshot of every creature's
 //! files, `ready`, then each change as the watcher hints at it; requests on stdin (a
-//! runner command, a message) answered on stdout. It exits when its stdin closes, so an
+//! runner command, a message, an action of this machine's OpenSeed orchestrator)
+//! answered on stdout; what that orchestrator reports is passed on as it comes. It exits when its stdin closes, so an
 //! observatory that quits, or a dropped connection, leaves nothing running here.
 
 use std::io::Write;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 use chrono::Utc;
 use tokio::io::BufReader;
 
+use super::far_openseed::{self, FarOpenSeed};
 use crate::control::{ControlCommand, send_command};
 use crate::memory::garden::Root;
 use crate::memory::layout::control_socket;
@@ -65,12 +67,22 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
         return Stop::Closed;
     }
     watcher.set_dirs(follower.dirs().into_iter().collect());
+    let mut far = FarOpenSeed::find();
     let mut stdin = BufReader::new(tokio::io::stdin());
     loop {
         tokio::select! {
+            Some(report) = far_openseed::next(&mut far) => {
+                if emit(&mut out, &[report]).is_err() {
+                    return Stop::Closed;
+                }
+            }
             batch = hints.recv() => {
                 let Some(batch) = batch else { return Stop::Closed };
                 let reports = if batch.rescan || batch.poll_tick {
+                    // An orchestrator started since: attached now.
+                    if far.is_none() {
+                        far = FarOpenSeed::find();
+                    }
                     follower.look_all()
                 } else {
                     follower.look_paths(&batch.paths)
@@ -90,6 +102,10 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                         return Stop::Refused;
                     }
                     Ok(Request::Hello { .. }) => continue,
+                    Ok(Request::OpenSeed { req, name, action, text }) => {
+                        let (ok, text) = far_openseed::act(far.as_ref(), &name, &action, text).await;
+                        Report::Reply { req, ok, text, answer: None }
+                    }
                     Ok(request) => answer(&follower, request).await,
                     Err(e) => Report::Error { text: format!("not a request ({e})") },
                 };
@@ -105,7 +121,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
 async fn answer(follower: &Follower, request: Request) -> Report {
     let (req, id) = match &request {
         Request::Control { req, id, .. } | Request::Message { req, id, .. } => (*req, id.clone()),
-        Request::Hello { .. } => (0, String::new()),
+        Request::Hello { .. } | Request::OpenSeed { .. } => (0, String::new()),
     };
     let reply = |ok: bool, text: String, answer: Option<serde_json::Value>| Report::Reply {
         req,
@@ -158,7 +174,7 @@ async fn answer(follower: &Follower, request: Request) -> Report {
                 Err(e) => reply(false, format!("message not saved: {e}"), None),
             }
         }
-        Request::Hello { .. } => reply(true, String::new(), None),
+        Request::Hello { .. } | Request::OpenSeed { .. } => reply(true, String::new(), None),
     }
 }
 

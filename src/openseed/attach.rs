@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -51,8 +52,9 @@ impl Default for AttachOptions {
     }
 }
 
-/// What the attachment reports, in order.
-#[derive(Debug, Clone, PartialEq)]
+/// What the attachment reports, in order (as JSON too: a far machine's `inspect --follow
+/// --wire` passes them on to the observatory).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Update {
     /// Connected (again) to the orchestrator at `base`.
     Up {
@@ -73,7 +75,7 @@ pub enum Update {
 }
 
 /// What the creatures cost: the usage, and each creature's budget for today.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Costs {
     pub usage: Usage,
     pub budgets: BTreeMap<String, Budget>,

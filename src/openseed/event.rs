@@ -3,13 +3,15 @@
 //! and made inert by whoever shows it.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The creature name the orchestrator gives its own events.
 pub const ORCHESTRATOR: &str = "_orchestrator";
 
-/// One event: whose, when, what.
-#[derive(Debug, Clone, PartialEq)]
+/// One event: whose, when, what (serialised in its own form for a far observatory, not
+/// the orchestrator's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LiveEvent {
     /// The creature's name, or [`ORCHESTRATOR`].
     pub creature: String,
@@ -18,7 +20,7 @@ pub struct LiveEvent {
     pub kind: EventKind,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum EventKind {
     Thought {
         text: String,

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-/// A creature as `GET /api/creatures` lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// A creature as `GET /api/creatures` lists it (written back in the same form, for a far
+/// observatory).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CreatureInfo {
     pub name: String,
     pub status: ApiStatus,
@@ -20,8 +21,8 @@ pub struct CreatureInfo {
 }
 
 /// What the orchestrator says a creature is doing.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(from = "String")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
 pub enum ApiStatus {
     Running,
     Sleeping,
@@ -46,6 +47,12 @@ impl From<String> for ApiStatus {
     }
 }
 
+impl From<ApiStatus> for String {
+    fn from(s: ApiStatus) -> Self {
+        s.label().to_owned()
+    }
+}
+
 impl ApiStatus {
     pub fn label(&self) -> &str {
         match self {
@@ -66,8 +73,8 @@ impl ApiStatus {
 }
 
 /// Why a creature is not awake, as the orchestrator knows it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(from = "String")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
 pub enum SleepReason {
     /// Its daily budget ran out: the orchestrator paused it until the day resets.
     Budget,
@@ -89,6 +96,12 @@ impl From<String> for SleepReason {
     }
 }
 
+impl From<SleepReason> for String {
+    fn from(r: SleepReason) -> Self {
+        r.label().to_owned()
+    }
+}
+
 impl SleepReason {
     pub fn label(&self) -> &str {
         match self {
@@ -102,7 +115,7 @@ impl SleepReason {
 
 /// `GET /api/usage`: what each creature has cost since the orchestrator started, and
 /// today.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
     #[serde(default)]
     pub usage: BTreeMap<String, UsageEntry>,
@@ -110,7 +123,7 @@ pub struct Usage {
     pub total: f64,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct UsageEntry {
     pub input_tokens: u64,
@@ -132,7 +145,7 @@ impl Usage {
 }
 
 /// `GET /api/creatures/:name/budget`: today's spending against the daily cap.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Budget {
     pub daily_cap_usd: f64,
     pub daily_spent_usd: f64,

@@ -32,6 +32,8 @@ pub enum Update {
     /// It cannot work (another protocol, another system and no dreamwatch there): not
     /// tried again.
     Refused { error: String },
+    /// What the far machine's OpenSeed orchestrator reports (`openseed::Update` as JSON).
+    OpenSeed(serde_json::Value),
 }
 
 /// What the near side asks of a far creature (by its id there).
@@ -44,6 +46,13 @@ pub enum Ask {
     },
     /// A message: to its runner when one listens, else appended to its MESSAGES.md.
     Message { id: String, text: String },
+    /// An action of the far machine's OpenSeed orchestrator (`wake`, `stop`, `start`,
+    /// `message` with `text`) for the creature it names `name`.
+    OpenSeed {
+        name: String,
+        action: String,
+        text: Option<String>,
+    },
 }
 
 /// What became of an [`Ask`].
@@ -341,6 +350,7 @@ impl Task {
                             }
                         }
                         Report::Error { text } => return End::Refused(text),
+                        Report::OpenSeed { update } => self.tell(Update::OpenSeed(update)),
                         _ => {}
                     }
                 }
@@ -353,6 +363,7 @@ impl Task {
                     let request = match ask {
                         Ask::Control { id, command } => Request::Control { req, id, command },
                         Ask::Message { id, text } => Request::Message { req, id, text },
+                        Ask::OpenSeed { name, action, text } => Request::OpenSeed { req, name, action, text },
                     };
                     if let Err(e) = write_line(&mut stdin, &line(&request)).await {
                         return End::Dropped { error: e.to_string(), reached };

@@ -128,9 +128,11 @@ impl Mirror {
                 };
                 Ok(())
             }
-            Report::Hello { .. } | Report::Ready | Report::Reply { .. } | Report::Error { .. } => {
-                Ok(())
-            }
+            Report::Hello { .. }
+            | Report::Ready
+            | Report::Reply { .. }
+            | Report::OpenSeed { .. }
+            | Report::Error { .. } => Ok(()),
         }
     }
 

@@ -11,8 +11,9 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
-/// The protocol spoken: both sides refuse another.
-pub const PROTOCOL: u32 = 1;
+/// The protocol spoken: both sides refuse another. 2 added the far machine's OpenSeed
+/// orchestrator ([`Report::OpenSeed`], [`Request::OpenSeed`]).
+pub const PROTOCOL: u32 = 2;
 
 /// A log larger than this travels as its last `WINDOW` bytes (cut at a line start), then
 /// its appends; once the far side has sent twice this much of it, the window is sent
@@ -59,6 +60,10 @@ pub enum Report {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         answer: Option<serde_json::Value>,
     },
+    /// What the far machine's OpenSeed orchestrator reports (`openseed::Update` as JSON:
+    /// reachable or not, its creatures' status, costs, live events), for the creatures
+    /// it runs (by their directory's name).
+    OpenSeed { update: serde_json::Value },
     /// The far side cannot go on (a bad path, a protocol mismatch); it exits after this.
     Error { text: String },
 }
@@ -125,6 +130,15 @@ pub enum Request {
     /// A message for the creature: to its runner when one listens, else appended to its
     /// MESSAGES.md.
     Message { req: u64, id: String, text: String },
+    /// An action of the far machine's OpenSeed orchestrator for the creature it names
+    /// `name`: `wake`, `stop`, `start`, or `message` (with `text`).
+    OpenSeed {
+        req: u64,
+        name: String,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+    },
 }
 
 /// One value as a wire line (without its newline).

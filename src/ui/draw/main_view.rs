@@ -88,7 +88,9 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         MainView::Dreams => dreams::render(frame, areas, ui, app),
         MainView::Recall => recall::render(frame, areas.main_view, ui, app),
         MainView::Live => {
-            if let (Some(o), Some(path)) = (&app.openseed, app.selected.as_deref()) {
+            if let Some(path) = app.selected.as_deref()
+                && let Some(o) = app.orchestrator_of(path)
+            {
                 doc::render(
                     frame,
                     areas.main_view,

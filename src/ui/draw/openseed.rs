@@ -34,12 +34,15 @@ fn budget_style(level: BudgetLevel, theme: &Theme) -> Style {
 /// why it sleeps), and what it spent today against its cap.
 pub fn header_parts(app: &App) -> Vec<Part> {
     let theme = &app.theme;
-    let (Some(o), Some(path)) = (&app.openseed, app.selected.as_deref()) else {
+    let Some(path) = app.selected.as_deref() else {
         return Vec::new();
     };
-    if !app.openseed_route(path) {
+    let Some(o) = app
+        .orchestrator_of(path)
+        .filter(|_| app.openseed_route(path))
+    else {
         return Vec::new();
-    }
+    };
     let Some(c) = o.creature(path) else {
         return Vec::new();
     };
@@ -115,7 +118,7 @@ pub fn header_parts(app: &App) -> Vec<Part> {
 /// What an OpenSeed creature spent today, for its garden row: kept when near or past its
 /// cap, else the first thing a narrow list drops.
 pub fn garden_cost(app: &App, path: &std::path::Path) -> Option<Part> {
-    let o = app.openseed.as_ref()?;
+    let o = app.orchestrator_of(path)?;
     if !o.up() || !app.openseed_route(path) {
         return None;
     }
@@ -174,7 +177,10 @@ pub fn bar(app: &App) -> Option<(String, Style)> {
 
 /// The live view's title: the position, and how many events are kept.
 pub fn live_status(app: &App) -> Vec<Span<'static>> {
-    let (Some(o), Some(path)) = (&app.openseed, app.selected.as_deref()) else {
+    let Some(path) = app.selected.as_deref() else {
+        return Vec::new();
+    };
+    let Some(o) = app.orchestrator_of(path) else {
         return Vec::new();
     };
     let lines = &o.live_doc;

@@ -156,26 +156,7 @@ impl Jobs {
             );
             return;
         };
-        let (doing, done) = match &action {
-            OpenSeedAction::Wake => (
-                format!("waking {name}…"),
-                format!("asked the orchestrator to wake {name}"),
-            ),
-            OpenSeedAction::Message(_) => (
-                format!("sending the message to {name} through the orchestrator…"),
-                format!(
-                    "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
-                ),
-            ),
-            OpenSeedAction::Stop => (
-                format!("stopping {name}'s container…"),
-                format!("{name}'s container stopped"),
-            ),
-            OpenSeedAction::Start => (
-                format!("starting {name}'s container…"),
-                format!("{name}'s container started"),
-            ),
-        };
+        let (doing, done) = openseed_texts(&action, &name);
         app.set_notice(doing, false);
         let tx = self.outcomes.clone();
         let creature = creature.to_path_buf();
@@ -188,22 +169,11 @@ impl Jobs {
             };
             let outcome = match result {
                 Ok(()) => Outcome::from((done, false)),
-                Err(e) => {
-                    let what = match action {
-                        OpenSeedAction::Wake => "wake",
-                        OpenSeedAction::Message(_) => "message",
-                        OpenSeedAction::Stop => "stop",
-                        OpenSeedAction::Start => "start",
-                    };
-                    Outcome {
-                        text: format!("cannot {what} {name}: {e}"),
-                        error: true,
-                        undelivered: match action {
-                            OpenSeedAction::Message(text) => Some((creature, text)),
-                            _ => None,
-                        },
-                    }
-                }
+                Err(e) => Outcome {
+                    text: format!("cannot {} {name}: {e}", action.verb()),
+                    error: true,
+                    undelivered: action.message().map(|text| (creature, text.to_owned())),
+                },
             };
             let _ = tx.send(outcome);
         });
@@ -388,6 +358,30 @@ fn restore(app: &mut App, creature: &Path, line: &str, now: DateTime<Utc>) {
     match write::append_observations(&paths, &date, std::slice::from_ref(&restored)) {
         Ok(_) => app.set_notice(format!("restored: {}", inert(&restored)), false),
         Err(e) => app.set_notice(format!("not restored: observations.md: {e}"), true),
+    }
+}
+
+/// What the status line says while an orchestrator's action is under way, and once done.
+fn openseed_texts(action: &OpenSeedAction, name: &str) -> (String, String) {
+    match action {
+        OpenSeedAction::Wake => (
+            format!("waking {name}…"),
+            format!("asked the orchestrator to wake {name}"),
+        ),
+        OpenSeedAction::Message(_) => (
+            format!("sending the message to {name} through the orchestrator…"),
+            format!(
+                "message delivered to {name} through the OpenSeed orchestrator (it wakes {name})"
+            ),
+        ),
+        OpenSeedAction::Stop => (
+            format!("stopping {name}'s container…"),
+            format!("{name}'s container stopped"),
+        ),
+        OpenSeedAction::Start => (
+            format!("starting {name}'s container…"),
+            format!("{name}'s container started"),
+        ),
     }
 }
 

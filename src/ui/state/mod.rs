@@ -447,10 +447,11 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
-        if view == MainView::Live
-            && let Some(openseed) = self.openseed.as_mut()
-        {
-            openseed.live_doc = prepare::openseed::live(openseed.events_of(&path), &self.theme);
+        if view == MainView::Live {
+            let theme = self.theme.clone();
+            if let Some(openseed) = self.orchestrator_of_mut(&path) {
+                openseed.live_doc = prepare::openseed::live(openseed.events_of(&path), &theme);
+            }
         }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
         else {

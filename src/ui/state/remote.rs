@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use super::openseed::OpenSeedUi;
 use crate::ui::prepare::inert;
 
 /// Whether a far garden is being followed.
@@ -33,6 +34,8 @@ pub struct RemoteUi {
     /// `ssh://host/path`, inert, for messages.
     pub place: String,
     pub link: RemoteLink,
+    /// What the far machine's OpenSeed orchestrator says, once it has said anything.
+    pub openseed: Option<OpenSeedUi>,
 }
 
 impl RemoteUi {
@@ -41,6 +44,7 @@ impl RemoteUi {
             host: inert(host),
             place: inert(place),
             link: RemoteLink::Connecting,
+            openseed: None,
         }
     }
 

@@ -115,8 +115,9 @@ impl App {
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
+            // A far creature that the far machine's orchestrator runs goes below.
             Action::ForceSleep | Action::Wake | Action::PauseResume
-                if self.selected_remote().is_some() =>
+                if self.selected_remote().is_some() && self.selected_openseed().is_none() =>
             {
                 return self.remote_control(action);
             }
@@ -330,7 +331,11 @@ impl App {
             .as_deref()
             .and_then(|p| self.remote_of(p))
             .map(|r| r.host.clone());
-        let title = if let Some(host) = far {
+        let title = if let (true, Some(host)) = (through, &far) {
+            format!(
+                " Message to {name}: through the OpenSeed orchestrator on {host}, which wakes it "
+            )
+        } else if let Some(host) = far {
             format!(
                 " Message to {name}: to its runner on {host}, else appended to MESSAGES.md there "
             )
@@ -389,12 +394,6 @@ impl App {
             );
             return Vec::new();
         }
-        if self.remote_of(&path).is_some() {
-            self.message = None;
-            self.message_to = None;
-            self.mode = Mode::Normal;
-            return self.remote_job(path, RemoteAsk::Message(text));
-        }
         if self.message_through_openseed(&path) {
             let jobs = self.openseed_message(path, text);
             if !jobs.is_empty() {
@@ -404,6 +403,12 @@ impl App {
             }
             // Else the box stays open with its text, and the status line says why.
             return jobs;
+        }
+        if self.remote_of(&path).is_some() {
+            self.message = None;
+            self.message_to = None;
+            self.mode = Mode::Normal;
+            return self.remote_job(path, RemoteAsk::Message(text));
         }
         self.message = None;
         self.message_to = None;

@@ -3,14 +3,16 @@
 //! `p` stops the container after asking, or starts it; `s` has no endpoint).
 
 use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
-use super::Job;
+use super::{Job, RemoteAsk};
 use crate::openseed::{ApiStatus, EventKind, Update};
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
-use crate::ui::state::openseed::{Link, api_only_path, is_api_only, name_of};
+use crate::ui::state::openseed::{Link, OpenSeedUi, api_only_path, is_api_only, name_of};
 
 /// What the orchestrator is asked to do for a creature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,17 +24,36 @@ pub enum OpenSeedAction {
     Start,
 }
 
+impl OpenSeedAction {
+    /// The route's last segment (`POST /api/creatures/NAME/VERB`).
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Self::Wake => "wake",
+            Self::Message(_) => "message",
+            Self::Stop => "stop",
+            Self::Start => "start",
+        }
+    }
+
+    /// The message's text, for a message.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Self::Message(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
 impl App {
-    /// The creature at `path` is run by the attached orchestrator (no dreamwatch runner
-    /// hosts it, it is not a far creature, and the orchestrator lists it).
+    /// The creature at `path` is run by an orchestrator (no dreamwatch runner hosts it,
+    /// and the orchestrator of its machine lists it: the one attached here, or a far
+    /// creature's, reached through its connection).
     pub fn openseed_route(&self, path: &Path) -> bool {
         self.creatures
             .get(path)
             .is_some_and(|u| u.link == RunnerLink::None)
-            && self.remote_of(path).is_none()
             && self
-                .openseed
-                .as_ref()
+                .orchestrator_of(path)
                 .is_some_and(|o| o.creature(path).is_some())
     }
 
@@ -137,75 +158,7 @@ impl App {
             return;
         };
         self.dirty = true;
-        let said = match update {
-            Update::Up { base } => {
-                let was_down = matches!(openseed.link, Link::Down { .. });
-                openseed.link = Link::Up { base: base.clone() };
-                was_down.then(|| (format!("the OpenSeed orchestrator is back ({base})"), false))
-            }
-            Update::Down { error, retry_in } => {
-                let (since, said) = match &openseed.link {
-                    Link::Down { since, .. } => (*since, None),
-                    Link::Up { .. } | Link::Connecting => (
-                        now,
-                        Some((
-                            format!(
-                                "the OpenSeed orchestrator cannot be reached ({error}): the files are still watched, and it is tried again by itself"
-                            ),
-                            true,
-                        )),
-                    ),
-                };
-                openseed.link = Link::Down {
-                    error,
-                    since,
-                    retry_in,
-                };
-                said
-            }
-            Update::Creatures(list) => {
-                openseed.set_creatures(list);
-                None
-            }
-            Update::Costs(costs) => {
-                openseed.costs = costs;
-                None
-            }
-            Update::Stored(event) => {
-                openseed.push_event(event);
-                None
-            }
-            Update::Event(event) => {
-                let event = openseed.push_event(event);
-                match &event.kind {
-                    EventKind::Error { error, .. } => {
-                        Some((format!("{}: {error}", event.creature), true))
-                    }
-                    EventKind::BudgetExceeded { spent, cap } => Some((
-                        format!(
-                            "{} reached its daily budget (${spent:.2} of ${cap:.2}): the orchestrator paused it until the day resets",
-                            event.creature
-                        ),
-                        true,
-                    )),
-                    EventKind::SpawnFailed { error } => Some((
-                        format!("{} could not be spawned: {error}", event.creature),
-                        true,
-                    )),
-                    EventKind::Orchestrator {
-                        healthy: false,
-                        down,
-                    } => Some((
-                        format!(
-                            "the OpenSeed orchestrator is degraded ({} down): it cannot start creatures",
-                            down.join(", ")
-                        ),
-                        true,
-                    )),
-                    _ => None,
-                }
-            }
-        };
+        let said = take(openseed, update, now);
         self.merge_orchestrated();
         self.sync_api_only();
         if let Some((text, error)) = said {
@@ -213,20 +166,47 @@ impl App {
         }
     }
 
+    /// What the orchestrator that runs the creature at `path` says: the far machine's
+    /// for a far creature, else the one attached here.
+    pub fn orchestrator_of(&self, path: &Path) -> Option<&OpenSeedUi> {
+        match self.remote_of(path) {
+            Some(remote) => remote.openseed.as_ref(),
+            None => self.openseed.as_ref(),
+        }
+    }
+
+    pub fn orchestrator_of_mut(&mut self, path: &Path) -> Option<&mut OpenSeedUi> {
+        let root = crate::ui::state::remote::root_of(path);
+        match root.and_then(|r| self.remotes.get_mut(r)) {
+            Some(remote) => remote.openseed.as_mut(),
+            None => self.openseed.as_mut(),
+        }
+    }
+
     /// Gives each creature the orchestrator runs its word on it (none while the
     /// orchestrator cannot be reached: then the files alone say), and refreshes its summary.
-    fn merge_orchestrated(&mut self) {
-        let Some(openseed) = self.openseed.as_ref() else {
-            return;
-        };
-        let up = openseed.up();
-        for (path, ui) in &mut self.creatures {
-            let api = (up && ui.link == RunnerLink::None)
-                .then(|| openseed.creature(path).map(|c| c.status.clone()))
-                .flatten();
+    pub(super) fn merge_orchestrated(&mut self) {
+        let said: Vec<(PathBuf, Option<ApiStatus>)> = self
+            .creatures
+            .keys()
+            .filter(|p| !is_api_only(p))
+            .map(|p| {
+                let api = self
+                    .orchestrator_of(p)
+                    .filter(|o| o.up())
+                    .and_then(|o| o.creature(p))
+                    .map(|c| c.status.clone());
+                (p.clone(), api)
+            })
+            .collect();
+        for (path, api) in said {
+            let Some(ui) = self.creatures.get_mut(&path) else {
+                continue;
+            };
+            let api = api.filter(|_| ui.link == RunnerLink::None);
             if ui.orchestrated != api {
                 ui.orchestrated = api;
-                if let Some(model) = self.garden.creature(path) {
+                if let Some(model) = self.garden.creature(&path) {
                     ui.refresh_summary(model, self.now);
                 }
             }
@@ -303,14 +283,18 @@ impl App {
         self.openseed_job(path, OpenSeedAction::Message(text))
     }
 
-    /// A job for the orchestrator, or why it cannot be asked now.
+    /// A job for the orchestrator (a far creature's through its connection), or why it
+    /// cannot be asked now.
     pub(super) fn openseed_job(&mut self, path: PathBuf, action: OpenSeedAction) -> Vec<Job> {
-        if let Some(o) = self.openseed.as_ref()
+        if let Some(o) = self.orchestrator_of(&path)
             && let Link::Down { error, .. } = &o.link
         {
             let text = format!("the OpenSeed orchestrator cannot be reached now ({error})");
             self.set_notice(text, true);
             return Vec::new();
+        }
+        if self.remote_of(&path).is_some() {
+            return self.remote_job(path, RemoteAsk::OpenSeed(action));
         }
         vec![Job::OpenSeed {
             creature: path,
@@ -319,9 +303,86 @@ impl App {
     }
 
     fn api_status(&self, path: &Path) -> Option<ApiStatus> {
-        self.openseed
-            .as_ref()
+        self.orchestrator_of(path)
             .and_then(|o| o.creature(path))
             .map(|c| c.status.clone())
+    }
+}
+
+/// What an orchestrator's report does to what is known of it; what to say of it (and
+/// whether it is bad news).
+pub(super) fn take(
+    openseed: &mut OpenSeedUi,
+    update: Update,
+    now: DateTime<Utc>,
+) -> Option<(String, bool)> {
+    match update {
+        Update::Up { base } => {
+            let was_down = matches!(openseed.link, Link::Down { .. });
+            openseed.link = Link::Up { base: base.clone() };
+            was_down.then(|| (format!("the OpenSeed orchestrator is back ({base})"), false))
+        }
+        Update::Down { error, retry_in } => {
+            let (since, said) = match &openseed.link {
+                Link::Down { since, .. } => (*since, None),
+                Link::Up { .. } | Link::Connecting => (
+                    now,
+                    Some((
+                        format!(
+                            "the OpenSeed orchestrator cannot be reached ({error}): the files are still watched, and it is tried again by itself"
+                        ),
+                        true,
+                    )),
+                ),
+            };
+            openseed.link = Link::Down {
+                error,
+                since,
+                retry_in,
+            };
+            said
+        }
+        Update::Creatures(list) => {
+            openseed.set_creatures(list);
+            None
+        }
+        Update::Costs(costs) => {
+            openseed.costs = costs;
+            None
+        }
+        Update::Stored(event) => {
+            openseed.push_event(event);
+            None
+        }
+        Update::Event(event) => {
+            let event = openseed.push_event(event);
+            match &event.kind {
+                EventKind::Error { error, .. } => {
+                    Some((format!("{}: {error}", event.creature), true))
+                }
+                EventKind::BudgetExceeded { spent, cap } => Some((
+                    format!(
+                        "{} reached its daily budget (${spent:.2} of ${cap:.2}): the orchestrator paused it until the day resets",
+                        event.creature
+                    ),
+                    true,
+                )),
+                EventKind::SpawnFailed { error } => Some((
+                    format!("{} could not be spawned: {error}", event.creature),
+                    true,
+                )),
+                EventKind::Orchestrator {
+                    healthy: false,
+                    down,
+                } => Some((
+                    format!(
+                        "the OpenSeed orchestrator is degraded ({} down): it cannot start creatures",
+                        down.join(", ")
+                    ),
+                    true,
+                )),
+                _ => None,
+            }
+        }
     }
 }

@@ -4,10 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Job;
+use super::{Job, OpenSeedAction};
 use crate::control::ControlCommand;
 use crate::remote::Update;
 use crate::ui::state::App;
+use crate::ui::state::openseed::OpenSeedUi;
 use crate::ui::state::remote::{RemoteLink, RemoteUi, root_of};
 
 /// What is asked of a far creature.
@@ -15,6 +16,8 @@ use crate::ui::state::remote::{RemoteLink, RemoteUi, root_of};
 pub enum RemoteAsk {
     Control(ControlCommand),
     Message(String),
+    /// An action of the far machine's OpenSeed orchestrator.
+    OpenSeed(OpenSeedAction),
 }
 
 impl App {
@@ -91,12 +94,35 @@ impl App {
                         )),
                     ),
                 };
+                // Its orchestrator is out of reach with it.
+                if let Some(openseed) = remote.openseed.as_mut() {
+                    openseed.link = crate::ui::state::openseed::Link::Down {
+                        error: format!("the connection to {host} is down"),
+                        since,
+                        retry_in,
+                    };
+                }
                 remote.link = RemoteLink::Down {
                     error,
                     since,
                     retry_in,
                 };
                 said
+            }
+            Update::OpenSeed(update) => {
+                match serde_json::from_value::<crate::openseed::Update>(update) {
+                    Ok(update) => {
+                        let openseed = remote.openseed.get_or_insert_with(|| {
+                            OpenSeedUi::new(format!("the OpenSeed orchestrator on {host}"))
+                        });
+                        super::openseed::take(openseed, update, now)
+                            .map(|(text, error)| (format!("{host}: {text}"), error))
+                    }
+                    Err(e) => {
+                        tracing::debug!("{host}: an OpenSeed report not understood: {e}");
+                        None
+                    }
+                }
             }
             Update::Refused { error } => {
                 let error = crate::ui::prepare::inert(&error);
@@ -109,6 +135,7 @@ impl App {
                 ))
             }
         };
+        self.merge_orchestrated();
         if let Some((text, error)) = said {
             self.set_notice(text, error);
         }

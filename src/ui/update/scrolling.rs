@@ -181,7 +181,7 @@ impl App {
             return;
         };
         if view == MainView::Live {
-            if let Some(openseed) = self.openseed.as_mut()
+            if let Some(openseed) = self.orchestrator_of_mut(&path)
                 && let Some(name) = name_of(&path)
             {
                 let anchor = scroll::scroll(&openseed.live_doc, openseed.anchor(&path), vp, step);

@@ -92,6 +92,37 @@ impl Jobs {
                     let _ = tx.send(outcome);
                 });
             }
+            RemoteAsk::OpenSeed(action) => {
+                let (doing, done) = super::openseed_texts(&action, &name);
+                app.set_notice(doing, false);
+                let rx = remote.ask(Ask::OpenSeed {
+                    name: id.to_string(),
+                    action: action.verb().to_string(),
+                    text: action.message().map(str::to_owned),
+                });
+                tokio::spawn(async move {
+                    let undelivered = action.message().map(|t| (creature, t.to_owned()));
+                    let outcome = match rx.await {
+                        Ok(Answered { ok: true, .. }) => {
+                            Outcome::from((format!("{host}: {done}"), false))
+                        }
+                        Ok(Answered { text: said, .. }) => Outcome {
+                            text: format!("cannot {} {name}: {}", action.verb(), inert(&said)),
+                            error: true,
+                            undelivered,
+                        },
+                        Err(_) => Outcome {
+                            text: format!(
+                                "{name}: the connection to {host} dropped before its orchestrator answered: {} may or may not have been done",
+                                action.verb()
+                            ),
+                            error: true,
+                            undelivered,
+                        },
+                    };
+                    let _ = tx.send(outcome);
+                });
+            }
         }
     }
 }
