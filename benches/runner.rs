@@ -135,7 +135,9 @@ fn fsm_life() -> u64 {
                 | Output::Answer(_)
                 | Output::Record(_)
                 | Output::Status { .. }
-                | Output::Fault(_) => {}
+                | Output::Fault(_)
+                // Review is off.
+                | Output::Review(_) => {}
                 Output::Exit => return actions,
             }
         }

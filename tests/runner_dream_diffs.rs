@@ -48,6 +48,7 @@ async fn every_dream_is_recorded_and_the_deep_sleep_shows_its_pruning() {
         let records = read.records;
         let [
             DiffRecord {
+                review: None,
                 file,
                 changes: FileChanges::Observations(o),
                 t,

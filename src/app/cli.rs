@@ -196,6 +196,11 @@ pub struct RunArgs {
     /// the seed's, or today's OpenSeed (deep sleep every 5th dream, no pause)
     #[arg(long, value_enum)]
     pub profile: Option<ProfileArg>,
+    /// Hold each dream (a consolidation's writes, a deep sleep's pruning) as a proposal
+    /// for the operator to apply, reject or edit, until `review_timeout` (config, default
+    /// 10m) applies it; the dreamer's dreams (other genomes are not held)
+    #[arg(long)]
+    pub review_dreams: bool,
 }
 
 #[derive(Debug, Args)]
@@ -219,6 +224,11 @@ pub struct DemoArgs {
     /// each other)
     #[arg(long, value_enum)]
     pub genome: Option<GenomeArg>,
+    /// Hold each dream (a consolidation's writes, a deep sleep's pruning) as a proposal
+    /// for the operator to apply, reject or edit, until `review_timeout` (config, default
+    /// 10m) applies it; the dreamer's dreams (other genomes are not held)
+    #[arg(long)]
+    pub review_dreams: bool,
 }
 
 #[derive(Debug, Args)]

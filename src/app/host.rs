@@ -58,7 +58,8 @@ fn settings(
 }
 
 pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
-    let (config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
+    let (mut config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
+    config.review_dreams |= args.review_dreams;
     let dirs = match super::garden::plan(&args.dir, args.creatures)? {
         Some(dirs) => dirs,
         None => vec![args.dir.clone()],
@@ -139,7 +140,8 @@ fn refuse_foreign(dir: &Path) -> Result<(), AppError> {
 }
 
 pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
-    let (config, watching) = settings(cli, None, args.speed)?;
+    let (mut config, watching) = settings(cli, None, args.speed)?;
+    config.review_dreams |= args.review_dreams;
     let temp;
     let garden: PathBuf = match &args.dir {
         Some(d) => d.clone(),

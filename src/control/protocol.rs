@@ -12,7 +12,12 @@
 //! <- {"error":"unknown variant `dance`, expected one of ...","ok":false}
 //! ```
 //!
-//! Commands: `pause`, `resume`, `force_sleep`, `wake`, `message` (with `text`). `ok` means
+//! Commands: `pause`, `resume`, `force_sleep`, `wake`, `message` (with `text`); for a dream
+//! held for review (`--review-dreams`, see [`crate::memory::proposal`]): `proposal` (the
+//! pending proposal, answered `{"kind":"proposal","proposal":{...}}` or
+//! `{"kind":"no_proposal"}`; a runner holds one at most, so this is the list too),
+//! `apply_proposal`, `reject_proposal`, `replace_proposal` (with `text`: the edited
+//! proposal in its text form, refused with the reason when it is not valid). `ok` means
 //! the runner accepted the command; its effect shows in the creature's files and status.
 //! The reply is sent once the runner has handled the command, and may carry what became of
 //! it ([`Answer`]), for example:
@@ -28,6 +33,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::memory::proposal::Proposal;
+
 /// The longest request or reply line, newline included.
 pub const MAX_LINE: u64 = 64 * 1024;
 
@@ -39,11 +46,34 @@ pub enum ControlCommand {
     Resume,
     ForceSleep,
     Wake,
-    Message { text: String },
+    Message {
+        text: String,
+    },
+    /// The pending proposal of a dream held for review.
+    Proposal,
+    ApplyProposal,
+    RejectProposal,
+    /// Replaces the pending proposal with an edited one (`Proposal::to_text`'s form).
+    ReplaceProposal {
+        text: String,
+    },
+}
+
+impl ControlCommand {
+    /// A command about a dream held for review.
+    pub fn is_review(&self) -> bool {
+        matches!(
+            self,
+            ControlCommand::Proposal
+                | ControlCommand::ApplyProposal
+                | ControlCommand::RejectProposal
+                | ControlCommand::ReplaceProposal { .. }
+        )
+    }
 }
 
 /// What became of an accepted command, when there is more to say than "accepted".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Answer {
     /// Force sleep: the sleep work (a dream) started now.
@@ -60,10 +90,23 @@ pub enum Answer {
     Paused,
     /// The runner is stopping: nothing will be done.
     Stopped,
+    /// A review command, and no proposal is pending.
+    NoProposal,
+    /// The pending proposal.
+    Proposal { proposal: Box<Proposal> },
+    /// The proposal was written; the creature goes on with it.
+    Applied,
+    /// The proposal was dropped, nothing of it written.
+    Rejected,
+    /// The edited proposal is held in place of the old one.
+    Replaced,
+    /// The runner refused the command: why (an edited proposal that is not valid, a
+    /// proposal that could not be written). On the socket, a refusal (`ok: false`).
+    Refused { why: String },
 }
 
 /// The runner's answer to one request line.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reply {
     /// Why the command was refused (absent when accepted). Written first, as the wire
     /// format always had it.
@@ -80,7 +123,11 @@ impl Reply {
         Self::answered(None)
     }
 
+    /// An accepted command's reply; `Answer::Refused` is a refusal.
     pub fn answered(answer: Option<Answer>) -> Self {
+        if let Some(Answer::Refused { why }) = answer {
+            return Self::refused(why);
+        }
         Self {
             error: None,
             ok: true,

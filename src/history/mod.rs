@@ -134,6 +134,7 @@ impl History {
         let record = before.and_then(|before| {
             let changes = FileChanges::between(file, &before, text);
             (!changes.is_empty()).then(|| DiffRecord {
+                review: None,
                 dream: None,
                 t: Some(now),
                 file: file.to_string(),

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dream_diff::FileChanges;
 use super::dreams::opt_time;
+use super::proposal::Decision;
 
 /// Where the runner keeps the record, relative to the creature's root.
 pub const DREAM_DIFFS: &str = ".sys/dream-diffs.jsonl";
@@ -47,6 +48,10 @@ pub struct DiffRecord {
     /// Seen after a time nothing watched: made between `since` and `t` by whatever ran.
     #[serde(default, with = "opt_time", skip_serializing_if = "Option::is_none")]
     pub since: Option<DateTime<Utc>>,
+    /// The dream was held for review (`--review-dreams`): how it was decided. A rejected
+    /// dream's changes are recorded too, and were not written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<Decision>,
     pub changes: FileChanges,
 }
 
@@ -136,6 +141,7 @@ mod tests {
         assert_eq!(read_dream(&p, 1).unwrap(), DreamRecords::default());
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         let rec = |dream| DiffRecord {
+            review: None,
             dream: Some(dream),
             t: None,
             file: "priorities.md".into(),
@@ -162,6 +168,7 @@ mod tests {
         use chrono::TimeZone;
         let at = |h: u32, m: u32| Some(Utc.with_ymd_and_hms(2026, 3, 1, h, m, 0).unwrap());
         let seen = |t, since| DiffRecord {
+            review: None,
             dream: None,
             t,
             file: "observations.md".into(),

@@ -28,6 +28,7 @@ pub mod observation_log;
 pub mod observations;
 pub mod op_line;
 pub mod problem;
+pub mod proposal;
 pub mod recent;
 pub mod runner_lock;
 pub mod status;

@@ -33,6 +33,10 @@ pub enum RunnerConfigError {
     SleepRange,
     #[error("--speed must be a positive number")]
     Speed,
+    #[error(
+        "[runner] review_timeout must be a time such as \"10m\", \"90s\" or \"2h\", or \"never\", not {0:?}"
+    )]
+    ReviewTimeout(String),
 }
 
 /// `deny_unknown_fields` does not work through `flatten`: [`RunnerConfig::from_table`]
@@ -71,6 +75,12 @@ pub struct RunnerConfig {
     pub evennia: EvenniaConfig,
     /// The emergence genome's settings (`[runner.emergence]`).
     pub emergence: EmergenceConfig,
+    /// `--review-dreams`: a consolidation's result is held as a proposal for the operator
+    /// instead of being written (see `memory::proposal`).
+    pub review_dreams: bool,
+    /// How long a held proposal waits before it applies itself, in real time (not sped
+    /// up): `"10m"`, `"90s"`, `"2h"`, or `"never"`.
+    pub review_timeout: String,
 }
 
 impl Default for RunnerConfig {
@@ -90,6 +100,8 @@ impl Default for RunnerConfig {
             garden: Vec::new(),
             evennia: EvenniaConfig::default(),
             emergence: EmergenceConfig::default(),
+            review_dreams: false,
+            review_timeout: "10m".into(),
         }
     }
 }
@@ -167,7 +179,14 @@ impl RunnerConfig {
         if !(self.speed.is_finite() && self.speed > 0.0) {
             return Err(RunnerConfigError::Speed);
         }
+        self.review_timeout()?;
         Ok(())
+    }
+
+    /// How long a held proposal waits before it applies itself; `None`: never.
+    pub fn review_timeout(&self) -> Result<Option<TimeDelta>, RunnerConfigError> {
+        parse_timeout(&self.review_timeout)
+            .ok_or_else(|| RunnerConfigError::ReviewTimeout(self.review_timeout.clone()))
     }
 
     /// The wall-clock length of `secs` of creature time at this speed.
@@ -182,9 +201,48 @@ impl RunnerConfig {
     }
 }
 
+/// `"never"`, or a whole number with `s`, `m`, `h` or `d`. Hand-written: four suffixes do
+/// not need a duration crate.
+fn parse_timeout(text: &str) -> Option<Option<TimeDelta>> {
+    let text = text.trim();
+    if text == "never" {
+        return Some(None);
+    }
+    let unit = text.chars().last()?;
+    let n: i64 = text[..text.len() - unit.len_utf8()].trim().parse().ok()?;
+    let secs = match unit {
+        's' => 1,
+        'm' => 60,
+        'h' => 3600,
+        'd' => 86_400,
+        _ => return None,
+    };
+    (n >= 0)
+        .then(|| TimeDelta::try_seconds(n.checked_mul(secs)?))?
+        .map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn review_timeouts_are_times_or_never() {
+        let t = |s: &str| parse_timeout(s);
+        assert_eq!(t("10m"), Some(Some(TimeDelta::minutes(10))));
+        assert_eq!(t("90s"), Some(Some(TimeDelta::seconds(90))));
+        assert_eq!(t(" 2h"), Some(Some(TimeDelta::hours(2))));
+        assert_eq!(t("never"), Some(None));
+        for bad in ["", "m", "10", "-1m", "ten m", "10 minutes"] {
+            assert_eq!(t(bad), None, "{bad}");
+        }
+        let e = RunnerConfig::from_table(&table("review_timeout = \"soon\""), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("review_timeout") && e.contains("never"), "{e}");
+        let c = RunnerConfig::from_table(&table("review_dreams = true"), None).unwrap();
+        assert!(c.review_dreams);
+    }
 
     fn table(s: &str) -> toml::Table {
         s.parse().unwrap()

@@ -28,19 +28,23 @@ use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
 use super::disk::{self, Newborn, RunnerJson};
 use super::engine::Engine;
-use super::engine::input::Input;
-use super::engine::output::{Output, Record};
+use super::engine::input::{Input, Reviewed};
+use super::engine::output::{Output, Record, ReviewIo};
 use super::genome::dreamer::Dreamer;
 use super::genome::{Genome, GenomeFiles, Incoming, Performed};
 use super::mail::{CREATOR, Delivery, Postbox};
 use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
 use super::restore::restore;
+use super::review;
 use super::socket;
 use super::tools::{Bash, ToolRunner};
 use super::usage::UsageBook;
+use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
+use crate::memory::events::EventKind;
+use crate::memory::proposal::{self, Decision, Proposal};
 
 /// Prints one line of progress.
 pub type ProgressFn = Box<dyn Fn(&str) + Send + Sync>;
@@ -160,6 +164,10 @@ pub struct Runner<G: Genome> {
     postbox: Option<Arc<dyn Postbox>>,
     mail_tx: mpsc::UnboundedSender<Incoming>,
     mail_rx: mpsc::UnboundedReceiver<Incoming>,
+    /// The working copy the genome's IO goes to while a reviewed sleep work runs.
+    staged: Option<SeedPaths>,
+    /// The dream held for review (`.sys/proposal.json`).
+    proposal: Option<Proposal>,
     /// Each model call's tokens, into `.sys/usage.jsonl`.
     usage: UsageBook,
     /// A warning found when opening it, said once the run starts.
@@ -261,6 +269,8 @@ impl<G: Genome> Runner<G> {
             postbox: opts.postbox,
             mail_tx,
             mail_rx,
+            staged: None,
+            proposal: None,
             usage,
             usage_warning,
             _lock: lock,
@@ -305,10 +315,17 @@ impl<G: Genome> Runner<G> {
             }
             None => None,
         };
+        let mut restored = restore::<G>(&self.paths, &self.config, &mut self.files);
+        let (pending, errors) = review::pending(&self.paths);
+        restored.errors.extend(errors);
+        restored.held = pending.as_ref().map(review::held);
+        if pending.is_some() {
+            self.say("a dream is held for review (.sys/proposal.json)");
+        }
+        self.proposal = pending;
         if let Some(warning) = self.usage_warning.take() {
             self.write_failed(crate::memory::usage::USAGE_FILE, &warning);
         }
-        let restored = restore::<G>(&self.paths, &self.config, &mut self.files);
         let mut outputs = self
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
@@ -466,7 +483,10 @@ impl<G: Genome> Runner<G> {
                 let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
             }
-            Output::Genome(io) => match self.files.perform(&self.paths, io) {
+            Output::Genome(io) => match self
+                .files
+                .perform(self.staged.as_ref().unwrap_or(&self.paths), io)
+            {
                 Performed::Written => {}
                 Performed::Done(done) => {
                     let _ = tx.send(Input::Genome(done));
@@ -484,9 +504,154 @@ impl<G: Genome> Runner<G> {
                 }
             }
             Output::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
+            Output::Review(io) => {
+                if let Some(done) = self.review(io) {
+                    let _ = tx.send(Input::Reviewed(done));
+                }
+            }
             Output::Exit => return true,
         }
         false
+    }
+
+    /// Answers the operator's command being handled.
+    fn answer(&mut self, a: Answer) {
+        if let Some(answer) = self.answer_to.take() {
+            answer(Some(a));
+        }
+    }
+
+    /// Does the review's IO; what became of it, for the engine.
+    fn review(&mut self, io: ReviewIo) -> Option<Reviewed<G::Restored>> {
+        let now = self.clock.now();
+        match io {
+            ReviewIo::Stage => match review::stage(&self.paths, G::REVIEWED) {
+                Ok(stage) => self.staged = Some(stage),
+                Err(e) => self.write_failed(
+                    "proposal-stage",
+                    &format!("{e}: this dream is written without review"),
+                ),
+            },
+            ReviewIo::Propose(sleep) => {
+                let Some(stage) = self.staged.take() else {
+                    return Some(Reviewed::Proposed { held: false });
+                };
+                let held = match review::propose(&self.paths, &stage, G::REVIEWED, &sleep, now) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        self.write_failed(
+                            "proposal.json",
+                            &format!("{e}: the dream stays in {}", stage.root.display()),
+                        );
+                        None
+                    }
+                };
+                if let Some(p) = &held {
+                    let files: Vec<&str> = p.files.iter().map(|f| f.path.as_str()).collect();
+                    let mut fields = serde_json::Map::new();
+                    fields.insert("files".into(), files.into());
+                    if let Some(d) = p.deadline {
+                        fields.insert("deadline".into(), format_time(d).into());
+                    }
+                    self.review_event(now, proposal::HELD_EVENT, fields);
+                    let until = p.deadline.map_or_else(
+                        || "until the operator decides".to_string(),
+                        |d| format!("until {} (then it applies itself)", format_time(d)),
+                    );
+                    self.say(&format!(
+                        "dream held for review: {} file(s) in .sys/proposal.json, {until}",
+                        p.files.len()
+                    ));
+                }
+                let done = held.is_some();
+                self.proposal = held;
+                return Some(Reviewed::Proposed { held: done });
+            }
+            ReviewIo::Decide { apply, timed_out } => {
+                let Some(p) = self.proposal.clone() else {
+                    self.answer(Answer::NoProposal);
+                    return Some(Reviewed::NotDecided);
+                };
+                let decision = Decision {
+                    applied: apply,
+                    timed_out,
+                    edited: p.edited,
+                };
+                if let Err(e) = review::decide(&self.paths, &p, decision) {
+                    let why = format!("the dream could not be written ({e}): it stays held");
+                    self.write_failed("proposal", &why);
+                    self.proposal = Proposal::read(&self.paths.root).ok().flatten();
+                    self.answer(Answer::Refused { why });
+                    return Some(Reviewed::NotDecided);
+                }
+                self.proposal = None;
+                let mut fields = serde_json::Map::new();
+                fields.insert("applied".into(), apply.into());
+                fields.insert("timed_out".into(), timed_out.into());
+                fields.insert("edited".into(), p.edited.into());
+                fields.insert("text".into(), decision.describe().into());
+                self.review_event(now, proposal::DECIDED_EVENT, fields);
+                self.say(&format!("reviewed dream {}", decision.describe()));
+                self.answer(if apply {
+                    Answer::Applied
+                } else {
+                    Answer::Rejected
+                });
+                // The genome reads its files as they are now.
+                self.files = G::Files::default();
+                let restored = self.files.restore(&self.paths);
+                for e in restored.errors {
+                    self.write_failed("restore", &e);
+                }
+                return Some(Reviewed::Decided {
+                    genome: restored.state,
+                });
+            }
+            ReviewIo::Replace { text, deadline } => {
+                let Some(p) = self.proposal.as_ref() else {
+                    self.answer(Answer::NoProposal);
+                    return Some(Reviewed::Replaced {
+                        accepted: false,
+                        deadline,
+                    });
+                };
+                let accepted = match review::replace(&self.paths, p, &text, deadline) {
+                    Ok(new) => {
+                        self.proposal = Some(new);
+                        self.answer(Answer::Replaced);
+                        true
+                    }
+                    Err(e) => {
+                        self.answer(Answer::Refused { why: e.to_string() });
+                        false
+                    }
+                };
+                return Some(Reviewed::Replaced { accepted, deadline });
+            }
+            ReviewIo::Show => {
+                let a = match &self.proposal {
+                    Some(p) => Answer::Proposal {
+                        proposal: Box::new(p.clone()),
+                    },
+                    None => Answer::NoProposal,
+                };
+                self.answer(a);
+            }
+        }
+        None
+    }
+
+    fn review_event(
+        &mut self,
+        t: DateTime<Utc>,
+        kind: &str,
+        fields: serde_json::Map<String, serde_json::Value>,
+    ) {
+        self.record(&Record::Event {
+            t,
+            kind: EventKind::Other(kind.into()),
+            fields,
+        });
     }
 
     /// Appends the tokens of a model or embeddings call that came back.

@@ -21,6 +21,7 @@ pub mod open;
 pub mod progress;
 pub mod prompt;
 pub mod restore;
+pub mod review;
 pub mod socket;
 pub mod tools;
 pub mod usage;

@@ -72,6 +72,9 @@ impl<G: Genome> Engine<G> {
                 out,
             );
         }
+        if let Some(sleep) = r.held {
+            return self.hold_restored(sleep, out);
+        }
         let nap = self.cfg.cycle.quick_nap_threshold_s;
         if let Some(secs) = r
             .interrupted_sleep_s

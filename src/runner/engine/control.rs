@@ -20,8 +20,13 @@ impl<G: Genome> Engine<G> {
         if matches!(self.state, State::Stopped | State::Starting) {
             if matches!(cmd, ControlCommand::ForceSleep | ControlCommand::Wake) {
                 out.push(Output::Answer(Answer::Stopped));
+            } else if cmd.is_review() {
+                out.push(Output::Answer(Answer::NoProposal));
             }
             return;
+        }
+        if cmd.is_review() {
+            return self.on_review_command(now, cmd, out);
         }
         match cmd {
             ControlCommand::Pause => {
@@ -45,6 +50,12 @@ impl<G: Genome> Engine<G> {
             ControlCommand::Wake => match &self.state {
                 State::Asleep(_) => self.begin_wake(now, WakeSource::Operator, out),
                 State::SleepWork(_) => self.wake_during_sleep_work(now, WakeSource::Operator, out),
+                // It wakes once the proposal is decided.
+                State::Held(_) => {
+                    if self.wake_early.is_none() {
+                        self.wake_early = Some(WakeSource::Operator);
+                    }
+                }
                 _ if self.parked.is_some() => {
                     if self.wake_early.is_none() {
                         self.wake_early = Some(WakeSource::Operator);
@@ -62,6 +73,10 @@ impl<G: Genome> Engine<G> {
                 }
                 self.message(now, text, out);
             }
+            ControlCommand::Proposal
+            | ControlCommand::ApplyProposal
+            | ControlCommand::RejectProposal
+            | ControlCommand::ReplaceProposal { .. } => {}
         }
     }
 
@@ -70,7 +85,7 @@ impl<G: Genome> Engine<G> {
     fn force_sleep(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {
         let answer = match &self.state {
             _ if self.parked.is_some() => Answer::AlreadyDreaming,
-            State::SleepWork(_) => Answer::AlreadyDreaming,
+            State::SleepWork(_) | State::Held(_) => Answer::AlreadyDreaming,
             State::Asleep(a) if a.dreamt => Answer::AlreadyAsleep { until: a.wake_at },
             _ if self.paused => Answer::Paused,
             State::Ready | State::Backoff { .. } | State::Ticking { .. } | State::Asleep(_) => {

@@ -49,8 +49,28 @@ pub enum Input<G: Genome> {
     /// A message from another creature of the garden.
     Message(Incoming),
     Control(ControlCommand),
+    /// What became of an `Output::Review`.
+    Reviewed(Reviewed<G::Restored>),
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,
+}
+
+/// What became of the review work the engine asked for.
+#[derive(Debug)]
+pub enum Reviewed<R> {
+    /// The sleep's writes are held as a proposal (`held`), or it wrote nothing.
+    Proposed { held: bool },
+    /// The proposal was applied or rejected: the genome's part of the creature as it is
+    /// on disk now.
+    Decided { genome: R },
+    /// It could not be written: it stays pending.
+    NotDecided,
+    /// An edited text replaced the proposal (`accepted`, its countdown starting again
+    /// to `deadline`), or was refused.
+    Replaced {
+        accepted: bool,
+        deadline: Option<DateTime<Utc>>,
+    },
 }
 
 /// `MESSAGES.md` as read (its last [`crate::runner::disk::MAX_INBOX`] bytes at most); the
@@ -100,4 +120,6 @@ pub struct Restored<R> {
     pub inbox_migrated: bool,
     /// Problems met while reading (bad lines, unreadable files).
     pub errors: Vec<String>,
+    /// A consolidation held for review when the runner stopped: still pending.
+    pub held: Option<super::output::HeldSleep>,
 }

@@ -25,6 +25,8 @@ pub mod output;
 #[cfg(test)]
 mod mail_tests;
 #[cfg(test)]
+mod review_tests;
+#[cfg(test)]
 mod seam_tests;
 #[cfg(test)]
 mod tests;
@@ -34,6 +36,7 @@ mod compaction;
 mod control;
 mod mail;
 mod rest;
+mod review;
 mod sleep;
 
 use std::collections::VecDeque;
@@ -98,6 +101,9 @@ pub struct Engine<G: Genome> {
     /// What of `MESSAGES.md` the creature has been given.
     inbox: Delivered,
     shown: Option<(Status, u64)>,
+    /// The genome's IO goes to the review's working copy (the sleep work under way is
+    /// reviewed).
+    staging: bool,
 }
 
 #[derive(Debug)]
@@ -121,6 +127,9 @@ enum State {
     Compacting(Compacting),
     /// The genome's sleep work.
     SleepWork(SleepWork),
+    /// The sleep work is over and what it wrote waits for the operator's review
+    /// (`--review-dreams`); the creature stays in its sleep.
+    Held(review::Held),
     Asleep(Asleep),
     /// Woken; re-reading the disk for the wake-up message.
     Waking {
@@ -260,6 +269,7 @@ impl<G: Genome> Engine<G> {
             faulted: false,
             inbox: Delivered::default(),
             shown: None,
+            staging: false,
         }
     }
 
@@ -300,6 +310,7 @@ impl<G: Genome> Engine<G> {
             } => self.on_sent(now, id, message, delivery, &mut out),
             Input::Message(m) => self.on_message(now, m, &mut out),
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
+            Input::Reviewed(r) => self.on_reviewed(now, r, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }
         if self.dreams_reached_outside_sleep() {
@@ -314,7 +325,10 @@ impl<G: Genome> Engine<G> {
     /// consolidation inside the sleep work stops in `after_sleep`.
     fn dreams_reached_outside_sleep(&self) -> bool {
         self.max_dreams.is_some_and(|m| self.session_dreams >= m)
-            && !matches!(self.state, State::SleepWork(_) | State::Stopped)
+            && !matches!(
+                self.state,
+                State::SleepWork(_) | State::Held(_) | State::Stopped
+            )
     }
 
     /// What the observatory should show now.
@@ -334,7 +348,7 @@ impl<G: Genome> Engine<G> {
             | State::Ticking { .. }
             | State::Compacting(_)
             | State::Waking { .. } => Status::Awake,
-            State::SleepWork(_) => Status::Dreaming,
+            State::SleepWork(_) | State::Held(_) => Status::Dreaming,
             State::Asleep(a) => {
                 let until = Some(a.wake_at);
                 match a.kind {
@@ -353,6 +367,7 @@ impl<G: Genome> Engine<G> {
             State::Asleep(a) if !a.due => Some(a.timer),
             State::Backoff { timer } | State::Ticking { timer } => Some(*timer),
             State::SleepWork(w) => w.timer,
+            State::Held(h) => h.timer,
             _ => None,
         }
     }

@@ -42,8 +42,49 @@ pub enum Output<G: Genome> {
     Answer(Answer),
     /// The last fault to show (`None` clears it).
     Fault(Option<String>),
+    /// Work for the review of a consolidation (`--review-dreams`); answers come back as
+    /// `Input::Reviewed`.
+    Review(ReviewIo),
     /// The runner's work is over (`--max-dreams` reached, or shutdown).
     Exit,
+}
+
+/// What the driver does for the review of a consolidation (`--review-dreams`, see
+/// `memory::proposal`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReviewIo {
+    /// The sleep work begins: the genome's IO goes to a working copy of the files it
+    /// writes ([`crate::runner::genome::Genome::REVIEWED`]) until `Propose`.
+    Stage,
+    /// The sleep work is over: hold what it wrote as a proposal; `Reviewed::Proposed`.
+    Propose(HeldSleep),
+    /// Write (`apply`) or drop the pending proposal; `Reviewed::Decided`, or
+    /// `Reviewed::NotDecided` when it could not be written.
+    Decide { apply: bool, timed_out: bool },
+    /// Replace the pending proposal's files with an edited text, valid or refused (the
+    /// driver answers the operator); `Reviewed::Replaced`.
+    Replace {
+        text: String,
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// Answer the operator with the pending proposal.
+    Show,
+}
+
+/// A sleep whose consolidation waits for review: what the engine goes on with once it is
+/// decided.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldSleep {
+    /// When it applies itself; `None`: never.
+    pub deadline: Option<DateTime<Utc>>,
+    pub deep: bool,
+    pub consolidated: bool,
+    /// When the sleep began.
+    pub started: DateTime<Utc>,
+    /// Creature seconds of rest after the decision.
+    pub rest_s: f64,
+    /// Wake at once after the decision (an urgent event held during the sleep work).
+    pub wake: bool,
 }
 
 /// The engine's own file writes (every genome keeps these files).

@@ -55,6 +55,7 @@ impl<G: Genome> Engine<G> {
                 self.pump(now, out);
             }
             State::SleepWork(w) if w.timer == Some(id) => self.on_sleep_timer(now, out),
+            State::Held(h) if h.timer == Some(id) => self.on_review_timer(out),
             _ => {}
         }
     }

@@ -9,7 +9,7 @@ use crate::runner::activity::Activity;
 use crate::runner::genome::{Genome, IoProgress, SleepCause, SleepEnd, SleepStep};
 use crate::runner::wake;
 
-use super::output::Output;
+use super::output::{HeldSleep, Output};
 use super::{Engine, Force, Parked, Rest, SleepWork, State, WakeSource};
 
 impl<G: Genome> Engine<G> {
@@ -90,6 +90,7 @@ impl<G: Genome> Engine<G> {
             timer: None,
         });
         self.arm_sleep_timer(out);
+        self.stage(out);
         let step = self.with_genome(now, out, |g, cx| g.begin_sleep(cause, cx));
         self.sleep_step(now, step, out);
     }
@@ -298,24 +299,15 @@ impl<G: Genome> Engine<G> {
         }
     }
 
-    /// The sleep work is over (or failed): stop at `--max-dreams` or `--max-sleeps`, else
-    /// rest (until the wake time, when the sleep work ran inside the sleep).
+    /// The sleep work is over (or failed): held for review when it is reviewed, else
+    /// [`Self::go_on`].
     fn after_sleep(&mut self, now: DateTime<Utc>, end: SleepEnd, out: &mut Vec<Output<G>>) {
         let State::SleepWork(work) = std::mem::replace(&mut self.state, State::Ready) else {
             return;
         };
         self.session_sleeps += 1;
-        let dreams_done =
-            end.consolidated && self.max_dreams.is_some_and(|m| self.session_dreams >= m);
-        let sleeps_done = self.max_sleeps.is_some_and(|m| self.session_sleeps >= m);
-        if dreams_done || sleeps_done {
-            self.state = State::Stopped;
-            out.push(Output::Exit);
-            return;
-        }
         let deep = end.deep && end.consolidated;
-        let kind = if deep { Rest::Deep } else { Rest::Sleep };
-        let pause = match work.cause {
+        let rest_s = match work.cause {
             // The sleep work ran inside the sleep: rest what is left of it (nothing when
             // the wake time came during the work: `wake_early` holds that wake).
             _ if self.genome.wake_time_includes_work() => work
@@ -327,11 +319,45 @@ impl<G: Genome> Engine<G> {
             }
             SleepCause::Requested(s) | SleepCause::Scheduled(s) => s,
         };
-        self.rest(now, kind, pause, work.started, end.consolidated, out);
+        let sleep = HeldSleep {
+            deadline: None,
+            deep,
+            consolidated: end.consolidated,
+            started: work.started,
+            rest_s,
+            wake: end.wake,
+        };
+        if std::mem::take(&mut self.staging) {
+            return self.propose(now, sleep, out);
+        }
+        self.go_on(now, sleep, out);
+    }
+
+    /// After the sleep work (and its review): stop at `--max-dreams` or `--max-sleeps`,
+    /// else rest.
+    pub(super) fn go_on(&mut self, now: DateTime<Utc>, sleep: HeldSleep, out: &mut Vec<Output<G>>) {
+        self.state = State::Ready;
+        let dreams_done =
+            sleep.consolidated && self.max_dreams.is_some_and(|m| self.session_dreams >= m);
+        let sleeps_done = self.max_sleeps.is_some_and(|m| self.session_sleeps >= m);
+        if dreams_done || sleeps_done {
+            self.state = State::Stopped;
+            out.push(Output::Exit);
+            return;
+        }
+        let kind = if sleep.deep { Rest::Deep } else { Rest::Sleep };
+        self.rest(
+            now,
+            kind,
+            sleep.rest_s,
+            sleep.started,
+            sleep.consolidated,
+            out,
+        );
         if let Some(source) = self.wake_early.take() {
             return self.begin_wake(now, source, out);
         }
-        if end.wake {
+        if sleep.wake {
             self.begin_wake(now, WakeSource::Urgent("an urgent event".into()), out);
         }
     }

@@ -286,7 +286,7 @@ impl H {
     /// The answer to the command just sent.
     pub(super) fn answer(&self) -> Option<Answer> {
         self.out.iter().find_map(|e| match e {
-            Output::Answer(a) => Some(*a),
+            Output::Answer(a) => Some(a.clone()),
             _ => None,
         })
     }

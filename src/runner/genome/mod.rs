@@ -64,6 +64,11 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
     /// What BIRTH.json's `genome` says for a creature born with this genome.
     const BIRTH_NAME: &'static str;
 
+    /// The files the sleep work writes, when it may be held for review
+    /// (`--review-dreams`): they are copied for it to write to, and what it wrote there
+    /// becomes the proposal. Empty (the default): the sleep work is never held.
+    const REVIEWED: &'static [FileKind] = &[];
+
     /// Tools beside `bash` and `set_sleep`.
     fn tools(&self, _cfg: &RunnerConfig) -> Vec<GenomeTool> {
         Vec::new()

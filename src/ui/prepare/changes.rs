@@ -278,6 +278,7 @@ mod tests {
 
     fn obs(file: &str, o: ObservationChanges) -> DiffRecord {
         DiffRecord {
+            review: None,
             dream: Some(3),
             t: None,
             file: file.into(),

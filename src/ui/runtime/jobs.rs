@@ -50,6 +50,10 @@ fn describe(command: &ControlCommand) -> &'static str {
         ControlCommand::ForceSleep => "sleep now",
         ControlCommand::Wake => "wake up",
         ControlCommand::Message { .. } => "read a message",
+        ControlCommand::Proposal => "show its proposal",
+        ControlCommand::ApplyProposal => "apply its dream",
+        ControlCommand::RejectProposal => "reject its dream",
+        ControlCommand::ReplaceProposal { .. } => "hold the edited dream",
     }
 }
 
@@ -96,6 +100,16 @@ fn answered(name: &str, command: &ControlCommand, answer: Answer, keymap: &Keyma
                 true,
             )
                 .into();
+        }
+        Answer::NoProposal => {
+            return (format!("{name} has no dream waiting for review"), true).into();
+        }
+        Answer::Proposal { .. } => format!("{name} has a dream waiting for review"),
+        Answer::Applied => format!("{name}'s dream is applied: it wakes with it"),
+        Answer::Rejected => format!("{name}'s dream is rejected: nothing of it was written"),
+        Answer::Replaced => format!("{name}'s edited dream is held for review"),
+        Answer::Refused { why } => {
+            return (format!("{name}: cannot {}: {why}", describe(command)), true).into();
         }
     };
     (text, false).into()

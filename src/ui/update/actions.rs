@@ -264,6 +264,10 @@ impl App {
                 ControlCommand::Pause => format!("pause {name}"),
                 ControlCommand::Resume => format!("resume {name}"),
                 ControlCommand::Message { .. } => format!("message {name}"),
+                ControlCommand::Proposal
+                | ControlCommand::ApplyProposal
+                | ControlCommand::RejectProposal
+                | ControlCommand::ReplaceProposal { .. } => format!("review {name}'s dream"),
             };
             // What cannot be done comes first: a narrow status row cuts the end.
             let why = format!(

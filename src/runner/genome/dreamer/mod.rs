@@ -20,6 +20,7 @@ use thiserror::Error;
 use crate::llm::{LlmError, Response};
 use crate::memory::dreams::Dream;
 use crate::memory::events::EventKind;
+use crate::memory::layout::FileKind;
 use crate::memory::observations::{ObsItem, parse_item};
 use crate::runner::config::RunnerConfig;
 use crate::runner::disk::FileError;
@@ -182,6 +183,12 @@ impl Genome for Dreamer {
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
     const BIRTH_NAME: &'static str = crate::runner::adoption::GENOME;
+    const REVIEWED: &'static [FileKind] = &[
+        FileKind::Observations,
+        FileKind::Dreams,
+        FileKind::Priorities,
+        FileKind::Diary,
+    ];
 
     fn tools(&self, cfg: &RunnerConfig) -> Vec<GenomeTool> {
         vec![mail::send_message_tool(&cfg.garden)]
@@ -191,7 +198,9 @@ impl Genome for Dreamer {
         mail::call_send_message(call, cx)
     }
 
+    /// Also after a reviewed dream was decided: everything is read anew.
     fn restore(&mut self, r: DreamerRestored) {
+        self.recall.recent_observations.clear();
         self.dreams = r.dreams;
         self.last_dream_at = r.recent_dreams.last().and_then(|d| d.t);
         self.recall.last_dream = r.recent_dreams.last().cloned();

@@ -42,6 +42,7 @@ impl DreamRecorder {
             return;
         }
         let record = DiffRecord {
+            review: None,
             dream: Some(dream),
             t,
             file: file.to_string(),
