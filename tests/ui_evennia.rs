@@ -118,7 +118,7 @@ fn a_dreamer_is_not_offered_the_evennia_views() {
         assert!(!text.contains(word), "{word} offered to a dreamer:\n{text}");
     }
     let ctx = screen.app.hint_context();
-    let offered: Vec<&str> = actions(&screen.app.keymap, &ctx)
+    let offered: Vec<String> = actions(&screen.app.keymap, &ctx)
         .into_iter()
         .filter(|a| a.enabled && a.action.view().is_some())
         .map(|a| a.hint)

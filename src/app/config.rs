@@ -204,6 +204,29 @@ impl ConfigFile {
                 }
                 continue;
             }
+            if key == "commands"
+                && let toml::Value::Array(entries) = &value
+            {
+                // Each entry alone: a bad one is left out, the others stay.
+                let mut good = Vec::new();
+                for (n, entry) in entries.iter().enumerate() {
+                    let alone = toml::Table::from_iter([(
+                        key.clone(),
+                        toml::Value::Array(vec![entry.clone()]),
+                    )]);
+                    match check(alone) {
+                        Ok(_) => good.push(entry.clone()),
+                        Err(message) => problems.push(ConfigError::Key {
+                            path: self.path(),
+                            line: None,
+                            key: format!("[[commands]] #{}", n + 1),
+                            message,
+                        }),
+                    }
+                }
+                rest.insert(key, toml::Value::Array(good));
+                continue;
+            }
             if let Err(message) = check(toml::Table::from_iter([(key.clone(), value)])) {
                 problems.push(self.key_problem(None, &key, message));
                 rest.remove(&key);
@@ -506,6 +529,30 @@ mod tests {
         let mut keymap = Keymap::default();
         let warnings = keymap.patch(&config.keys);
         assert!(warnings.is_empty(), "{warnings:?}");
+        let warnings = keymap.add_commands(&config.commands);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(keymap.user_actions().count(), config.commands.len());
+        assert!(config.commands.len() >= 2);
+    }
+
+    #[test]
+    fn a_bad_command_entry_is_left_out_and_the_others_stay() {
+        let file = config(
+            "[[commands]]\nkey = \"u\"\ndescription = \"du\"\ncommand = \"du -sh {dir}\"\n\n[[commands]]\nkey = \"t\"\ncommand = \"no description\"\n",
+        );
+        let observatory = file.observatory();
+        assert_eq!(observatory.value.commands.len(), 1);
+        assert_eq!(observatory.value.commands[0].description, "du");
+        let said: Vec<String> = observatory
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("test.toml: [[commands]] #2: missing field `description`"),
+            "{said:?}"
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The observatory's part of the config file (see `config.sample.toml`): theme, polling,
-//! read-only, key bindings. Every setting is optional; key bindings patch the defaults one action at
+//! read-only, key bindings, user commands. Every setting is optional; key bindings patch the defaults one action at
 //! a time. The file is read once, by the composition root (`app`).
 
 use std::collections::BTreeMap;
@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+use super::input::commands::UserCommand;
 use super::input::keymap::KeyNames;
 use crate::llm::prices::Price;
 
@@ -31,6 +32,10 @@ pub struct Config {
     /// million tokens: added over the built-in price table (`src/llm/prices.toml`).
     #[serde(default)]
     pub prices: BTreeMap<String, Price>,
+    /// `[[commands]]`: the operator's own keys (`key`, `description`, `command`,
+    /// `foreground`).
+    #[serde(default)]
+    pub commands: Vec<UserCommand>,
 }
 
 /// `<config dir>/dreamwatch`, where config.toml and themes/ live.

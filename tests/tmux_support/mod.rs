@@ -137,6 +137,23 @@ impl Pane {
         }
     }
 
+    /// Waits until the tmux format `format` (`#{window_bell_flag}`) reads `value`.
+    pub fn wait_display(&self, format: &str, value: &str) {
+        let start = Instant::now();
+        loop {
+            let now = self.display(format);
+            if now == value {
+                return;
+            }
+            assert!(
+                start.elapsed() < DEADLINE,
+                "timed out waiting for {format} to be {value} (it is {now}); the screen:\n{}",
+                self.capture()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     pub fn wait_text(&self, text: &str) -> String {
         self.wait_for(text, |s| s.contains(text))
     }

@@ -20,6 +20,7 @@ pub enum Group {
     Open,
     Creature,
     Prompt,
+    User,
 }
 
 impl Group {
@@ -34,6 +35,7 @@ impl Group {
             Group::Open => "Open, view, copy (what the main pane selects)",
             Group::Creature => "Creature control",
             Group::Prompt => "Message box and prompts",
+            Group::User => "Your commands (config [[commands]])",
         }
     }
 }
@@ -65,12 +67,18 @@ pub enum Needs {
     View,
     /// The garden list is filtered.
     GardenFilter,
+    /// A user command: a creature is selected. The observatory cannot know what the
+    /// command does, so `--read-only` refuses it.
+    Command,
 }
 
 impl Needs {
     /// The action writes or acts on a creature: `--read-only` refuses it.
     pub fn acts(self) -> bool {
-        matches!(self, Needs::Control | Needs::Write | Needs::Restore)
+        matches!(
+            self,
+            Needs::Control | Needs::Write | Needs::Restore | Needs::Command
+        )
     }
 }
 
@@ -135,20 +143,23 @@ macro_rules! actions {
             description: $description:literal $(,)?
         }
     )*) => {
-        /// Everything the operator can ask the observatory to do.
+        /// Everything the operator can ask the observatory to do: the built-in actions,
+        /// and the config's `[[commands]]` (by their place in the keymap's list).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(rename_all = "snake_case")]
         pub enum Action {
             $($name,)*
+            User(u8),
         }
 
         impl Action {
-            /// Every action, in help order.
+            /// Every built-in action, in help order.
             pub const ALL: [Action; [$(stringify!($name)),*].len()] = [$(Action::$name),*];
 
-            /// The action's declaration.
+            /// The action's declaration (a user command's text is the keymap's).
             pub fn spec(self) -> &'static ActionSpec {
                 match self {
+                    Action::User(_) => &USER_SPEC,
                     $(Action::$name => &ActionSpec {
                         group: Group::$group,
                         keys: &[$($key),*],
@@ -163,6 +174,19 @@ macro_rules! actions {
         }
     };
 }
+
+/// What every user command is: a key of the normal screen acting on the selected
+/// creature (its keys, hint and description are in the keymap).
+const USER_SPEC: ActionSpec = ActionSpec {
+    group: Group::User,
+    keys: &[],
+    modes: &[Mode::Normal],
+    needs: Needs::Command,
+    // Asked for by the operator: kept before views and toggles when the bar is short.
+    bar: Bar::Normal(3),
+    hint: "command",
+    description: "a command of the config file",
+};
 
 actions! {
     Help {

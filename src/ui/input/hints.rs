@@ -42,8 +42,8 @@ pub struct ActionInfo {
     /// The first bound key, for the hint bar.
     pub key: String,
     pub group: Group,
-    pub hint: &'static str,
-    pub description: &'static str,
+    pub hint: String,
+    pub description: String,
     /// Works in this context (else shown dimmed in help, left out of the bar).
     pub enabled: bool,
     /// Worth a place in the hint bar in this context.
@@ -79,6 +79,7 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Hits => ctx.hits,
         Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
         Needs::GardenFilter => ctx.filtered,
+        Needs::Command => ctx.creature,
     }
 }
 
@@ -97,11 +98,14 @@ fn in_bar(keymap: &Keymap, action: Action, ctx: &HintContext) -> bool {
     }
 }
 
-/// Every bindable action with its keys and state in `ctx`, in help order.
+/// Every bindable action with its keys and state in `ctx`, in help order: the built-in
+/// ones, then the config's commands.
 pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
     Action::ALL
         .iter()
-        .map(|&action| {
+        .copied()
+        .chain(keymap.user_actions())
+        .map(|action| {
             let spec = action.spec();
             let enabled = enabled(action, ctx);
             let keys = keymap.label(action);
@@ -115,23 +119,39 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 keys,
                 key,
                 group: spec.group,
-                hint: match action {
-                    Action::PauseResume if ctx.openseed => "stop/start",
-                    _ => spec.hint,
+                hint: match (action, keymap.command(action)) {
+                    (_, Some(command)) => command.description.clone(),
+                    (Action::PauseResume, _) if ctx.openseed => "stop/start".into(),
+                    _ => spec.hint.into(),
                 },
-                description: match action {
-                    Action::PauseResume if ctx.openseed => {
-                        "stop the creature's container (asked first), or start it (OpenSeed)"
+                description: match (action, keymap.command(action)) {
+                    (_, Some(command)) => {
+                        let how = if command.foreground {
+                            "with the terminal"
+                        } else {
+                            "in the background"
+                        };
+                        format!("{} ({how})", command.description)
                     }
-                    Action::ForceSleep if ctx.openseed => {
-                        "force the creature to sleep now (OpenSeed has no way to)"
-                    }
-                    _ => spec.description,
+                    (action, _) => builtin_description(action, ctx).into(),
                 },
                 enabled,
             }
         })
         .collect()
+}
+
+/// A built-in action's line in help, as it reads in `ctx`.
+fn builtin_description(action: Action, ctx: &HintContext) -> &'static str {
+    match action {
+        Action::PauseResume if ctx.openseed => {
+            "stop the creature's container (asked first), or start it (OpenSeed)"
+        }
+        Action::ForceSleep if ctx.openseed => {
+            "force the creature to sleep now (OpenSeed has no way to)"
+        }
+        _ => action.spec().description,
+    }
 }
 
 #[cfg(test)]
@@ -157,7 +177,7 @@ mod tests {
         }
     }
 
-    fn bar(keymap: &Keymap, ctx: &HintContext) -> Vec<(String, &'static str)> {
+    fn bar(keymap: &Keymap, ctx: &HintContext) -> Vec<(String, String)> {
         actions(keymap, ctx)
             .into_iter()
             .filter(|c| c.in_bar)
@@ -165,19 +185,20 @@ mod tests {
             .collect()
     }
 
+    fn pair(key: &str, hint: &str) -> (String, String) {
+        (key.to_string(), hint.to_string())
+    }
+
     #[test]
     fn bar_follows_mode_and_control() {
         let keymap = Keymap::default();
         let normal = bar(&keymap, &ctx(Mode::Normal, true));
-        assert!(normal.contains(&("s".into(), "sleep")));
+        assert!(normal.contains(&pair("s", "sleep")));
         assert!(!normal.iter().any(|(_, h)| *h == "observations"));
         let watched = bar(&keymap, &ctx(Mode::Normal, false));
         assert!(!watched.iter().any(|(_, h)| *h == "sleep"));
         let message = bar(&keymap, &ctx(Mode::Message, true));
-        assert_eq!(
-            message,
-            vec![("Ctrl-S".into(), "send"), ("Esc".into(), "cancel")]
-        );
+        assert_eq!(message, vec![pair("Ctrl-S", "send"), pair("Esc", "cancel")]);
     }
 
     #[test]
@@ -203,11 +224,32 @@ mod tests {
             ..ctx(Mode::Normal, true)
         };
         let shown = bar(&keymap, &ctx);
-        assert!(
-            shown.contains(&("p".to_string(), "stop/start")),
-            "{shown:?}"
-        );
+        assert!(shown.contains(&pair("p", "stop/start")), "{shown:?}");
         assert!(!shown.iter().any(|(k, _)| k == "s"), "{shown:?}");
-        assert!(shown.contains(&("w".to_string(), "wake")), "{shown:?}");
+        assert!(shown.contains(&pair("w", "wake")), "{shown:?}");
+    }
+
+    #[test]
+    fn user_commands_are_hinted_and_listed_last_and_refused_read_only() {
+        let mut keymap = Keymap::default();
+        let warnings = keymap.add_commands(&[crate::ui::input::commands::UserCommand {
+            key: "u".into(),
+            description: "disk use".into(),
+            command: "du -sh {dir}".into(),
+            foreground: false,
+        }]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let normal = ctx(Mode::Normal, false);
+        assert!(bar(&keymap, &normal).contains(&pair("u", "disk use")));
+        let all = actions(&keymap, &normal);
+        let last = all.last().unwrap();
+        assert_eq!(last.group, Group::User);
+        assert_eq!(last.description, "disk use (in the background)");
+        assert!(last.enabled);
+        let read_only = HintContext {
+            read_only: true,
+            ..normal
+        };
+        assert!(!bar(&keymap, &read_only).iter().any(|(k, _)| k == "u"));
     }
 }

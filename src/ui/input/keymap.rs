@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Deserialize;
 
 use super::action::Action;
+use super::commands::UserCommand;
 use super::keys::KeyChord;
 use crate::ui::focus::{MainView, Mode};
 
@@ -20,6 +21,8 @@ pub const QUIT_ALWAYS: char = 'c';
 pub struct Keymap {
     bindings: BTreeMap<Action, Vec<KeyChord>>,
     index: HashMap<(Mode, KeyChord), Vec<Action>>,
+    /// The config's `[[commands]]` that were bound: `Action::User(i)` is the `i`th.
+    commands: Vec<UserCommand>,
 }
 
 /// One or several key names, as a config file writes them: `"s"` or `["s", "f5"]`.
@@ -56,6 +59,7 @@ impl Default for Keymap {
         let mut map = Self {
             bindings,
             index: HashMap::new(),
+            commands: Vec::new(),
         };
         map.reindex();
         map
@@ -113,6 +117,58 @@ impl Keymap {
         }
         self.reindex();
         warnings
+    }
+
+    /// Binds the config's `[[commands]]` (after [`Keymap::patch`]) on the normal screen. A
+    /// command whose key cannot be read, is already a key of the normal screen or of the
+    /// garden list, or of an earlier command, is refused with a warning; the others are
+    /// bound.
+    pub fn add_commands(&mut self, commands: &[UserCommand]) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for (n, c) in commands.iter().enumerate() {
+            let what = format!("commands[{n}] ({:?})", c.description);
+            let key: KeyChord = match c.key.parse() {
+                Ok(k) => k,
+                Err(e) => {
+                    warnings.push(format!("{what}: {e}: not bound"));
+                    continue;
+                }
+            };
+            let taken = [Mode::Normal, Mode::Garden]
+                .iter()
+                .find_map(|&m| self.index.get(&(m, key)).and_then(|a| a.first()));
+            if let Some(&taken) = taken {
+                let by = match self.command(taken) {
+                    Some(other) => format!("the command {:?}", other.description),
+                    None => format!("{} (keys.{})", taken.spec().hint, name_of(taken)),
+                };
+                warnings.push(format!("{what}: {key} is already {by}'s key: not bound"));
+                continue;
+            }
+            let Ok(i) = u8::try_from(self.commands.len()) else {
+                warnings.push(format!("{what}: more than 256 commands: not bound"));
+                continue;
+            };
+            self.commands.push(c.clone());
+            self.bindings.insert(Action::User(i), vec![key]);
+            self.reindex();
+        }
+        warnings
+    }
+
+    /// The user command an action runs, if it is one.
+    pub fn command(&self, action: Action) -> Option<&UserCommand> {
+        match action {
+            Action::User(i) => self.commands.get(usize::from(i)),
+            _ => None,
+        }
+    }
+
+    /// The user commands' actions, in the config's order.
+    pub fn user_actions(&self) -> impl Iterator<Item = Action> {
+        (0..self.commands.len())
+            .filter_map(|i| u8::try_from(i).ok())
+            .map(Action::User)
     }
 
     fn reindex(&mut self) {
@@ -187,6 +243,14 @@ impl Keymap {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join("/")
+    }
+}
+
+/// The name the config file gives a built-in action (`force_sleep`).
+fn name_of(action: Action) -> String {
+    match toml::Value::try_from(action) {
+        Ok(toml::Value::String(name)) => name,
+        _ => format!("{action:?}"),
     }
 }
 
@@ -287,6 +351,56 @@ mod tests {
         assert_eq!(map.label(Action::Message), "m");
         // A key that cannot be read leaves the binding as it was.
         assert_eq!(map.label(Action::PauseResume), "p");
+    }
+
+    fn command(key: &str, description: &str) -> UserCommand {
+        UserCommand {
+            key: key.into(),
+            description: description.into(),
+            command: "true".into(),
+            foreground: false,
+        }
+    }
+
+    #[test]
+    fn user_commands_are_bound_unless_their_key_is_taken() {
+        let mut map = Keymap::default();
+        map.patch(&patch(&[("force_sleep", KeyNames::One("z".into()))]));
+        let warnings = map.add_commands(&[
+            command("t", "tig"),
+            command("p", "pause twice"),
+            command("s", "s is free once sleep moved"),
+            command("t", "tig again"),
+            command("/", "the garden's filter"),
+            command("ctrl-c", "no way out"),
+            command("nosuchkey", "typo"),
+        ]);
+        let views = crate::ui::focus::DREAMER_VIEWS;
+        assert_eq!(
+            map.action(Mode::Normal, KeyChord::plain('t'), views),
+            Some(Action::User(0))
+        );
+        assert_eq!(
+            map.action(Mode::Normal, KeyChord::plain('s'), views),
+            Some(Action::User(1))
+        );
+        assert_eq!(
+            map.command(Action::User(1)).unwrap().description,
+            "s is free once sleep moved"
+        );
+        assert_eq!(map.user_actions().count(), 2);
+        assert_eq!(
+            warnings,
+            [
+                "commands[1] (\"pause twice\"): p is already pause (keys.pause_resume)'s key: not bound",
+                "commands[3] (\"tig again\"): t is already the command \"tig\"'s key: not bound",
+                "commands[4] (\"the garden's filter\"): / is already search (keys.search)'s key: not bound",
+                "commands[5] (\"no way out\"): Ctrl-C is already quit (keys.quit)'s key: not bound",
+                "commands[6] (\"typo\"): unknown key \"nosuchkey\": not bound",
+            ]
+        );
+        // Not in the message box: a command key types there.
+        assert_eq!(map.action(Mode::Message, KeyChord::plain('t'), views), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
+mod background;
 mod remote;
 
 use super::clipboard;
@@ -142,6 +143,12 @@ impl Jobs {
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
             Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
             Job::Remote { creature, ask } => self.remote(app, &creature, ask),
+            Job::Background { line, dir, what } => {
+                let tx = self.outcomes.clone();
+                tokio::spawn(async move {
+                    let _ = tx.send(background::run(&line, &dir, &what).await);
+                });
+            }
             Job::Clipboard(text) => {
                 let tmux = std::env::var_os("TMUX").is_some();
                 let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);

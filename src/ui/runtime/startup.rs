@@ -40,6 +40,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
     warnings.extend(theme_warnings);
     let mut keymap = Keymap::default();
     warnings.extend(keymap.patch(&config.keys));
+    warnings.extend(keymap.add_commands(&config.commands));
     (
         Settings {
             keymap,

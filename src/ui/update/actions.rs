@@ -35,7 +35,10 @@ impl App {
         }
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
-            let what = action.spec().hint;
+            let what = self.keymap.command(action).map_or_else(
+                || action.spec().hint.to_string(),
+                |c| crate::ui::prepare::inert(&c.description),
+            );
             self.set_notice(
                 format!(
                     "read-only: {what} refused, this observatory only watches (--read-only or read_only = true)"
@@ -162,6 +165,7 @@ impl App {
             Action::OpenEditor => return self.open_selection(true),
             Action::OpenPager => return self.open_selection(false),
             Action::Copy => return self.copy_selection(),
+            Action::User(_) => return self.run_command(action),
             Action::Message => self.open_message(),
             Action::SendMessage => return self.send_message(),
             Action::Up

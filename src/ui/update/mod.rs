@@ -2,6 +2,7 @@
 //! the state and return [`Job`]s for the runtime to perform (IO never happens here).
 
 mod actions;
+mod commands;
 mod garden;
 mod handover;
 mod input;
@@ -71,4 +72,11 @@ pub enum Job {
     Foreground(Foreground),
     /// Copy text to the operator's clipboard (OSC 52, base64).
     Clipboard(String),
+    /// Run a user command's line with `sh -c` in `dir`, detached (no terminal); its last
+    /// line of output, or how it failed, comes back as an outcome about `what`.
+    Background {
+        line: String,
+        dir: PathBuf,
+        what: String,
+    },
 }
