@@ -368,3 +368,50 @@ fn dreamwatch_alone_attaches_to_the_openseed_orchestrator() {
     drop(pane);
     drop(rt);
 }
+
+/// `--openseed URL` on a machine with no OpenSeed garden (the orchestrator of another
+/// machine through an SSH tunnel): every creature it runs is shown from its API, with its
+/// live events, and `m` reaches it through the API.
+#[test]
+fn an_orchestrator_through_a_tunnel_shows_all_its_creatures() {
+    if !tmux_available() {
+        return;
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stand_in = rt.block_on(StandIn::start(&[
+        ("heron", Creature::new("sleeping")),
+        ("wren", Creature::new("running")),
+    ]));
+    stand_in.emit(
+        "wren",
+        json!({"type": "creature.thought", "text": "only the orchestrator knows me"}),
+    );
+    let empty_home = tempfile::tempdir().unwrap();
+    let url = stand_in.base.clone();
+    let pane = Pane::start_with(
+        &[("OPENSEED_HOME", empty_home.path())],
+        &[Path::new("--openseed"), Path::new(&url)],
+    );
+    let screen = pane.wait_for("both creatures", |s| {
+        s.contains("heron") && s.contains("wren") && s.contains("no files here")
+    });
+    assert!(screen.contains("Garden · 2"), "{screen}");
+    // wren is the second row.
+    pane.keys(&["]", "5"]);
+    pane.wait_text("only the orchestrator knows me");
+    pane.keys(&["m"]);
+    pane.wait_text("through the OpenSeed orchestrator, which wakes wren");
+    pane.type_text("Hello through the tunnel.");
+    pane.keys(&["C-s"]);
+    pane.wait_text("message delivered to wren");
+    let message = stand_in
+        .seen()
+        .into_iter()
+        .find(|s| s.path == "/api/creatures/wren/message")
+        .expect("the message reached the orchestrator");
+    assert_eq!(message.body, json!({"text": "Hello through the tunnel."}));
+    pane.keys(&["q"]);
+    pane.wait_text("EXITED 0");
+    drop(pane);
+    drop(rt);
+}

@@ -61,6 +61,16 @@ fn no_path_and_no_default_garden_says_where_it_looked() {
     let looked = home.path().join(".openseed/creatures");
     assert!(err.contains(&looked.display().to_string()), "{err}");
     assert!(err.contains("dreamwatch demo"), "{err}");
+
+    // An orchestrator given by its URL (through a tunnel) is enough: only the missing
+    // terminal stops it here.
+    let out = bin(home.path())
+        .args(["--openseed", "http://127.0.0.1:7770"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("needs a terminal"), "{err}");
 }
 
 #[test]

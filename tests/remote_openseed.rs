@@ -182,3 +182,72 @@ async fn a_far_side_without_an_orchestrator_says_so() {
         "{said:?}"
     );
 }
+
+/// The whole way: a key in the observatory, the job through the connection, the far side
+/// asking its orchestrator, and the answer back in the status line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_on_a_far_openseed_creature_reaches_its_orchestrator() {
+    use dreamwatch::ui::headless::Headless;
+    use dreamwatch::ui::runtime::jobs::Jobs;
+    use dreamwatch::ui::state::Settings;
+    use dreamwatch::ui::theme::Theme;
+
+    let stand_in = StandIn::start(&[("sprout", Creature::new("sleeping"))]).await;
+    let far = far(Some(stand_in.port));
+    let (remote, mut rx) = start(&far);
+    let root = far.dir.path().join("mirror");
+    let mut pending = Vec::new();
+    loop {
+        match next(&mut rx).await {
+            Update::Up => break,
+            other => pending.push(other),
+        }
+    }
+    let (theme, _) = Theme::load("dark", None, false);
+    let mut screen = Headless::open(
+        std::slice::from_ref(&root),
+        Settings::with_theme(theme),
+        chrono::Utc::now(),
+        120,
+        36,
+    )
+    .unwrap();
+    screen.add_remote(&root, "far");
+    screen.remote(&root, Update::Up);
+    for update in pending {
+        screen.remote(&root, update);
+    }
+    while !screen
+        .app
+        .selected
+        .as_deref()
+        .is_some_and(|p| screen.app.openseed_route(p))
+    {
+        let update = next(&mut rx).await;
+        screen.remote(&root, update);
+    }
+    let (tx, mut outcomes) = mpsc::unbounded_channel();
+    let mut jobs = Jobs::new(std::collections::HashMap::new(), tx);
+    jobs.remotes = vec![remote];
+    screen.press("m").unwrap();
+    screen.type_text("Across the wire.");
+    for job in screen.press("ctrl-s").unwrap() {
+        jobs.perform(&mut screen.app, job);
+    }
+    let said = tokio::time::timeout(Duration::from_secs(30), outcomes.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!said.error, "{said:?}");
+    assert!(
+        said.text
+            .starts_with("far: message delivered to sprout@far through the OpenSeed orchestrator"),
+        "{said:?}"
+    );
+    let message = stand_in
+        .seen()
+        .into_iter()
+        .find(|s| s.path == "/api/creatures/sprout/message")
+        .expect("the message reached the far orchestrator");
+    assert_eq!(message.body, json!({"text": "Across the wire."}));
+}

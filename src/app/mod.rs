@@ -70,20 +70,6 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         bad.iter().for_each(|e| eprintln!("dreamwatch: {e}"));
         return ExitCode::from(2);
     }
-    if cli.paths.is_empty() {
-        let looked = default_garden();
-        if !looked.as_deref().is_some_and(Path::is_dir) {
-            let place = looked.map_or_else(
-                || "no home directory to look in".to_string(),
-                |p| format!("no garden at {}", p.display()),
-            );
-            eprintln!(
-                "dreamwatch: no creatures to watch: no path given, and {place} (OpenSeed's \
-                 default). Give creature directories or gardens, or try `dreamwatch demo`."
-            );
-            return ExitCode::from(2);
-        }
-    }
     let watching = Watching::load(cli.ui.config.as_deref(), None);
     warn(&watching.warnings);
     let openseed = match openseed::link(
@@ -98,6 +84,25 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // No path and no garden here: an orchestrator given by its URL (an SSH tunnel to
+    // another machine's) is enough, its creatures shown from its API.
+    let by_url = openseed
+        .as_ref()
+        .is_some_and(|o| matches!(o.target, crate::openseed::Target::Url(_)));
+    if cli.paths.is_empty() && !by_url {
+        let looked = default_garden();
+        if !looked.as_deref().is_some_and(Path::is_dir) {
+            let place = looked.map_or_else(
+                || "no home directory to look in".to_string(),
+                |p| format!("no garden at {}", p.display()),
+            );
+            eprintln!(
+                "dreamwatch: no creatures to watch: no path given, and {place} (OpenSeed's \
+                 default). Give creature directories or gardens, or try `dreamwatch demo`."
+            );
+            return ExitCode::from(2);
+        }
+    }
     if let Err(e) = needs_terminal() {
         eprintln!("dreamwatch: {e}");
         return ExitCode::from(e.exit_code());

@@ -68,7 +68,12 @@ pub fn run_observatory(
     options: ObservatoryOptions,
     hosted: Vec<HostedCreature>,
 ) -> anyhow::Result<()> {
-    let mut roots = runtime::startup::roots(&options.paths, &hosted, !options.remotes.is_empty())?;
+    let by_url = options
+        .openseed
+        .as_ref()
+        .is_some_and(|o| matches!(o.target, Target::Url(_)));
+    let mut roots =
+        runtime::startup::roots(&options.paths, &hosted, !options.remotes.is_empty(), by_url)?;
     // Each far garden's copy: a directory of this process's own, removed when it ends.
     let mirrors = runtime::startup::mirrors(&options.remotes)?;
     roots.extend(

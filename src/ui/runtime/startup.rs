@@ -61,11 +61,13 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
 }
 
 /// The roots to watch: the paths given (or OpenSeed's garden, when neither a path nor a
-/// far garden is given), plus hosted creatures.
+/// far garden is given), plus hosted creatures. With none of these, an orchestrator
+/// attached by its URL (`orchestrator`) is enough: its creatures are shown from its API.
 pub fn roots(
     paths: &[PathBuf],
     hosted: &[HostedCreature],
     remotes: bool,
+    orchestrator: bool,
 ) -> anyhow::Result<Vec<Root>> {
     let given: Vec<PathBuf> = paths.to_vec();
     let mut roots = Vec::new();
@@ -74,6 +76,7 @@ pub fn roots(
         match default {
             // OpenSeed's garden, even while empty: creatures appear in it live.
             Some(p) => roots.push(Root::Garden(p)),
+            None if orchestrator => {}
             None => anyhow::bail!(
                 "no creatures to watch: give creature directories or gardens (see --help), or try `dreamwatch demo`"
             ),
