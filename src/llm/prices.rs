@@ -113,7 +113,11 @@ impl Prices {
             cost.tokens += sums.tokens.total();
             cost.estimated |= sums.estimated;
             match self.get(model) {
-                Some(price) => cost.usd += price.of(&sums.tokens),
+                Some(price) => {
+                    let usd = price.of(&sums.tokens);
+                    cost.usd += usd;
+                    cost.usd_estimated |= sums.estimated && usd > 0.0;
+                }
                 None => cost.unpriced.push(model.clone()),
             }
         }
@@ -145,6 +149,8 @@ pub struct Cost {
     pub unpriced: Vec<String>,
     /// Some counts are dreamwatch's estimates.
     pub estimated: bool,
+    /// Some of the dollars are priced from estimated counts.
+    pub usd_estimated: bool,
 }
 
 impl Cost {
@@ -157,6 +163,7 @@ impl Cost {
         self.usd += other.usd;
         self.tokens += other.tokens;
         self.estimated |= other.estimated;
+        self.usd_estimated |= other.usd_estimated;
         for model in &other.unpriced {
             if !self.unpriced.contains(model) {
                 self.unpriced.push(model.clone());

@@ -24,6 +24,7 @@ use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
 use super::recent::Recent;
 use super::streams::{ConversationLog, CountGate, EventLog, HeadProblems, MemoryLog};
+use super::usage::UsageLog;
 use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
@@ -59,6 +60,8 @@ pub enum Change {
     Evennia(FileKind),
     /// A file of the emergence genome changed (lines folded).
     Emergence(FileKind),
+    /// New lines in `.sys/usage.jsonl`.
+    Usage,
     /// A log was truncated or replaced and has been read again.
     Reset(FileKind),
     /// The background count of a large conversation is done: totals are complete and
@@ -98,6 +101,7 @@ struct LogFold {
     creator_log: u64,
     evennia: u64,
     emergence: u64,
+    usage: u64,
 }
 
 /// A creature, as its files describe it.
@@ -122,6 +126,7 @@ pub struct Creature {
     pub(crate) sleep: Option<SleepFile>,
     pub(crate) runner: Option<RunnerFile>,
     runner_probe: RunnerProbe,
+    usage: UsageLog,
     evennia: EvenniaMemory,
     emergence: EmergenceMemory,
     problems: Problems,
@@ -213,6 +218,7 @@ impl Creature {
             sleep: None,
             runner: None,
             runner_probe: RunnerProbe::default(),
+            usage: UsageLog::default(),
             evennia: EvenniaMemory::default(),
             emergence: EmergenceMemory::default(),
             problems: Problems::default(),
@@ -298,7 +304,8 @@ impl Creature {
             | FileKind::Semantic
             | FileKind::Entities
             | FileKind::Reflections
-            | FileKind::OperatingMode => self.refresh_log(kind, changes),
+            | FileKind::OperatingMode
+            | FileKind::Usage => self.refresh_log(kind, changes),
             kind if EmergenceMemory::owns(kind) => self.refresh_log(kind, changes),
             _ => self.refresh_document(kind, changes),
         }
@@ -568,6 +575,9 @@ impl Creature {
         if fold.emergence > 0 {
             changes.push(Change::Emergence(kind));
         }
+        if fold.usage > 0 {
+            changes.push(Change::Usage);
+        }
         // One change per new dream (a huge read reports its last ones).
         if fold.dreams > 0 {
             changes.extend(self.dreams.take_fresh().into_iter().map(Change::Dream));
@@ -585,6 +595,10 @@ impl Creature {
     /// A tailer for a log read for the first time: a large conversation starts at its
     /// tail while background threads count the head (in parallel slices).
     fn new_tailer(&mut self, kind: FileKind, path: &Path) -> Tailer {
+        // Its last line says everything: only the file's end is read.
+        if kind == FileKind::Usage {
+            return Tailer::starting_at(path, super::usage::tail_start(path));
+        }
         if kind != FileKind::Conversation {
             return Tailer::new(path);
         }
@@ -670,6 +684,7 @@ impl Creature {
                     Err(e)
                 }
             },
+            FileKind::Usage => self.usage.push(bytes).map(|()| fold.usage += 1),
             kind if EvenniaMemory::owns(kind) => {
                 fold.evennia += 1;
                 self.evennia.fold(kind, number, bytes)
@@ -714,6 +729,7 @@ impl Creature {
             FileKind::CreatorLog => self.creator_log.clear(),
             FileKind::Events => self.events = EventLog::new(path),
             FileKind::Memory => self.memory = MemoryLog::default(),
+            FileKind::Usage => self.usage = UsageLog::default(),
             FileKind::Conversation => self.conversation = ConversationLog::new(path),
             kind if EvenniaMemory::owns(kind) => self.evennia.reset(kind),
             kind if EmergenceMemory::owns(kind) => self.emergence.reset(kind),
@@ -833,6 +849,11 @@ impl Creature {
 
     pub fn conversation(&self) -> &ConversationLog {
         &self.conversation
+    }
+
+    /// What `.sys/usage.jsonl` says: the sums of its last line.
+    pub fn usage(&self) -> &UsageLog {
+        &self.usage
     }
 
     pub fn runner(&self) -> Option<&RunnerFile> {

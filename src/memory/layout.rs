@@ -21,6 +21,8 @@ pub enum FileKind {
     Conversation,
     Sleep,
     Runner,
+    /// `.sys/usage.jsonl`: the tokens of each model call (see [`super::usage`]).
+    Usage,
     /// The evennia genome's files.
     Journal,
     Semantic,
@@ -44,7 +46,7 @@ pub enum FileKind {
 impl FileKind {
     /// Every kind, in the order a refresh reads them (dreams before what is counted
     /// against the last dream's time).
-    pub const ALL: [FileKind; 29] = [
+    pub const ALL: [FileKind; 30] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -60,6 +62,7 @@ impl FileKind {
         FileKind::Conversation,
         FileKind::Sleep,
         FileKind::Runner,
+        FileKind::Usage,
         FileKind::Journal,
         FileKind::Semantic,
         FileKind::Entities,
@@ -94,6 +97,7 @@ impl FileKind {
             FileKind::Conversation => &[".self/conversation.jsonl"],
             FileKind::Sleep => &[".sys/sleep.json"],
             FileKind::Runner => &[".sys/runner.json"],
+            FileKind::Usage => &[super::usage::USAGE_FILE],
             FileKind::Journal => &[".self/journal.jsonl"],
             FileKind::Semantic => &[".self/semantic.jsonl"],
             FileKind::Entities => &[".self/entities.jsonl"],

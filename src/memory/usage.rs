@@ -21,6 +21,9 @@ use super::json::{LineError, parse_line};
 /// Where the runner keeps the record, relative to the creature's root.
 pub const USAGE_FILE: &str = ".sys/usage.jsonl";
 
+/// The model the rehearsal brain's calls are recorded as (it costs nothing).
+pub const REHEARSAL: &str = "rehearsal";
+
 /// How much of the file's end is read for its last line.
 pub const TAIL_WINDOW: u64 = 64 << 10;
 

@@ -30,8 +30,6 @@ use crate::runner::activity::clip;
 use crate::runner::mail::SEND_MESSAGE;
 
 pub const LABEL: &str = "rehearsal (offline demo brain)";
-/// What its usage is recorded as: the price table prices it at nothing.
-pub const REHEARSAL_PRICED_AS: &str = "rehearsal";
 /// What BIRTH.json records as the model.
 pub const MODEL: &str = crate::memory::identity::REHEARSAL_MODEL;
 
@@ -139,7 +137,7 @@ impl Brain for Rehearsal {
     }
 
     fn priced_as(&self) -> String {
-        REHEARSAL_PRICED_AS.into()
+        crate::memory::usage::REHEARSAL.into()
     }
 
     fn think<'a>(&'a self, task: &'a Task, _request: &'a Request) -> LlmFuture<'a> {

@@ -20,8 +20,10 @@ use crate::ui::state::health::Attention;
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let order = app.garden_order();
-    let block = pane::block(theme, app.pane == Pane::Garden)
-        .title(Span::styled(title(app, order.len()), theme.title));
+    let block = pane::block(theme, app.pane == Pane::Garden).title(Span::styled(
+        title(app, order.len(), area.width),
+        theme.title,
+    ));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if app.creatures.is_empty() {
@@ -71,7 +73,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             .then(|| path.file_name())
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));
-        let cost = super::openseed::garden_cost(app, path);
+        let cost = super::openseed::garden_cost(app, path)
+            .or_else(|| super::cost::garden_part(app, path, ui));
         // A far creature whose connection is not up: its copy may be stale.
         let far = app.remote_of(path).and_then(|r| r.mark());
         let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, far, app, inner.width);
@@ -86,8 +89,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// ` Garden · 5 ` unfiltered by name; else what is shown of all, the filter, the sort.
-fn title(app: &App, shown: usize) -> String {
+/// ` Garden · 5 ` unfiltered by name; else what is shown of all, the filter, the sort;
+/// what the garden cost today where `width` leaves room.
+fn title(app: &App, shown: usize, width: u16) -> String {
     let all = app.creatures.len();
     let view = &app.garden_view;
     let mut title = if view.filters() {
@@ -97,6 +101,11 @@ fn title(app: &App, shown: usize) -> String {
     };
     if view.sort != GardenSort::Name {
         title.push_str(&format!(" · by {}", view.sort.label()));
+    }
+    if let Some(cost) = super::cost::garden_title(app)
+        .filter(|c| title.width() + c.width() + 3 <= usize::from(width))
+    {
+        title.push_str(&cost);
     }
     title.push(' ');
     title
@@ -129,11 +138,17 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
     let first_left = format!("  {}", name("name", GardenSort::Name));
     let first_right = name("status", GardenSort::Status);
     let pad = width.saturating_sub(first_left.width() + first_right.width());
-    let second = format!(
+    let mut second = format!(
         "# {:<11}{count:<4}{}",
         name(load, GardenSort::Fatigue),
         name("last", GardenSort::Activity)
     );
+    let cost = format!("    {}", name("cost", GardenSort::Cost));
+    if (app.garden_cost_today().is_some() || sort == GardenSort::Cost)
+        && second.width() + cost.width() <= width
+    {
+        second.push_str(&cost);
+    }
     vec![
         Line::styled(
             format!("{first_left}{}{first_right}", " ".repeat(pad)),

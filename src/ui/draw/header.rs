@@ -83,6 +83,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
     first.extend(super::openseed::header_parts(app));
     first.extend(far_part(app));
+    first.extend(super::cost::header_part(app, ui));
     if let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) {
         // Too narrow for the whole error: a mark, never at the cost of the model's name.
         first.push(Part {

@@ -2,6 +2,7 @@
 //! highlights; it lays out text prepared earlier.
 
 mod bars;
+mod cost;
 mod doc;
 mod dreams;
 mod entities;

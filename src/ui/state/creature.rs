@@ -22,6 +22,7 @@ use crate::memory::layout::FileKind;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::memory::usage::UsageLog;
 use crate::openseed::{ApiStatus, CreatureInfo};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
@@ -127,6 +128,8 @@ pub struct CreatureUi {
     pub without_files: bool,
     /// What arrived while it was not selected (the weightiest), until it is selected.
     pub attention: Option<Attention>,
+    /// The tokens its runner recorded (`.sys/usage.jsonl`).
+    pub usage: UsageLog,
 }
 
 impl CreatureUi {
@@ -140,6 +143,7 @@ impl CreatureUi {
         link: RunnerLink,
     ) -> Self {
         let mut ui = Self::blank(c.summary(now, &cycle), cycle, link, c.events().exists());
+        ui.usage = c.usage().clone();
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme, now);
         ui.prepare_observations(c, theme, true);
@@ -229,6 +233,7 @@ impl CreatureUi {
             health: Health::Ok,
             attention: None,
             without_files: false,
+            usage: UsageLog::default(),
         }
     }
 
@@ -282,6 +287,7 @@ impl CreatureUi {
                     self.prepare_sleeps(c)
                 }
                 Change::Diary => self.diary_width = 0,
+                Change::Usage | Change::Reset(FileKind::Usage) => self.usage = c.usage().clone(),
                 Change::Identity => {
                     self.prepare_identity(c);
                     self.prepare_genome(c, theme, now);

@@ -23,6 +23,8 @@ pub enum GardenSort {
     Activity,
     /// The most tired first.
     Fatigue,
+    /// What it cost today, the most first (unknown last).
+    Cost,
 }
 
 impl GardenSort {
@@ -32,7 +34,8 @@ impl GardenSort {
             GardenSort::Name => GardenSort::Status,
             GardenSort::Status => GardenSort::Activity,
             GardenSort::Activity => GardenSort::Fatigue,
-            GardenSort::Fatigue => GardenSort::Name,
+            GardenSort::Fatigue => GardenSort::Cost,
+            GardenSort::Cost => GardenSort::Name,
         }
     }
 
@@ -43,6 +46,7 @@ impl GardenSort {
             GardenSort::Status => "status",
             GardenSort::Activity => "last",
             GardenSort::Fatigue => "fatigue",
+            GardenSort::Cost => "cost",
         }
     }
 }
@@ -82,23 +86,30 @@ impl GardenView {
         !self.words().is_empty()
     }
 
-    /// The creatures shown, in display order.
-    pub fn order(&self, creatures: &CreatureMap<CreatureUi>) -> Vec<PathBuf> {
+    /// The creatures shown, in display order; `cost` is what one cost today, when known.
+    pub fn order(
+        &self,
+        creatures: &CreatureMap<CreatureUi>,
+        cost: impl Fn(&Path, &CreatureUi) -> Option<f64>,
+    ) -> Vec<PathBuf> {
         let words = self.words();
         let mut shown: Vec<(&PathBuf, &CreatureUi)> = creatures
             .iter()
             .filter(|(_, ui)| matches(ui, &words))
             .collect();
         // The map iterates in natural path order: a stable sort keeps it for ties.
-        shown.sort_by(|a, b| self.compare(a, b));
+        let cost = |(p, ui): &(&PathBuf, &CreatureUi)| cost(p, ui);
+        shown.sort_by(|a, b| self.compare(a, b, &cost));
         shown.into_iter().map(|(p, _)| p.clone()).collect()
     }
 
     fn compare(
         &self,
-        (pa, a): &(&PathBuf, &CreatureUi),
-        (pb, b): &(&PathBuf, &CreatureUi),
+        left: &(&PathBuf, &CreatureUi),
+        right: &(&PathBuf, &CreatureUi),
+        cost: &dyn Fn(&(&PathBuf, &CreatureUi)) -> Option<f64>,
     ) -> Ordering {
+        let ((pa, a), (pb, b)) = (left, right);
         let by_name = || by_name(&a.name, pa, &b.name, pb);
         match self.sort {
             GardenSort::Name => by_name(),
@@ -109,6 +120,11 @@ impl GardenView {
                 .cmp(&a.summary.last_activity)
                 .then_with(by_name),
             GardenSort::Fatigue => b.summary.fatigue.cmp(&a.summary.fatigue).then_with(by_name),
+            // `None` is less than any cost: the unknown go last.
+            GardenSort::Cost => cost(right)
+                .partial_cmp(&cost(left))
+                .unwrap_or(Ordering::Equal)
+                .then_with(by_name),
         }
     }
 }
@@ -181,7 +197,7 @@ mod tests {
     }
 
     fn names(view: &GardenView, map: &CreatureMap<CreatureUi>) -> Vec<String> {
-        view.order(map)
+        view.order(map, |_, _| None)
             .iter()
             .filter_map(|p| map.get(p).map(|u| u.name.clone()))
             .collect()
@@ -198,7 +214,7 @@ mod tests {
         let view = GardenView::default();
         assert_eq!(names(&view, &map), ["b", "c1", "c2", "c10"]);
         let mut sort = GardenSort::Name;
-        for _ in 0..4 {
+        for _ in 0..5 {
             sort = sort.next();
         }
         assert_eq!(sort, GardenSort::Name);
@@ -235,6 +251,26 @@ mod tests {
         assert_eq!(by(GardenSort::Status), ["c", "a", "b"]);
         assert_eq!(by(GardenSort::Activity), ["c", "a", "b"], "unknown last");
         assert_eq!(by(GardenSort::Fatigue), ["b", "a", "c"], "ties by name");
+    }
+
+    #[test]
+    fn the_cost_sort_puts_the_dearest_first_and_the_unknown_last() {
+        let (_dir, map) = garden(&["a", "b", "c", "d"]);
+        let view = GardenView {
+            filter: String::new(),
+            sort: GardenSort::Cost,
+        };
+        let cost = |_: &Path, ui: &CreatureUi| match ui.name.as_str() {
+            "a" | "d" => Some(0.5),
+            "c" => Some(2.0),
+            _ => None,
+        };
+        let order: Vec<String> = view
+            .order(&map, cost)
+            .iter()
+            .filter_map(|p| map.get(p).map(|u| u.name.clone()))
+            .collect();
+        assert_eq!(order, ["c", "a", "d", "b"]);
     }
 
     #[test]

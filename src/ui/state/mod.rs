@@ -12,6 +12,7 @@ pub mod recall;
 pub mod remote;
 pub mod search;
 pub mod selection;
+pub mod spend;
 pub mod watched;
 
 use std::collections::BTreeMap;
@@ -359,7 +360,8 @@ impl App {
 
     /// The creatures the garden list shows, in its order (filtered and sorted).
     pub fn garden_order(&self) -> Vec<PathBuf> {
-        self.garden_view.order(&self.creatures)
+        self.garden_view
+            .order(&self.creatures, |path, ui| self.cost_today(path, ui))
     }
 
     /// The index of the selected creature in the garden list (none when a filter hides it).
