@@ -22,6 +22,7 @@ use super::layout::{FileKind, SYS_DIR, control_socket};
 use super::observation_log::{ObservationFold, ObservationLog};
 use super::observations::{ObsCounts, Observation, Observations};
 use super::problem::{Problem, Problems};
+use super::proposal::Proposal;
 use super::recent::Recent;
 use super::streams::{ConversationLog, CountGate, EventLog, HeadProblems, MemoryLog};
 use super::usage::UsageLog;
@@ -62,6 +63,8 @@ pub enum Change {
     Emergence(FileKind),
     /// New lines in `.sys/usage.jsonl`.
     Usage,
+    /// `.sys/proposal.json` appeared, changed or went: a dream held for review.
+    Proposal,
     /// A log was truncated or replaced and has been read again.
     Reset(FileKind),
     /// The background count of a large conversation is done: totals are complete and
@@ -127,6 +130,8 @@ pub struct Creature {
     pub(crate) runner: Option<RunnerFile>,
     runner_probe: RunnerProbe,
     usage: UsageLog,
+    /// The dream held for the operator's review, if any.
+    proposal: Option<Proposal>,
     evennia: EvenniaMemory,
     emergence: EmergenceMemory,
     problems: Problems,
@@ -219,6 +224,7 @@ impl Creature {
             runner: None,
             runner_probe: RunnerProbe::default(),
             usage: UsageLog::default(),
+            proposal: None,
             evennia: EvenniaMemory::default(),
             emergence: EmergenceMemory::default(),
             problems: Problems::default(),
@@ -475,6 +481,10 @@ impl Creature {
             FileKind::Runner => {
                 self.runner = content.and_then(|(_, bytes)| serde_json::from_slice(&bytes).ok());
                 changes.push(Change::Runner);
+            }
+            FileKind::Proposal => {
+                self.proposal = self.parse_json_file(&content, Proposal::parse, changes);
+                changes.push(Change::Proposal);
             }
             FileKind::WorkingMemory => {
                 self.evennia.set_present(kind, content.is_some());
@@ -854,6 +864,11 @@ impl Creature {
     /// What `.sys/usage.jsonl` says: the sums of its last line.
     pub fn usage(&self) -> &UsageLog {
         &self.usage
+    }
+
+    /// The dream held for review (`.sys/proposal.json`), if one is pending.
+    pub fn proposal(&self) -> Option<&Proposal> {
+        self.proposal.as_ref()
     }
 
     pub fn runner(&self) -> Option<&RunnerFile> {

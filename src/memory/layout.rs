@@ -23,6 +23,9 @@ pub enum FileKind {
     Runner,
     /// `.sys/usage.jsonl`: the tokens of each model call (see [`super::usage`]).
     Usage,
+    /// `.sys/proposal.json`: a dream held for the operator's review (see
+    /// [`super::proposal`]).
+    Proposal,
     /// The evennia genome's files.
     Journal,
     Semantic,
@@ -46,7 +49,7 @@ pub enum FileKind {
 impl FileKind {
     /// Every kind, in the order a refresh reads them (dreams before what is counted
     /// against the last dream's time).
-    pub const ALL: [FileKind; 30] = [
+    pub const ALL: [FileKind; 31] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -63,6 +66,7 @@ impl FileKind {
         FileKind::Sleep,
         FileKind::Runner,
         FileKind::Usage,
+        FileKind::Proposal,
         FileKind::Journal,
         FileKind::Semantic,
         FileKind::Entities,
@@ -98,6 +102,7 @@ impl FileKind {
             FileKind::Sleep => &[".sys/sleep.json"],
             FileKind::Runner => &[".sys/runner.json"],
             FileKind::Usage => &[super::usage::USAGE_FILE],
+            FileKind::Proposal => &[super::proposal::PROPOSAL],
             FileKind::Journal => &[".self/journal.jsonl"],
             FileKind::Semantic => &[".self/semantic.jsonl"],
             FileKind::Entities => &[".self/entities.jsonl"],

@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::dream_diff::FileChanges;
 use super::dream_diffs::{DiffRecord, RECORDED};
 use super::dreams::{Dream, opt_time};
+use super::json::LineError;
 
 /// Where the runner keeps a pending proposal, relative to the creature's root.
 pub const PROPOSAL: &str = ".sys/proposal.json";
@@ -175,6 +176,11 @@ impl ProposedFile {
 }
 
 impl Proposal {
+    /// A proposal from the bytes of `.sys/proposal.json`.
+    pub fn parse(bytes: &[u8]) -> Result<Self, LineError> {
+        Ok(serde_json::from_slice(bytes)?)
+    }
+
     /// Reads the pending proposal of the creature at `root`, if any.
     pub fn read(root: &Path) -> std::io::Result<Option<Self>> {
         let bytes = match std::fs::read(path(root)) {

@@ -222,7 +222,11 @@ impl WholeFiles {
 fn is_line_based(kind: FileKind) -> bool {
     !matches!(
         kind,
-        FileKind::Birth | FileKind::Sleep | FileKind::Runner | FileKind::WorkingMemory
+        FileKind::Birth
+            | FileKind::Sleep
+            | FileKind::Runner
+            | FileKind::Proposal
+            | FileKind::WorkingMemory
     )
 }
 

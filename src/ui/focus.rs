@@ -206,6 +206,8 @@ pub enum Mode {
     Search,
     /// Typing the garden's filter.
     Filter,
+    /// The popup of a dream held for review.
+    Review,
 }
 
 #[cfg(test)]

@@ -240,6 +240,18 @@ pub fn help_viewport(area: Rect) -> Viewport {
     viewport(inner(help(area)))
 }
 
+/// Where the popup of a dream held for review goes on a screen of `area`: as high as its
+/// `lines` (a row or two more for the long ones that wrap), at most 36 rows.
+pub fn review(area: Rect, lines: usize) -> Rect {
+    let rows = u16::try_from(lines + 4).unwrap_or(u16::MAX).clamp(8, 36);
+    centred(area, 100, rows)
+}
+
+/// The text area inside the review popup (for scrolling).
+pub fn review_viewport(area: Rect, lines: usize) -> Viewport {
+    viewport(inner(review(area, lines)))
+}
+
 /// Where the message box goes on a screen of `area`.
 pub fn message_box(area: Rect) -> Rect {
     centred(area, 90, 12)

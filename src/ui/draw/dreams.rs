@@ -3,17 +3,15 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::fmt::truncate;
 use super::{doc, strip};
-use crate::memory::observations::Priority;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::layout::Areas;
-use crate::ui::prepare::changes::Mark;
+use crate::ui::prepare::changes;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::theme::Theme;
@@ -132,7 +130,7 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
             .and_then(|(_, p)| changed.pruned.get(p))
             .map(|(line, _)| *line);
         lines.extend(changed.lines.iter().enumerate().map(|(n, c)| {
-            let line = Line::styled(c.text.clone(), change_style(c.mark, theme));
+            let line = Line::styled(c.text.clone(), changes::style(c.mark, theme));
             let line = if Some(n) == picked {
                 line.patch_style(theme.selection)
             } else {
@@ -148,21 +146,4 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
             .map(|l| DocLine::word(Line::styled(l.clone(), theme.base), 0)),
     );
     doc::render(frame, inner, &lines, Anchor::Line(0), "", theme);
-}
-
-/// Added lines in their priority's colour, pruned ones too and crossed out.
-fn change_style(mark: Mark, theme: &Theme) -> ratatui::style::Style {
-    let of = |p: Option<Priority>| match p {
-        Some(Priority::Red) => theme.red,
-        Some(Priority::Ylw) => theme.ylw,
-        Some(Priority::Grn) => theme.grn,
-        None => theme.prose,
-    };
-    match mark {
-        Mark::File => theme.header,
-        Mark::Added(p) => of(p),
-        Mark::Pruned(p) => of(p).add_modifier(Modifier::CROSSED_OUT),
-        Mark::Changed => theme.base,
-        Mark::Note => theme.muted,
-    }
 }

@@ -174,20 +174,28 @@ fn rows(
     let s = &ui.summary;
     let (glyph, mut style) = fmt::status_glyph(&s.status, theme);
     // Failing, stalled, runner gone: said instead of the status, marked, never "awake".
-    let (status, mark) = match (far, ui.health.label()) {
-        (Some(far), _) => {
+    let (status, mark, mark_style) = match (far, ui.health.label(), &ui.review) {
+        (Some(far), ..) => {
             style = theme.error;
-            (far.to_string(), "⚡ ")
+            (far.to_string(), "⚡ ", theme.error)
         }
-        (None, Some(label)) => {
+        (None, Some(label), _) => {
             style = theme.error;
-            (label.to_string(), "⚠ ")
+            (label.to_string(), "⚠ ", theme.error)
         }
-        (None, None) => (fmt::status_text(&s.status, app.now), ""),
+        // A dream held for review: how long before it applies itself.
+        (None, None, Some(review)) => {
+            style = theme.dream;
+            let left = review
+                .left(app.now)
+                .map_or_else(|| "(never)".to_string(), fmt::duration);
+            (format!("review {left}"), "⧖ ", theme.dream)
+        }
+        (None, None, None) => (fmt::status_text(&s.status, app.now), "", theme.error),
     };
     // Something arrived while it was not selected.
     let (news, news_style) = match ui.attention {
-        Some(Attention::Dream) => (" ✱", theme.dream),
+        Some(Attention::Dream | Attention::Review) => (" ✱", theme.dream),
         Some(_) => (" ✱", theme.error),
         None => ("", theme.muted),
     };
@@ -204,7 +212,7 @@ fn rows(
         Span::styled(name, theme.title),
         Span::styled(news, news_style),
         Span::raw(" ".repeat(pad)),
-        Span::styled(mark, theme.error),
+        Span::styled(mark, mark_style),
         Span::styled(status, style),
     ]);
     // Its row number, for jumping to it (`/3`).

@@ -81,6 +81,25 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         };
         first.push(Part::keep(Span::styled(when, theme.muted)));
     }
+    if let Some(review) = &ui.review {
+        let left = review
+            .left(app.now)
+            .map_or_else(|| "never".to_string(), fmt::duration);
+        first.push(Part {
+            drop: 2,
+            spans: vec![Span::styled(
+                format!(
+                    "  ⧖ dream awaiting review · {}",
+                    crate::ui::prepare::review::countdown(review, app.now)
+                ),
+                theme.dream,
+            )],
+            short: Some((
+                0,
+                vec![Span::styled(format!("  ⧖ review {left}"), theme.dream)],
+            )),
+        });
+    }
     first.extend(super::openseed::header_parts(app));
     first.extend(far_part(app));
     first.extend(super::cost::header_part(app, ui));

@@ -18,6 +18,7 @@ mod openseed;
 mod pane;
 mod recall;
 mod relations;
+mod review;
 mod side;
 mod strip;
 
@@ -46,6 +47,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match app.mode {
         Mode::Help => help::render(frame, app),
         Mode::Message => message::render(frame, app),
+        Mode::Review => review::render(frame, app),
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

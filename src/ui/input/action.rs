@@ -19,6 +19,7 @@ pub enum Group {
     Search,
     Open,
     Creature,
+    Review,
     Prompt,
     User,
 }
@@ -34,6 +35,7 @@ impl Group {
             Group::Search => "Search total recall",
             Group::Open => "Open, view, copy (what the main pane selects)",
             Group::Creature => "Creature control",
+            Group::Review => "A dream awaiting review (its popup)",
             Group::Prompt => "Message box and prompts",
             Group::User => "Your commands (config [[commands]])",
         }
@@ -61,6 +63,11 @@ pub enum Needs {
     /// As `Pruned`, and a dreamwatch runner hosts it (the observatory writes into its
     /// memory files: refused read-only).
     Restore,
+    /// A dream of the selected creature is held for review (`--review-dreams`).
+    Proposal,
+    /// As `Proposal`, and a runner takes its commands (it decides the dream: refused
+    /// read-only).
+    Review,
     /// A search has hits to move between.
     Hits,
     /// The selected creature offers the view the action shows (its genome has it).
@@ -77,7 +84,7 @@ impl Needs {
     pub fn acts(self) -> bool {
         matches!(
             self,
-            Needs::Control | Needs::Write | Needs::Restore | Needs::Command
+            Needs::Control | Needs::Write | Needs::Restore | Needs::Review | Needs::Command
         )
     }
 }
@@ -235,32 +242,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -434,6 +441,28 @@ actions! {
         hint: "restore",
         description: "put the picked pruned line back into the observations, under today's date (asks first; creatures a dreamwatch runner hosts)",
     }
+    ReviewDream {
+        group: Creature, keys: ["D"], modes: [Normal, Review],
+        needs: Proposal, bar: Normal(1),
+        hint: "review dream",
+        description: "show the dream awaiting review and what it would change, or close it (--review-dreams)",
+    }
+    ApplyDream {
+        group: Review, keys: ["a"], modes: [Review],
+        needs: Review, bar: Overlay(1),
+        hint: "apply", description: "apply the dream: its files are written and the creature wakes with it",
+    }
+    RejectDream {
+        group: Review, keys: ["x"], modes: [Review],
+        needs: Review, bar: Overlay(1),
+        hint: "reject", description: "reject the dream: nothing of it is written (asks first)",
+    }
+    EditDream {
+        group: Review, keys: ["e"], modes: [Review],
+        needs: Review, bar: Overlay(1),
+        hint: "edit",
+        description: "edit the dream in $EDITOR (else vi); it is held as edited until applied",
+    }
     Message {
         group: Creature, keys: ["m"], modes: [Normal],
         needs: Write, bar: Normal(1),
@@ -465,7 +494,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

@@ -25,6 +25,8 @@ pub struct HintContext {
     /// The selected creature is run by an attached OpenSeed orchestrator: `p` stops and
     /// starts its container, and nothing forces it to sleep.
     pub openseed: bool,
+    /// A dream of the selected creature is held for review.
+    pub review: bool,
     /// A search has hits to move between.
     pub hits: bool,
     /// The garden list is filtered.
@@ -76,6 +78,8 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Write => ctx.creature,
         Needs::Pruned => ctx.creature && ctx.view == MainView::Dreams && ctx.pruned,
         Needs::Restore => ctx.creature && ctx.view == MainView::Dreams && ctx.pruned && ctx.runner,
+        Needs::Proposal => ctx.creature && ctx.review,
+        Needs::Review => ctx.creature && ctx.review && ctx.control,
         Needs::Hits => ctx.hits,
         Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
         Needs::GardenFilter => ctx.filtered,
@@ -171,6 +175,7 @@ mod tests {
             runner: control,
             pruned: false,
             openseed: false,
+            review: false,
             hits: false,
             filtered: false,
             read_only: false,

@@ -1,13 +1,15 @@
 //! What a dream changed, prepared for the dreams view's detail pane: from the runner's
 //! record (`.sys/dream-diffs.jsonl`) or the watched history, with what cannot be known
-//! said where nothing was recorded.
+//! said where nothing was recorded; and what a dream held for review would change.
 
 use chrono::{DateTime, Utc};
+use ratatui::style::{Modifier, Style};
 
 use super::inert;
 use crate::memory::dream_diff::{FileChanges, LineChanges, ObsLine, ObservationChanges};
 use crate::memory::dream_diffs::{DiffRecord, DreamRecords};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
+use crate::ui::theme::Theme;
 
 /// Lines of prose (diary, briefing) shown per file; the rest are counted.
 const PROSE_LINES: usize = 8;
@@ -130,6 +132,38 @@ pub fn prepare(source: Source<'_>) -> DreamChanges {
         }
     }
     out
+}
+
+/// What a dream held for review would change: its records against the files as they
+/// are now ([`crate::memory::proposal::Proposal::changes`]).
+pub fn proposed(records: &[DiffRecord]) -> DreamChanges {
+    let mut out = DreamChanges::default();
+    if records.is_empty() {
+        note(
+            &mut out,
+            "it changes nothing in observations.md, priorities.md, rules.md, briefing.md or diary.md",
+        );
+    }
+    self::records(&mut out, records.iter());
+    out
+}
+
+/// A change line's style: added lines in their priority's colour, pruned ones too and
+/// crossed out.
+pub fn style(mark: Mark, theme: &Theme) -> Style {
+    let of = |p: Option<Priority>| match p {
+        Some(Priority::Red) => theme.red,
+        Some(Priority::Ylw) => theme.ylw,
+        Some(Priority::Grn) => theme.grn,
+        None => theme.prose,
+    };
+    match mark {
+        Mark::File => theme.header,
+        Mark::Added(p) => of(p),
+        Mark::Pruned(p) => of(p).add_modifier(Modifier::CROSSED_OUT),
+        Mark::Changed => theme.base,
+        Mark::Note => theme.muted,
+    }
 }
 
 fn note(out: &mut DreamChanges, text: &str) {

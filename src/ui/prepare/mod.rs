@@ -21,6 +21,7 @@ pub mod openseed;
 pub mod plans;
 pub mod recall;
 pub mod relations;
+pub mod review;
 pub mod side;
 pub mod soul;
 

@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 
 use super::handover::hand_over;
 use super::jobs::{Jobs, Outcome};
+use super::review_edit::{self, DreamEdit};
 use super::terminal::Term;
 use super::ticks::next_tick;
 use crate::control::HostStatus;
@@ -140,13 +141,20 @@ pub async fn run(
             };
             foreground.extend(perform(app, &mut jobs, next)?);
         }
-        for fg in foreground {
+        for (fg, edit) in foreground {
             let (stream, ended) = hand_over(terminal, events, &fg).await?;
             events = stream;
             // Ctrl-C typed for the program reached this process too (one process
             // group): it was not meant to quit the observatory.
             while let Some(Some(())) = sigint.recv().now_or_never() {}
-            app.on_handed_back(&fg, ended);
+            match edit {
+                Some(edit) => {
+                    for job in review_edit::finish(app, &fg, &edit, ended) {
+                        jobs.perform(app, job);
+                    }
+                }
+                None => app.on_handed_back(&fg, ended),
+            }
         }
         // Polled after every wake, so that a busy garden cannot starve it.
         if jobs.searching() {
@@ -161,13 +169,27 @@ async fn ready_now(events: &mut EventStream) -> Poll<Option<std::io::Result<Even
     std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
 }
 
+/// A program to hand the terminal to, and the dream it edits, if it does.
+type Handover = (Foreground, Option<DreamEdit>);
+
 /// Applies a wake to the state, then performs the jobs it asks for, but for the
 /// programs to hand the terminal to, which it returns (the loop runs them).
-fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Foreground>> {
+fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Handover>> {
     let mut foreground = Vec::new();
     for job in handle(app, wake)? {
         match job {
-            Job::Foreground(fg) => foreground.push(fg),
+            Job::Foreground(fg) => foreground.push((fg, None)),
+            Job::EditDream {
+                creature,
+                name,
+                text,
+            } => match review_edit::start(&creature, &name, &text) {
+                Ok((fg, edit)) => foreground.push((fg, Some(edit))),
+                Err(e) => app.set_notice(
+                    format!("cannot edit {name}'s dream: a file for it: {e}"),
+                    true,
+                ),
+            },
             job => jobs.perform(app, job),
         }
     }

@@ -160,6 +160,10 @@ impl Jobs {
                 &fg,
                 HandBack::NotRun("no terminal to hand over here".into()),
             ),
+            Job::EditDream { name, .. } => app.set_notice(
+                format!("cannot edit {name}'s dream: no terminal to hand over here"),
+                true,
+            ),
         }
     }
 

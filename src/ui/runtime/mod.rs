@@ -6,6 +6,7 @@ pub mod color_depth;
 pub mod event_loop;
 pub mod handover;
 pub mod jobs;
+pub mod review_edit;
 pub mod startup;
 pub mod terminal;
 pub mod ticks;

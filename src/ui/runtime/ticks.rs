@@ -17,7 +17,12 @@ pub fn next_tick(app: &App, now: DateTime<Utc>) -> Duration {
     let soonest = app
         .creatures
         .values()
-        .filter_map(|ui| ui.summary.status.wakes_at())
+        .flat_map(|ui| {
+            // A dream held for review counts down to when it applies itself.
+            let deadline = ui.review.as_ref().and_then(|r| r.proposal.deadline);
+            [ui.summary.status.wakes_at(), deadline]
+        })
+        .flatten()
         .filter(|t| *t > now && (*t - now).num_seconds() < 61)
         .map(|t| (t - now).num_milliseconds())
         .min();

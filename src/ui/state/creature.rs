@@ -10,6 +10,7 @@ use super::evennia::EvenniaUi;
 use super::events::EventsState;
 use super::health::{Attention, Health};
 use super::recall::RecallState;
+use super::review::PendingReview;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
@@ -130,6 +131,8 @@ pub struct CreatureUi {
     pub attention: Option<Attention>,
     /// The tokens its runner recorded (`.sys/usage.jsonl`).
     pub usage: UsageLog,
+    /// A dream held for the operator's review (`.sys/proposal.json`).
+    pub review: Option<PendingReview>,
 }
 
 impl CreatureUi {
@@ -144,6 +147,7 @@ impl CreatureUi {
     ) -> Self {
         let mut ui = Self::blank(c.summary(now, &cycle), cycle, link, c.events().exists());
         ui.usage = c.usage().clone();
+        ui.review = PendingReview::of(c);
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme, now);
         ui.prepare_observations(c, theme, true);
@@ -234,6 +238,7 @@ impl CreatureUi {
             attention: None,
             without_files: false,
             usage: UsageLog::default(),
+            review: None,
         }
     }
 
@@ -287,6 +292,13 @@ impl CreatureUi {
                     self.prepare_sleeps(c)
                 }
                 Change::Diary => self.diary_width = 0,
+                Change::Proposal => {
+                    let new = self.review.is_none();
+                    self.review = PendingReview::of(c);
+                    if new && self.review.is_some() {
+                        attention = attention.max(Some(Attention::Review));
+                    }
+                }
                 Change::Usage | Change::Reset(FileKind::Usage) => self.usage = c.usage().clone(),
                 Change::Identity => {
                     self.prepare_identity(c);

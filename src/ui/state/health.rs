@@ -59,6 +59,8 @@ impl Health {
 pub enum Attention {
     Dream,
     Red,
+    /// A dream is held for the operator's review.
+    Review,
     Error,
 }
 
@@ -67,6 +69,7 @@ impl Attention {
         match self {
             Attention::Dream => "a dream",
             Attention::Red => "a RED observation",
+            Attention::Review => "a dream awaiting review",
             Attention::Error => "an error",
         }
     }

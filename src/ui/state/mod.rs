@@ -10,6 +10,7 @@ pub mod health;
 pub mod openseed;
 pub mod recall;
 pub mod remote;
+pub mod review;
 pub mod search;
 pub mod selection;
 pub mod spend;
@@ -43,6 +44,7 @@ use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
+use review::ReviewUi;
 use search::SearchState;
 use watched::Watched;
 
@@ -123,6 +125,8 @@ pub struct App {
     /// Restoring this line into this creature's observations was asked once: asked
     /// again, it is written.
     pub restore_asked: Option<(PathBuf, String)>,
+    /// The popup of a dream held for review: where it is scrolled, what is asked.
+    pub review: ReviewUi,
     /// The relationships of the garden's emergence creatures, for the relations view.
     pub garden_graph: GardenGraph,
     /// What model calls cost.
@@ -166,6 +170,7 @@ impl App {
             remotes: BTreeMap::new(),
             stop_asked: None,
             restore_asked: None,
+            review: ReviewUi::default(),
             garden_graph: GardenGraph::default(),
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
@@ -274,6 +279,7 @@ impl App {
                     else {
                         continue;
                     };
+                    let was_held = ui.review.is_some();
                     let attention = ui.apply(model, &changes, &self.theme, self.now);
                     if let Some(w) = self
                         .watched
@@ -287,6 +293,7 @@ impl App {
                         }
                     }
                     self.call_attention(&path, attention);
+                    self.follow_reviews(&path, &changes, was_held);
                 }
             }
             self.dirty = true;
@@ -423,6 +430,7 @@ impl App {
                     .is_some_and(|(i, c)| Some(*i) == u.selected_dream() && !c.pruned.is_empty())
             }),
             openseed,
+            review: ui.is_some_and(|u| u.review.is_some()),
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
             read_only: self.read_only,

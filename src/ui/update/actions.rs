@@ -32,6 +32,9 @@ impl App {
         if action != Action::Restore {
             self.restore_asked = None;
         }
+        if action != Action::RejectDream {
+            self.review.reject_asked = None;
+        }
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
             let what = self.keymap.command(action).map_or_else(
@@ -51,6 +54,10 @@ impl App {
                 let vp = layout::help_viewport(self.area);
                 let lines = self.help_document();
                 self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
+            } else if self.mode == Mode::Review {
+                let lines = self.review_document();
+                let vp = layout::review_viewport(self.area, lines.len());
+                self.review.anchor = scroll::scroll(&lines, self.review.anchor, vp, step);
             } else {
                 self.scroll(self.pane, step);
             }
@@ -111,6 +118,10 @@ impl App {
                 }
             }
             Action::PickPruned => self.pick_pruned(),
+            Action::ReviewDream => self.toggle_review(),
+            Action::ApplyDream => return self.apply_dream(),
+            Action::RejectDream => return self.reject_dream(),
+            Action::EditDream => return self.edit_dream(),
             Action::Restore => return self.restore(),
             Action::SearchScope => self.search.garden = !self.search.garden,
             Action::SearchRegex => self.search.regex = !self.search.regex,

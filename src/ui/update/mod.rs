@@ -10,11 +10,13 @@ mod open;
 mod openseed;
 mod remote;
 mod restore;
+mod review;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
 pub use openseed::OpenSeedAction;
 pub use remote::RemoteAsk;
+pub use review::Edited;
 
 use std::path::PathBuf;
 
@@ -70,6 +72,15 @@ pub enum Job {
     /// Hand the terminal to a program (an editor, a pager, a user command) until it
     /// exits; then [`crate::ui::state::App::on_handed_back`].
     Foreground(Foreground),
+    /// Edit a dream held for review in `$EDITOR`: `text` is written to a file of its own,
+    /// the terminal handed over, and what the editor leaves is read back
+    /// ([`crate::ui::state::App::on_dream_edited`]).
+    EditDream {
+        creature: PathBuf,
+        /// The creature's name, for the status line (inert).
+        name: String,
+        text: String,
+    },
     /// Copy text to the operator's clipboard (OSC 52, base64).
     Clipboard(String),
     /// Run a user command's line with `sh -c` in `dir`, detached (no terminal); its last
