@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
-use dreamwatch::control::{ControlCommand, HostedCreature};
+use dreamwatch::control::HostedCreature;
 use dreamwatch::memory::proposal::{self, Proposal};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
@@ -77,7 +77,7 @@ async fn host() -> (tempfile::TempDir, PathBuf, Hosted) {
     assert!(proposal::path(&dir).exists(), "the dream is held");
     let (theme, _) = Theme::load("dark", None, false);
     let screen = Headless::open_hosting(
-        &[dir.clone()],
+        std::slice::from_ref(&dir),
         BTreeMap::from([(dir.clone(), hosted.cycle)]),
         Settings::with_theme(theme),
         clock.now(),

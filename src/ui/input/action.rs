@@ -447,6 +447,11 @@ actions! {
         hint: "review dream",
         description: "show the dream awaiting review and what it would change, or close it (--review-dreams)",
     }
+    Message {
+        group: Creature, keys: ["m"], modes: [Normal],
+        needs: Write, bar: Normal(1),
+        hint: "message", description: "write to the creature's MESSAGES.md",
+    }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
         needs: Review, bar: Overlay(1),
@@ -462,11 +467,6 @@ actions! {
         needs: Review, bar: Overlay(1),
         hint: "edit",
         description: "edit the dream in $EDITOR (else vi); it is held as edited until applied",
-    }
-    Message {
-        group: Creature, keys: ["m"], modes: [Normal],
-        needs: Write, bar: Normal(1),
-        hint: "message", description: "write to the creature's MESSAGES.md",
     }
     SendMessage {
         group: Prompt, keys: ["ctrl-s"], modes: [Message],
