@@ -120,9 +120,9 @@ fn a_held_dream_is_marked_and_shown_as_what_it_would_change() {
     hold(&garden.creature("pip"), in_ten());
     let mut s = open(&garden, true, false);
     let text = s.text().unwrap();
-    assert!(text.contains("⧖ review 9m"), "{text}");
+    assert!(text.contains("◷ review 9m"), "{text}");
     assert!(
-        text.contains("⧖ dream awaiting review · applies itself in 9m"),
+        text.contains("◷ dream awaiting review · applies itself in 9m"),
         "{text}"
     );
     assert!(text.contains("D review dream"), "{text}");
@@ -252,7 +252,7 @@ fn a_creature_no_runner_hosts_is_refused_with_why() {
     hold(&garden.creature("pip"), None);
     let mut s = open(&garden, false, false);
     let text = s.text().unwrap();
-    assert!(text.contains("⧖ review (never)"), "{text}");
+    assert!(text.contains("◷ review (never)"), "{text}");
     assert!(
         text.contains("dream awaiting review · never applies itself"),
         "{text}"

@@ -168,7 +168,7 @@ async fn a_held_dream_applied_from_the_observatory_is_written_as_proposed() {
     let p = Proposal::read(&dir).unwrap().unwrap();
     let expected = proposed(&dir, &p);
     let text = run.screen.text().unwrap();
-    assert!(text.contains("⧖ review 10m"), "{text}");
+    assert!(text.contains("◷ review 10m"), "{text}");
     run.screen.press("D").unwrap();
     assert_eq!(run.screen.app.mode, Mode::Review);
     let text = run.screen.text().unwrap();
@@ -182,7 +182,7 @@ async fn a_held_dream_applied_from_the_observatory_is_written_as_proposed() {
     let ui = run.screen.app.creatures.get(&dir).unwrap();
     assert!(ui.review.is_none(), "no longer marked");
     assert_eq!(run.screen.app.mode, Mode::Normal);
-    assert!(!run.screen.text().unwrap().contains("⧖"));
+    assert!(!run.screen.text().unwrap().contains("◷"));
     run.stop().await;
 }
 

@@ -7,6 +7,7 @@
 //! [`ScreenshotOptions::emergence_fixtures`].
 
 mod changed;
+mod review;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -298,6 +299,13 @@ pub fn render_all(
         let (mut screen, _tmp) = changed::screen(creature, theme, now, width, height)?;
         let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
         let path = out.join("dream-changes.svg");
+        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+        // A dream held for review, its popup open.
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let (mut screen, _tmp) = review::screen(creature, theme, now, width, height)?;
+        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
+        let path = out.join("review.svg");
         std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
     }

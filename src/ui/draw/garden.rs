@@ -189,7 +189,7 @@ fn rows(
             let left = review
                 .left(app.now)
                 .map_or_else(|| "(never)".to_string(), fmt::duration);
-            (format!("review {left}"), "⧖ ", theme.dream)
+            (format!("review {left}"), "◷ ", theme.dream)
         }
         (None, None, None) => (fmt::status_text(&s.status, app.now), "", theme.error),
     };

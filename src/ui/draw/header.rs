@@ -89,14 +89,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             drop: 2,
             spans: vec![Span::styled(
                 format!(
-                    "  ⧖ dream awaiting review · {}",
+                    "  ◷ dream awaiting review · {}",
                     crate::ui::prepare::review::countdown(review, app.now)
                 ),
                 theme.dream,
             )],
             short: Some((
                 0,
-                vec![Span::styled(format!("  ⧖ review {left}"), theme.dream)],
+                vec![Span::styled(format!("  ◷ review {left}"), theme.dream)],
             )),
         });
     }
