@@ -23,6 +23,7 @@ pub mod recall;
 pub mod relations;
 pub mod side;
 pub mod soul;
+pub mod talk;
 
 use crate::text::sanitize::sanitize_line;
 
