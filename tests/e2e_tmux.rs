@@ -426,9 +426,11 @@ fn the_demo_garden_talks_on_screen() {
     let garden = tempfile::tempdir().expect("temp garden");
     let dir = garden.path().join("demo");
     let pane = Pane::start(&[Path::new("demo"), Path::new("--dir"), &dir]);
-    // Several creatures hosted here: the Talk view is offered before anyone spoke.
-    pane.wait_text("8 Talk");
+    // Several creatures hosted here: the Talk view is offered before anyone spoke (its
+    // tab is `8`, its title once shown).
+    pane.wait_text("Garden · 3");
     pane.keys(&["8"]);
+    pane.wait_text("8 Talk");
     let names = ["sprout", "fern", "moss"];
     let screen = pane.wait_for("a message between two creatures", |s| {
         s.lines().any(|l| {
