@@ -152,7 +152,10 @@ fn the_message_box_goes_to_one_creature_or_to_all() {
     // Tab again: back to wren alone; and once more to all.
     screen.press("tab").expect("key");
     let text = screen.text().unwrap();
-    assert!(text.contains("┌ wren ") && !text.contains("all creatures"), "{text}");
+    assert!(
+        text.contains("┌ wren ") && !text.contains("all creatures"),
+        "{text}"
+    );
     screen.press("tab").expect("key");
     let jobs = screen.press("ctrl-s").expect("key");
     let mut to: Vec<String> = jobs

@@ -165,7 +165,7 @@ pub fn conversation<'a>(
     }
     said.extend(sent);
     // Newest first; those without a time last, in the order read.
-    said.sort_by(|a, b| b.t.cmp(&a.t));
+    said.sort_by_key(|s| std::cmp::Reverse(s.t));
     said.truncate(cap);
     said
 }
