@@ -415,3 +415,34 @@ fn an_orchestrator_through_a_tunnel_shows_all_its_creatures() {
     drop(pane);
     drop(rt);
 }
+
+/// `dreamwatch demo`: its three creatures write to each other, and the Talk view shows a
+/// message pass between two of them as it happens.
+#[test]
+fn the_demo_garden_talks_on_screen() {
+    if !tmux_available() {
+        return;
+    }
+    let garden = tempfile::tempdir().expect("temp garden");
+    let dir = garden.path().join("demo");
+    let pane = Pane::start(&[Path::new("demo"), Path::new("--dir"), &dir]);
+    // Several creatures hosted here: the Talk view is offered before anyone spoke (its
+    // tab is `8`, its title once shown).
+    pane.wait_text("Garden · 3");
+    pane.keys(&["8"]);
+    pane.wait_text("8 Talk");
+    let names = ["sprout", "fern", "moss"];
+    let screen = pane.wait_for("a message between two creatures", |s| {
+        s.lines().any(|l| {
+            names.iter().any(|from| {
+                names
+                    .iter()
+                    .any(|to| from != to && l.contains(&format!("{from} → {to}")))
+            })
+        })
+    });
+    assert!(screen.contains("newest first"), "{screen}");
+    pane.keys(&["q"]);
+    pane.keys(&["q"]);
+    pane.wait_text("EXITED 0");
+}

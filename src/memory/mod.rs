@@ -34,6 +34,7 @@ pub mod runner_lock;
 pub mod status;
 pub mod streams;
 pub mod summary;
+pub mod talk;
 pub mod time;
 pub mod usage;
 pub mod vectors;

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
 use super::json::LineError;
+use super::talk::Mailbox;
 use super::time::parse_time;
 use crate::tail::LineIndex;
 
@@ -498,6 +499,8 @@ pub struct EventLog {
     pub(crate) last_error: Option<Event>,
     /// When the creature woke, the last [`RECENT_WAKES`]: where its sleeps really ended.
     pub(crate) wakes: VecDeque<DateTime<Utc>>,
+    /// The messages it sent and received, the newest.
+    pub(crate) mail: Mailbox,
 }
 
 /// Wake times kept: as many as the iterations kept, whose sleeps they end.
@@ -538,8 +541,14 @@ impl EventLog {
         }
     }
 
+    /// The messages it sent and received, the newest ([`crate::memory::talk`]).
+    pub fn mail(&self) -> &Mailbox {
+        &self.mail
+    }
+
     pub(crate) fn push(&mut self, event: Event) {
         self.lines += 1;
+        self.mail.record(&event);
         if let Some(t) = event.t {
             self.last_t = Some(self.last_t.map_or(t, |l| l.max(t)));
         }

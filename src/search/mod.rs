@@ -57,6 +57,7 @@ pub enum SearchSource {
     LongTerm,
     Summaries,
     DiaryLog,
+    Dialogues,
 }
 
 /// One matching line.

@@ -40,6 +40,8 @@ pub enum MainView {
     Live,
     /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
     Events,
+    /// The garden's conversation: who wrote to whom, from every creature's events.
+    Talk,
 }
 
 /// The views of a dreamer (and of any genome without views of its own), in tab order.
@@ -102,6 +104,44 @@ pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
     MainView::Events,
 ];
 
+/// `set` with its first `N - 1` views and the garden's conversation after them.
+const fn talking<const N: usize>(set: &[MainView]) -> [MainView; N] {
+    let mut out = [MainView::Talk; N];
+    let mut i = 0;
+    while i + 1 < N && i < set.len() {
+        out[i] = set[i];
+        i += 1;
+    }
+    out
+}
+
+/// Each set of views, and the same with the garden's conversation (a garden where
+/// creatures talk): with and without the Events view.
+const WITH_TALK: [(&[MainView], &[MainView]); 10] = {
+    const D: [MainView; 6] = talking(DREAMER_VIEWS);
+    const DQ: [MainView; 5] = talking(DREAMER_VIEWS);
+    const E: [MainView; 6] = talking(EVENNIA_VIEWS);
+    const EQ: [MainView; 5] = talking(EVENNIA_VIEWS);
+    const DL: [MainView; 7] = talking(DREAMER_LIVE_VIEWS);
+    const DLQ: [MainView; 6] = talking(DREAMER_LIVE_VIEWS);
+    const EL: [MainView; 7] = talking(EVENNIA_LIVE_VIEWS);
+    const ELQ: [MainView; 6] = talking(EVENNIA_LIVE_VIEWS);
+    const M: [MainView; 8] = talking(EMERGENCE_VIEWS);
+    const MQ: [MainView; 7] = talking(EMERGENCE_VIEWS_QUIET);
+    [
+        (DREAMER_VIEWS, &D),
+        (events_if(DREAMER_VIEWS, false), &DQ),
+        (EVENNIA_VIEWS, &E),
+        (events_if(EVENNIA_VIEWS, false), &EQ),
+        (DREAMER_LIVE_VIEWS, &DL),
+        (events_if(DREAMER_LIVE_VIEWS, false), &DLQ),
+        (EVENNIA_LIVE_VIEWS, &EL),
+        (events_if(EVENNIA_LIVE_VIEWS, false), &ELQ),
+        (EMERGENCE_VIEWS, &M),
+        (EMERGENCE_VIEWS_QUIET, &MQ),
+    ]
+};
+
 /// Every set of views a creature may offer. The Events view is offered only where there
 /// is an events file ([`MainView::of`]).
 const VIEW_SETS: [&[MainView]; 5] = [
@@ -128,6 +168,7 @@ impl MainView {
             MainView::Relations => "Relations",
             MainView::Live => "Live",
             MainView::Events => "Events",
+            MainView::Talk => "Talk",
         }
     }
 
@@ -143,6 +184,14 @@ impl MainView {
             DREAMER_LIVE_VIEWS
         };
         events_if(live, views.contains(&MainView::Events))
+    }
+
+    /// `views` with the garden's conversation after them.
+    pub fn with_talk(views: &'static [MainView]) -> &'static [MainView] {
+        WITH_TALK
+            .iter()
+            .find(|(set, _)| *set == views)
+            .map_or(views, |(_, talk)| talk)
     }
 
     /// The views a creature of `genome` offers, in tab order: the Events view only when
@@ -179,14 +228,17 @@ impl MainView {
 
     /// Whether some creature offers both views (then they cannot share a key).
     pub fn offered_together(a: MainView, b: MainView) -> bool {
-        VIEW_SETS
-            .iter()
-            .any(|set| set.contains(&a) && set.contains(&b))
+        // The garden's conversation goes with every creature's views.
+        a == MainView::Talk
+            || b == MainView::Talk
+            || VIEW_SETS
+                .iter()
+                .any(|set| set.contains(&a) && set.contains(&b))
     }
 }
 
 /// `set` (whose last view is Events: a dreamer's or an evennia creature's), without its Events view unless `events`.
-fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
+const fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
     match set.split_last() {
         Some((_, rest)) if !events => rest,
         _ => set,
@@ -243,5 +295,22 @@ mod tests {
         assert_eq!(MainView::Diary.within(EMERGENCE_VIEWS), MainView::DiaryLog);
         assert_eq!(MainView::Relations.within(EVENNIA_VIEWS), MainView::Journal);
         assert!(!MainView::offered_together(MainView::Plans, MainView::Live));
+    }
+
+    #[test]
+    fn every_set_of_views_can_add_the_garden_conversation() {
+        for genome in [Genome::Dreamer, Genome::Evennia, Genome::Emergence] {
+            for events in [false, true] {
+                let views = MainView::of(&genome, events);
+                for views in [views, MainView::with_live(views)] {
+                    let talk = MainView::with_talk(views);
+                    assert_eq!(&talk[..views.len()], views, "{genome:?} {events}");
+                    assert_eq!(talk.last(), Some(&MainView::Talk));
+                    assert_eq!(MainView::Talk.within(talk), MainView::Talk);
+                }
+            }
+        }
+        assert_eq!(MainView::Talk.within(DREAMER_VIEWS), MainView::Observations);
+        assert!(MainView::offered_together(MainView::Talk, MainView::Soul));
     }
 }

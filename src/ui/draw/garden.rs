@@ -77,7 +77,18 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             .or_else(|| super::cost::garden_part(app, path, ui));
         // A far creature whose connection is not up: its copy may be stale.
         let far = app.remote_of(path).and_then(|r| r.mark());
-        let [a, b] = rows(ui, i + 1, dir.as_deref(), cost, far, app, inner.width);
+        // Whom it just wrote to, for a while.
+        let sent = app
+            .garden
+            .creature(path)
+            .and_then(|m| app.talk.fresh_recipient(m.name(), app.now));
+        let marks = Marks {
+            dir: dir.as_deref(),
+            cost,
+            far,
+            sent,
+        };
+        let [a, b] = rows(ui, i + 1, marks, app, inner.width);
         let style = if Some(i) == selected {
             theme.selection
         } else {
@@ -123,16 +134,22 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         }
     };
     // A dreamer's row shows fatigue and dreams, an evennia creature's importance toward
-    // its next reflection and reflections: a mixed garden's header names both.
-    let evennia = app
+    // its next reflection and reflections, an emergence creature's soul entries and
+    // memories and its last self-care: a mixed garden's header names each.
+    let evennia = app.creatures.values().any(|u| u.evennia.is_some());
+    let emergence = app.creatures.values().any(|u| u.emergence.is_some());
+    let dreamer = app
         .creatures
         .values()
-        .filter(|u| u.evennia.is_some())
-        .count();
-    let (load, count) = match evennia {
-        0 => ("fatigue", "☾"),
-        n if n == app.creatures.len() => ("importance", "◆"),
-        _ => ("fatig/imp", "☾◆"),
+        .any(|u| u.evennia.is_none() && u.emergence.is_none());
+    let (load, count) = match (dreamer, evennia, emergence) {
+        (false, true, false) => ("importance", "◆"),
+        (false, false, true) => ("soul   mem", "↻"),
+        (_, true, false) => ("fatig/imp", "☾◆"),
+        (false, true, true) => ("imp/soul", "◆↻"),
+        (true, false, true) => ("fatig/soul", "☾↻"),
+        (true, true, true) => ("load", "☾◆↻"),
+        _ => ("fatigue", "☾"),
     };
     let width = usize::from(width);
     let first_left = format!("  {}", name("name", GardenSort::Name));
@@ -158,18 +175,26 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
     ]
 }
 
-/// The two rows of the `number`th creature; `dir` names its directory where its name is
-/// not unique; `cost`, what it spent today, when its OpenSeed orchestrator says; `far`,
-/// what a far creature is marked with while its connection is not up (said first).
-fn rows(
-    ui: &CreatureUi,
-    number: usize,
-    dir: Option<&str>,
+/// What a row says beside the creature's own summary.
+struct Marks<'a> {
+    /// Its directory, where its name is not unique.
+    dir: Option<&'a str>,
+    /// What it spent today.
     cost: Option<Part>,
+    /// What a far creature is marked with while its connection is not up (said first).
     far: Option<&'static str>,
-    app: &App,
-    width: u16,
-) -> [Line<'static>; 2] {
+    /// Whom it wrote to in the last seconds (inert).
+    sent: Option<String>,
+}
+
+/// The two rows of the `number`th creature.
+fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> [Line<'static>; 2] {
+    let Marks {
+        dir,
+        cost,
+        far,
+        sent,
+    } = marks;
     let theme = &app.theme;
     let s = &ui.summary;
     let (glyph, mut style) = fmt::status_glyph(&s.status, theme);
@@ -220,12 +245,12 @@ fn rows(
         format!("{number:<2}"),
         theme.muted,
     ))];
-    match &ui.evennia {
+    match (&ui.evennia, &ui.emergence) {
         // Nothing of its files is known: no gauge to draw.
-        None if ui.without_files => {
+        (None, None) if ui.without_files => {
             second.push(Part::keep(Span::styled("no files here", theme.muted)));
         }
-        Some(e) => {
+        (Some(e), _) => {
             let e = &e.summary;
             second.push(Part {
                 drop: 0,
@@ -241,7 +266,25 @@ fn rows(
                 theme.deep_sleep,
             )));
         }
-        None => {
+        // Its soul entries, the memories it holds (self-care summarises them), and
+        // when self-care last ran: it has no fatigue and does not dream.
+        (None, Some(e)) => {
+            let e = &e.summary;
+            second.push(Part::keep(Span::styled(
+                format!("✦{:<5}", e.soul),
+                theme.accent,
+            )));
+            second.push(Part::keep(Span::styled(
+                format!("{:>3}", e.memories),
+                theme.title,
+            )));
+            let care = e.last_self_care.map_or_else(
+                || "-".to_string(),
+                |t| fmt::duration((app.now - t).num_seconds()),
+            );
+            second.push(Part::keep(Span::styled(format!("  ↻{care}"), theme.dream)));
+        }
+        (None, None) => {
             let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
             second.push(Part {
                 drop: 0,
@@ -264,13 +307,21 @@ fn rows(
         Some(secs) if secs < 60 => "now".to_string(),
         Some(secs) => fmt::duration(secs),
     };
-    second.push(Part {
-        drop: 1,
-        spans: vec![Span::styled(
-            format!("  {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )],
-        short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),
+    second.push(match sent {
+        // It just wrote to another creature: said instead of its last activity.
+        Some(to) => Part {
+            drop: 1,
+            spans: vec![Span::styled(format!("  → {to}"), theme.accent)],
+            short: Some((2, vec![Span::styled(format!(" →{to}"), theme.accent)])),
+        },
+        None => Part {
+            drop: 1,
+            spans: vec![Span::styled(
+                format!("  {}", fmt::ago(s.last_activity, app.now)),
+                theme.muted,
+            )],
+            short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),
+        },
     });
     second.extend(cost);
     let second = fmt::fit(second, width);

@@ -101,6 +101,14 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             }
         }
         MainView::Events => events::render(frame, areas.main_view, ui, app),
+        MainView::Talk => doc::render(
+            frame,
+            areas.main_view,
+            &app.talk.doc,
+            app.talk.anchor,
+            "No messages yet: what the creatures write to each other (send_message) and their creator's messages show here, newest first.",
+            theme,
+        ),
     }
 }
 
@@ -226,6 +234,7 @@ fn status(app: &App) -> Line<'static> {
         )],
         MainView::Diary => Vec::new(),
         MainView::Events => events::status(ui, app),
+        MainView::Talk => talk_status(app),
         MainView::Recall
             if app
                 .selected_model()
@@ -255,6 +264,25 @@ fn status(app: &App) -> Line<'static> {
         }
     };
     Line::from(spans)
+}
+
+/// What the talk view's title says: where the reader is, how many messages, following.
+fn talk_status(app: &App) -> Vec<Span<'static>> {
+    let t = &app.talk;
+    let n = t.said.len();
+    if t.doc.is_empty() {
+        return Vec::new();
+    }
+    let top = scroll::top(&t.doc, t.anchor, app.areas().main_viewport());
+    let plural = if n == 1 { "" } else { "s" };
+    let mut spans = vec![Span::styled(
+        format!(" {}/{n} · {n} message{plural} · newest first ", top + 1),
+        app.theme.muted,
+    )];
+    if top == 0 {
+        spans.push(Span::styled("following ", app.theme.accent));
+    }
+    spans
 }
 
 /// What an evennia view's title says: where the reader is, and the counts.

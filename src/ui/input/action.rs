@@ -356,6 +356,11 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "events", description: "events: errors, retries, wakes, sleeps, messages, tools, dreams",
     }
+    ViewTalk {
+        group: Views, keys: ["8"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "talk", description: "the garden's conversation: who wrote to whom, newest first (a garden where creatures talk)",
+    }
     ToggleRed {
         group: Filter, keys: ["r"], modes: [Normal],
         needs: Observations, bar: MainPane(5),
@@ -473,6 +478,11 @@ actions! {
         needs: Write, bar: Overlay(5),
         hint: "send", description: "send the message",
     }
+    MessageAll {
+        group: Prompt, keys: ["tab"], modes: [Message],
+        needs: Write, bar: Overlay(5),
+        hint: "to all", description: "send the message to every creature in the garden list, or only to the one it was opened for (toggles)",
+    }
     SearchScope {
         group: Prompt, keys: ["tab"], modes: [Search],
         needs: Nothing, bar: Overlay(5),
@@ -518,6 +528,7 @@ impl Action {
             MainView::Relations => Action::ViewRelations,
             MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
+            MainView::Talk => Action::ViewTalk,
         }
     }
 
@@ -538,6 +549,7 @@ impl Action {
             Action::ViewRelations => MainView::Relations,
             Action::ViewLive => MainView::Live,
             Action::ViewEvents => MainView::Events,
+            Action::ViewTalk => MainView::Talk,
             _ => return None,
         })
     }

@@ -203,7 +203,14 @@ mod tests {
         let watched = bar(&keymap, &ctx(Mode::Normal, false));
         assert!(!watched.iter().any(|(_, h)| *h == "sleep"));
         let message = bar(&keymap, &ctx(Mode::Message, true));
-        assert_eq!(message, vec![pair("Ctrl-S", "send"), pair("Esc", "cancel")]);
+        assert_eq!(
+            message,
+            vec![
+                pair("Ctrl-S", "send"),
+                pair("Tab", "to all"),
+                pair("Esc", "cancel")
+            ]
+        );
     }
 
     #[test]

@@ -73,6 +73,8 @@ pub struct EmergenceSummary {
     pub next_event: Option<String>,
     pub relations: u64,
     pub unsummarised: u64,
+    /// When self-care last wrote a summary.
+    pub last_self_care: Option<DateTime<Utc>>,
 }
 
 impl EmergenceSummary {
@@ -91,6 +93,7 @@ impl EmergenceSummary {
                 .map(|o| format!("{} {}", stamp(Some(o.at)), inert(&o.event.description))),
             relations: m.relations.len() as u64 + m.relations.not_kept,
             unsummarised: m.unsummarised_dialogues(),
+            last_self_care: m.summaries.counts.last_t,
         }
     }
 }

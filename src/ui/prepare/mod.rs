@@ -24,6 +24,7 @@ pub mod relations;
 pub mod review;
 pub mod side;
 pub mod soul;
+pub mod talk;
 
 use crate::text::sanitize::sanitize_line;
 

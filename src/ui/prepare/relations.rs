@@ -10,6 +10,7 @@ use unicode_width::UnicodeWidthStr;
 use super::emergence::{stamp, text_under, trust_bar, trust_style};
 use super::inert;
 use crate::memory::emergence::EmergenceMemory;
+use crate::memory::emergence::dialogues::Dialogues;
 use crate::memory::emergence::relations::{AgentRelation, Relation};
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
@@ -137,6 +138,56 @@ pub fn history(a: &AgentRelation, theme: &Theme) -> Vec<DocLine> {
         out.extend(change(r, before, theme));
     }
     out
+}
+
+/// Dialogue lines with one agent shown at most: the newest.
+const DIALOGUE_SHOWN: usize = 200;
+
+/// What the creature and `agent` said to each other (`.self/dialogues.jsonl`), newest
+/// first, each line archived by self-care marked with its summary; beside the lines, the
+/// file line of each row shown (for a search hit).
+pub fn dialogue(d: &Dialogues, agent: &str, theme: &Theme) -> (Vec<DocLine>, Vec<(u64, usize)>) {
+    let said: Vec<_> = d.all().rev().filter(|s| s.with == agent).collect();
+    if said.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let mut out = vec![
+        DocLine::hard(Line::default()),
+        DocLine::word(
+            Line::from(vec![
+                Span::styled("Dialogue", theme.title),
+                Span::styled(
+                    format!(
+                        " · {} lines with {}, newest first",
+                        said.len(),
+                        inert(agent)
+                    ),
+                    theme.muted,
+                ),
+            ]),
+            2,
+        ),
+    ];
+    let mut rows = Vec::new();
+    for s in said.into_iter().take(DIALOGUE_SHOWN) {
+        rows.push((s.line, out.len()));
+        let speaker = if s.from == agent {
+            theme.accent
+        } else {
+            theme.title
+        };
+        let mut lead = vec![
+            Span::styled(format!("{:<13}", stamp(s.t)), theme.muted),
+            Span::styled(format!("{}: ", inert(&s.from)), speaker),
+        ];
+        if let Some(sum) = &s.archived {
+            lead.push(Span::styled(format!("→ {} ", inert(sum)), theme.muted));
+        }
+        let n = lead.len() as u16;
+        lead.push(Span::styled(inert(&s.text), theme.base));
+        out.push(DocLine::hanging(Line::from(lead), n));
+    }
+    (out, rows)
 }
 
 /// One line of history: its time, then each field (what changed from the line before it

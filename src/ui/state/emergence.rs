@@ -35,6 +35,8 @@ pub struct EmergenceUi {
     /// The selected agent's relationship and history, and whose it is (`None`: to
     /// prepare again).
     pub history: Vec<DocLine>,
+    /// The dialogue rows in `history`: each one's line in `dialogues.jsonl`, its index.
+    dialogue_rows: Vec<(u64, usize)>,
     history_of: Option<String>,
     pub history_anchor: Anchor,
 }
@@ -55,6 +57,7 @@ impl EmergenceUi {
             relations: Vec::new(),
             agent: None,
             history: Vec::new(),
+            dialogue_rows: Vec::new(),
             history_of: None,
             history_anchor: Anchor::Line(0),
         };
@@ -95,6 +98,7 @@ impl EmergenceUi {
                 self.relations = relations::rows(m, theme);
                 self.history_of = None;
             }
+            FileKind::Dialogues => self.history_of = None,
             _ => {}
         }
     }
@@ -147,11 +151,43 @@ impl EmergenceUi {
         if agent.is_some() && agent == self.history_of {
             return;
         }
+        let m = c.emergence();
         self.history = agent
             .as_deref()
-            .and_then(|a| c.emergence().relations.get(a))
+            .and_then(|a| m.relations.get(a))
             .map(|a| relations::history(a, theme))
             .unwrap_or_default();
+        let (lines, rows) = agent
+            .as_deref()
+            .map(|a| relations::dialogue(&m.dialogues, a, theme))
+            .unwrap_or_default();
+        let at = self.history.len();
+        self.dialogue_rows = rows.into_iter().map(|(line, i)| (line, at + i)).collect();
+        self.history.extend(lines);
         self.history_of = agent;
+    }
+
+    /// Shows the dialogue line at `line` of `dialogues.jsonl` in the selected agent's
+    /// history (the agent it was said with selected); whether it is there.
+    pub fn show_dialogue(&mut self, c: &Creature, line: u64, theme: &Theme) -> bool {
+        let with = c
+            .emergence()
+            .dialogues
+            .all()
+            .find(|s| s.line == line)
+            .map(|s| s.with.clone());
+        let Some(index) = with.and_then(|w| self.relations.iter().position(|r| r.agent == w))
+        else {
+            return false;
+        };
+        self.select_agent(index);
+        self.prepare_history(c, theme);
+        match self.dialogue_rows.iter().find(|(l, _)| *l == line) {
+            Some((_, at)) => {
+                self.history_anchor = Anchor::Line(*at);
+                true
+            }
+            None => false,
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod review;
 pub mod search;
 pub mod selection;
 pub mod spend;
+pub mod talk;
 pub mod watched;
 
 use std::collections::BTreeMap;
@@ -46,6 +47,7 @@ use openseed::OpenSeedUi;
 use remote::RemoteUi;
 use review::ReviewUi;
 use search::SearchState;
+use talk::TalkUi;
 use watched::Watched;
 
 use crate::history::History;
@@ -104,6 +106,9 @@ pub struct App {
     pub message: Option<TextArea<'static>>,
     /// The creature the open message box writes to: the one selected when it opened.
     pub message_to: Option<PathBuf>,
+    /// The open message box goes to these creatures instead (the garden list when it
+    /// was asked for).
+    pub message_all: Option<Vec<PathBuf>>,
     pub search: SearchState,
     /// The garden's filter and sort.
     pub garden_view: GardenView,
@@ -129,6 +134,8 @@ pub struct App {
     pub review: ReviewUi,
     /// The relationships of the garden's emergence creatures, for the relations view.
     pub garden_graph: GardenGraph,
+    /// The garden's conversation, for the talk view and the garden list.
+    pub talk: TalkUi,
     /// What model calls cost.
     pub prices: Prices,
 }
@@ -160,6 +167,7 @@ impl App {
             help_anchor: Anchor::Line(0),
             message: None,
             message_to: None,
+            message_all: None,
             search: SearchState::default(),
             garden_view: GardenView::default(),
             quit: false,
@@ -172,6 +180,7 @@ impl App {
             restore_asked: None,
             review: ReviewUi::default(),
             garden_graph: GardenGraph::default(),
+            talk: TalkUi::default(),
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
         };
@@ -180,6 +189,7 @@ impl App {
             app.add(&path);
         }
         app.prepare_graph();
+        app.talk.refresh(app.garden.creatures().values());
         // The top of the list as it is shown (by name), not the first directory found.
         if let Some(first) = app.garden_order().first() {
             app.selected = Some(first.clone());
@@ -243,6 +253,15 @@ impl App {
         });
         if graph {
             self.prepare_graph();
+        }
+        let talk = changes.iter().any(|c| match c {
+            LiveChange::Added(_) | LiveChange::Removed(_) => true,
+            LiveChange::Changed(_, changes) => changes
+                .iter()
+                .any(|c| matches!(c, Change::Events { .. } | Change::Reset(FileKind::Events))),
+        });
+        if talk && self.talk.refresh(self.garden.creatures().values()) {
+            self.dirty = true;
         }
         for change in changes {
             match change {
@@ -379,16 +398,18 @@ impl App {
 
     /// The views the selected creature offers (a dreamer's when none is selected).
     pub fn views(&self) -> &'static [MainView] {
-        let views = self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views);
+        let mut views = self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views);
         if self
             .selected
             .as_deref()
             .is_some_and(|p| self.openseed_route(p))
         {
-            MainView::with_live(views)
-        } else {
-            views
+            views = MainView::with_live(views);
         }
+        if self.selected.is_some() && self.talk.offered(self.hosted.len()) {
+            views = MainView::with_talk(views);
+        }
+        views
     }
 
     /// The view shown in the main pane: the one asked for, within the selected
@@ -466,6 +487,7 @@ impl App {
             return;
         };
         match view {
+            MainView::Talk => self.talk.prepare(model.name(), &self.theme),
             MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {

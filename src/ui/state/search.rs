@@ -7,7 +7,7 @@ use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
 
 /// Where each source of hits lives.
-pub const SOURCES: [(SearchSource, FileKind); 12] = [
+pub const SOURCES: [(SearchSource, FileKind); 13] = [
     (SearchSource::Conversation, FileKind::Conversation),
     (SearchSource::Observations, FileKind::Observations),
     (SearchSource::Dreams, FileKind::Dreams),
@@ -20,6 +20,7 @@ pub const SOURCES: [(SearchSource, FileKind); 12] = [
     (SearchSource::LongTerm, FileKind::LongTerm),
     (SearchSource::Summaries, FileKind::Summaries),
     (SearchSource::DiaryLog, FileKind::DiaryLog),
+    (SearchSource::Dialogues, FileKind::Dialogues),
 ];
 
 /// The file a source's hits are lines of.
@@ -33,7 +34,7 @@ pub fn file_of(source: SearchSource) -> FileKind {
 /// A search of `query` over the total recall of `models` (one creature, or the whole
 /// garden): conversation, observations, dreams and diary, an evennia creature's journal,
 /// semantic memory, entities and reflections, an emergence creature's soul, long-term
-/// memories (the archive too), summaries and diary (the files each has). A capital letter in the
+/// memories (the archive too), summaries, diary and dialogues (the files each has). A capital letter in the
 /// query makes it case-sensitive. Beside it, the creature (root) of each file.
 pub fn request<'c>(
     models: impl IntoIterator<Item = &'c Creature>,

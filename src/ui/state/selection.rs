@@ -45,7 +45,7 @@ pub fn file_of(view: MainView) -> FileKind {
         MainView::DiaryLog => FileKind::DiaryLog,
         MainView::Plans => FileKind::Todos,
         MainView::Relations => FileKind::Relations,
-        MainView::Live | MainView::Events => FileKind::Events,
+        MainView::Live | MainView::Events | MainView::Talk => FileKind::Events,
     }
 }
 
@@ -105,6 +105,11 @@ impl App {
                     _ => (&e.memory, e.memory_anchor),
                 };
                 item_doc(doc, anchor, vp, model)
+            }),
+            MainView::Talk => top_line(&self.talk.doc, self.talk.anchor, vp).map(|top| Selection {
+                file: file.clone(),
+                line: None,
+                text: self.talk.doc.get(top).map(|l| text_of(&l.line)),
             }),
             _ => dreamer_selection(ui, view, vp, file.clone()),
         };

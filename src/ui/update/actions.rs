@@ -1,5 +1,7 @@
 //! What each action does to the state.
 
+use std::path::PathBuf;
+
 use ratatui::widgets::{Block, Borders};
 use ratatui_textarea::{CursorMove, TextArea};
 
@@ -106,6 +108,7 @@ impl App {
             Action::ViewRelations => self.show(MainView::Relations),
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
+            Action::ViewTalk => self.show(MainView::Talk),
             Action::CycleEventKind => self.cycle_event_kind(),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),
@@ -178,6 +181,7 @@ impl App {
             Action::User(_) => return self.run_command(action),
             Action::Message => self.open_message(),
             Action::SendMessage => return self.send_message(),
+            Action::MessageAll => self.toggle_message_all(),
             Action::Up
             | Action::Down
             | Action::PageUp
@@ -319,6 +323,7 @@ impl App {
     fn keep_draft(&mut self) {
         let area = self.message.take();
         let to = self.message_to.take();
+        self.message_all = None;
         let lines = area.map(TextArea::into_lines).unwrap_or_default();
         let written = lines.iter().any(|l| !l.trim().is_empty());
         if let Some(ui) = to.and_then(|p| self.creatures.get_mut(&p))
@@ -337,19 +342,75 @@ impl App {
             return;
         };
         let draft = std::mem::take(&mut ui.draft);
-        let name = ui.name.clone();
-        let ignored = self.selected.as_deref().is_some_and(ignores_messages_file);
-        let through = self
-            .selected
-            .as_deref()
-            .is_some_and(|p| self.message_through_openseed(p));
+        let mut area = if draft.is_empty() {
+            TextArea::default()
+        } else {
+            TextArea::new(draft)
+        };
+        area.move_cursor(CursorMove::Bottom);
+        area.move_cursor(CursorMove::End);
+        area.set_style(self.theme.base);
+        area.set_cursor_line_style(ratatui::style::Style::default());
+        area.set_placeholder_text("Write to the creature. Several lines are fine.");
+        area.set_placeholder_style(self.theme.muted);
+        self.message = Some(area);
+        self.message_to = self.selected.clone();
+        self.message_all = None;
+        self.title_message_box();
+        self.mode = Mode::Message;
+    }
+
+    /// The message box goes to every creature in the garden list (as it is shown now),
+    /// or back to the one it was opened for.
+    fn toggle_message_all(&mut self) {
+        self.message_all = match self.message_all {
+            Some(_) => None,
+            None => Some(self.garden_order()),
+        };
+        self.title_message_box();
+    }
+
+    /// The message box's title: where what is written goes.
+    fn title_message_box(&mut self) {
+        let title = match &self.message_all {
+            Some(all) => {
+                let n = all.len();
+                let shown = if self.garden_view.filters() {
+                    format!("the {n} creatures the filtered list shows")
+                } else {
+                    format!("all creatures ({n})")
+                };
+                format!(" Message to {shown}: each gets it as it takes messages ")
+            }
+            None => self.message_title(),
+        };
+        let border = self.theme.border_focused;
+        if let Some(area) = self.message.as_mut() {
+            area.set_block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .border_style(border)
+                    .title(title),
+            );
+        }
+        self.dirty = true;
+    }
+
+    /// Where a message to the creature the box was opened for goes.
+    fn message_title(&self) -> String {
+        let Some(path) = self.message_to.as_deref() else {
+            return String::new();
+        };
+        let name = self
+            .creatures
+            .get(path)
+            .map(|ui| ui.name.clone())
+            .unwrap_or_default();
+        let ignored = ignores_messages_file(path);
+        let through = self.message_through_openseed(path);
         // Said before anything is typed: the words would reach no one.
-        let far = self
-            .selected
-            .as_deref()
-            .and_then(|p| self.remote_of(p))
-            .map(|r| r.host.clone());
-        let title = if let (true, Some(host)) = (through, &far) {
+        let far = self.remote_of(path).map(|r| r.host.clone());
+        if let (true, Some(host)) = (through, &far) {
             format!(
                 " Message to {name}: through the OpenSeed orchestrator on {host}, which wakes it "
             )
@@ -365,33 +426,25 @@ impl App {
             )
         } else {
             format!(" Message to {name}: appended to MESSAGES.md ")
-        };
-        let mut area = if draft.is_empty() {
-            TextArea::default()
-        } else {
-            TextArea::new(draft)
-        };
-        area.move_cursor(CursorMove::Bottom);
-        area.move_cursor(CursorMove::End);
-        area.set_block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_style(self.theme.border_focused)
-                .title(title),
-        );
-        area.set_style(self.theme.base);
-        area.set_cursor_line_style(ratatui::style::Style::default());
-        area.set_placeholder_text("Write to the creature. Several lines are fine.");
-        area.set_placeholder_style(self.theme.muted);
-        self.message = Some(area);
-        self.message_to = self.selected.clone();
-        self.mode = Mode::Message;
+        }
     }
 
     fn send_message(&mut self) -> Vec<Job> {
         let (Some(path), Some(area)) = (self.message_to.clone(), self.message.as_ref()) else {
             return Vec::new();
         };
+        let text = area.lines().join("\n");
+        if text.trim().is_empty() {
+            let cancel = self.keymap.mention(Action::Cancel, ", or {} to cancel");
+            self.set_notice(
+                format!("the message is empty: write something{cancel}"),
+                true,
+            );
+            return Vec::new();
+        }
+        if let Some(all) = self.message_all.clone() {
+            return self.send_to_all(all, text);
+        }
         if !self.creatures.contains_key(&path) {
             // Never to whichever creature is selected now: the text stays for copying.
             let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
@@ -403,38 +456,65 @@ impl App {
             );
             return Vec::new();
         }
-        let text = area.lines().join("\n");
-        if text.trim().is_empty() {
-            let cancel = self.keymap.mention(Action::Cancel, ", or {} to cancel");
-            self.set_notice(
-                format!("the message is empty: write something{cancel}"),
-                true,
-            );
-            return Vec::new();
+        let jobs = self.route_message(path, text);
+        // Else the box stays open with its text, and the status line says why.
+        if !jobs.is_empty() {
+            self.close_message_box();
         }
-        if self.message_through_openseed(&path) {
-            let jobs = self.openseed_message(path, text);
-            if !jobs.is_empty() {
-                self.message = None;
-                self.message_to = None;
-                self.mode = Mode::Normal;
+        jobs
+    }
+
+    /// The message to each creature of `all` still here, the way each takes messages;
+    /// the box closes when it went to at least one, and the status line names those it
+    /// could not go to.
+    fn send_to_all(&mut self, all: Vec<PathBuf>, text: String) -> Vec<Job> {
+        let mut jobs = Vec::new();
+        let mut refused = Vec::new();
+        let mut sent = 0;
+        for path in all {
+            let Some(name) = self.creatures.get(&path).map(|ui| ui.name.clone()) else {
+                continue;
+            };
+            let routed = self.route_message(path, text.clone());
+            if routed.is_empty() {
+                refused.push(name);
+            } else {
+                sent += 1;
+                jobs.extend(routed);
             }
-            // Else the box stays open with its text, and the status line says why.
-            return jobs;
+        }
+        if sent > 0 {
+            self.close_message_box();
+        }
+        let plural = if sent == 1 { "" } else { "s" };
+        let mut said = format!("message sent to {sent} creature{plural}");
+        if !refused.is_empty() {
+            said.push_str(&format!("; not to {}", refused.join(", ")));
+        }
+        self.set_notice(said, !refused.is_empty());
+        jobs
+    }
+
+    /// The jobs that give `text` to the creature at `path` the way it takes messages
+    /// (none when it cannot now: the status line says why).
+    fn route_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
+        if self.message_through_openseed(&path) {
+            return self.openseed_message(path, text);
         }
         if self.remote_of(&path).is_some() {
-            self.message = None;
-            self.message_to = None;
-            self.mode = Mode::Normal;
             return self.remote_job(path, RemoteAsk::Message(text));
         }
-        self.message = None;
-        self.message_to = None;
-        self.mode = Mode::Normal;
         vec![Job::AppendMessage {
             creature: path,
             text,
         }]
+    }
+
+    fn close_message_box(&mut self) {
+        self.message = None;
+        self.message_to = None;
+        self.message_all = None;
+        self.mode = Mode::Normal;
     }
 
     fn submit_search(&mut self) -> Vec<Job> {
@@ -563,6 +643,19 @@ impl App {
                 if !found {
                     self.set_notice(
                         "that line is about something not shown: pruned, forgotten, or older than what is shown",
+                        false,
+                    );
+                }
+            }
+            SearchSource::Dialogues => {
+                self.view = MainView::Relations;
+                let found = ui
+                    .emergence
+                    .as_mut()
+                    .is_some_and(|e| e.show_dialogue(model, hit.line, &self.theme));
+                if !found {
+                    self.set_notice(
+                        "that line was said with an agent the relations do not list, or is older than what is shown",
                         false,
                     );
                 }

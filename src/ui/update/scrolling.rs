@@ -180,6 +180,10 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        if view == MainView::Talk {
+            self.talk.anchor = scroll::scroll(&self.talk.doc, self.talk.anchor, vp, step);
+            return;
+        }
         if view == MainView::Live {
             if let Some(openseed) = self.orchestrator_of_mut(&path)
                 && let Some(name) = name_of(&path)
@@ -194,8 +198,8 @@ impl App {
             return;
         };
         match view {
-            // Scrolled above, from the orchestrator's state.
-            MainView::Live => {}
+            // Scrolled above, from the orchestrator's or the garden's state.
+            MainView::Live | MainView::Talk => {}
             MainView::Journal | MainView::Memory | MainView::Entities => {
                 if let Some(evennia) = ui.evennia.as_mut() {
                     scroll_evennia(evennia, view, vp, step);

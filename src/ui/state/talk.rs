@@ -1,0 +1,76 @@
+//! The garden's conversation as the Talk view and the garden list show it: merged from
+//! every creature's events ([`crate::memory::talk`]) when some creature's messages grew,
+//! its document prepared again when it changed or another creature is selected.
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::memory::creature::Creature;
+use crate::memory::talk::{self, Said};
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::prepare;
+use crate::ui::theme::Theme;
+
+/// Messages of the garden kept for the view: the newest.
+const SHOWN: usize = 1000;
+
+/// How long a creature's row says whom it just wrote to, by the observatory's clock.
+pub const FRESH: Duration = Duration::seconds(30);
+
+#[derive(Debug, Default)]
+pub struct TalkUi {
+    /// Newest first, as written (made inert when prepared).
+    pub said: Vec<Said>,
+    /// The messages every creature had recorded at the last merge, and how many creatures.
+    merged: (u64, usize),
+    pub doc: Vec<DocLine>,
+    pub anchor: Anchor,
+    /// The creature the document was prepared for; `None` once the messages changed.
+    prepared: Option<String>,
+}
+
+impl TalkUi {
+    /// Merges the garden's messages again when some creature's grew or creatures came or
+    /// went; whether they changed.
+    pub fn refresh<'a>(&mut self, creatures: impl Iterator<Item = &'a Creature> + Clone) -> bool {
+        let recorded = creatures
+            .clone()
+            .map(|c| c.events().mail().recorded())
+            .sum::<u64>();
+        let merged = (recorded, creatures.clone().count());
+        if merged == self.merged {
+            return false;
+        }
+        self.merged = merged;
+        let said = talk::conversation(
+            creatures.map(|c| (c.name(), c.events().mail().as_slice())),
+            SHOWN,
+        );
+        if said == self.said {
+            return false;
+        }
+        self.said = said;
+        self.prepared = None;
+        true
+    }
+
+    /// Whether the Talk view is offered: creatures have talked, or several are hosted
+    /// here (a garden whose creatures will).
+    pub fn offered(&self, hosted: usize) -> bool {
+        !self.said.is_empty() || hosted > 1
+    }
+
+    /// The document for the view, the messages of `selected` marked.
+    pub fn prepare(&mut self, selected: &str, theme: &Theme) {
+        if self.prepared.as_deref() == Some(selected) {
+            return;
+        }
+        self.doc = prepare::talk::document(&self.said, selected, theme);
+        self.prepared = Some(selected.to_string());
+    }
+
+    /// Whom `name` wrote to last, if within [`FRESH`] of `now` (inert).
+    pub fn fresh_recipient(&self, name: &str, now: DateTime<Utc>) -> Option<String> {
+        talk::last_sent_since(&self.said, name, now - FRESH).map(|s| prepare::inert(&s.to))
+    }
+}
