@@ -2,24 +2,26 @@
 //! `.sys/proposal.json` is marked in the garden and the header with the time before it
 //! applies itself, said in the status line, and shown in a popup (`D`) as what it would
 //! change; `a` applies it, `x` rejects it after a confirmation, `e` edits it in `$EDITOR`
-//! (the text read back is checked before it is sent). Refused read-only, and for a
-//! creature no runner hosts.
+//! (the text read back is checked before it is sent, and kept until the runner holds it).
+//! Refused read-only, and for a creature no runner hosts.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 mod ui_support;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
-use dreamwatch::control::ControlCommand;
+use dreamwatch::control::{Answer, ControlCommand, ControlSender};
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::proposal::{Proposal, ProposedFile};
 use dreamwatch::ui::focus::Mode;
 use dreamwatch::ui::headless::Headless;
+use dreamwatch::ui::runtime::jobs::Jobs;
 use dreamwatch::ui::state::Settings;
 use dreamwatch::ui::theme::Theme;
 use dreamwatch::ui::update::Job;
+use tokio::sync::mpsc;
 use ui_support::{Garden, clock, filters};
 
 const PRUNED: &str = "[.] rg is not installed here; grep -rn works\n";
@@ -225,6 +227,81 @@ fn an_edit_read_back_is_checked_and_a_bad_one_is_kept() {
     );
 }
 
+/// The text `e` hands to the editor now.
+fn next_edit(s: &mut Headless) -> String {
+    if s.app.mode != Mode::Review {
+        s.press("D").unwrap();
+    }
+    match &s.press("e").unwrap()[..] {
+        [Job::EditDream { text, .. }] => text.clone(),
+        jobs => panic!("no edit: {jobs:?}"),
+    }
+}
+
+#[test]
+fn an_edit_is_kept_until_the_runner_holds_it() {
+    let garden = Garden::new();
+    let pip = garden.creature("pip");
+    let p = hold(&pip, in_ten());
+    let mut s = open(&garden, true, false);
+    let (runner, mut requests) = ControlSender::channel();
+    let (outcomes, mut told) = mpsc::unbounded_channel();
+    let mut jobs = Jobs::new(HashMap::from([(pip.clone(), runner)]), outcomes);
+    let file = garden.dir.path().join("edit.txt");
+    let good = p
+        .to_text()
+        .replace("1. Fix weekly_mean", "1. Mend weekly_mean");
+    let mut send = |s: &mut Headless, text: &str| {
+        let edited = s.app.on_dream_edited(&pip, text.to_string(), &file);
+        assert!(!edited.keep, "sent: its file goes");
+        for job in edited.jobs {
+            jobs.perform(&mut s.app, job);
+        }
+    };
+
+    // Sent, and refused: the dream stays, the edit is the next one's draft.
+    send(&mut s, &good);
+    let request = requests.try_recv().unwrap();
+    assert_eq!(
+        request.command,
+        ControlCommand::ReplaceProposal { text: good.clone() }
+    );
+    (request.answer)(Some(Answer::Refused {
+        why: "the proposal changed meanwhile".into(),
+    }));
+    s.outcome(told.try_recv().unwrap());
+    assert_eq!(
+        notice(&s),
+        "pip: cannot hold the edited dream: the proposal changed meanwhile; the dream stays as it was, your edit is kept: e edits it again"
+    );
+    assert!(s.app.notice.as_ref().is_some_and(|n| n.error));
+    assert_eq!(next_edit(&mut s), good);
+
+    // Sent again, and held: the next edit starts from the dream as the runner holds it.
+    send(&mut s, &good);
+    let request = requests.try_recv().unwrap();
+    (request.answer)(Some(Answer::Replaced));
+    s.outcome(told.try_recv().unwrap());
+    assert_eq!(notice(&s), "pip's edited dream is held for review");
+    assert_eq!(next_edit(&mut s), p.to_text());
+
+    // A runner that stops before it answers: nothing is said, the edit is kept.
+    send(&mut s, &good);
+    drop(requests.try_recv().unwrap());
+    assert!(told.try_recv().is_err());
+    assert_eq!(next_edit(&mut s), good);
+
+    // A runner gone before it is sent: said, and kept.
+    drop(requests);
+    let other = good.replace("Mend", "Repair");
+    send(&mut s, &other);
+    assert_eq!(
+        notice(&s),
+        "pip's runner has stopped: cannot hold the edited dream; the dream stays as it was, your edit is kept: e edits it again"
+    );
+    assert_eq!(next_edit(&mut s), other);
+}
+
 #[test]
 fn read_only_shows_the_dream_and_refuses_to_decide_it() {
     let garden = Garden::new();
@@ -271,6 +348,22 @@ fn a_creature_no_runner_hosts_is_refused_with_why() {
             notice(&s)
         );
     }
+    // An edit read back after its runner went: not sent, and its file is kept.
+    let pip = garden.creature("pip");
+    let p = Proposal::read(&pip).unwrap().unwrap();
+    let file = garden.dir.path().join("edit.txt");
+    let text = p.to_text().replace("Fix weekly_mean", "Mend weekly_mean");
+    let edited = s.app.on_dream_edited(&pip, text, &file);
+    assert!(edited.jobs.is_empty() && edited.keep);
+    let said = notice(&s);
+    assert!(
+        said.starts_with("cannot review pip's dream")
+            && said.contains(&format!(
+                "your edit was not sent, it is kept in {}",
+                file.display()
+            )),
+        "{said}"
+    );
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! hosting it, its keys become jobs, the jobs go to the runner in-process as the event
 //! loop sends them, and the runner's answer comes back as the status line. Applied, the
 //! memory files change exactly as proposed; rejected, they do not; an edit read back is
-//! held as edited. Every step waits for the runner to settle on a virtual clock.
+//! held as edited, and one the runner refuses is kept for the next edit. Every step waits
+//! for the runner to settle on a virtual clock.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::collections::{BTreeMap, HashMap};
@@ -13,7 +14,7 @@ use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::HostedCreature;
-use dreamwatch::memory::proposal::{self, Proposal};
+use dreamwatch::memory::proposal::{self, Proposal, ProposedFile};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
@@ -241,6 +242,39 @@ async fn an_edit_read_back_is_held_as_edited_until_applied() {
         std::fs::read_to_string(dir.join(".self/observations.md"))
             .unwrap()
             .contains("RED 09:30 kept by the operator")
+    );
+    run.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_the_runner_refuses_is_kept_for_the_next_edit() {
+    let (_tmp, dir, mut run) = host().await;
+    let p = Proposal::read(&dir).unwrap().unwrap();
+    // The observatory reads a proposal with a file more than the one the runner holds
+    // (as a stale read would): an edit of it passes here, and the runner refuses it.
+    let mut seen = p.clone();
+    seen.files
+        .extend(ProposedFile::between(".self/diary.md", "", "a day\n"));
+    std::fs::write(proposal::path(&dir), serde_json::to_vec(&seen).unwrap()).unwrap();
+    run.screen.refresh();
+    let before = memory(&dir);
+    let text = seen.to_text().replace("a day\n", "a day, edited\n");
+    let file = dir.join("edit.txt");
+    let edited = run.screen.app.on_dream_edited(&dir, text.clone(), &file);
+    assert!(!edited.keep, "sent: its file goes");
+    let said = run.perform(edited.jobs).await;
+    assert!(
+        said.starts_with("sprout: cannot hold the edited dream: ")
+            && said.ends_with("; the dream stays as it was, your edit is kept: e edits it again"),
+        "{said}"
+    );
+    assert_eq!(memory(&dir), before);
+    // The next edit starts from it.
+    run.screen.press("D").unwrap();
+    let jobs = run.screen.press("e").unwrap();
+    assert!(
+        matches!(&jobs[..], [Job::EditDream { text: again, .. }] if *again == text),
+        "{jobs:?}"
     );
     run.stop().await;
 }

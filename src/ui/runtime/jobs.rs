@@ -29,7 +29,7 @@ use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
-use crate::ui::update::{HandBack, Job, OpenSeedAction};
+use crate::ui::update::{EditAnswer, HandBack, Job, OpenSeedAction};
 
 pub use crate::ui::update::Outcome;
 
@@ -116,6 +116,24 @@ fn answered(name: &str, command: &ControlCommand, answer: Answer, keymap: &Keyma
     (text, false).into()
 }
 
+/// `outcome`, of `command` sent to `creature`'s runner; an edited dream's says whether the
+/// runner holds it now (`held`): until it does, the edit stays the operator's draft.
+fn about_edit(
+    mut outcome: Outcome,
+    creature: &Path,
+    command: &ControlCommand,
+    held: bool,
+) -> Outcome {
+    if let ControlCommand::ReplaceProposal { text } = command {
+        outcome.dream_edit = Some(EditAnswer {
+            creature: creature.to_path_buf(),
+            text: text.clone(),
+            held,
+        });
+    }
+    outcome
+}
+
 impl Jobs {
     pub fn new(
         hosted: HashMap<PathBuf, ControlSender>,
@@ -198,6 +216,7 @@ impl Jobs {
                     text: format!("cannot {} {name}: {e}", action.verb()),
                     error: true,
                     undelivered: action.message().map(|text| (creature, text.to_owned())),
+                    dream_edit: None,
                 },
             };
             let _ = tx.send(outcome);
@@ -218,13 +237,24 @@ impl Jobs {
         let done = accepted(&name, &command, paused, &app.keymap);
         let tell = {
             let (name, command, keymap) = (name.clone(), command.clone(), app.keymap.clone());
-            move |answer: Option<Answer>| answer.map(|a| answered(&name, &command, a, &keymap))
+            let creature = creature.to_path_buf();
+            move |answer: Option<Answer>| {
+                answer.map(|a| {
+                    let held = a == Answer::Replaced;
+                    about_edit(
+                        answered(&name, &command, a, &keymap),
+                        &creature,
+                        &command,
+                        held,
+                    )
+                })
+            }
         };
         match via {
             Some(RunnerLink::Hosted) => {
                 let outcomes = self.outcomes.clone();
                 let sent = self.hosted.get(creature).is_some_and(|tx| {
-                    tx.send(command, move |answer| {
+                    tx.send(command.clone(), move |answer| {
                         if let Some(outcome) = tell(answer) {
                             let _ = outcomes.send(outcome);
                         }
@@ -234,7 +264,13 @@ impl Jobs {
                 if sent {
                     app.set_notice(done, false);
                 } else {
-                    app.set_notice(format!("{name}'s runner has stopped: cannot {what}"), true);
+                    let stopped = format!("{name}'s runner has stopped: cannot {what}");
+                    app.on_outcome(about_edit(
+                        (stopped, true).into(),
+                        creature,
+                        &command,
+                        false,
+                    ));
                 }
             }
             Some(RunnerLink::Socket) => {
@@ -243,8 +279,17 @@ impl Jobs {
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {
                     let outcome = match send_command(&dir, &command).await {
-                        Ok(answer) => tell(answer).unwrap_or_else(|| (done, false).into()),
-                        Err(e) => (format!("{name}: cannot {what}: {e}"), true).into(),
+                        Ok(answer) => {
+                            let held = answer == Some(Answer::Replaced);
+                            let said = tell(answer).unwrap_or_else(|| (done, false).into());
+                            about_edit(said, &dir, &command, held)
+                        }
+                        Err(e) => about_edit(
+                            (format!("{name}: cannot {what}: {e}"), true).into(),
+                            &dir,
+                            &command,
+                            false,
+                        ),
                     };
                     // The loop may have ended; nobody to tell then.
                     let _ = tx.send(outcome);
@@ -341,6 +386,7 @@ impl Jobs {
                             text: format!("message not saved: {e}; {write}"),
                             error: true,
                             undelivered: Some((dir.clone(), text.clone())),
+                            dream_edit: None,
                         },
                     },
                 };

@@ -1,7 +1,8 @@
 //! Editing a dream held for review: its text into a file of its own (mode 0600, in the
 //! temporary directory), the terminal handed to `$EDITOR` on it, and the text read back
-//! for [`App::on_dream_edited`]. The file goes once its text is sent or was not changed;
-//! an edit that could not be sent keeps it, and the status line says where.
+//! for [`App::on_dream_edited`]. The file goes once its text is sent (the observatory
+//! keeps the text until the runner says it holds it) or was not changed; an edit that
+//! could not be sent keeps it, and the status line says where.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

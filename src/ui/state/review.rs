@@ -22,8 +22,9 @@ pub struct ReviewUi {
     pub anchor: Anchor,
     /// Rejecting this creature's dream was asked once: asked again, it is rejected.
     pub reject_asked: Option<PathBuf>,
-    /// An edit the proposal's form refused: the creature, and the text, which the next
-    /// edit starts from (nothing the operator wrote is lost).
+    /// An edit not held yet: one the proposal's form refused, one sent that the runner
+    /// has not said it holds, or one it refused. The creature, and the text, which the
+    /// next edit starts from (nothing the operator wrote is lost).
     pub draft: Option<(PathBuf, String)>,
     /// This creature's dream was applied or rejected from here: when its proposal goes,
     /// the runner's answer says so (nothing more to tell).

@@ -301,9 +301,13 @@ impl App {
     }
 
     /// What became of work done in the background: said in the status line; a message
-    /// that did not go becomes its creature's draft again (unless a newer one is there).
+    /// that did not go becomes its creature's draft again (unless a newer one is there),
+    /// and so does an edited dream its runner did not hold.
     pub fn on_outcome(&mut self, outcome: Outcome) {
         let mut text = outcome.text;
+        if let Some(edit) = outcome.dream_edit {
+            text.push_str(&self.on_edit_answered(edit));
+        }
         if let Some((path, message)) = outcome.undelivered
             && let Some(ui) = self.creatures.get_mut(&path)
             && ui.draft.is_empty()

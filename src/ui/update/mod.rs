@@ -22,13 +22,15 @@ use std::path::PathBuf;
 
 use crate::control::ControlCommand;
 
-/// What became of work done in the background: a notice (an error or not), and a
-/// message that did not go, given back to its creature as a draft.
+/// What became of work done in the background: a notice (an error or not), a message
+/// that did not go, given back to its creature as a draft, and what a runner made of an
+/// edited dream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub text: String,
     pub error: bool,
     pub undelivered: Option<(PathBuf, String)>,
+    pub dream_edit: Option<EditAnswer>,
 }
 
 impl From<(String, bool)> for Outcome {
@@ -37,8 +39,20 @@ impl From<(String, bool)> for Outcome {
             text,
             error,
             undelivered: None,
+            dream_edit: None,
         }
     }
+}
+
+/// An edited dream sent to its creature's runner, and whether the runner holds it now.
+/// Until it does, the text stays the draft the next edit starts from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditAnswer {
+    pub creature: PathBuf,
+    pub text: String,
+    /// The runner answered that it holds it (`Answer::Replaced`); `false`: it refused
+    /// it, or could not be asked.
+    pub held: bool,
 }
 
 /// Work for the runtime: talking to runners and the OpenSeed orchestrator, writing files,

@@ -1,12 +1,13 @@
 //! A dream held for review (`--review-dreams`): the popup (`D`), and what the operator
 //! decides in it: apply, reject (asked first), edit in `$EDITOR` (the text read back is
-//! checked here, then sent to the runner, which holds it again until it is applied).
+//! checked here, then sent to the runner, which holds it again until it is applied; the
+//! text stays the draft of the next edit until the runner says it holds it).
 //! Commands go to the creature's runner (hosted, over its socket, or through a far
 //! machine's connection); a creature only watched is refused with why.
 
 use std::path::{Path, PathBuf};
 
-use super::{Job, RemoteAsk};
+use super::{EditAnswer, Job, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::creature::Change;
 use crate::ui::doc::DocLine;
@@ -107,9 +108,10 @@ impl App {
     }
 
     /// The text of the edited dream, read back once the editor exited: checked against
-    /// the proposal's form, then sent to the runner to hold in place of the old one. A
-    /// text that does not fit is not sent: the status line says why, and the file and
-    /// the next edit keep it.
+    /// the proposal's form, then sent to the runner to hold in place of the old one (the
+    /// next edit starts from it until the runner says it holds it). A text that does not
+    /// fit, or that cannot be sent, is not sent: the status line says why, and the file
+    /// and the next edit keep it.
     pub fn on_dream_edited(&mut self, creature: &Path, text: String, file: &Path) -> Edited {
         let kept = file.display().to_string();
         let Some(ui) = self.creatures.get(creature) else {
@@ -159,11 +161,59 @@ impl App {
                 keep: true,
             };
         }
-        self.review.draft = None;
+        if let Some(why) = self.cannot_review(creature) {
+            let again = self
+                .keymap
+                .mention(Action::EditDream, " ({} edits it again)");
+            self.set_notice(
+                format!("{why}: your edit was not sent, it is kept in {kept}{again}"),
+                true,
+            );
+            self.review.draft = Some((creature.to_path_buf(), text));
+            return Edited {
+                jobs: Vec::new(),
+                keep: true,
+            };
+        }
+        // The draft until the runner says it holds it: refused, nothing is lost.
+        self.review.draft = Some((creature.to_path_buf(), text.clone()));
         Edited {
             jobs: self.review_command(creature, ControlCommand::ReplaceProposal { text }),
             keep: false,
         }
+    }
+
+    /// What the runner made of an edited dream sent to it: held, the edit is done with;
+    /// else it is the draft the next edit starts from again (unless a newer edit is), and
+    /// the status line says so: returns what to add to it.
+    pub(super) fn on_edit_answered(&mut self, edit: EditAnswer) -> String {
+        let draft = self
+            .review
+            .draft
+            .as_ref()
+            .filter(|(p, _)| *p == edit.creature)
+            .map(|(_, text)| text);
+        if edit.held {
+            if draft == Some(&edit.text) {
+                self.review.draft = None;
+            }
+            return String::new();
+        }
+        let held = self
+            .creatures
+            .get(&edit.creature)
+            .is_some_and(|ui| ui.review.is_some());
+        if !held {
+            // Its dream is gone: there is nothing left for the edit to change.
+            return String::new();
+        }
+        if draft.is_none() {
+            self.review.draft = Some((edit.creature, edit.text));
+        }
+        let again = self
+            .keymap
+            .mention(Action::EditDream, ": {} edits it again");
+        format!("; the dream stays as it was, your edit is kept{again}")
     }
 
     /// Applies or rejects the selected creature's dream.

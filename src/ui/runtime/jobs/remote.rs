@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Jobs, accepted, answered, describe};
+use super::{Jobs, about_edit, accepted, answered, describe};
 use crate::control::Answer;
 use crate::remote::{Answered, Ask};
 use crate::ui::state::App;
@@ -39,10 +39,14 @@ impl Jobs {
                     command: wire,
                 });
                 tokio::spawn(async move {
+                    let mut held = false;
                     let outcome = match rx.await {
                         Ok(Answered { ok: true, answer, .. }) => {
                             match answer.and_then(|a| serde_json::from_value::<Answer>(a).ok()) {
-                                Some(a) => answered(&name, &command, a, &keymap),
+                                Some(a) => {
+                                    held = a == Answer::Replaced;
+                                    answered(&name, &command, a, &keymap)
+                                }
                                 None => (accepted(&name, &command, paused, &keymap), false).into(),
                             }
                         }
@@ -60,7 +64,7 @@ impl Jobs {
                         )
                             .into(),
                     };
-                    let _ = tx.send(outcome);
+                    let _ = tx.send(about_edit(outcome, &creature, &command, held));
                 });
             }
             RemoteAsk::Message(text) => {
@@ -80,6 +84,7 @@ impl Jobs {
                             text: format!("message to {name} not sent: {}", inert(&said)),
                             error: true,
                             undelivered: Some((creature, text)),
+                            dream_edit: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -87,6 +92,7 @@ impl Jobs {
                             ),
                             error: true,
                             undelivered: Some((creature, text)),
+                            dream_edit: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -110,6 +116,7 @@ impl Jobs {
                             text: format!("cannot {} {name}: {}", action.verb(), inert(&said)),
                             error: true,
                             undelivered,
+                            dream_edit: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -118,6 +125,7 @@ impl Jobs {
                             ),
                             error: true,
                             undelivered,
+                            dream_edit: None,
                         },
                     };
                     let _ = tx.send(outcome);
