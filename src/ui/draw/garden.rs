@@ -143,10 +143,16 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         name(load, GardenSort::Fatigue),
         name("last", GardenSort::Activity)
     );
+    if let Some(cells) = spark_column(app, width) {
+        second = format!(
+            "# {:<11}{count:<4} {:<cells$} {}",
+            name(load, GardenSort::Fatigue),
+            "activity",
+            name("last", GardenSort::Activity)
+        );
+    }
     let cost = format!("    {}", name("cost", GardenSort::Cost));
-    if (app.garden_cost_today().is_some() || sort == GardenSort::Cost)
-        && second.width() + cost.width() <= width
-    {
+    if costs_shown(app) && second.width() + cost.width() <= width {
         second.push_str(&cost);
     }
     vec![
@@ -156,6 +162,24 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         ),
         Line::styled(truncate(&second, width), style),
     ]
+}
+
+/// Cells of the activity column.
+const SPARK_CELLS: usize = 8;
+/// The garden list is this wide, or wider, where it shows the activity column (after the
+/// row number, the gauge and the dreams; the last activity then reads short: `7m`).
+const SPARK_MIN_WIDTH: usize = 32;
+
+/// Whether the garden has a cost column.
+fn costs_shown(app: &App) -> bool {
+    app.garden_cost_today().is_some() || app.garden_view.sort == GardenSort::Cost
+}
+
+/// The cells of the activity column where the list is wide enough for it (beside the
+/// cost column where there is one): the same for every row, so the headers stay over it.
+fn spark_column(app: &App, width: usize) -> Option<usize> {
+    let cost = if costs_shown(app) { 8 } else { 0 };
+    (width >= SPARK_MIN_WIDTH + cost).then_some(SPARK_CELLS)
 }
 
 /// The two rows of the `number`th creature; `dir` names its directory where its name is
@@ -207,6 +231,12 @@ fn rows(
         Span::styled(mark, theme.error),
         Span::styled(status, style),
     ]);
+    let spark = spark_column(app, width);
+    // With the activity column the count is padded to it.
+    let count = |glyph: char, n: u64| match spark {
+        Some(_) => format!("  {glyph}{n:<3}"),
+        None => format!("  {glyph}{n}"),
+    };
     // Its row number, for jumping to it (`/3`).
     let mut second = vec![Part::keep(Span::styled(
         format!("{number:<2}"),
@@ -215,7 +245,11 @@ fn rows(
     match &ui.evennia {
         // Nothing of its files is known: no gauge to draw.
         None if ui.without_files => {
-            second.push(Part::keep(Span::styled("no files here", theme.muted)));
+            let text = match spark {
+                Some(cells) => format!("{:<w$}", "no files here", w = 16 + cells),
+                None => "no files here".to_string(),
+            };
+            second.push(Part::keep(Span::styled(text, theme.muted)));
         }
         Some(e) => {
             let e = &e.summary;
@@ -229,7 +263,7 @@ fn rows(
                 fmt::reflection_style(e, theme),
             )));
             second.push(Part::keep(Span::styled(
-                format!("  ◆{}", e.reflections),
+                count('◆', e.reflections),
                 theme.deep_sleep,
             )));
         }
@@ -244,11 +278,19 @@ fn rows(
                 format!(" {:>2}", s.fatigue),
                 fmt::fatigue_style(s.fatigue, warning, limit, theme),
             )));
-            second.push(Part::keep(Span::styled(
-                format!("  ☾{}", s.dreams),
-                theme.dream,
-            )));
+            second.push(Part::keep(Span::styled(count('☾', s.dreams), theme.dream)));
         }
+    }
+    if let Some(cells) = spark.filter(|_| !ui.without_files) {
+        // Coloured by fatigue where the row shows the fatigue gauge.
+        let by_fatigue = ui.evennia.is_none();
+        let mut spans = vec![Span::raw(" ")];
+        spans.extend(super::spark::activity(ui, cells, by_fatigue, theme));
+        second.push(Part {
+            drop: 0,
+            spans,
+            short: None,
+        });
     }
     // A narrow list keeps the time and loses the words: `1h26m`, `now`.
     let short = match s.last_activity.map(|t| (app.now - t).num_seconds()) {
@@ -256,13 +298,18 @@ fn rows(
         Some(secs) if secs < 60 => "now".to_string(),
         Some(secs) => fmt::duration(secs),
     };
-    second.push(Part {
-        drop: 1,
-        spans: vec![Span::styled(
-            format!("  {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )],
-        short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),
+    let short = Span::styled(format!(" {short}"), theme.muted);
+    second.push(match spark {
+        // Under its header, the short form only.
+        Some(_) => Part::optional(2, short),
+        None => Part {
+            drop: 1,
+            spans: vec![Span::styled(
+                format!("  {}", fmt::ago(s.last_activity, app.now)),
+                theme.muted,
+            )],
+            short: Some((2, vec![short])),
+        },
     });
     second.extend(cost);
     let second = fmt::fit(second, width);

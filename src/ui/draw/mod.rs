@@ -19,6 +19,7 @@ mod pane;
 mod recall;
 mod relations;
 mod side;
+mod spark;
 mod strip;
 
 use ratatui::Frame;

@@ -20,6 +20,7 @@ use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
 use crate::memory::observations::Priority;
+use crate::memory::pulse::{PulseSeries, interval_of};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::memory::usage::UsageLog;
@@ -49,6 +50,10 @@ pub enum RunnerLink {
 pub fn ignores_messages_file(root: &Path) -> bool {
     root.join(".sys").is_dir() && !root.join(".sys/runner.json").exists()
 }
+
+/// Intervals of the sparklines prepared (the header shows up to this many, the garden
+/// fewer).
+pub const PULSE_LEN: usize = 24;
 
 /// A span of time the creature slept, for the dreams timeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +135,10 @@ pub struct CreatureUi {
     pub attention: Option<Attention>,
     /// The tokens its runner recorded (`.sys/usage.jsonl`).
     pub usage: UsageLog,
+    /// Tool calls and fatigue per interval, the last [`PULSE_LEN`] up to now's.
+    pub pulse: PulseSeries,
+    /// The interval `pulse` ends with; `None`: prepare it again.
+    pulse_at: Option<i64>,
 }
 
 impl CreatureUi {
@@ -234,6 +243,8 @@ impl CreatureUi {
             attention: None,
             without_files: false,
             usage: UsageLog::default(),
+            pulse: PulseSeries::default(),
+            pulse_at: None,
         }
     }
 
@@ -330,6 +341,7 @@ impl CreatureUi {
         }
         self.load_dream_detail(c);
         self.has_events = c.events().exists();
+        self.pulse_at = None;
         let was_failing = self.health == Health::Failing;
         self.refresh_summary(c, now);
         if failing && !was_failing {
@@ -543,6 +555,11 @@ impl CreatureUi {
     /// hosted creature's deep sleeps fall when its runner's cadence says.
     pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>) {
         self.summary = c.summary(now, &self.cycle);
+        // The sparklines move on when the logs do, or the clock into another interval.
+        if self.pulse_at != Some(interval_of(now)) {
+            self.pulse = c.pulse(now, PULSE_LEN);
+            self.pulse_at = Some(interval_of(now));
+        }
         if self.born.is_none() {
             self.born = c
                 .dreams()
