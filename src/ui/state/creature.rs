@@ -100,6 +100,8 @@ pub struct CreatureUi {
     pub dream_selected: Option<usize>,
     /// The selected dream in full (its reflection stays on disk until shown).
     pub dream_detail: Option<DreamDetail>,
+    /// Where the selected dream's detail is scrolled (its top when another is selected).
+    pub dream_anchor: Anchor,
     /// What the selected dream changed (index into `dreams`, its lines).
     pub dream_changes: Option<(usize, DreamChanges)>,
     /// The pruned line picked to restore: the dream (index into `dreams`) and the line
@@ -225,6 +227,7 @@ impl CreatureUi {
             dreams: Vec::new(),
             dream_selected: None,
             dream_detail: None,
+            dream_anchor: Anchor::Line(0),
             dream_changes: None,
             pruned_pick: None,
             watched: Vec::new(),
@@ -360,6 +363,7 @@ impl CreatureUi {
         };
         if self.dream_detail.as_ref().is_none_or(|d| d.index != i) {
             self.dream_detail = Some(prepare::dreams::detail(i, c.read_dream(i)));
+            self.dream_anchor = Anchor::Line(0);
         }
         if self
             .dream_changes
@@ -397,6 +401,25 @@ impl CreatureUi {
             self.pruned_pick = None;
         }
         self.dream_changes = Some((i, prepared));
+    }
+
+    /// Dream `i` as the detail pane shows it: what is read of it, what it changed, the
+    /// pruned line picked.
+    pub fn dream_document(&self, i: usize, theme: &Theme) -> Vec<DocLine> {
+        let Some(d) = self.dreams.get(i) else {
+            return Vec::new();
+        };
+        let full = self.dream_detail.as_ref().filter(|f| f.index == i);
+        let changes = self
+            .dream_changes
+            .as_ref()
+            .filter(|(index, _)| *index == i)
+            .map(|(_, c)| c);
+        let picked = self
+            .pruned_pick
+            .filter(|(dream, _)| *dream == i)
+            .map(|(_, p)| p);
+        prepare::dream_detail::document(d, full, changes, picked, theme)
     }
 
     /// The pruned line picked to restore, as it was in the file.
