@@ -114,14 +114,19 @@ mod tests {
 
     #[test]
     fn runs_of_one_style_are_one_span() {
-        let t = Theme::default();
-        let spans = line(
-            [0, 0, 2, 4, 0].into_iter(),
-            4,
-            |_, _| t.accent,
-            t.gauge_empty,
+        use ratatui::style::Color;
+        let (busy, idle) = (
+            Style::new().fg(Color::Red),
+            Style::new().fg(Color::DarkGray),
         );
-        let parts: Vec<_> = spans.iter().map(|s| s.content.to_string()).collect();
-        assert_eq!(parts, ["··", "▄█", "·"]);
+        let spans = line([0, 0, 2, 4, 0].into_iter(), 4, |_, _| busy, idle);
+        let parts: Vec<_> = spans
+            .iter()
+            .map(|s| (s.content.to_string(), s.style))
+            .collect();
+        assert_eq!(
+            parts,
+            [("··".into(), idle), ("▄█".into(), busy), ("·".into(), idle)]
+        );
     }
 }
