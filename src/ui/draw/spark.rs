@@ -49,12 +49,12 @@ fn line(
 }
 
 /// The last `cells` intervals of a creature's prepared series (fewer when fewer are
-/// prepared), as `(first index, calls, fatigue)`.
-fn window(ui: &CreatureUi, cells: usize) -> (usize, &[u32], &[u64]) {
+/// prepared): the calls and the fatigue of each.
+fn window(ui: &CreatureUi, cells: usize) -> (&[u32], &[u64]) {
     let calls = &ui.pulse.calls;
     let from = calls.len().saturating_sub(cells);
     let fatigue = ui.pulse.fatigue.get(from..).unwrap_or_default();
-    (from, &calls[from..], fatigue)
+    (&calls[from..], fatigue)
 }
 
 /// Tool calls per interval, scaled to the busiest shown; where `by_fatigue`, each
@@ -65,7 +65,7 @@ pub fn activity(
     by_fatigue: bool,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
-    let (_, calls, fatigue) = window(ui, cells);
+    let (calls, fatigue) = window(ui, cells);
     let max = calls.iter().copied().max().map_or(1, u64::from);
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let style = |i: usize, _| match fatigue.get(i) {
@@ -85,7 +85,7 @@ pub fn activity(
 /// Fatigue at the end of each interval, scaled to the limit, coloured against the
 /// warning and the limit.
 pub fn fatigue(ui: &CreatureUi, cells: usize, theme: &Theme) -> Vec<Span<'static>> {
-    let (_, _, fatigue) = window(ui, cells);
+    let (_, fatigue) = window(ui, cells);
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
     let style = |_, f| fmt::fatigue_style(f, warning, limit, theme);
     let mut spans = line(fatigue.iter().copied(), limit, style, theme.gauge_empty);
