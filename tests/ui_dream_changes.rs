@@ -132,3 +132,40 @@ fn the_runner_s_record_is_shown_for_a_creature_that_keeps_one() {
     let older = s.text().unwrap();
     assert!(older.contains("recorded from dream #20 on"), "{older}");
 }
+
+/// The detail of a dream longer than its pane pages with PgDn/PgUp (the list keeps its
+/// selection); another dream selected shows from its top.
+#[test]
+fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let mut s = screen(&garden, store.path(), clock());
+    deep_sleep(&pip, "2026-11-22T17:49:40Z");
+    s.refresh();
+    s.press("2").unwrap();
+    let top = s.text().unwrap();
+    assert!(top.contains("priority Keep notes short."), "{top}");
+    let selected = s.app.selected_ui().unwrap().selected_dream();
+    s.press("pagedown").unwrap();
+    let paged = s.text().unwrap();
+    filters(&garden).bind(|| insta::assert_snapshot!("dream_detail_scrolled", paged));
+    assert!(!paged.contains("priority Keep notes short."), "{paged}");
+    assert_ne!(paged, top);
+    assert_eq!(s.app.selected_ui().unwrap().selected_dream(), selected);
+    // Past the end it stops; back up to the top.
+    for _ in 0..20 {
+        s.press("pagedown").unwrap();
+    }
+    let end = s.text().unwrap();
+    s.press("pagedown").unwrap();
+    assert_eq!(s.text().unwrap(), end);
+    for _ in 0..20 {
+        s.press("pageup").unwrap();
+    }
+    assert_eq!(s.text().unwrap(), top);
+    s.press("pagedown").unwrap();
+    s.press("j").unwrap();
+    let other = s.text().unwrap();
+    assert!(other.contains("priority "), "{other}");
+}

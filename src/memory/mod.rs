@@ -29,6 +29,7 @@ pub mod observations;
 pub mod op_line;
 pub mod problem;
 pub mod proposal;
+pub mod pulse;
 pub mod recent;
 pub mod runner_lock;
 pub mod status;

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
 use super::json::LineError;
+use super::pulse::Pulse;
 use super::talk::Mailbox;
 use super::time::parse_time;
 use crate::tail::LineIndex;
@@ -28,6 +29,8 @@ pub struct ConversationLog {
     pub(crate) bad_lines: u64,
     pub(crate) recent: VecDeque<(u64, ConversationEntry)>,
     pub(crate) tool_calls: Vec<(DateTime<Utc>, u32)>,
+    /// Tool calls per interval, the recent ones (the sparklines).
+    pub(crate) pulse: Pulse,
     pub(crate) last_t: Option<DateTime<Utc>>,
     /// Lines (number, offset, length) not yet parsed for `recent`.
     pending: VecDeque<(u64, u64, usize)>,
@@ -177,12 +180,18 @@ impl ConversationLog {
         self.entries += 1;
         if let Some(t) = t {
             self.last_t = Some(self.last_t.map_or(t, |l| l.max(t)));
-            if last_dream.is_none_or(|d| t > d)
+            let fatigue = last_dream.is_none_or(|d| t > d);
+            // The sparklines count the recent calls; a line naming no tool has none.
+            let pulse = self.pulse.keeps(t) && may_call_tools(bytes);
+            if (fatigue || pulse)
                 && let Ok(entry) = ConversationEntry::parse(bytes)
             {
-                let calls = entry.tool_calls();
+                let calls = entry.tool_calls() as u32;
                 if calls > 0 {
-                    self.tool_calls.push((t, calls as u32));
+                    if fatigue {
+                        self.tool_calls.push((t, calls));
+                    }
+                    self.pulse.record(t, calls);
                 }
             }
         }
@@ -329,6 +338,7 @@ impl ConversationLog {
         self.entries += later.entries;
         self.bad_lines += later.bad_lines;
         self.tool_calls.append(&mut later.tool_calls);
+        self.pulse.absorb(later.pulse);
         self.last_t = self.last_t.max(later.last_t);
         for (n, entry) in later.recent {
             if self.recent.len() == RECENT_ENTRIES {
@@ -363,6 +373,13 @@ impl ConversationLog {
             .map(|(_, n)| u64::from(*n))
             .sum()
     }
+}
+
+/// Whether a conversation line may hold a tool call: it names one of their block types.
+fn may_call_tools(bytes: &[u8]) -> bool {
+    [&b"tool_use"[..], b"tool-call", b"tool-result"]
+        .iter()
+        .any(|needle| memchr::memmem::find(bytes, needle).is_some())
 }
 
 /// Counts lines `[0, end)` of a conversation in slices, one thread per core, and joins
@@ -494,6 +511,8 @@ pub struct EventLog {
     pub(crate) bad_lines: u64,
     pub(crate) exists: bool,
     pub(crate) tool_calls: Vec<DateTime<Utc>>,
+    /// Tool calls per interval, the recent ones (the sparklines).
+    pub(crate) pulse: Pulse,
     pub(crate) last_sleep: Option<SleepMark>,
     pub(crate) last_t: Option<DateTime<Utc>>,
     pub(crate) last_error: Option<Event>,
@@ -556,6 +575,7 @@ impl EventLog {
             EventKind::ToolCall => {
                 if let Some(t) = event.t {
                     self.tool_calls.push(t);
+                    self.pulse.record(t, 1);
                 }
                 self.end_sleep();
             }

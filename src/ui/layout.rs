@@ -212,6 +212,15 @@ pub fn viewport(r: Rect) -> Viewport {
     }
 }
 
+/// The text of the selected dream's detail (`detail` less its title rule).
+pub fn dream_detail_text(detail: Rect) -> Rect {
+    Rect {
+        y: detail.y.saturating_add(1),
+        height: detail.height.saturating_sub(1),
+        ..detail
+    }
+}
+
 /// Inner area of a bordered pane.
 pub fn inside(r: Rect) -> Rect {
     inner(r)

@@ -8,10 +8,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::fmt::truncate;
 use super::{doc, strip};
-use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
-use crate::ui::layout::Areas;
-use crate::ui::prepare::changes;
+use crate::ui::layout::{self, Areas};
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::theme::Theme;
@@ -83,7 +80,6 @@ fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>,
 
 fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Theme) {
     let d = &ui.dreams[i];
-    let full = ui.dream_detail.as_ref().filter(|full| full.index == i);
     let kind = if d.deep { "deep sleep" } else { "dream" };
     let when = d.t.map_or_else(String::new, |t| {
         t.format(" · %Y-%m-%d %H:%M:%S UTC").to_string()
@@ -95,55 +91,14 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
             format!(" Dream {} · {kind}{when} ", i + 1),
             theme.title,
         ));
-    let inner = block.inner(area);
     frame.render_widget(block, area);
-    let mut lines = vec![DocLine::word(
-        Line::from(vec![
-            Span::styled("priority ", theme.muted),
-            Span::styled(
-                full.map_or_else(|| d.priority.clone(), |f| f.priority.clone()),
-                theme.accent,
-            ),
-        ]),
-        9,
-    )];
-    lines.push(DocLine::word(
-        Line::styled(
-            format!("{} actions · {} observations", d.actions, d.observations),
-            theme.muted,
-        ),
-        0,
-    ));
-    lines.push(DocLine::word(Line::default(), 0));
-    if let Some((_, changed)) = ui
-        .dream_changes
-        .as_ref()
-        .filter(|(index, c)| *index == i && !c.lines.is_empty())
-    {
-        lines.push(DocLine::word(
-            Line::styled("What it changed", theme.title),
-            0,
-        ));
-        let picked = ui
-            .pruned_pick
-            .filter(|(dream, _)| *dream == i)
-            .and_then(|(_, p)| changed.pruned.get(p))
-            .map(|(line, _)| *line);
-        lines.extend(changed.lines.iter().enumerate().map(|(n, c)| {
-            let line = Line::styled(c.text.clone(), changes::style(c.mark, theme));
-            let line = if Some(n) == picked {
-                line.patch_style(theme.selection)
-            } else {
-                line
-            };
-            DocLine::word(line, 2)
-        }));
-        lines.push(DocLine::word(Line::default(), 0));
-    }
-    lines.extend(
-        full.iter()
-            .flat_map(|f| &f.reflection)
-            .map(|l| DocLine::word(Line::styled(l.clone(), theme.base), 0)),
+    let lines = ui.dream_document(i, theme);
+    doc::render(
+        frame,
+        layout::dream_detail_text(area),
+        &lines,
+        ui.dream_anchor,
+        "",
+        theme,
     );
-    doc::render(frame, inner, &lines, Anchor::Line(0), "", theme);
 }

@@ -21,6 +21,18 @@ pub fn duration(secs: i64) -> String {
     }
 }
 
+/// A duration in its largest unit only, for a column three cells wide: `45s`, `59m`,
+/// `23h`, `6d`.
+pub fn coarse_duration(secs: i64) -> String {
+    let s = secs.max(0);
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m", s / 60),
+        3600..86_400 => format!("{}h", s / 3600),
+        _ => format!("{}d", s / 86_400),
+    }
+}
+
 /// `4m ago`, `just now` under a minute (so that only minutes tick), `-` when unknown.
 pub fn ago(t: Option<DateTime<Utc>>, now: DateTime<Utc>) -> String {
     match t.map(|t| (now - t).num_seconds()) {
@@ -106,6 +118,7 @@ pub fn reflection_bar(e: &EvenniaSummary, cells: usize, theme: &Theme) -> Vec<Sp
 /// One piece of a line that may be shortened or left out when the line is too wide: `drop`
 /// 0 always stays; otherwise the highest `drop` goes first (the later piece among equals),
 /// replaced by its `short` form (with that form's own `drop`) where it has one.
+#[derive(Clone)]
 pub struct Part {
     pub drop: u8,
     pub spans: Vec<Span<'static>>,
@@ -138,25 +151,58 @@ impl Part {
 /// enough; what still does not fit is cut at the edge as before.
 pub fn fit(mut parts: Vec<Part>, width: usize) -> Line<'static> {
     while parts.iter().map(Part::width).sum::<usize>() > width {
-        let Some((i, _)) = parts
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.drop > 0)
-            .max_by_key(|(i, p)| (p.drop, *i))
-        else {
+        let Some(i) = next_to_drop(&parts) else {
             break;
         };
-        match parts[i].short.take() {
-            Some((drop, spans)) => {
-                parts[i].drop = drop;
-                parts[i].spans = spans;
-            }
-            None => {
-                parts.remove(i);
-            }
-        }
+        shorten(&mut parts, i);
     }
     Line::from(parts.into_iter().flat_map(|p| p.spans).collect::<Vec<_>>())
+}
+
+/// The parts as by [`fit`], and `right` at the right edge (at least two columns away)
+/// where it fits once the parts of a higher `drop` are shortened or left out; where it
+/// does not, the parts as by [`fit`] alone (nothing is given up for it).
+pub fn fit_right(parts: Vec<Part>, right: Part, width: usize) -> Line<'static> {
+    let room = width.saturating_sub(right.width() + 2);
+    let mut kept = parts.clone();
+    let mut left: usize = kept.iter().map(Part::width).sum();
+    while left > room {
+        match next_to_drop(&kept).filter(|i| kept[*i].drop > right.drop) {
+            Some(i) => shorten(&mut kept, i),
+            None => return fit(parts, width),
+        }
+        left = kept.iter().map(Part::width).sum();
+    }
+    let mut spans: Vec<Span<'static>> = kept.into_iter().flat_map(|p| p.spans).collect();
+    spans.push(Span::raw(
+        " ".repeat(width.saturating_sub(left + right.width())),
+    ));
+    spans.extend(right.spans);
+    Line::from(spans)
+}
+
+/// The optional part to shorten or leave out next: the highest `drop`, the later among
+/// equals.
+fn next_to_drop(parts: &[Part]) -> Option<usize> {
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.drop > 0)
+        .max_by_key(|(i, p)| (p.drop, *i))
+        .map(|(i, _)| i)
+}
+
+/// Replaces part `i` by its short form, or leaves it out when it has none.
+fn shorten(parts: &mut Vec<Part>, i: usize) {
+    match parts[i].short.take() {
+        Some((drop, spans)) => {
+            parts[i].drop = drop;
+            parts[i].spans = spans;
+        }
+        None => {
+            parts.remove(i);
+        }
+    }
 }
 
 pub use crate::text::wrap::truncate;
@@ -172,6 +218,15 @@ mod tests {
         assert_eq!(duration(240), "4m");
         assert_eq!(duration(7500), "2h05m");
         assert_eq!(duration(3 * 86_400 + 4 * 3600), "3d04h");
+    }
+
+    #[test]
+    fn coarse_durations_keep_one_unit() {
+        assert_eq!(coarse_duration(-5), "0s");
+        assert_eq!(coarse_duration(59), "59s");
+        assert_eq!(coarse_duration(3599), "59m");
+        assert_eq!(coarse_duration(7500), "2h");
+        assert_eq!(coarse_duration(3 * 86_400 + 4 * 3600), "3d");
     }
 
     #[test]
@@ -210,5 +265,29 @@ mod tests {
         assert_eq!(text(25), "name 1h ago 3/80 (1 deep)");
         assert_eq!(text(20), "name 1h ago 3/80");
         assert_eq!(text(3), "name 3/80");
+    }
+
+    #[test]
+    fn fit_right_keeps_the_right_part_at_the_edge_by_its_drop() {
+        let text = |width, right: &'static str| {
+            let parts = vec![
+                Part::keep(Span::raw("name")),
+                Part::optional(5, Span::raw(" warn")),
+                Part::optional(1, Span::raw(" 1h ago")),
+            ];
+            fit_right(parts, Part::optional(3, Span::raw(right)), width).to_string()
+        };
+        assert_eq!(text(21, "▁▃█"), "name warn 1h ago  ▁▃█");
+        assert_eq!(
+            text(17, "▁▃█"),
+            "name 1h ago   ▁▃█",
+            "a higher drop goes first"
+        );
+        assert_eq!(
+            text(16, "▁▃█▁▃█▁▃█▁"),
+            "name warn 1h ago",
+            "where it does not fit, nothing is given up for it"
+        );
+        assert_eq!(text(6, "▁▃█"), "name");
     }
 }

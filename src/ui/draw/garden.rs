@@ -160,10 +160,16 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         name(load, GardenSort::Fatigue),
         name("last", GardenSort::Activity)
     );
+    if let Some(cells) = spark_column(app, width) {
+        second = format!(
+            "# {:<11}{count:<4} {:<cells$} {}",
+            name(load, GardenSort::Fatigue),
+            "activity",
+            name("last", GardenSort::Activity)
+        );
+    }
     let cost = format!("    {}", name("cost", GardenSort::Cost));
-    if (app.garden_cost_today().is_some() || sort == GardenSort::Cost)
-        && second.width() + cost.width() <= width
-    {
+    if costs_shown(app) && second.width() + cost.width() <= width {
         second.push_str(&cost);
     }
     vec![
@@ -173,6 +179,24 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         ),
         Line::styled(truncate(&second, width), style),
     ]
+}
+
+/// Cells of the activity column.
+const SPARK_CELLS: usize = 8;
+/// The garden list is this wide, or wider, where it shows the activity column (after the
+/// row number, the gauge and the dreams; the last activity then reads short: `7m`).
+const SPARK_MIN_WIDTH: usize = 32;
+
+/// Whether the garden has a cost column.
+fn costs_shown(app: &App) -> bool {
+    app.garden_cost_today().is_some() || app.garden_view.sort == GardenSort::Cost
+}
+
+/// The cells of the activity column where the list is wide enough for it (beside the
+/// cost column where there is one): the same for every row, so the headers stay over it.
+fn spark_column(app: &App, width: usize) -> Option<usize> {
+    let cost = if costs_shown(app) { 8 } else { 0 };
+    (width >= SPARK_MIN_WIDTH + cost).then_some(SPARK_CELLS)
 }
 
 /// What a row says beside the creature's own summary.
@@ -240,6 +264,12 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
         Span::styled(mark, mark_style),
         Span::styled(status, style),
     ]);
+    let spark = spark_column(app, width);
+    // With the activity column the count is padded to it.
+    let count = |glyph: char, n: u64| match spark {
+        Some(_) => format!("  {glyph}{n:<3}"),
+        None => format!("  {glyph}{n}"),
+    };
     // Its row number, for jumping to it (`/3`).
     let mut second = vec![Part::keep(Span::styled(
         format!("{number:<2}"),
@@ -248,7 +278,11 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
     match (&ui.evennia, &ui.emergence) {
         // Nothing of its files is known: no gauge to draw.
         (None, None) if ui.without_files => {
-            second.push(Part::keep(Span::styled("no files here", theme.muted)));
+            let text = match spark {
+                Some(cells) => format!("{:<w$}", "no files here", w = 16 + cells),
+                None => "no files here".to_string(),
+            };
+            second.push(Part::keep(Span::styled(text, theme.muted)));
         }
         (Some(e), _) => {
             let e = &e.summary;
@@ -262,7 +296,7 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
                 fmt::reflection_style(e, theme),
             )));
             second.push(Part::keep(Span::styled(
-                format!("  ◆{}", e.reflections),
+                count('◆', e.reflections),
                 theme.deep_sleep,
             )));
         }
@@ -278,11 +312,15 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
                 format!("{:>3}", e.memories),
                 theme.title,
             )));
-            let care = e.last_self_care.map_or_else(
-                || "-".to_string(),
-                |t| fmt::duration((app.now - t).num_seconds()),
-            );
-            second.push(Part::keep(Span::styled(format!("  ↻{care}"), theme.dream)));
+            let since = e.last_self_care.map(|t| (app.now - t).num_seconds());
+            let care = match (since, spark) {
+                (None, Some(_)) => "  ↻-  ".to_string(),
+                (None, None) => "  ↻-".to_string(),
+                // Under the activity column's header: one unit, as wide as the counts.
+                (Some(secs), Some(_)) => format!("  ↻{:<3}", fmt::coarse_duration(secs)),
+                (Some(secs), None) => format!("  ↻{}", fmt::duration(secs)),
+            };
+            second.push(Part::keep(Span::styled(care, theme.dream)));
         }
         (None, None) => {
             let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
@@ -295,11 +333,19 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
                 format!(" {:>2}", s.fatigue),
                 fmt::fatigue_style(s.fatigue, warning, limit, theme),
             )));
-            second.push(Part::keep(Span::styled(
-                format!("  ☾{}", s.dreams),
-                theme.dream,
-            )));
+            second.push(Part::keep(Span::styled(count('☾', s.dreams), theme.dream)));
         }
+    }
+    if let Some(cells) = spark.filter(|_| !ui.without_files) {
+        // Coloured by fatigue where the row shows the fatigue gauge.
+        let by_fatigue = ui.evennia.is_none() && ui.emergence.is_none();
+        let mut spans = vec![Span::raw(" ")];
+        spans.extend(super::spark::activity(ui, cells, by_fatigue, theme));
+        second.push(Part {
+            drop: 0,
+            spans,
+            short: None,
+        });
     }
     // A narrow list keeps the time and loses the words: `1h26m`, `now`.
     let short = match s.last_activity.map(|t| (app.now - t).num_seconds()) {
@@ -314,6 +360,10 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
             spans: vec![Span::styled(format!("  → {to}"), theme.accent)],
             short: Some((2, vec![Span::styled(format!(" →{to}"), theme.accent)])),
         },
+        // Under its header, the short form only.
+        None if spark.is_some() => {
+            Part::optional(2, Span::styled(format!(" {short}"), theme.muted))
+        }
         None => Part {
             drop: 1,
             spans: vec![Span::styled(

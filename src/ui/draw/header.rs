@@ -119,9 +119,54 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         (None, Some(e)) => emergence_line(&e.summary, s, app),
         (None, None) => dreamer_line(ui, app),
     };
-    let first = fmt::fit(first, width);
-    let second = fmt::fit(second, width);
+    let (first, second) = match sparklines(ui, app, width) {
+        Some((activity, fatigue)) => {
+            let second = match fatigue {
+                Some(fatigue) => fmt::fit_right(second, fatigue, width),
+                None => fmt::fit(second, width),
+            };
+            (fmt::fit_right(first, activity, width), second)
+        }
+        None => (fmt::fit(first, width), fmt::fit(second, width)),
+    };
     frame.render_widget(Paragraph::new(vec![first, second]), inner);
+}
+
+/// Intervals the header's sparklines show: more where the header is wide.
+fn spark_cells(width: usize) -> usize {
+    if width >= 130 { 24 } else { 12 }
+}
+
+/// The sparklines at the header's right edge, one above the other over the same
+/// intervals: the tool calls of each (coloured by the fatigue at its end where the
+/// creature tires), and a dreamer's fatigue; the first to go where the lines are full.
+fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<Part>)> {
+    if ui.without_files {
+        return None;
+    }
+    let theme = &app.theme;
+    let cells = spark_cells(width);
+    let dreamer = ui.evennia.is_none() && ui.emergence.is_none();
+    let labelled = |label: &'static str, spans: Vec<Span<'static>>| {
+        let mut all = vec![Span::styled(label, theme.muted)];
+        all.extend(spans);
+        all
+    };
+    let activity = Part {
+        drop: 6,
+        spans: labelled(
+            "activity ",
+            super::spark::activity(ui, cells, dreamer, theme),
+        ),
+        short: None,
+    };
+    // Shown where the warning's figure is all it takes (it reads on the gauge's tick).
+    let fatigue = dreamer.then(|| Part {
+        drop: 4,
+        spans: labelled("fatigue  ", super::spark::fatigue(ui, cells, theme)),
+        short: None,
+    });
+    Some((activity, fatigue))
 }
 
 /// A far creature whose connection is not up: since when, and when it is tried again

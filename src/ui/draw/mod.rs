@@ -20,6 +20,7 @@ mod recall;
 mod relations;
 mod review;
 mod side;
+mod spark;
 mod strip;
 
 use ratatui::Frame;

@@ -254,12 +254,12 @@ actions! {
     PageUp {
         group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Never,
-        hint: "page up", description: "up one page",
+        hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
         group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review],
         needs: Nothing, bar: Never,
-        hint: "page down", description: "down one page",
+        hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
         group: Move, keys: ["g", "home"], modes: [Normal, Help, Review],

@@ -6,6 +6,7 @@
 pub mod changes;
 pub mod diary;
 pub mod diary_log;
+pub mod dream_detail;
 pub mod dreams;
 pub mod emergence;
 pub mod entities;

@@ -21,6 +21,7 @@ use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
 use crate::memory::observations::Priority;
+use crate::memory::pulse::{PulseSeries, interval_of};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::memory::usage::UsageLog;
@@ -50,6 +51,10 @@ pub enum RunnerLink {
 pub fn ignores_messages_file(root: &Path) -> bool {
     root.join(".sys").is_dir() && !root.join(".sys/runner.json").exists()
 }
+
+/// Intervals of the sparklines prepared (the header shows up to this many, the garden
+/// fewer).
+pub const PULSE_LEN: usize = 24;
 
 /// A span of time the creature slept, for the dreams timeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +101,8 @@ pub struct CreatureUi {
     pub dream_selected: Option<usize>,
     /// The selected dream in full (its reflection stays on disk until shown).
     pub dream_detail: Option<DreamDetail>,
+    /// Where the selected dream's detail is scrolled (its top when another is selected).
+    pub dream_anchor: Anchor,
     /// What the selected dream changed (index into `dreams`, its lines).
     pub dream_changes: Option<(usize, DreamChanges)>,
     /// The pruned line picked to restore: the dream (index into `dreams`) and the line
@@ -133,6 +140,10 @@ pub struct CreatureUi {
     pub usage: UsageLog,
     /// A dream held for the operator's review (`.sys/proposal.json`).
     pub review: Option<PendingReview>,
+    /// Tool calls and fatigue per interval, the last [`PULSE_LEN`] up to now's.
+    pub pulse: PulseSeries,
+    /// The interval `pulse` ends with; `None`: prepare it again.
+    pulse_at: Option<i64>,
 }
 
 impl CreatureUi {
@@ -220,6 +231,7 @@ impl CreatureUi {
             dreams: Vec::new(),
             dream_selected: None,
             dream_detail: None,
+            dream_anchor: Anchor::Line(0),
             dream_changes: None,
             pruned_pick: None,
             watched: Vec::new(),
@@ -239,6 +251,8 @@ impl CreatureUi {
             without_files: false,
             usage: UsageLog::default(),
             review: None,
+            pulse: PulseSeries::default(),
+            pulse_at: None,
         }
     }
 
@@ -342,6 +356,7 @@ impl CreatureUi {
         }
         self.load_dream_detail(c);
         self.has_events = c.events().exists();
+        self.pulse_at = None;
         let was_failing = self.health == Health::Failing;
         self.refresh_summary(c, now);
         if failing && !was_failing {
@@ -360,6 +375,7 @@ impl CreatureUi {
         };
         if self.dream_detail.as_ref().is_none_or(|d| d.index != i) {
             self.dream_detail = Some(prepare::dreams::detail(i, c.read_dream(i)));
+            self.dream_anchor = Anchor::Line(0);
         }
         if self
             .dream_changes
@@ -397,6 +413,25 @@ impl CreatureUi {
             self.pruned_pick = None;
         }
         self.dream_changes = Some((i, prepared));
+    }
+
+    /// Dream `i` as the detail pane shows it: what is read of it, what it changed, the
+    /// pruned line picked.
+    pub fn dream_document(&self, i: usize, theme: &Theme) -> Vec<DocLine> {
+        let Some(d) = self.dreams.get(i) else {
+            return Vec::new();
+        };
+        let full = self.dream_detail.as_ref().filter(|f| f.index == i);
+        let changes = self
+            .dream_changes
+            .as_ref()
+            .filter(|(index, _)| *index == i)
+            .map(|(_, c)| c);
+        let picked = self
+            .pruned_pick
+            .filter(|(dream, _)| *dream == i)
+            .map(|(_, p)| p);
+        prepare::dream_detail::document(d, full, changes, picked, theme)
     }
 
     /// The pruned line picked to restore, as it was in the file.
@@ -555,6 +590,11 @@ impl CreatureUi {
     /// hosted creature's deep sleeps fall when its runner's cadence says.
     pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>) {
         self.summary = c.summary(now, &self.cycle);
+        // The sparklines move on when the logs do, or the clock into another interval.
+        if self.pulse_at != Some(interval_of(now)) {
+            self.pulse = c.pulse(now, PULSE_LEN);
+            self.pulse_at = Some(interval_of(now));
+        }
         if self.born.is_none() {
             self.born = c
                 .dreams()

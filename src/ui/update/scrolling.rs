@@ -149,10 +149,15 @@ impl App {
             return false;
         };
         let view = self.shown_view();
-        if !matches!(view, MainView::Entities | MainView::Relations)
-            || !detail.contains(ratatui::layout::Position::new(column, row))
+        if !matches!(
+            view,
+            MainView::Entities | MainView::Relations | MainView::Dreams
+        ) || !detail.contains(ratatui::layout::Position::new(column, row))
         {
             return false;
+        }
+        if view == MainView::Dreams {
+            return self.scroll_dream(step);
         }
         let Some(ui) = self
             .selected
@@ -171,6 +176,28 @@ impl App {
             }
             _ => return false,
         }
+        true
+    }
+
+    /// Scrolls the selected dream's detail; returns whether it is on screen.
+    fn scroll_dream(&mut self, step: Step) -> bool {
+        let Some(detail) = self.areas().detail else {
+            return false;
+        };
+        let vp = layout::viewport(layout::dream_detail_text(detail));
+        let theme = &self.theme;
+        let Some(ui) = self
+            .selected
+            .as_ref()
+            .and_then(|p| self.creatures.get_mut(p))
+        else {
+            return false;
+        };
+        let Some(i) = ui.selected_dream() else {
+            return false;
+        };
+        let doc = ui.dream_document(i, theme);
+        ui.dream_anchor = scroll::scroll(&doc, ui.dream_anchor, vp, step);
         true
     }
 
@@ -231,6 +258,10 @@ impl App {
                 .recall
                 .scroll(model.conversation(), &self.theme, vp, step),
             MainView::Events => ui.events.scroll(model.events(), &self.theme, vp, step),
+            // A page key pages the selected dream's detail; the others move along the list.
+            MainView::Dreams if matches!(step, Step::PageUp | Step::PageDown) => {
+                self.scroll_dream(step);
+            }
             MainView::Dreams => {
                 // The list shows the newest dream first: up is newer.
                 let n = ui.dreams.len();
