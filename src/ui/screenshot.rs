@@ -8,6 +8,7 @@
 
 mod changed;
 mod review;
+mod talk;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -306,6 +307,17 @@ pub fn render_all(
         let (mut screen, _tmp) = review::screen(creature, theme, now, width, height)?;
         let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
         let path = out.join("review.svg");
+        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+        written.push(path);
+    }
+    // The garden talking: who wrote to whom, from the emergence creatures' dialogues.
+    if !gardens.emergence.is_empty() {
+        let now = clock_after(gardens.emergence);
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let options = svg_options(&theme);
+        let (mut screen, _tmp) = talk::screen(gardens.emergence, theme, now, width, height)?;
+        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
+        let path = out.join("garden-talk.svg");
         std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
         written.push(path);
     }
