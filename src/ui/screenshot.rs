@@ -287,10 +287,11 @@ pub fn render_all(
                 }
             }
         }
-        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
-        let path = out.join(format!("{}.svg", shot.name));
-        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
+        written.push(save(
+            &mut screen,
+            &options,
+            &out.join(format!("{}.svg", shot.name)),
+        )?);
     }
     // What a dream changed, seen by the watched history, on the first fixture.
     if let Some(creature) = gardens.openseed.first() {
@@ -298,17 +299,11 @@ pub fn render_all(
         let (theme, _) = Theme::load(default_theme, None, false);
         let options = svg_options(&theme);
         let (mut screen, _tmp) = changed::screen(creature, theme, now, width, height)?;
-        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
-        let path = out.join("dream-changes.svg");
-        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
+        written.push(save(&mut screen, &options, &out.join("dream-changes.svg"))?);
         // A dream held for review, its popup open.
         let (theme, _) = Theme::load(default_theme, None, false);
         let (mut screen, _tmp) = review::screen(creature, theme, now, width, height)?;
-        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
-        let path = out.join("review.svg");
-        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
+        written.push(save(&mut screen, &options, &out.join("review.svg"))?);
     }
     // The garden talking: who wrote to whom, from the emergence creatures' dialogues.
     if !gardens.emergence.is_empty() {
@@ -316,12 +311,16 @@ pub fn render_all(
         let (theme, _) = Theme::load(default_theme, None, false);
         let options = svg_options(&theme);
         let (mut screen, _tmp) = talk::screen(gardens.emergence, theme, now, width, height)?;
-        let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, &options);
-        let path = out.join("garden-talk.svg");
-        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
-        written.push(path);
+        written.push(save(&mut screen, &options, &out.join("garden-talk.svg"))?);
     }
     Ok(written)
+}
+
+/// Renders `screen` and writes it to `path` as SVG.
+fn save(screen: &mut Headless, options: &SvgOptions, path: &Path) -> anyhow::Result<PathBuf> {
+    let svg = buffer_to_svg(screen.render().map_err(anyhow::Error::msg)?, options);
+    std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path.to_path_buf())
 }
 
 /// Converts an SVG to PNG with rsvg-convert; `None` when it is not installed.

@@ -3,10 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Paragraph};
 
 use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::{Anchor, window};
+use crate::ui::doc::scroll::{Anchor, end_top, top, window};
 use crate::ui::layout::viewport;
 use crate::ui::theme::Theme;
 
@@ -28,4 +28,27 @@ pub fn render(
     }
     let rows = window(lines, anchor, viewport(area));
     frame.render_widget(Paragraph::new(rows), area);
+}
+
+/// `block` (a scrolled popup's frame around `inner`) with `↑ more above` / `↓ more below`
+/// at its bottom right where `lines` at `anchor` go on past the view.
+pub fn more_marks<'a>(
+    block: Block<'a>,
+    inner: Rect,
+    lines: &[DocLine],
+    anchor: Anchor,
+    theme: &Theme,
+) -> Block<'a> {
+    let vp = viewport(inner);
+    let first = top(lines, anchor, vp);
+    let marks = [
+        (first > 0, "↑ more above"),
+        (first < end_top(lines, vp), "↓ more below"),
+    ];
+    let more: Vec<&str> = marks.iter().filter(|(m, _)| *m).map(|(_, t)| *t).collect();
+    if more.is_empty() {
+        return block;
+    }
+    let marker = format!(" {} ", more.join(" · "));
+    block.title_bottom(Line::styled(marker, theme.muted).right_aligned())
 }

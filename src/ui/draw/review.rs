@@ -2,11 +2,10 @@
 //! its keys are in the hint bar.
 
 use ratatui::Frame;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders, Clear};
 
 use super::doc;
-use crate::ui::doc::scroll;
 use crate::ui::layout;
 use crate::ui::state::App;
 
@@ -27,20 +26,10 @@ pub fn render(frame: &mut Frame, app: &App) {
             theme.title,
         ));
     let inner = block.inner(area);
-    let vp = layout::viewport(inner);
-    let top = scroll::top(&lines, app.review.anchor, vp);
-    let marks = [
-        (top > 0, "↑ more above"),
-        (top < scroll::end_top(&lines, vp), "↓ more below"),
-    ];
-    let more: Vec<&str> = marks.iter().filter(|(m, _)| *m).map(|(_, t)| *t).collect();
-    let block = if more.is_empty() {
-        block
-    } else {
-        let marker = format!(" {} ", more.join(" · "));
-        block.title_bottom(Line::styled(marker, theme.muted).right_aligned())
-    };
-    frame.render_widget(block, area);
+    frame.render_widget(
+        doc::more_marks(block, inner, &lines, app.review.anchor, theme),
+        area,
+    );
     doc::render(
         frame,
         inner,
