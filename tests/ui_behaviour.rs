@@ -210,7 +210,7 @@ fn a_rebound_key_shows_in_the_help_and_the_hints() {
     assert!(screen.text().unwrap().contains("z sleep"));
     assert!(press(&mut screen, &["s"]).is_empty());
     press(&mut screen, &["?"]);
-    for _ in 0..30 {
+    for _ in 0..40 {
         press(&mut screen, &["j"]);
     }
     let help = screen.text().unwrap();

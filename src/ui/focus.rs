@@ -260,6 +260,8 @@ pub enum Mode {
     Filter,
     /// The popup of a dream held for review.
     Review,
+    /// The list of a search's hits.
+    Hits,
 }
 
 #[cfg(test)]

@@ -261,6 +261,16 @@ pub fn review_viewport(area: Rect, lines: usize) -> Viewport {
     viewport(inner(review(area, lines)))
 }
 
+/// Where the list of a search's hits goes on a screen of `area`.
+pub fn hit_list(area: Rect) -> Rect {
+    centred(area, 160, 40)
+}
+
+/// The rows inside the hits list.
+pub fn hit_list_viewport(area: Rect) -> Viewport {
+    viewport(inner(hit_list(area)))
+}
+
 /// Where the message box goes on a screen of `area`.
 pub fn message_box(area: Rect) -> Rect {
     centred(area, 90, 12)

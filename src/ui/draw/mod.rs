@@ -11,6 +11,7 @@ pub(crate) mod fmt;
 mod garden;
 mod header;
 mod help;
+mod hits;
 mod journal;
 mod main_view;
 mod message;
@@ -49,6 +50,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Help => help::render(frame, app),
         Mode::Message => message::render(frame, app),
         Mode::Review => review::render(frame, app),
+        Mode::Hits => hits::render(frame, app),
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

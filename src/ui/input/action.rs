@@ -242,32 +242,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -407,6 +407,17 @@ actions! {
         needs: Hits, bar: Never,
         hint: "prev hit", description: "previous search hit",
     }
+    HitList {
+        group: Search, keys: ["H"], modes: [Normal],
+        needs: Hits, bar: Normal(3),
+        hint: "all hits",
+        description: "list every hit (creature, where, the line): j/k, PgUp/PgDn, g/G move, Enter shows one",
+    }
+    JumpToHit {
+        group: Search, keys: ["enter"], modes: [Hits],
+        needs: Hits, bar: Overlay(1),
+        hint: "show", description: "hits list: show the selected hit in its creature's view",
+    }
     OpenEditor {
         group: Open, keys: ["O"], modes: [Normal],
         needs: Write, bar: MainPane(6),
@@ -504,7 +515,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

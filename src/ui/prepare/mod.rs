@@ -14,6 +14,7 @@ pub mod evennia;
 pub mod events;
 pub mod garden_graph;
 pub mod help;
+pub mod hits;
 pub mod journal;
 pub mod long_term;
 pub mod memory;

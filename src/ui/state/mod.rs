@@ -7,6 +7,7 @@ pub mod evennia;
 pub mod events;
 pub mod garden;
 pub mod health;
+pub mod hit_list;
 pub mod openseed;
 pub mod recall;
 pub mod remote;
@@ -533,6 +534,7 @@ impl App {
         done: bool,
         errors: Vec<String>,
     ) {
+        self.list_hits(&hits);
         self.search.hits.extend(hits);
         self.search.count = count;
         self.search.running = !done;

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::hit_list::HitList;
 use crate::memory::creature::Creature;
 use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
@@ -81,11 +82,13 @@ pub struct SearchState {
     pub current: Option<usize>,
     /// The search is still running.
     pub running: bool,
+    /// The hits as the list of them shows them.
+    pub list: HitList,
 }
 
 impl SearchState {
-    /// Steps to the next (or previous) hit, wrapping around.
-    pub fn step(&mut self, forward: bool) -> Option<&Hit> {
+    /// Steps to the next (or previous) hit, wrapping around: its index.
+    pub fn step(&mut self, forward: bool) -> Option<usize> {
         if self.hits.is_empty() {
             return None;
         }
@@ -97,7 +100,7 @@ impl SearchState {
             (Some(i), false) => (i + n - 1) % n,
         };
         self.current = Some(next);
-        self.hits.get(next)
+        Some(next)
     }
 
     /// The creature the hit was found in.
@@ -105,17 +108,23 @@ impl SearchState {
         self.owners.get(hit.file).or(self.creature.as_ref())
     }
 
+    /// What the search covered and how it matched: `garden regex `, `garden `, `regex ` or
+    /// nothing (one creature, literal text).
+    pub fn scope(&self) -> &'static str {
+        match (self.garden, self.regex) {
+            (true, true) => "garden regex ",
+            (true, false) => "garden ",
+            (false, true) => "regex ",
+            (false, false) => "",
+        }
+    }
+
     /// `/query  3/17`, `/query  0 hits`, with `…` while running; a garden search says so,
     /// and (given its name) which creature the current hit is in.
     pub fn label(&self, creature: Option<&str>) -> Option<String> {
         let query = self.query.as_ref()?;
         let more = if self.running { "…" } else { "" };
-        let scope = match (self.garden, self.regex) {
-            (true, true) => "garden regex ",
-            (true, false) => "garden ",
-            (false, true) => "regex ",
-            (false, false) => "",
-        };
+        let scope = self.scope();
         let of = match creature {
             Some(name) if self.garden => format!(" in {name}"),
             _ => String::new(),
@@ -152,9 +161,10 @@ mod tests {
             ..SearchState::default()
         };
         assert_eq!(s.label(None).as_deref(), Some("/x  3 hits"));
-        assert_eq!(s.step(false).map(|h| h.line), Some(9));
-        assert_eq!(s.step(true).map(|h| h.line), Some(1));
-        assert_eq!(s.step(false).map(|h| h.line), Some(9));
+        let mut line = |forward| s.step(forward).map(|i| s.hits[i].line);
+        assert_eq!(line(false), Some(9));
+        assert_eq!(line(true), Some(1));
+        assert_eq!(line(false), Some(9));
         assert_eq!(s.label(Some("pip")).as_deref(), Some("/x  hit 3/3"));
         s.garden = true;
         assert_eq!(

@@ -8,18 +8,14 @@ use ratatui_textarea::{CursorMove, TextArea};
 use super::scrolling::step_of;
 use super::{Job, Outcome, RemoteAsk};
 use crate::control::ControlCommand;
-use crate::memory::creature::Creature;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
-use crate::search::SearchSource;
 use crate::ui::doc::scroll::{self, Anchor, Step};
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::input::action::Action;
-use crate::ui::layout::{self, Areas};
-use crate::ui::prepare;
+use crate::ui::layout;
 use crate::ui::state::App;
-use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
-use crate::ui::state::search;
+use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 
 impl App {
     /// Performs one action. Returns the IO it asks for.
@@ -56,6 +52,8 @@ impl App {
                 let vp = layout::help_viewport(self.area);
                 let lines = self.help_document();
                 self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
+            } else if self.mode == Mode::Hits {
+                self.move_in_hit_list(step);
             } else if self.mode == Mode::Review {
                 let lines = self.review_document();
                 let vp = layout::review_viewport(self.area, lines.len());
@@ -131,6 +129,8 @@ impl App {
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
+            Action::HitList => self.open_hit_list(),
+            Action::JumpToHit => self.jump_to_listed_hit(),
             // A far creature that the far machine's orchestrator runs goes below.
             Action::ForceSleep | Action::Wake | Action::PauseResume
                 if self.selected_remote().is_some() && self.selected_openseed().is_none() =>
@@ -556,189 +556,5 @@ impl App {
             garden,
             regex,
         }]
-    }
-
-    fn goto_hit(&mut self, forward: bool) {
-        let Some(hit) = self.search.step(forward).cloned() else {
-            return;
-        };
-        let Some(path) = self.search.owner(&hit).cloned() else {
-            return;
-        };
-        // A garden search's hit in another creature selects it (the search goes on).
-        if self.selected.as_ref() != Some(&path) && self.creatures.contains_key(&path) {
-            self.selected = Some(path.clone());
-        }
-        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
-        else {
-            return;
-        };
-        self.pane = Pane::Main;
-        match hit.source {
-            SearchSource::Conversation if model.conversation().counting() => {
-                self.set_notice(
-                    "the log is still being counted: its hits open once the count is done",
-                    false,
-                );
-            }
-            SearchSource::Conversation => {
-                self.view = MainView::Recall;
-                let vp = Areas::compute(self.area, MainView::Recall).main_viewport();
-                ui.recall
-                    .jump(model.conversation(), &self.theme, vp, hit.line);
-            }
-            SearchSource::Observations => {
-                self.view = MainView::Observations;
-                let file_line = hit.line as usize + 1;
-                let at = ui.obs_doc.line_nos.iter().position(|n| *n == file_line);
-                match at {
-                    Some(i) => ui.obs_anchor = Anchor::Line(i),
-                    None if ui.obs_items.first().is_some_and(|p| file_line < p.line_no) => {
-                        let kept = ui.obs_items.len();
-                        self.set_notice(
-                            format!(
-                                "that observation is older than the {kept} kept here: see line {file_line} of observations.md"
-                            ),
-                            false,
-                        );
-                    }
-                    None => {
-                        self.set_notice("that observation is hidden by a filter", false);
-                    }
-                }
-            }
-            SearchSource::Dreams => {
-                self.view = MainView::Dreams;
-                let i = hit.line as usize;
-                if i < ui.dreams.len() {
-                    ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
-                    ui.load_dream_detail(model);
-                }
-            }
-            SearchSource::Diary => {
-                self.view = MainView::Diary;
-                let width = Areas::compute(self.area, MainView::Diary).main_view.width;
-                if ui.diary_width != width {
-                    ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
-                    ui.diary_width = width;
-                }
-                // The diary is rendered, not line for line: go to the rendered line that
-                // holds the hit's text, else near the same fraction of the file.
-                let text = model.diary_text();
-                let file_lines = text.lines().count().max(1);
-                let wanted = text
-                    .lines()
-                    .nth(hit.line as usize)
-                    .unwrap_or_default()
-                    .trim();
-                let at = ui
-                    .diary
-                    .iter()
-                    .position(|l| !wanted.is_empty() && l.line.to_string().contains(wanted))
-                    .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
-                ui.diary_anchor = Anchor::Line(at);
-            }
-            SearchSource::Journal
-            | SearchSource::Reflections
-            | SearchSource::Semantic
-            | SearchSource::Entities => {
-                let (view, found) = evennia_hit(ui, model, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: pruned, forgotten, or older than what is shown",
-                        false,
-                    );
-                }
-            }
-            SearchSource::Dialogues => {
-                self.view = MainView::Relations;
-                let found = ui
-                    .emergence
-                    .as_mut()
-                    .is_some_and(|e| e.show_dialogue(model, hit.line, &self.theme));
-                if !found {
-                    self.set_notice(
-                        "that line was said with an agent the relations do not list, or is older than what is shown",
-                        false,
-                    );
-                }
-            }
-            SearchSource::Soul
-            | SearchSource::LongTerm
-            | SearchSource::Summaries
-            | SearchSource::DiaryLog => {
-                let (view, found) = emergence_hit(ui, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: removed, replaced, or older than what is shown",
-                        false,
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there (a soul entry removed, a diary line replaced is not).
-fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.emergence.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    let (view, doc, anchor) = match source {
-        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
-        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
-        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
-    };
-    let at = doc.find(file, line);
-    if let Some(at) = at {
-        *anchor = Anchor::Line(at);
-    }
-    (view, at.is_some())
-}
-
-/// Shows an evennia creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there.
-fn evennia_hit(
-    ui: &mut CreatureUi,
-    model: &Creature,
-    source: SearchSource,
-    line: u64,
-) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.evennia.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    match source {
-        SearchSource::Semantic => {
-            let at = e.memory.find(file, line);
-            if let Some(at) = at {
-                e.memory_anchor = Anchor::Line(at);
-            }
-            (MainView::Memory, at.is_some())
-        }
-        SearchSource::Entities => {
-            let id = model
-                .evennia()
-                .entities
-                .all()
-                .find(|entity| entity.has_line(line))
-                .map(|entity| entity.id.clone());
-            let index = id.and_then(|id| e.entities.iter().position(|r| r.id == id));
-            if let Some(i) = index {
-                e.select_entity(i);
-            }
-            (MainView::Entities, index.is_some())
-        }
-        _ => {
-            let at = e.journal.find(file, line);
-            if let Some(at) = at {
-                e.journal_anchor = Anchor::Line(at);
-            }
-            (MainView::Journal, at.is_some())
-        }
     }
 }

@@ -36,7 +36,7 @@ impl App {
             }
             Mode::Search => self.edit_search(key),
             Mode::Filter => self.edit_filter(key),
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review => {}
+            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits => {}
         }
         Vec::new()
     }
@@ -98,7 +98,7 @@ impl App {
                 self.garden_view.filter.extend(text);
                 self.follow_filter();
             }
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review => return,
+            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits => return,
         }
         self.dirty = true;
     }

@@ -5,6 +5,7 @@ mod actions;
 mod commands;
 mod garden;
 mod handover;
+mod hits;
 mod input;
 mod open;
 mod openseed;

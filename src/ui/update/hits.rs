@@ -1,0 +1,270 @@
+//! Search hits: stepping through them (`n`/`N`), the list of them (its overlay), and
+//! showing one in its creature's view.
+
+use unicode_width::UnicodeWidthStr;
+
+use crate::memory::creature::Creature;
+use crate::search::{Hit, SearchSource};
+use crate::ui::doc::scroll::{Anchor, Step};
+use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::layout::{self, Areas};
+use crate::ui::prepare;
+use crate::ui::state::App;
+use crate::ui::state::creature::CreatureUi;
+use crate::ui::state::search;
+
+impl App {
+    /// Shows the next (or previous) hit, wrapping around.
+    pub(super) fn goto_hit(&mut self, forward: bool) {
+        if let Some(i) = self.search.step(forward) {
+            self.show_hit(i);
+        }
+    }
+
+    /// Opens the list of hits, the hit shown selected.
+    pub(super) fn open_hit_list(&mut self) {
+        if self.search.hits.is_empty() {
+            return;
+        }
+        let height = self.hit_list_height();
+        let list = &mut self.search.list;
+        list.top = 0;
+        list.select(self.search.current.unwrap_or(0), height);
+        self.mode = Mode::Hits;
+    }
+
+    /// Moves the list's selection (its keys: j/k, PgUp/PgDn, g/G).
+    pub(super) fn move_in_hit_list(&mut self, step: Step) {
+        let height = self.hit_list_height();
+        self.search.list.step(step, height);
+    }
+
+    /// Closes the list and shows the hit selected in it.
+    pub(super) fn jump_to_listed_hit(&mut self) {
+        self.mode = Mode::Normal;
+        self.show_hit(self.search.list.selected);
+    }
+
+    /// New hits' rows for the list: the creature's name leads each row of a garden search.
+    pub(crate) fn list_hits(&mut self, hits: &[Hit]) {
+        let names: Vec<Option<String>> = hits
+            .iter()
+            .map(|hit| {
+                self.search
+                    .garden
+                    .then(|| self.search.owner(hit))
+                    .flatten()
+                    .and_then(|path| self.creatures.get(path))
+                    .map(|ui| ui.name.clone())
+            })
+            .collect();
+        let width = self.hit_list_name_width();
+        let rows: Vec<_> = hits
+            .iter()
+            .zip(&names)
+            .map(|(hit, name)| prepare::hits::row(hit, name.as_deref(), width, &self.theme))
+            .collect();
+        let height = self.hit_list_height();
+        self.search.list.extend(rows, height);
+    }
+
+    /// The widest name in the garden, in columns (the list's first column in a garden
+    /// search).
+    fn hit_list_name_width(&self) -> usize {
+        self.creatures
+            .values()
+            .map(|ui| ui.name.width())
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn hit_list_height(&self) -> usize {
+        usize::from(layout::hit_list_viewport(self.area).height)
+    }
+
+    /// Shows hit `i` of the search in its creature's view (`n`/`N` and the list's Enter).
+    fn show_hit(&mut self, i: usize) {
+        let Some(hit) = self.search.hits.get(i).cloned() else {
+            return;
+        };
+        self.search.current = Some(i);
+        let Some(path) = self.search.owner(&hit).cloned() else {
+            return;
+        };
+        // A garden search's hit in another creature selects it (the search goes on).
+        if self.selected.as_ref() != Some(&path) && self.creatures.contains_key(&path) {
+            self.selected = Some(path.clone());
+        }
+        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
+        else {
+            return;
+        };
+        self.pane = Pane::Main;
+        match hit.source {
+            SearchSource::Conversation if model.conversation().counting() => {
+                self.set_notice(
+                    "the log is still being counted: its hits open once the count is done",
+                    false,
+                );
+            }
+            SearchSource::Conversation => {
+                self.view = MainView::Recall;
+                let vp = Areas::compute(self.area, MainView::Recall).main_viewport();
+                ui.recall
+                    .jump(model.conversation(), &self.theme, vp, hit.line);
+            }
+            SearchSource::Observations => {
+                self.view = MainView::Observations;
+                let file_line = hit.line as usize + 1;
+                let at = ui.obs_doc.line_nos.iter().position(|n| *n == file_line);
+                match at {
+                    Some(i) => ui.obs_anchor = Anchor::Line(i),
+                    None if ui.obs_items.first().is_some_and(|p| file_line < p.line_no) => {
+                        let kept = ui.obs_items.len();
+                        self.set_notice(
+                            format!(
+                                "that observation is older than the {kept} kept here: see line {file_line} of observations.md"
+                            ),
+                            false,
+                        );
+                    }
+                    None => {
+                        self.set_notice("that observation is hidden by a filter", false);
+                    }
+                }
+            }
+            SearchSource::Dreams => {
+                self.view = MainView::Dreams;
+                let i = hit.line as usize;
+                if i < ui.dreams.len() {
+                    ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
+                    ui.load_dream_detail(model);
+                }
+            }
+            SearchSource::Diary => {
+                self.view = MainView::Diary;
+                let width = Areas::compute(self.area, MainView::Diary).main_view.width;
+                if ui.diary_width != width {
+                    ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
+                    ui.diary_width = width;
+                }
+                // The diary is rendered, not line for line: go to the rendered line that
+                // holds the hit's text, else near the same fraction of the file.
+                let text = model.diary_text();
+                let file_lines = text.lines().count().max(1);
+                let wanted = text
+                    .lines()
+                    .nth(hit.line as usize)
+                    .unwrap_or_default()
+                    .trim();
+                let at = ui
+                    .diary
+                    .iter()
+                    .position(|l| !wanted.is_empty() && l.line.to_string().contains(wanted))
+                    .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
+                ui.diary_anchor = Anchor::Line(at);
+            }
+            SearchSource::Journal
+            | SearchSource::Reflections
+            | SearchSource::Semantic
+            | SearchSource::Entities => {
+                let (view, found) = evennia_hit(ui, model, hit.source, hit.line);
+                self.view = view;
+                if !found {
+                    self.set_notice(
+                        "that line is about something not shown: pruned, forgotten, or older than what is shown",
+                        false,
+                    );
+                }
+            }
+            SearchSource::Dialogues => {
+                self.view = MainView::Relations;
+                let found = ui
+                    .emergence
+                    .as_mut()
+                    .is_some_and(|e| e.show_dialogue(model, hit.line, &self.theme));
+                if !found {
+                    self.set_notice(
+                        "that line was said with an agent the relations do not list, or is older than what is shown",
+                        false,
+                    );
+                }
+            }
+            SearchSource::Soul
+            | SearchSource::LongTerm
+            | SearchSource::Summaries
+            | SearchSource::DiaryLog => {
+                let (view, found) = emergence_hit(ui, hit.source, hit.line);
+                self.view = view;
+                if !found {
+                    self.set_notice(
+                        "that line is about something not shown: removed, replaced, or older than what is shown",
+                        false,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
+/// whether it is still there (a soul entry removed, a diary line replaced is not).
+fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
+    let file = search::file_of(source);
+    let Some(e) = ui.emergence.as_mut() else {
+        return (MainView::Recall, false);
+    };
+    let (view, doc, anchor) = match source {
+        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
+        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
+        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
+    };
+    let at = doc.find(file, line);
+    if let Some(at) = at {
+        *anchor = Anchor::Line(at);
+    }
+    (view, at.is_some())
+}
+
+/// Shows an evennia creature's item folded from the hit's line: the view it is in, and
+/// whether it is still there.
+fn evennia_hit(
+    ui: &mut CreatureUi,
+    model: &Creature,
+    source: SearchSource,
+    line: u64,
+) -> (MainView, bool) {
+    let file = search::file_of(source);
+    let Some(e) = ui.evennia.as_mut() else {
+        return (MainView::Recall, false);
+    };
+    match source {
+        SearchSource::Semantic => {
+            let at = e.memory.find(file, line);
+            if let Some(at) = at {
+                e.memory_anchor = Anchor::Line(at);
+            }
+            (MainView::Memory, at.is_some())
+        }
+        SearchSource::Entities => {
+            let id = model
+                .evennia()
+                .entities
+                .all()
+                .find(|entity| entity.has_line(line))
+                .map(|entity| entity.id.clone());
+            let index = id.and_then(|id| e.entities.iter().position(|r| r.id == id));
+            if let Some(i) = index {
+                e.select_entity(i);
+            }
+            (MainView::Entities, index.is_some())
+        }
+        _ => {
+            let at = e.journal.find(file, line);
+            if let Some(at) = at {
+                e.journal_anchor = Anchor::Line(at);
+            }
+            (MainView::Journal, at.is_some())
+        }
+    }
+}
