@@ -130,6 +130,70 @@ fn a_message_passing_shows_at_once_on_top() {
     assert!(text.contains("6 messages"), "{text}");
 }
 
+/// The message rows on screen, from their date on (the garden column left out).
+fn talk_rows(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.find("11-24 ").map(|i| l[i..].trim_end().to_string()))
+        .collect()
+}
+
+#[test]
+fn scrolled_down_the_rows_stay_still_as_messages_arrive_and_at_the_top_they_follow() {
+    let (garden, mut screen) = talking();
+    // Older talk than a screen holds.
+    for i in 0..40 {
+        message(
+            &garden,
+            &format!("2026-11-24T15:{i:02}:00Z"),
+            "ivy",
+            "sable",
+            &format!("Old note {i}."),
+        );
+    }
+    screen.refresh();
+    screen.press("8").expect("key");
+    // It opens on the newest, following.
+    let text = screen.text().unwrap();
+    assert!(talk_rows(&text)[0].contains("ladder"), "{text}");
+    assert!(
+        text.contains("1/45 · 45 messages") && text.contains("following"),
+        "{text}"
+    );
+
+    // Scrolled down, a message arriving above leaves every row where it was.
+    for _ in 0..3 {
+        screen.press("j").expect("key");
+    }
+    let before = talk_rows(&screen.text().unwrap());
+    assert!(before[0].contains("rope for pears"), "{before:?}");
+    message(
+        &garden,
+        "2026-11-24T17:00:00Z",
+        "ivy",
+        "sable",
+        "The well is dry.",
+    );
+    screen.refresh();
+    let text = screen.text().unwrap();
+    assert_eq!(talk_rows(&text), before, "{text}");
+    assert!(text.contains("5/46 · 46 messages"), "{text}");
+    assert!(!text.contains("following"), "{text}");
+
+    // Back at the top, it follows again: the next message is the top row.
+    screen.press("g").expect("key");
+    message(
+        &garden,
+        "2026-11-24T17:01:00Z",
+        "sable",
+        "ivy",
+        "Then we dig.",
+    );
+    screen.refresh();
+    let text = screen.text().unwrap();
+    assert!(talk_rows(&text)[0].contains("Then we dig."), "{text}");
+    assert!(text.contains("following"), "{text}");
+}
+
 #[test]
 fn a_lone_creature_that_never_talked_is_offered_no_talk_view() {
     let garden = Garden::with_emergence();

@@ -17,16 +17,30 @@ const SHOWN: usize = 1000;
 /// How long a creature's row says whom it just wrote to, by the observatory's clock.
 pub const FRESH: Duration = Duration::seconds(30);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct TalkUi {
     /// Newest first, as written (made inert when prepared).
     pub said: Vec<Said>,
     /// The messages every creature had recorded at the last merge, and how many creatures.
     merged: (u64, usize),
     pub doc: Vec<DocLine>,
+    /// One line per message. The top line follows: new messages arrive there. Anywhere
+    /// else it stays on its message as messages arrive above it.
     pub anchor: Anchor,
     /// The creature the document was prepared for; `None` once the messages changed.
     prepared: Option<String>,
+}
+
+impl Default for TalkUi {
+    fn default() -> Self {
+        Self {
+            said: Vec::new(),
+            merged: (0, 0),
+            doc: Vec::new(),
+            anchor: Anchor::Line(0),
+            prepared: None,
+        }
+    }
 }
 
 impl TalkUi {
@@ -49,9 +63,29 @@ impl TalkUi {
         if said == self.said {
             return false;
         }
+        self.anchor = self.kept_anchor(&said);
         self.said = said;
         self.prepared = None;
         true
+    }
+
+    /// The anchor that keeps the message on the top row there once `said` replaces the
+    /// messages (new ones arrive above it); on the top line it stays, following.
+    fn kept_anchor(&self, said: &[Said]) -> Anchor {
+        let Anchor::Line(top) = self.anchor else {
+            return self.anchor;
+        };
+        let Some(shown) = self.said.get(top).filter(|_| top > 0) else {
+            return self.anchor;
+        };
+        // The same message said twice: its twins below it tell which one it is.
+        let below = self.said[top + 1..].iter().filter(|s| *s == shown).count();
+        said.iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, s)| *s == shown)
+            .nth(below)
+            .map_or(self.anchor, |(i, _)| Anchor::Line(i))
     }
 
     /// Whether the Talk view is offered: creatures have talked, or several are hosted
