@@ -180,3 +180,22 @@ fn esc_closes_the_hits_list_and_leaves_the_hit_shown() {
     let text = screen.text().unwrap();
     assert!(!text.contains("Hits of"), "{text}");
 }
+
+#[test]
+fn h_closes_the_hits_list_again_as_esc_does() {
+    let garden = Garden::new();
+    let mut screen = lookup_in_the_garden(&garden);
+    let before = (screen.app.selected.clone(), screen.app.view);
+    screen.press("H").unwrap();
+    assert_eq!(screen.app.mode, Mode::Hits);
+    screen.press("j").unwrap();
+    screen.press("H").unwrap();
+    assert_eq!(screen.app.mode, Mode::Normal);
+    assert_eq!(screen.app.search.current, Some(0));
+    assert_eq!((screen.app.selected.clone(), screen.app.view), before);
+    let text = screen.text().unwrap();
+    assert!(!text.contains("Hits of"), "{text}");
+    // And opens it again.
+    screen.press("H").unwrap();
+    assert_eq!(screen.app.mode, Mode::Hits);
+}

@@ -408,10 +408,10 @@ actions! {
         hint: "prev hit", description: "previous search hit",
     }
     HitList {
-        group: Search, keys: ["H"], modes: [Normal],
+        group: Search, keys: ["H"], modes: [Normal, Hits],
         needs: Hits, bar: Normal(3),
         hint: "all hits",
-        description: "list every hit (creature, where, the line): j/k, PgUp/PgDn, g/G move, Enter shows one",
+        description: "list every hit (creature, where, the line), or close the list: j/k, PgUp/PgDn, g/G move, Enter shows one",
     }
     JumpToHit {
         group: Search, keys: ["enter"], modes: [Hits],

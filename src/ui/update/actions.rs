@@ -129,7 +129,7 @@ impl App {
             Action::Submit => return self.submit_search(),
             Action::NextHit => self.goto_hit(true),
             Action::PrevHit => self.goto_hit(false),
-            Action::HitList => self.open_hit_list(),
+            Action::HitList => self.toggle_hit_list(),
             Action::JumpToHit => self.jump_to_listed_hit(),
             // A far creature that the far machine's orchestrator runs goes below.
             Action::ForceSleep | Action::Wake | Action::PauseResume

@@ -21,8 +21,13 @@ impl App {
         }
     }
 
-    /// Opens the list of hits, the hit shown selected.
-    pub(super) fn open_hit_list(&mut self) {
+    /// Opens the list of hits, the hit shown selected; closes it when open (as `?` does
+    /// help).
+    pub(super) fn toggle_hit_list(&mut self) {
+        if self.mode == Mode::Hits {
+            self.mode = Mode::Normal;
+            return;
+        }
         if self.search.hits.is_empty() {
             return;
         }
