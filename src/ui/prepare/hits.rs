@@ -31,15 +31,11 @@ fn place(source: SearchSource) -> &'static str {
 }
 
 /// The row of `hit`; `creature` (its inert name, padded to `name_width` columns) leads
-/// the row of a garden search.
+/// the row of a garden search, its first span.
 pub fn row(hit: &Hit, creature: Option<&str>, name_width: usize, theme: &Theme) -> Line<'static> {
     let mut spans = Vec::with_capacity(5);
     if let Some(name) = creature {
-        let pad = name_width.saturating_sub(name.width());
-        spans.push(Span::styled(
-            format!("{name}{}  ", " ".repeat(pad)),
-            theme.accent,
-        ));
+        spans.push(Span::styled(name_cell(name, name_width), theme.accent));
     }
     let at = format!("{}:{}", place(hit.source), hit.line + 1);
     spans.push(Span::styled(format!("{at:<WHERE_WIDTH$} "), theme.muted));
@@ -58,6 +54,12 @@ pub fn row(hit: &Hit, creature: Option<&str>, name_width: usize, theme: &Theme) 
         _ => spans.push(Span::styled(inert(text), theme.base)),
     }
     Line::from(spans)
+}
+
+/// The creature column's cell of a row: `name` padded to `name_width` columns, and the gap.
+pub fn name_cell(name: &str, name_width: usize) -> String {
+    let pad = name_width.saturating_sub(name.width());
+    format!("{name}{}  ", " ".repeat(pad))
 }
 
 #[cfg(test)]

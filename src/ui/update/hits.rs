@@ -1,8 +1,6 @@
 //! Search hits: stepping through them (`n`/`N`), the list of them (its overlay), and
 //! showing one in its creature's view.
 
-use unicode_width::UnicodeWidthStr;
-
 use crate::memory::creature::Creature;
 use crate::search::{Hit, SearchSource};
 use crate::ui::doc::scroll::{Anchor, Step};
@@ -63,24 +61,20 @@ impl App {
                     .map(|ui| ui.name.clone())
             })
             .collect();
-        let width = self.hit_list_name_width();
+        let width = self
+            .search
+            .list
+            .widen(names.iter().flatten().map(String::as_str));
         let rows: Vec<_> = hits
             .iter()
-            .zip(&names)
-            .map(|(hit, name)| prepare::hits::row(hit, name.as_deref(), width, &self.theme))
+            .zip(names)
+            .map(|(hit, name)| {
+                let row = prepare::hits::row(hit, name.as_deref(), width, &self.theme);
+                (name, row)
+            })
             .collect();
         let height = self.hit_list_height();
         self.search.list.extend(rows, height);
-    }
-
-    /// The widest name in the garden, in columns (the list's first column in a garden
-    /// search).
-    fn hit_list_name_width(&self) -> usize {
-        self.creatures
-            .values()
-            .map(|ui| ui.name.width())
-            .max()
-            .unwrap_or(0)
     }
 
     fn hit_list_height(&self) -> usize {
