@@ -93,7 +93,7 @@ fn the_talk_view_shows_who_wrote_to_whom_newest_first() {
         .filter(|l| l.contains(" → ") && l.contains("16:"))
         .collect();
     assert_eq!(rows.len(), 5, "each message once: {text}");
-    assert!(rows[0].contains("11-24 16:59   wren → ivy") && rows[0].contains("ladder"));
+    assert!(rows[0].contains("11-24 16:59:45   wren → ivy") && rows[0].contains("ladder"));
     assert!(rows[1].contains("(unknown recipient) Are you"));
     assert!(rows[4].contains("ivy → wren"), "oldest last: {rows:?}");
     assert!(!text.contains('\u{1b}'), "inert");
@@ -165,7 +165,7 @@ fn scrolled_down_the_rows_stay_still_as_messages_arrive_and_at_the_top_they_foll
         screen.press("j").expect("key");
     }
     let before = talk_rows(&screen.text().unwrap());
-    assert!(before[0].contains("rope for pears"), "{before:?}");
+    assert!(before[0].contains("Will you trade rope"), "{before:?}");
     message(
         &garden,
         "2026-11-24T17:00:00Z",

@@ -1,5 +1,5 @@
 //! The Talk view's document: the garden's messages newest first, one row each
-//! (`11-25 12:03  sprout → fern  text`: the date too, a garden talks across days), the
+//! (`11-25 12:03:07  sprout → fern  text`: the date too, a garden talks across days), the
 //! selected creature's marked and its name bright, a message that reached no creature
 //! said so.
 
@@ -32,8 +32,8 @@ pub fn document(said: &[Said], selected: &str, theme: &Theme) -> Vec<DocLine> {
         .map(|(s, (from, to))| {
             let mine = s.from == selected || s.to == selected;
             let time = s.t.map_or_else(
-                || "--:-- --:--".to_string(),
-                |t| t.format("%m-%d %H:%M").to_string(),
+                || "--:-- --:--:--".to_string(),
+                |t| t.format("%m-%d %H:%M:%S").to_string(),
             );
             let mut spans = vec![
                 Span::styled(if mine { "▌" } else { " " }, theme.accent),
@@ -85,13 +85,13 @@ mod tests {
         assert_eq!(doc.len(), 2);
         let first = text(&doc[0]);
         assert!(
-            first.starts_with("▌11-25 12:03  sprout → fern   hi"),
+            first.starts_with("▌11-25 12:03:07  sprout → fern   hi"),
             "{first}"
         );
         assert!(!first.contains('\u{1b}'), "{first:?}");
         assert_eq!(
             text(&doc[1]),
-            " 11-25 12:03    moss → ghost  (unknown recipient) boo"
+            " 11-25 12:03:07    moss → ghost  (unknown recipient) boo"
         );
         assert_eq!(doc[0].line.spans[4].style, theme.accent, "fern is selected");
         assert_eq!(doc[0].line.spans[2].style, theme.title);
