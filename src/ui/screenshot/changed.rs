@@ -39,11 +39,9 @@ pub fn screen(
     Ok((screen, tmp))
 }
 
-/// Prunes as the seed's deep sleep does (never RED; the GRN lines, prose), adds a line,
-/// then writes the deep dream.
-fn deep_sleep(creature: &Path, at: DateTime<Utc>) -> anyhow::Result<()> {
-    let obs = creature.join(".self/observations.md");
-    let text = std::fs::read_to_string(&obs).with_context(|| obs.display().to_string())?;
+/// `text` (observations) pruned as the seed's deep sleep prunes (never RED; the GRN
+/// lines, prose go), with a line of its own at `at`.
+pub(super) fn pruned(text: &str, at: DateTime<Utc>) -> String {
     let mut kept: String = text
         .lines()
         .filter(|l| match parse_item(l) {
@@ -57,6 +55,15 @@ fn deep_sleep(creature: &Path, at: DateTime<Utc>) -> anyhow::Result<()> {
         "YLW {} Pruned the minor notes at deep sleep\n",
         at.format("%H:%M")
     ));
+    kept
+}
+
+/// Prunes as the seed's deep sleep does (never RED; the GRN lines, prose), adds a line,
+/// then writes the deep dream.
+fn deep_sleep(creature: &Path, at: DateTime<Utc>) -> anyhow::Result<()> {
+    let obs = creature.join(".self/observations.md");
+    let text = std::fs::read_to_string(&obs).with_context(|| obs.display().to_string())?;
+    let kept = pruned(&text, at);
     std::fs::write(&obs, kept).with_context(|| obs.display().to_string())?;
     let dream = serde_json::json!({
         "t": format_time(at), "actions": 9, "reflection": "Pruned the repeated notes.",

@@ -8,9 +8,8 @@ use std::path::Path;
 use anyhow::Context as _;
 use chrono::{DateTime, Duration, Utc};
 
-use super::changed::copy_dir;
+use super::changed::{copy_dir, pruned};
 use crate::memory::cycle::Cycle;
-use crate::memory::observations::{ObsItem, Priority, parse_item};
 use crate::memory::proposal::{self, Proposal, ProposedFile};
 use crate::memory::time::format_time;
 use crate::ui::headless::Headless;
@@ -47,19 +46,7 @@ pub fn screen(
 fn hold(creature: &Path, at: DateTime<Utc>) -> anyhow::Result<()> {
     let obs = creature.join(".self/observations.md");
     let text = std::fs::read_to_string(&obs).with_context(|| obs.display().to_string())?;
-    let mut kept: String = text
-        .lines()
-        .filter(|l| match parse_item(l) {
-            Some(ObsItem::Observation(o)) => o.priority != Priority::Grn,
-            Some(ObsItem::Prose(_)) => false,
-            _ => true,
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
-    kept.push_str(&format!(
-        "YLW {} Pruned the minor notes at deep sleep\n",
-        at.format("%H:%M")
-    ));
+    let kept = pruned(&text, at);
     let dream = serde_json::json!({
         "t": format_time(at), "actions": 9,
         "reflection": "Pruned the repeated notes; the analyser's bug comes first tomorrow.",
