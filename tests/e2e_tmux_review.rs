@@ -147,8 +147,8 @@ fn a_held_dream_is_shown_and_applied() {
     // Nothing of it is written while it waits.
     assert!(!demo.sprout.join(".self/dreams.jsonl").exists());
     pane.keys(&["D"]);
-    let screen = pane.wait_text("What it would change");
-    for shown in [
+    let shows = [
+        "What it would change",
         "sprout: a dream awaiting review",
         "dream #1 · held since",
         "never applies itself: it waits for you",
@@ -156,7 +156,12 @@ fn a_held_dream_is_shown_and_applied() {
         "a apply",
         "x reject",
         "e edit",
-    ] {
+    ];
+    // A capture may catch a frame half written: wait for the whole popup and its hints.
+    let screen = pane.wait_for("the review popup and its keys", |s| {
+        shows.iter().all(|shown| s.contains(shown))
+    });
+    for shown in shows {
         assert!(screen.contains(shown), "{shown}: {screen}");
     }
     pane.keys(&["a"]);
@@ -189,7 +194,9 @@ fn a_held_dream_edited_in_the_editor_is_applied_as_edited() {
     assert!(held.edited);
     let expected = demo.proposed(&held);
     // The popup shows the edit.
-    if !pane.capture().contains("What it would change") {
+    // Judged on a settled frame (two captures alike), never a half-written one.
+    let settled = pane.wait_for("a settled frame", |s| s == pane.capture());
+    if !settled.contains("What it would change") {
         pane.keys(&["D"]);
     }
     pane.wait_text("never applies itself: it waits for you · edited by the");
