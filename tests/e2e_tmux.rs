@@ -439,7 +439,7 @@ fn the_demo_garden_talks_on_screen() {
                     .iter()
                     .any(|to| from != to && l.contains(&format!("{from} → {to}")))
             })
-        })
+        }) && s.contains("newest first") // the frame written to its bottom border
     });
     assert!(screen.contains("newest first"), "{screen}");
     pane.keys(&["q"]);
