@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
+use dreamwatch::genomes::dreamer::runner::{Dreamer, DreamerDone, DreamerIo};
 use dreamwatch::runner::brain::rehearsal::Rehearsal;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
@@ -29,7 +30,6 @@ use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use dreamwatch::runner::engine::Engine;
 use dreamwatch::runner::engine::input::{Input, Restored};
 use dreamwatch::runner::engine::output::Output;
-use dreamwatch::runner::genome::dreamer::{Dreamer, DreamerDone, DreamerIo};
 use dreamwatch::runner::mail::Delivery;
 use dreamwatch::runner::tools::{ToolFuture, ToolOutcome, ToolRunner};
 

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod control;
+pub mod genomes;
 pub mod history;
 pub mod inspect;
 pub mod llm;

@@ -99,6 +99,7 @@ fn check(expected_file: &Path) -> Result<(), String> {
 
 #[test]
 fn every_fixture_matches_its_independent_figures() {
+    dreamwatch::app::genomes::install();
     let dir = root().join("tests/fixtures/openseed");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -113,6 +114,7 @@ fn every_fixture_matches_its_independent_figures() {
 
 #[test]
 fn feb20_wren_lone_surrogate_is_an_entry_shown_as_replacement() {
+    dreamwatch::app::genomes::install();
     let c = Creature::open(&creature_dir("feb20-wren"));
     let lines = c.conversation().read_lines(0..c.conversation().lines());
     let shown = lines
@@ -127,6 +129,7 @@ fn feb20_wren_lone_surrogate_is_an_entry_shown_as_replacement() {
 
 #[test]
 fn feb24_moss_stopped_during_a_nap_leaves_a_stale_sleep_file() {
+    dreamwatch::app::genomes::install();
     let c = Creature::open(&creature_dir("feb24-moss"));
     let s = c.summary(Utc::now(), &Cycle::default());
     assert_eq!(s.status, dreamwatch::memory::status::Status::Stopped);

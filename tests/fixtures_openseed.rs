@@ -19,6 +19,7 @@ fn fixture(name: &str) -> PathBuf {
 
 #[test]
 fn head_ember_march_2026() {
+    dreamwatch::app::genomes::install();
     let c = Creature::open(&fixture("head-ember"));
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 18, 0, 0).unwrap();
     let s = c.summary(now, &Cycle::default());
@@ -71,6 +72,7 @@ fn head_ember_march_2026() {
 
 #[test]
 fn early_pip_february_2026() {
+    dreamwatch::app::genomes::install();
     let c = Creature::open(&fixture("early-pip"));
     let now = Utc.with_ymd_and_hms(2026, 11, 22, 20, 0, 0).unwrap();
     let s = c.summary(now, &Cycle::default());

@@ -10,8 +10,6 @@ mod model_support;
 use model_support::append;
 
 use dreamwatch::memory::creature::{Change, Creature};
-use dreamwatch::memory::genome::Genome;
-use dreamwatch::memory::layout::FileKind;
 use dreamwatch::memory::time::parse_time;
 
 fn creature() -> (tempfile::TempDir, PathBuf) {
@@ -33,31 +31,33 @@ fn memory(id: &str) -> String {
 
 #[test]
 fn the_genome_is_birth_s_else_the_files() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let mut c = Creature::open(&root);
-    assert_eq!(c.genome(), Genome::Dreamer);
+    assert_eq!(c.genome().name(), "dreamer");
     append(&root.join(".self/soul.jsonl"), "");
     c.refresh();
-    assert_eq!(c.genome(), Genome::Emergence);
+    assert_eq!(c.genome().name(), "emergence");
     // The dreamer's diary.md is not the emergence diary.
     fs::remove_file(root.join(".self/soul.jsonl")).unwrap();
     append(&root.join(".self/diary.md"), "# Diary\n");
     c.refresh();
-    assert_eq!(c.genome(), Genome::Dreamer);
+    assert_eq!(c.genome().name(), "dreamer");
     append(&root.join(".self/diary.jsonl"), "");
     c.refresh();
-    assert_eq!(c.genome(), Genome::Emergence);
+    assert_eq!(c.genome().name(), "emergence");
     fs::write(
         root.join("BIRTH.json"),
         r#"{"name":"wren","genome":"dreamer"}"#,
     )
     .unwrap();
     c.refresh();
-    assert_eq!(c.genome(), Genome::Dreamer);
+    assert_eq!(c.genome().name(), "dreamer");
 }
 
 #[test]
 fn appended_lines_are_folded_as_they_come() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let soul = root.join(".self/soul.jsonl");
     append(
@@ -65,15 +65,17 @@ fn appended_lines_are_folded_as_they_come() {
         "{\"t\":\"2026-11-22T10:00:00Z\",\"op\":\"add\",\"id\":\"s1\",\"text\":\"I keep my word\"}\n",
     );
     let mut c = Creature::open(&root);
-    assert_eq!(c.emergence().soul.len(), 1);
+    assert_eq!(dreamwatch::genomes::emergence::memory::of(&c).soul.len(), 1);
     append(
         &soul,
         "{\"t\":\"2026-11-22T10:01:00Z\",\"op\":\"remove\",\"id\":\"s1\"}\n{\"op\":\"add\",\"id\":\"s2\",\"text\":\"Trust is slow\"}\n",
     );
     let changes = c.refresh_paths(&[&soul]);
-    assert_eq!(changes, vec![Change::Emergence(FileKind::Soul)]);
-    let texts: Vec<&str> = c
-        .emergence()
+    assert_eq!(
+        changes,
+        vec![Change::Genome(dreamwatch::genomes::emergence::memory::SOUL)]
+    );
+    let texts: Vec<&str> = dreamwatch::genomes::emergence::memory::of(&c)
         .soul
         .entries()
         .map(|e| e.text.as_str())
@@ -87,18 +89,32 @@ fn appended_lines_are_folded_as_they_come() {
         "{\"op\":\"add\",\"id\":\"td1\",\"title\":\"Fix the ro",
     );
     assert!(c.refresh_paths(&[&todos]).is_empty());
-    assert_eq!(c.emergence().todos.open(), 0);
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&c).todos.open(),
+        0
+    );
     append(&todos, "pe\",\"due\":\"2026-11-23\"}\n");
     assert_eq!(
         c.refresh_paths(&[&todos]),
-        vec![Change::Emergence(FileKind::Todos)]
+        vec![Change::Genome(
+            dreamwatch::genomes::emergence::memory::TODOS
+        )]
     );
     assert_eq!(
-        c.emergence().todos.get("td1").unwrap().title,
+        dreamwatch::genomes::emergence::memory::of(&c)
+            .todos
+            .get("td1")
+            .unwrap()
+            .title,
         "Fix the rope"
     );
     let now = parse_time("2026-11-24T00:00:00Z").unwrap();
-    assert_eq!(c.emergence().todos.overdue(now), 1);
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&c)
+            .todos
+            .overdue(now),
+        1
+    );
 
     // A bad line is a problem with its line number; the rest goes on.
     let calendar = root.join(".self/calendar.jsonl");
@@ -111,24 +127,36 @@ fn appended_lines_are_folded_as_they_come() {
         ch,
         Change::Problem(p) if p.file == ".self/calendar.jsonl" && p.line == Some(1)
     )));
-    assert!(changes.contains(&Change::Emergence(FileKind::Calendar)));
-    let next = c.emergence().calendar.next_after(now).unwrap();
+    assert!(changes.contains(&Change::Genome(
+        dreamwatch::genomes::emergence::memory::CALENDAR
+    )));
+    let next = dreamwatch::genomes::emergence::memory::of(&c)
+        .calendar
+        .next_after(now)
+        .unwrap();
     assert_eq!(next.at, parse_time("2026-11-24T07:00:00Z").unwrap());
 }
 
 #[test]
 fn truncation_and_rename_replace_are_read_again() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let longterm = root.join(".self/longterm.jsonl");
     append(&longterm, &(memory("m1") + &memory("m2") + &memory("m3")));
     let mut c = Creature::open(&root);
-    assert_eq!(c.emergence().longterm.current_count(), 3);
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&c)
+            .longterm
+            .current_count(),
+        3
+    );
 
     fs::write(&longterm, memory("m9")).unwrap();
     let changes = c.refresh();
-    assert!(changes.contains(&Change::Reset(FileKind::LongTerm)));
-    let kept: Vec<&str> = c
-        .emergence()
+    assert!(changes.contains(&Change::Reset(
+        dreamwatch::genomes::emergence::memory::LONG_TERM
+    )));
+    let kept: Vec<&str> = dreamwatch::genomes::emergence::memory::of(&c)
         .longterm
         .all()
         .map(|m| m.id.as_str())
@@ -143,21 +171,32 @@ fn truncation_and_rename_replace_are_read_again() {
     .unwrap();
     fs::rename(&tmp, &longterm).unwrap();
     c.refresh();
-    assert_eq!(c.emergence().longterm.added, 4);
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&c)
+            .longterm
+            .added,
+        4
+    );
 
     fs::remove_file(&longterm).unwrap();
     c.refresh();
-    assert_eq!(c.emergence().longterm.current_count(), 0);
-    assert_eq!(c.genome(), Genome::Dreamer);
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&c)
+            .longterm
+            .current_count(),
+        0
+    );
+    assert_eq!(c.genome().name(), "dreamer");
 }
 
 /// The hand-made garden of two, as the contract reads it.
 #[test]
 fn the_fixture_folds_to_its_figures() {
+    dreamwatch::app::genomes::install();
     let c = Creature::open(&fixture("wren"));
     assert!(c.problems().is_empty(), "{:?}", c.problems());
-    assert_eq!(c.genome(), Genome::Emergence);
-    let m = c.emergence();
+    assert_eq!(c.genome().name(), "emergence");
+    let m = dreamwatch::genomes::emergence::memory::of(&c);
     assert_eq!((m.soul.len(), m.soul.removed), (3, 1));
     let l = &m.longterm;
     assert_eq!((l.current_count(), l.archived, l.copied), (4, 34, 2));
@@ -194,5 +233,11 @@ fn the_fixture_folds_to_its_figures() {
 
     let ivy = Creature::open(&fixture("ivy"));
     assert!(ivy.problems().is_empty(), "{:?}", ivy.problems());
-    assert_eq!(ivy.emergence().longterm.links()[0].memories, Some(2));
+    assert_eq!(
+        dreamwatch::genomes::emergence::memory::of(&ivy)
+            .longterm
+            .links()[0]
+            .memories,
+        Some(2)
+    );
 }

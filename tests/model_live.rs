@@ -43,6 +43,7 @@ fn dream(t: DateTime<Utc>, deep: bool) -> String {
 
 #[test]
 fn fatigue_counts_tool_calls_after_the_last_dream_and_resets() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let events = root.join(".sys/events.jsonl");
     append(&events, &event(t0(), "creature.boot", ""));
@@ -82,6 +83,7 @@ fn fatigue_counts_tool_calls_after_the_last_dream_and_resets() {
 
 #[test]
 fn fatigue_from_conversation_when_there_is_no_events_file() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     append(&root.join(".self/dreams.jsonl"), &dream(t0(), false));
@@ -103,6 +105,7 @@ fn fatigue_from_conversation_when_there_is_no_events_file() {
 
 #[test]
 fn partial_lines_wait_for_their_newline() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     append(
@@ -123,6 +126,7 @@ fn partial_lines_wait_for_their_newline() {
 
 #[test]
 fn truncation_and_replacement_are_read_again() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     let line = "{\"t\":\"2026-03-01T10:00:00Z\",\"role\":\"user\",\"content\":\"x\"}\n";
@@ -152,6 +156,7 @@ fn truncation_and_replacement_are_read_again() {
 
 #[test]
 fn observations_appended_and_rewritten() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let obs = root.join(".self/observations.md");
     append(&obs, "# Observations\n\n## 2026-03-01\n\nRED 10:00 first\n");
@@ -174,6 +179,7 @@ fn observations_appended_and_rewritten() {
 
 #[test]
 fn events_file_moving_from_self_to_sys_is_followed() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     append(
         &root.join(".self/events.jsonl"),
@@ -196,6 +202,7 @@ fn events_file_moving_from_self_to_sys_is_followed() {
 
 #[test]
 fn bad_input_is_counted_never_fatal() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     let good = "{\"t\":\"2026-03-01T10:00:00Z\",\"role\":\"user\",\"content\":\"ok\"}\n";
@@ -243,6 +250,7 @@ fn bad_input_is_counted_never_fatal() {
 
 #[test]
 fn missing_files_are_none_yet() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let c = Creature::open(&root);
     let s = c.summary(t0(), &Cycle::default());
@@ -252,6 +260,7 @@ fn missing_files_are_none_yet() {
 
 #[test]
 fn status_follows_sleeps_naps_dreams_and_wake() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let k = Cycle::default();
     let events = root.join(".sys/events.jsonl");
@@ -331,6 +340,7 @@ fn status_follows_sleeps_naps_dreams_and_wake() {
 
 #[test]
 fn a_dead_runner_means_stopped() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     fs::write(root.join(".sys/runner.json"), "{\"pid\": 4000000000}").unwrap();
     let c = Creature::open(&root);
@@ -339,6 +349,7 @@ fn a_dead_runner_means_stopped() {
 
 #[test]
 fn deep_sleep_cadence_is_read_from_disk() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let dreams = root.join(".self/dreams.jsonl");
     for i in 1..=11 {
@@ -362,6 +373,7 @@ fn deep_sleep_cadence_is_read_from_disk() {
 
 #[test]
 fn random_access_into_the_conversation() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     let text: String = (0..1000)
@@ -388,6 +400,7 @@ fn random_access_into_the_conversation() {
 
 #[test]
 fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     let line = |i: usize| {
@@ -471,6 +484,7 @@ fn added_texts(changes: &[Change]) -> Vec<String> {
 
 #[test]
 fn an_observation_is_an_entry_only_once_its_newline_arrives() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let obs = root.join(".self/observations.md");
     append(&obs, "## 2026-03-01\nRED 10:00 first\n");
@@ -491,6 +505,7 @@ fn an_observation_is_an_entry_only_once_its_newline_arrives() {
 
 #[test]
 fn an_idle_unfinished_line_is_shown_then_replaced_by_its_completion() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let obs = root.join(".self/observations.md");
     append(&obs, "## 2026-03-01\nRED 10:00 first\n");
@@ -514,6 +529,7 @@ fn an_idle_unfinished_line_is_shown_then_replaced_by_its_completion() {
 
 #[test]
 fn a_held_line_is_shown_once_its_file_has_been_idle() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let obs = root.join(".self/observations.md");
     append(
@@ -542,6 +558,7 @@ fn a_held_line_is_shown_once_its_file_has_been_idle() {
 
 #[test]
 fn unfinished_lines_of_documents_wait_like_observations() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let rules = root.join(".self/rules.md");
     append(&rules, "- ALWAYS: one\n");
@@ -556,6 +573,7 @@ fn unfinished_lines_of_documents_wait_like_observations() {
 
 #[test]
 fn bad_lines_past_the_listed_problems_are_only_counted() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let dreams = root.join(".self/dreams.jsonl");
     append(&dreams, &"x\n".repeat(1000));
@@ -575,6 +593,7 @@ fn bad_lines_past_the_listed_problems_are_only_counted() {
 
 #[test]
 fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::memory::dream_log::RECENT_DREAMS;
     let (_d, root) = creature();
     let dreams = root.join(".self/dreams.jsonl");
@@ -604,6 +623,7 @@ fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
 
 #[test]
 fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::memory::observation_log::RECENT_OBSERVATION_ITEMS;
     let (_d, root) = creature();
     let obs = root.join(".self/observations.md");
@@ -626,6 +646,7 @@ fn a_huge_observations_file_is_counted_whole_and_kept_in_part() {
 
 #[test]
 fn many_iterations_and_creator_log_lines_make_one_change_each() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::memory::creature::RECENT_CREATOR_LOG;
     let (_d, root) = creature();
     let mut c = Creature::open(&root);
@@ -644,6 +665,7 @@ fn many_iterations_and_creator_log_lines_make_one_change_each() {
 /// `.sys/`, or on a full refresh: never when a status is derived (every tick does that).
 #[test]
 fn the_runner_is_probed_on_hints_in_sys_only() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     // A stand-in runner: holds the creature's lock (fd 9) until it is killed.
     let lock = dreamwatch::memory::runner_lock::path(&root);
@@ -687,6 +709,7 @@ fn the_runner_is_probed_on_hints_in_sys_only() {
 
 #[test]
 fn a_file_that_cannot_be_read_is_one_problem_however_often_it_is_looked_at() {
+    dreamwatch::app::genomes::install();
     let (_d, root) = creature();
     let conv = root.join(".self/conversation.jsonl");
     let status = std::process::Command::new("mkfifo")

@@ -1,11 +1,11 @@
 //! No parser panics on arbitrary bytes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
+use dreamwatch::genomes::evennia::memory::EvenniaMemory;
+use dreamwatch::genomes::evennia::memory::working::WorkingMemory;
 use dreamwatch::memory::conversation::{ConversationEntry, ToolOutput};
 use dreamwatch::memory::documents::{Priorities, parse_diary, parse_rules};
 use dreamwatch::memory::dreams::Dream;
-use dreamwatch::memory::evennia::EvenniaMemory;
-use dreamwatch::memory::evennia::working::WorkingMemory;
 use dreamwatch::memory::events::Event;
 use dreamwatch::memory::identity::{Birth, SleepFile};
 use dreamwatch::memory::iterations::{CreatorLogEntry, Iteration};
@@ -35,12 +35,12 @@ proptest! {
         let _ = dreamwatch::memory::fast_json::conversation_fields(&line);
         let _ = WorkingMemory::parse(&line);
         let mut evennia = EvenniaMemory::default();
-        for kind in dreamwatch::memory::evennia::FILES {
+        for kind in dreamwatch::genomes::evennia::memory::FILES {
             let _ = evennia.fold(kind, 0, &line);
         }
         let _ = (evennia.cumulative_importance(), evennia.mode.label(), evennia.semantic.links());
-        let mut emergence = dreamwatch::memory::emergence::EmergenceMemory::default();
-        for kind in dreamwatch::memory::emergence::FILES {
+        let mut emergence = dreamwatch::genomes::emergence::memory::EmergenceMemory::default();
+        for kind in dreamwatch::genomes::emergence::memory::FILES {
             let _ = emergence.fold(kind, 0, &line);
         }
         let now = chrono::Utc::now();

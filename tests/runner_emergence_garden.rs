@@ -12,12 +12,12 @@ use std::time::Duration;
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::Value;
 
+use dreamwatch::genomes::emergence::runner::Emergence;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
 use dreamwatch::runner::garden::Garden;
-use dreamwatch::runner::genome::emergence::Emergence;
 
 fn lines(dir: &Path, file: &str) -> Vec<Value> {
     std::fs::read_to_string(dir.join(file))

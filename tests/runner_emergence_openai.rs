@@ -13,12 +13,12 @@ use tokio::net::TcpListener;
 
 use openai_server::{Seen, completion_for, serve, usage_for};
 
+use dreamwatch::genomes::emergence::runner::Emergence;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_provider_with};
 use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
-use dreamwatch::runner::genome::emergence::Emergence;
 
 fn call(n: usize, name: &str, args: Value) -> Value {
     json!({"id": format!("call_{n}_{name}"), "type": "function",

@@ -10,12 +10,12 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::Value;
 
 use dreamwatch::control::ControlCommand;
+use dreamwatch::genomes::evennia::runner::Evennia;
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
-use dreamwatch::runner::genome::evennia::Evennia;
 
 fn lines(dir: &Path, file: &str) -> Vec<Value> {
     std::fs::read_to_string(dir.join(file))

@@ -14,13 +14,13 @@ use tokio::net::TcpListener;
 
 use openai_server::{Seen, completion_for, serve, usage_for};
 
+use dreamwatch::genomes::evennia::runner::Evennia;
 use dreamwatch::llm::embed::EmbedSettings;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_embedder, build_provider_with};
 use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{Runner, RunnerOptions};
-use dreamwatch::runner::genome::evennia::Evennia;
 
 /// A model's answer to a chat request: tool calls for creature turns (a journal entry,
 /// then sleep), plain text for the sleep work, picked by what the request asks.

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::ControlCommand;
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::llm::{ContentBlock, LlmFuture, Request, Response, StopReason};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::brain::task::Task;
@@ -17,7 +18,6 @@ use dreamwatch::runner::clock::{Clock, VirtualClock};
 use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{RunReport, Runner, RunnerOptions};
 use dreamwatch::runner::garden::Garden;
-use dreamwatch::runner::genome::dreamer::Dreamer;
 use dreamwatch::runner::mail::{Delivery, Outgoing, Postbox};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;

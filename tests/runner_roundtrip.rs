@@ -5,6 +5,8 @@ use chrono::{DateTime, TimeZone, Utc};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
+use dreamwatch::genomes::dreamer::runner::files::{DreamerFiles, commit_dream};
+use dreamwatch::genomes::dreamer::runner::{DreamCommit, DreamerIo};
 use dreamwatch::llm::{ContentBlock, Role};
 use dreamwatch::memory::conversation::{Block, Content, ConversationEntry};
 use dreamwatch::memory::creature::RunnerFile;
@@ -18,8 +20,6 @@ use dreamwatch::memory::write::SeedPaths;
 use dreamwatch::runner::disk::{self, Newborn, RunnerJson};
 use dreamwatch::runner::engine::context::log_content;
 use dreamwatch::runner::engine::output::Record as Write;
-use dreamwatch::runner::genome::dreamer::files::{DreamerFiles, commit_dream};
-use dreamwatch::runner::genome::dreamer::{DreamCommit, DreamerIo};
 use dreamwatch::runner::genome::{GenomeFiles, Performed};
 
 fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {

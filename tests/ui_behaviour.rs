@@ -47,6 +47,7 @@ fn hosting(garden: &Garden, creature: &std::path::Path, width: u16, height: u16)
 
 #[test]
 fn recall_follows_new_lines_until_scrolled_up_and_again_after_g() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = garden.screen("dark", 120, 36);
@@ -74,6 +75,7 @@ fn recall_follows_new_lines_until_scrolled_up_and_again_after_g() {
 
 #[test]
 fn new_observations_arrive_at_the_top_newest_first() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     append(
@@ -89,6 +91,7 @@ fn new_observations_arrive_at_the_top_newest_first() {
 
 #[test]
 fn priority_toggles_hide_and_show() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     assert!(screen.text().unwrap().contains("GRN 17:41"));
@@ -103,6 +106,7 @@ fn priority_toggles_hide_and_show() {
 
 #[test]
 fn creatures_appear_and_disappear_live() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     assert!(screen.text().unwrap().contains("Garden · 2"));
@@ -119,6 +123,7 @@ fn creatures_appear_and_disappear_live() {
 
 #[test]
 fn hosted_creatures_get_commands_and_their_runners_word() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 120, 36);
@@ -160,6 +165,7 @@ fn hosted_creatures_get_commands_and_their_runners_word() {
 
 #[test]
 fn the_message_box_sends_with_ctrl_s_and_cancels_with_esc() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["m"]);
@@ -190,6 +196,7 @@ fn the_message_box_sends_with_ctrl_s_and_cancels_with_esc() {
 
 #[test]
 fn a_rebound_key_shows_in_the_help_and_the_hints() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let (theme, _) = Theme::load("dark", None, false);
     let mut settings = Settings::with_theme(theme);
@@ -223,6 +230,7 @@ fn a_rebound_key_shows_in_the_help_and_the_hints() {
 
 #[test]
 fn the_mouse_selects_and_scrolls() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.render().unwrap();
@@ -255,6 +263,7 @@ fn the_mouse_selects_and_scrolls() {
 
 #[test]
 fn search_jumps_between_hits_across_views() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::ui::focus::MainView;
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
@@ -298,6 +307,7 @@ fn search_jumps_between_hits_across_views() {
 
 #[test]
 fn tiny_and_odd_terminal_sizes_draw_without_panicking() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     for (w, h) in [
@@ -330,6 +340,7 @@ fn tiny_and_odd_terminal_sizes_draw_without_panicking() {
 
 #[test]
 fn a_large_log_opens_at_its_tail_and_renumbers_once_counted() {
+    dreamwatch::app::genomes::install();
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("big");
     std::fs::create_dir_all(root.join(".self")).unwrap();
@@ -416,6 +427,7 @@ fn a_large_log_opens_at_its_tail_and_renumbers_once_counted() {
 
 #[test]
 fn on_a_narrow_terminal_the_side_panel_takes_the_main_place_while_focused() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 80, 24);
     let text = screen.text().unwrap();
@@ -436,6 +448,7 @@ fn on_a_narrow_terminal_the_side_panel_takes_the_main_place_while_focused() {
 /// pushes the model's name out of the header.
 #[test]
 fn a_failing_model_keeps_its_label_and_marks_the_row() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 100, 30);
@@ -478,6 +491,7 @@ fn a_failing_model_keeps_its_label_and_marks_the_row() {
 
 #[test]
 fn the_rehearsal_mark_comes_from_the_brain_kind_not_its_label() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 120, 30);
@@ -498,6 +512,7 @@ fn the_rehearsal_mark_comes_from_the_brain_kind_not_its_label() {
 
 #[test]
 fn a_narrow_header_keeps_the_time_to_wake_and_the_last_activity() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 100, 30);
@@ -527,6 +542,7 @@ fn a_narrow_header_keeps_the_time_to_wake_and_the_last_activity() {
 /// rest is cut with `…` instead of the verb being lost at the edge.
 #[test]
 fn the_refusal_to_control_a_watched_creature_reads_on_a_narrow_terminal() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 80, 24);
     press(&mut screen, &["]", "s"]);
@@ -544,6 +560,7 @@ fn the_refusal_to_control_a_watched_creature_reads_on_a_narrow_terminal() {
 /// creature the selection fell to) and says why; the text stays until Esc.
 #[test]
 fn a_message_is_never_sent_to_another_creature_when_its_own_is_removed() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["m"]);
@@ -562,6 +579,7 @@ fn a_message_is_never_sent_to_another_creature_when_its_own_is_removed() {
 /// took its place in the list (not back to the top), and the status line says what went.
 #[test]
 fn removing_the_selected_creature_selects_its_neighbour_and_says_so() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     copy_dir(&garden.creature("pip"), &garden.dir.path().join("zz-copy"));
     let mut screen = garden.screen("dark", 120, 36);
@@ -588,6 +606,7 @@ fn removing_the_selected_creature_selects_its_neighbour_and_says_so() {
 /// status in the header: the name is cut with `…`, not the status.
 #[test]
 fn a_long_name_leaves_the_header_room_for_the_status() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let birth = garden.creature("ember").join("BIRTH.json");
     let long = "x".repeat(200);
@@ -609,6 +628,7 @@ fn a_long_name_leaves_the_header_room_for_the_status() {
 /// apart in the garden by their directories.
 #[test]
 fn creatures_sharing_a_name_show_their_directory() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     copy_dir(
         &garden.creature("ember"),
@@ -625,6 +645,7 @@ fn creatures_sharing_a_name_show_their_directory() {
 /// that act on it (they used to fall off the end, behind the view and filter keys).
 #[test]
 fn a_short_hint_bar_keeps_the_control_keys_of_a_hosted_creature() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, 100, 30);
@@ -643,6 +664,7 @@ fn a_short_hint_bar_keeps_the_control_keys_of_a_hosted_creature() {
 /// Ctrl-G, the message box's notices say Ctrl-G.
 #[test]
 fn notices_name_the_keys_of_the_live_keymap() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let (theme, _) = Theme::load("dark", None, false);
     let mut settings = Settings::with_theme(theme);
@@ -685,6 +707,7 @@ fn notices_name_the_keys_of_the_live_keymap() {
 /// does it: keys arriving in one burst do not wipe a notice nobody saw.
 #[test]
 fn a_notice_goes_with_the_first_key_after_it_was_shown() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["e", "o"]);
@@ -699,6 +722,7 @@ fn a_notice_goes_with_the_first_key_after_it_was_shown() {
 /// looked would see it.)
 #[test]
 fn a_tick_with_nothing_changed_reads_nothing() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     std::fs::create_dir_all(pip.join(".sys")).unwrap();

@@ -48,6 +48,7 @@ fn screen(garden: &Garden, read_only: bool) -> Headless {
 
 #[test]
 fn a_background_command_is_filled_in_for_the_selected_creature() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden, false);
     let jobs = screen.press("u").unwrap();
@@ -65,6 +66,7 @@ fn a_background_command_is_filled_in_for_the_selected_creature() {
 
 #[test]
 fn a_foreground_command_is_a_hand_over() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden, false);
     let jobs = screen.press("t").unwrap();
@@ -80,6 +82,7 @@ fn a_foreground_command_is_a_hand_over() {
 
 #[test]
 fn read_only_refuses_user_commands() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden, true);
     assert!(screen.press("u").unwrap().is_empty());
@@ -93,6 +96,7 @@ fn read_only_refuses_user_commands() {
 
 #[test]
 fn help_and_hints_list_user_commands() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden, false);
     let normal = screen.text().unwrap();

@@ -45,6 +45,7 @@ fn order(screen: &Headless) -> Vec<String> {
 
 #[test]
 fn cost_in_the_header_the_rows_and_the_title() {
+    dreamwatch::app::genomes::install();
     let garden = garden_with_usage("anthropic/claude-sonnet-4-5");
     let mut screen = garden.screen("dark", 140, 30);
     // ember first by name: the rehearsal brain, no cost.
@@ -73,6 +74,7 @@ fn cost_in_the_header_the_rows_and_the_title() {
 
 #[test]
 fn a_model_without_a_price_shows_its_tokens_and_a_question_mark() {
+    dreamwatch::app::genomes::install();
     let garden = garden_with_usage("ollama/qwen3");
     let mut screen = garden.screen("dark", 160, 30);
     press(&mut screen, &["h", "j"]);
@@ -90,6 +92,7 @@ fn a_model_without_a_price_shows_its_tokens_and_a_question_mark() {
 
 #[test]
 fn a_narrow_screen_keeps_the_cost_and_drops_the_details() {
+    dreamwatch::app::genomes::install();
     let garden = garden_with_usage("anthropic/claude-sonnet-4-5");
     let mut screen = garden.screen("dark", 80, 24);
     press(&mut screen, &["h", "j"]);

@@ -57,6 +57,7 @@ fn gauge_line(screen: &mut Headless) -> String {
 
 #[test]
 fn an_openseed_runner_shows_its_deep_sleep_every_fifth_dream() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     young_ember(&garden, 3);
     let openseed = Cycle::profile(Profile::Openseed);
@@ -72,6 +73,7 @@ fn an_openseed_runner_shows_its_deep_sleep_every_fifth_dream() {
 
 #[test]
 fn a_hosted_creature_lives_by_its_runner_whatever_its_past_cadence() {
+    dreamwatch::app::genomes::install();
     // pip deep-slept on its 10th and 20th dreams; its runner now sleeps deep every 5th:
     // the 25th dream is the next deep one.
     let garden = Garden::new();
@@ -97,6 +99,7 @@ fn a_hosted_creature_lives_by_its_runner_whatever_its_past_cadence() {
 
 #[test]
 fn a_runners_fatigue_limit_is_the_gauges() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let runner = Cycle {
         fatigue_limit: 40,
@@ -110,6 +113,7 @@ fn a_runners_fatigue_limit_is_the_gauges() {
 
 #[test]
 fn watched_creatures_show_the_configured_constants() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let configured = Cycle {
         fatigue_warning: 30,
@@ -127,6 +131,7 @@ fn watched_creatures_show_the_configured_constants() {
 
 #[test]
 fn a_young_watched_creature_takes_the_configured_cadence() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     young_ember(&garden, 3);
     let mut seed = screen(&garden, Cycle::default(), None);

@@ -52,6 +52,7 @@ fn deep_sleep(pip: &Path, at: &str) {
 
 #[test]
 fn a_pruning_seen_is_shown_for_its_dream_and_after_a_restart() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     let pip = garden.creature("pip");
@@ -83,6 +84,7 @@ fn a_pruning_seen_is_shown_for_its_dream_and_after_a_restart() {
 
 #[test]
 fn a_change_made_while_nothing_watched_is_said_so() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     let pip = garden.creature("pip");
@@ -105,6 +107,7 @@ fn a_change_made_while_nothing_watched_is_said_so() {
 
 #[test]
 fn the_runner_s_record_is_shown_for_a_creature_that_keeps_one() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     let pip = garden.creature("pip");
@@ -137,6 +140,7 @@ fn the_runner_s_record_is_shown_for_a_creature_that_keeps_one() {
 /// selection); another dream selected shows from its top.
 #[test]
 fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     let pip = garden.creature("pip");

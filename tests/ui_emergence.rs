@@ -6,7 +6,9 @@
 
 mod ui_support;
 
-use dreamwatch::ui::focus::{EMERGENCE_VIEWS, EVENNIA_VIEWS, MainView};
+use dreamwatch::genomes::emergence::ui::VIEWS as EMERGENCE_VIEWS;
+use dreamwatch::genomes::evennia::ui::VIEWS as EVENNIA_VIEWS;
+use dreamwatch::ui::focus::MainView;
 use dreamwatch::ui::headless::Headless;
 use ui_support::{Garden, append, emergence_clock, filters};
 
@@ -32,6 +34,7 @@ fn shot(name: &str, width: u16, keys: &[&str]) -> String {
 
 #[test]
 fn soul_entries() {
+    dreamwatch::app::genomes::install();
     let text = shot("emergence_soul", W, &["1"]);
     assert!(text.contains("Trust is planted slowly"), "{text}");
     assert!(
@@ -42,6 +45,7 @@ fn soul_entries() {
 
 #[test]
 fn memory_summaries_and_archive() {
+    dreamwatch::app::genomes::install();
     let text = shot("emergence_memory", W, &["2"]);
     assert!(text.contains("received ivy"), "{text}");
     shot("emergence_memory_summaries", W, &["2", "pagedown"]);
@@ -49,12 +53,14 @@ fn memory_summaries_and_archive() {
 
 #[test]
 fn diary_by_date() {
+    dreamwatch::app::genomes::install();
     let text = shot("emergence_diary", W, &["3"]);
     assert!(text.contains("mood tender"), "{text}");
 }
 
 #[test]
 fn plans_with_overdue_and_the_agenda() {
+    dreamwatch::app::genomes::install();
     let text = shot("emergence_plans", W, &["5"]);
     assert!(text.contains("overdue"), "{text}");
     assert!(text.contains("meet Ivy at the well"), "{text}");
@@ -62,6 +68,7 @@ fn plans_with_overdue_and_the_agenda() {
 
 #[test]
 fn relations_and_the_garden_graph() {
+    dreamwatch::app::genomes::install();
     let text = shot("emergence_relations", 160, &["7", "j"]);
     assert!(text.contains("The garden"), "{text}");
     // Narrow: the list and the history, no graph.
@@ -71,6 +78,7 @@ fn relations_and_the_garden_graph() {
 
 #[test]
 fn a_search_hit_in_the_archive() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = wren(W, &["1", "/"]);
     screen.type_text("pear tree");
     screen.press("enter").expect("key");
@@ -84,6 +92,7 @@ fn a_search_hit_in_the_archive() {
 /// The views follow the files: a soul entry added and a to-do completed show at once.
 #[test]
 fn the_views_follow_the_files() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = wren(W, &["1"]);
     let root = garden.creature("wren");
     append(
@@ -105,6 +114,7 @@ fn the_views_follow_the_files() {
 /// Only an emergence creature is offered these views; the tab is kept across genomes.
 #[test]
 fn views_by_genome() {
+    dreamwatch::app::genomes::install();
     let (_garden, mut screen) = wren(160, &["3"]);
     // No events file: every view but Events.
     let views: Vec<MainView> = EMERGENCE_VIEWS
@@ -133,6 +143,7 @@ fn views_by_genome() {
 /// The wheel over the selected agent's history scrolls it; the keys move along the list.
 #[test]
 fn the_wheel_scrolls_an_agent_s_history() {
+    dreamwatch::app::genomes::install();
     use crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
     // Short: the history is longer than the pane.
     let garden = Garden::with_emergence();

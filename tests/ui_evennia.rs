@@ -6,7 +6,9 @@
 
 mod ui_support;
 
-use dreamwatch::ui::focus::{DREAMER_VIEWS, EVENNIA_VIEWS, MainView};
+use dreamwatch::genomes::dreamer::ui::VIEWS as DREAMER_VIEWS;
+use dreamwatch::genomes::evennia::ui::VIEWS as EVENNIA_VIEWS;
+use dreamwatch::ui::focus::MainView;
 use dreamwatch::ui::headless::Headless;
 use dreamwatch::ui::input::hints::actions;
 use ui_support::{Garden, append, filters};
@@ -33,26 +35,31 @@ fn shot(name: &str, keys: &[&str]) {
 
 #[test]
 fn journal_with_its_gauge_and_reflection() {
+    dreamwatch::app::genomes::install();
     shot("evennia_journal", &["1"]);
 }
 
 #[test]
 fn journal_scrolled_to_the_reflection() {
+    dreamwatch::app::genomes::install();
     shot("evennia_journal_reflection", &["1", "pagedown", "pagedown"]);
 }
 
 #[test]
 fn entities_and_a_profile() {
+    dreamwatch::app::genomes::install();
     shot("evennia_entities", &["2", "j", "j"]);
 }
 
 #[test]
 fn memory_with_trust_and_links() {
+    dreamwatch::app::genomes::install();
     shot("evennia_memory", &["3"]);
 }
 
 #[test]
 fn a_search_hit_in_semantic_memory() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = sable(&["3", "/"]);
     screen.type_text("north wing");
     screen.press("enter").expect("key");
@@ -66,6 +73,7 @@ fn a_search_hit_in_semantic_memory() {
 /// mode file.
 #[test]
 fn the_header_tells_the_mode_and_phase() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::with_evennia();
     let mode = garden.creature("sable").join(".sys/mode.jsonl");
     let mut screen = garden.screen("dark", W, H);
@@ -102,6 +110,7 @@ fn the_header_tells_the_mode_and_phase() {
 /// dreamer's; selecting the evennia creature keeps the tab (Diary becomes Memory).
 #[test]
 fn a_dreamer_is_not_offered_the_evennia_views() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::with_evennia();
     let mut screen = garden.screen("dark", W, H);
     assert_eq!(screen.app.views(), DREAMER_VIEWS);
@@ -144,6 +153,7 @@ fn a_dreamer_is_not_offered_the_evennia_views() {
 /// Lines appended by the runner show up: a new journal entry on top, the gauge moves.
 #[test]
 fn a_new_entry_shows_live() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = sable(&["1"]);
     append(
         &garden.creature("sable").join(".self/journal.jsonl"),
@@ -159,6 +169,7 @@ fn a_new_entry_shows_live() {
 /// scrolls to the entry.
 #[test]
 fn search_hits_open_the_entity_or_the_entry() {
+    dreamwatch::app::genomes::install();
     let (_garden, mut screen) = sable(&["/"]);
     screen.type_text("offered to teach");
     screen.press("enter").expect("key");
@@ -182,6 +193,7 @@ fn search_hits_open_the_entity_or_the_entry() {
 /// Escape sequences and control characters in every evennia file show inert.
 #[test]
 fn hostile_evennia_text_is_shown_inert() {
+    dreamwatch::app::genomes::install();
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("hostile");
     let esc = "\u{1b}]2;PWNED\u{7}\u{1b}[2J\u{1b}[31m\u{9b}1m";

@@ -33,6 +33,7 @@ const RETRY: &str = "{\"t\":\"2026-11-22T17:55:00.000Z\",\"type\":\"creature.err
 
 #[test]
 fn new_events_arrive_on_top_newest_first_and_are_followed_oldest_first() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let events = garden.creature("ember").join(".sys/events.jsonl");
     let mut screen = garden.screen("dark", W, H);
@@ -76,6 +77,7 @@ fn new_events_arrive_on_top_newest_first_and_are_followed_oldest_first() {
 
 #[test]
 fn the_kind_key_cycles_the_filter() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let events = garden.creature("ember").join(".sys/events.jsonl");
     append(&events, RETRY);

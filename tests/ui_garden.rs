@@ -32,6 +32,7 @@ fn garden_text(text: &str) -> String {
 
 #[test]
 fn typing_in_the_focused_garden_filters_it_and_esc_shows_all_again() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     // `/` in the main pane searches; in the garden it filters.
@@ -67,6 +68,7 @@ fn typing_in_the_focused_garden_filters_it_and_esc_shows_all_again() {
 
 #[test]
 fn a_status_word_filters_and_nothing_matching_says_how_back() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["h", "/"]);
@@ -85,6 +87,7 @@ fn a_status_word_filters_and_nothing_matching_says_how_back() {
 
 #[test]
 fn a_number_jumps_to_that_row() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     for n in [2, 10] {
         copy_dir(
@@ -109,6 +112,7 @@ fn a_number_jumps_to_that_row() {
 
 #[test]
 fn a_key_cycles_the_sort_and_the_title_says_it() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     let order = |screen: &Headless| -> Vec<String> {
@@ -135,6 +139,7 @@ fn a_key_cycles_the_sort_and_the_title_says_it() {
 
 #[test]
 fn filtered_garden_snapshots() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     press(&mut screen, &["h", "o", "/"]);

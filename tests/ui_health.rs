@@ -32,6 +32,7 @@ fn health(screen: &Headless, name: &str) -> Health {
 
 #[test]
 fn awake_and_quiet_for_ten_minutes_is_stalled() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     assert!(row(&screen.text().unwrap(), "pip").contains("awake"));
@@ -50,6 +51,7 @@ fn awake_and_quiet_for_ten_minutes_is_stalled() {
 
 #[test]
 fn an_error_as_the_latest_event_is_failing_and_marks_an_unselected_creature() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let (theme, _) = Theme::load("dark", None, false);
     let mut settings = Settings::with_theme(theme);
@@ -92,6 +94,7 @@ fn an_error_as_the_latest_event_is_failing_and_marks_an_unselected_creature() {
 
 #[test]
 fn a_red_observation_or_a_dream_on_another_creature_marks_it_without_a_bell_by_default() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     append(
@@ -124,6 +127,7 @@ fn a_red_observation_or_a_dream_on_another_creature_marks_it_without_a_bell_by_d
 
 #[test]
 fn a_runner_that_is_gone_is_said_so() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let sys = garden.creature("pip").join(".sys");
     std::fs::create_dir_all(&sys).unwrap();

@@ -45,6 +45,7 @@ fn with_keys(garden: &Garden, keys: &[(&str, KeyNames)]) -> (Headless, Vec<Strin
 /// something else: Ctrl-C still quits, from the normal screen and from every prompt.
 #[test]
 fn ctrl_c_quits_whatever_the_keys_config_says() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let configs: [(&str, KeyNames); 4] = [
         ("quit", KeyNames::Many(Vec::new())),
@@ -67,6 +68,7 @@ fn ctrl_c_quits_whatever_the_keys_config_says() {
 /// A binding with a key that cannot be read keeps the action's default keys, and says so.
 #[test]
 fn a_binding_that_cannot_be_parsed_keeps_its_default() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let (mut screen, warnings) = with_keys(
         &garden,
@@ -94,6 +96,7 @@ fn a_binding_that_cannot_be_parsed_keeps_its_default() {
 /// `q` in the help overlay closes the overlay, as Esc does; it does not quit.
 #[test]
 fn q_and_esc_close_the_help_overlay() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     for close in ["q", "esc", "?"] {
         let mut screen = garden.screen("dark", 120, 36);
@@ -141,6 +144,7 @@ fn host_status(status: Status) -> HostStatus {
 /// `w` on an awake creature says so and sends nothing; on a sleeping one it wakes it.
 #[test]
 fn w_on_an_awake_creature_says_already_awake() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, false);
@@ -162,6 +166,7 @@ fn w_on_an_awake_creature_says_already_awake() {
 /// The help overlay, taller than the screen, says that there is more below, then above.
 #[test]
 fn the_help_overlay_shows_that_it_scrolls() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("?").unwrap();
@@ -180,6 +185,7 @@ fn the_help_overlay_shows_that_it_scrolls() {
 /// Esc keeps what was written as a draft: `m` shows it again; sending clears it.
 #[test]
 fn the_message_box_keeps_a_draft_on_esc() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("m").unwrap();
@@ -212,6 +218,7 @@ fn the_message_box_keeps_a_draft_on_esc() {
 /// named as such in the box's title before anything is typed.
 #[test]
 fn the_message_box_warns_before_typing_that_openseed_will_not_read_it() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     // ember: an OpenSeed creature of the orchestrator era (a .sys/ no runner wrote).
@@ -230,6 +237,7 @@ fn the_message_box_warns_before_typing_that_openseed_will_not_read_it() {
 /// Newest first, `G` goes to the newest (the top, following new lines), `g` to the oldest.
 #[test]
 fn g_in_newest_first_observations_goes_to_the_newest() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("1").unwrap();
@@ -251,6 +259,7 @@ fn g_in_newest_first_observations_goes_to_the_newest() {
 /// The observations pane's title says where the reader is: `top/total`.
 #[test]
 fn observations_show_a_position() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("1").unwrap();
@@ -266,6 +275,7 @@ fn observations_show_a_position() {
 /// An OpenSeed creature without a diary is not promised one "at deep sleep".
 #[test]
 fn a_diary_less_openseed_creature_is_explained() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     std::fs::remove_file(garden.creature("ember").join(".self/diary.md")).unwrap();
     let mut screen = garden.screen("dark", 120, 36);
@@ -278,6 +288,7 @@ fn a_diary_less_openseed_creature_is_explained() {
 /// When dreamwatch hosts the creature it shows, the status line says "hosting".
 #[test]
 fn hosting_says_hosting() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let text = hosting(&garden, &ember, true).text().unwrap();
@@ -383,6 +394,7 @@ fn dreams_view_of_two_lives() -> String {
 /// creature woke 20 s in is not drawn into the future.
 #[test]
 fn the_dreams_strip_draws_no_future() {
+    dreamwatch::app::genomes::install();
     let text = dreams_view_of_two_lives();
     let (labels, _) = strip_rows(&text, "11-19 10:0");
     assert!(
@@ -395,6 +407,7 @@ fn the_dreams_strip_draws_no_future() {
 /// "awake": each stretch gets the room its own time needs, each dream its own cell.
 #[test]
 fn the_dreams_strip_shows_a_long_stop_as_a_gap() {
+    dreamwatch::app::genomes::install();
     let text = dreams_view_of_two_lives();
     let (_, cells) = strip_rows(&text, "11-19 10:0");
     assert_eq!(cells.matches('●').count(), 9, "{cells}\n{text}");
@@ -431,6 +444,7 @@ fn two_days(dir: &Path) -> std::path::PathBuf {
 /// between words.
 #[test]
 fn recall_shows_days_and_wraps_between_words() {
+    dreamwatch::app::genomes::install();
     let dir = tempfile::tempdir().unwrap();
     let root = two_days(dir.path());
     let (theme, _) = Theme::load("dark", None, false);
@@ -472,6 +486,7 @@ fn recall_shows_days_and_wraps_between_words() {
 /// `q` again quits, another key keeps it running; Ctrl-C quits at once.
 #[test]
 fn q_asks_before_it_stops_a_hosted_creature() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let mut screen = hosting(&garden, &ember, true);

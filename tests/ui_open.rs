@@ -17,6 +17,7 @@ fn foreground(jobs: Vec<Job>) -> Foreground {
 
 #[test]
 fn o_and_v_hand_the_observations_file_over_at_the_top_entry() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     // The first creature (ember, by name) is selected; the main pane shows observations.
@@ -49,6 +50,7 @@ fn o_and_v_hand_the_observations_file_over_at_the_top_entry() {
 
 #[test]
 fn the_status_line_says_how_the_hand_over_ended() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     let fg = foreground(screen.press("v").unwrap());
@@ -72,6 +74,7 @@ fn the_status_line_says_how_the_hand_over_ended() {
 
 #[test]
 fn c_copies_the_selected_entry_as_shown() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.text().unwrap();
@@ -88,6 +91,7 @@ fn c_copies_the_selected_entry_as_shown() {
 
 #[test]
 fn a_missing_file_is_said_and_nothing_runs() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let ember = garden.creature("ember");
     std::fs::remove_file(ember.join(".self/observations.md")).unwrap();

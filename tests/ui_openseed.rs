@@ -95,6 +95,7 @@ fn notice(screen: &Headless) -> String {
 
 #[test]
 fn an_attached_creature_shows_its_live_events_status_and_costs() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     screen.press("5").unwrap();
@@ -112,6 +113,7 @@ fn an_attached_creature_shows_its_live_events_status_and_costs() {
 
 #[test]
 fn keys_go_through_the_orchestrator() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     let ember = garden.creature("ember");
@@ -179,6 +181,7 @@ fn keys_go_through_the_orchestrator() {
 
 #[test]
 fn the_message_box_says_which_way_the_message_goes() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     screen.press("m").unwrap();
@@ -213,6 +216,7 @@ fn the_message_box_says_which_way_the_message_goes() {
 
 #[test]
 fn the_orchestrator_going_away_is_shown_and_its_return_too() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     screen.openseed(Update::Down {
@@ -347,6 +351,7 @@ async fn the_jobs_reach_the_stand_in() {
 
 #[test]
 fn errors_are_said_as_they_happen_not_from_the_history() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     screen.press("j").unwrap();

@@ -106,6 +106,7 @@ fn select(screen: &mut Headless, name: &str) {
 
 #[test]
 fn creatures_without_files_are_shown_from_the_api() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     let text = screen.text().unwrap();
@@ -147,6 +148,7 @@ fn creatures_without_files_are_shown_from_the_api() {
 
 #[test]
 fn keys_reach_a_creature_without_files_through_the_api() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     let wren = api_only_path("wren");
@@ -190,6 +192,7 @@ fn keys_reach_a_creature_without_files_through_the_api() {
 
 #[test]
 fn files_appearing_merge_into_the_same_row() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = attached(&garden);
     select(&mut screen, "wren");

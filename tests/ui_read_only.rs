@@ -31,6 +31,7 @@ fn read_only(garden: &Garden) -> Headless {
 
 #[test]
 fn every_acting_key_is_refused_and_nothing_is_sent_or_written() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let messages = garden.creature("ember").join("MESSAGES.md");
     let before = std::fs::read(&messages).ok();
@@ -63,6 +64,7 @@ fn every_acting_key_is_refused_and_nothing_is_sent_or_written() {
 
 #[test]
 fn read_only_snapshots() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = read_only(&garden);
     screen.press("s").unwrap();

@@ -21,6 +21,7 @@ fn far_screen(garden: &Garden) -> dreamwatch::ui::headless::Headless {
 
 #[test]
 fn far_creatures_carry_their_host_and_a_dropped_connection_is_marked_on_them() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = far_screen(&garden);
     let text = screen.text().unwrap();
@@ -71,6 +72,7 @@ fn far_creatures_carry_their_host_and_a_dropped_connection_is_marked_on_them() {
 
 #[test]
 fn a_far_garden_that_cannot_be_followed_says_why() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = far_screen(&garden);
     screen.remote(
@@ -86,6 +88,7 @@ fn a_far_garden_that_cannot_be_followed_says_why() {
 
 #[test]
 fn the_creature_keys_ask_the_far_side() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = far_screen(&garden);
     screen.remote(garden.dir.path(), Update::Up);
@@ -131,6 +134,7 @@ fn the_creature_keys_ask_the_far_side() {
 
 #[test]
 fn read_only_refuses_the_far_side_too() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let (theme, _) = dreamwatch::ui::theme::Theme::load("dark", None, false);
     let mut settings = dreamwatch::ui::state::Settings::with_theme(theme);
@@ -154,6 +158,7 @@ fn read_only_refuses_the_far_side_too() {
 
 #[test]
 fn a_far_garden_never_reached_says_it_cannot_connect() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = far_screen(&garden);
     screen.remote(
@@ -180,6 +185,7 @@ fn far_openseed(update: dreamwatch::openseed::Update) -> Update {
 
 #[test]
 fn a_far_orchestrator_is_shown_and_asked_through_the_connection() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::openseed::{LiveEvent, Update as OpenSeed};
     use dreamwatch::ui::update::OpenSeedAction;
     let garden = Garden::new();
@@ -268,6 +274,7 @@ fn a_far_orchestrator_is_shown_and_asked_through_the_connection() {
 /// one row once its files arrive.
 #[test]
 fn a_far_orchestrators_creature_without_files_there_is_shown_and_merges() {
+    dreamwatch::app::genomes::install();
     use dreamwatch::openseed::Update as OpenSeed;
     use dreamwatch::ui::update::OpenSeedAction;
     let garden = Garden::new();

@@ -63,6 +63,7 @@ fn notice(s: &Headless) -> String {
 
 #[test]
 fn a_pruned_line_is_restored_after_a_confirmation() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     record_pruning(&pip);
@@ -122,6 +123,7 @@ fn a_pruned_line_is_restored_after_a_confirmation() {
 
 #[test]
 fn read_only_refuses_a_restore() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     record_pruning(&garden.creature("pip"));
     let mut s = open(&garden, true, true);
@@ -139,6 +141,7 @@ fn read_only_refuses_a_restore() {
 
 #[test]
 fn a_watched_creature_is_not_written_into() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     record_pruning(&pip);

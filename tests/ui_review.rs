@@ -118,6 +118,7 @@ fn command(jobs: &[Job]) -> Option<&ControlCommand> {
 
 #[test]
 fn a_held_dream_is_marked_and_shown_as_what_it_would_change() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     hold(&garden.creature("pip"), in_ten());
     let mut s = open(&garden, true, false);
@@ -157,6 +158,7 @@ fn a_held_dream_is_marked_and_shown_as_what_it_would_change() {
 
 #[test]
 fn apply_is_sent_reject_asks_first_and_edit_hands_the_text_over() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     let p = hold(&pip, in_ten());
@@ -189,6 +191,7 @@ fn apply_is_sent_reject_asks_first_and_edit_hands_the_text_over() {
 
 #[test]
 fn an_edit_read_back_is_checked_and_a_bad_one_is_kept() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     let p = hold(&pip, in_ten());
@@ -240,6 +243,7 @@ fn next_edit(s: &mut Headless) -> String {
 
 #[test]
 fn an_edit_is_kept_until_the_runner_holds_it() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     let p = hold(&pip, in_ten());
@@ -304,6 +308,7 @@ fn an_edit_is_kept_until_the_runner_holds_it() {
 
 #[test]
 fn read_only_shows_the_dream_and_refuses_to_decide_it() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     hold(&garden.creature("pip"), in_ten());
     let mut s = open(&garden, true, true);
@@ -325,6 +330,7 @@ fn read_only_shows_the_dream_and_refuses_to_decide_it() {
 
 #[test]
 fn a_creature_no_runner_hosts_is_refused_with_why() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     hold(&garden.creature("pip"), None);
     let mut s = open(&garden, false, false);
@@ -368,6 +374,7 @@ fn a_creature_no_runner_hosts_is_refused_with_why() {
 
 #[test]
 fn a_dream_newly_held_is_said_and_one_gone_closes_its_popup() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let pip = garden.creature("pip");
     let mut s = open(&garden, true, false);

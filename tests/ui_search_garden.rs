@@ -14,6 +14,7 @@ const LINE: &str =
 
 #[test]
 fn tab_in_the_prompt_searches_every_creature_and_a_hit_selects_its_creature() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     append(
         &garden.creature("pip").join(".self/conversation.jsonl"),
@@ -55,6 +56,7 @@ fn tab_in_the_prompt_searches_every_creature_and_a_hit_selects_its_creature() {
 
 #[test]
 fn ctrl_r_in_the_prompt_searches_a_regular_expression() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     append(
         &garden.creature("pip").join(".self/conversation.jsonl"),
@@ -107,6 +109,7 @@ fn lookup_in_the_garden(garden: &Garden) -> dreamwatch::ui::headless::Headless {
 
 #[test]
 fn the_hits_list_shows_every_creatures_hits() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = lookup_in_the_garden(&garden);
     screen.press("H").unwrap();
@@ -121,6 +124,7 @@ fn the_hits_list_shows_every_creatures_hits() {
 
 #[test]
 fn enter_in_the_hits_list_shows_the_hit_in_its_creatures_view() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = lookup_in_the_garden(&garden);
     let (pip, ember) = (garden.creature("pip"), garden.creature("ember"));
@@ -166,6 +170,7 @@ fn enter_in_the_hits_list_shows_the_hit_in_its_creatures_view() {
 
 #[test]
 fn esc_closes_the_hits_list_and_leaves_the_hit_shown() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = lookup_in_the_garden(&garden);
     let before = (screen.app.selected.clone(), screen.app.view);
@@ -183,6 +188,7 @@ fn esc_closes_the_hits_list_and_leaves_the_hit_shown() {
 
 #[test]
 fn h_closes_the_hits_list_again_as_esc_does() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = lookup_in_the_garden(&garden);
     let before = (screen.app.selected.clone(), screen.app.view);

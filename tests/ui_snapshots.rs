@@ -22,41 +22,49 @@ fn shot(name: &str, keys: &[&str]) {
 
 #[test]
 fn observations_newest_first() {
+    dreamwatch::app::genomes::install();
     shot("observations", &[]);
 }
 
 #[test]
 fn observations_filtered_oldest_first() {
+    dreamwatch::app::genomes::install();
     shot("observations_filtered", &["e", "y", "o"]);
 }
 
 #[test]
 fn observations_of_the_other_creature() {
+    dreamwatch::app::genomes::install();
     shot("observations_ember", &["h", "j"]);
 }
 
 #[test]
 fn dreams_timeline_and_detail() {
+    dreamwatch::app::genomes::install();
     shot("dreams", &["2", "j", "j", "j"]);
 }
 
 #[test]
 fn diary_markdown() {
+    dreamwatch::app::genomes::install();
     shot("diary", &["3"]);
 }
 
 #[test]
 fn recall_follows_the_end() {
+    dreamwatch::app::genomes::install();
     shot("recall_follow", &["h", "j", "4"]);
 }
 
 #[test]
 fn recall_scrolled_up_stops_following() {
+    dreamwatch::app::genomes::install();
     shot("recall_scrolled", &["h", "j", "4", "pageup", "pageup", "k"]);
 }
 
 #[test]
 fn recall_search_hit() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", W, H);
     for k in ["h", "j", "/"] {
@@ -71,16 +79,19 @@ fn recall_search_hit() {
 
 #[test]
 fn events_newest_first() {
+    dreamwatch::app::genomes::install();
     shot("events", &["6"]);
 }
 
 #[test]
 fn help_overlay() {
+    dreamwatch::app::genomes::install();
     shot("help", &["?"]);
 }
 
 #[test]
 fn message_box() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", W, H);
     screen.press("m").expect("key");
@@ -93,11 +104,13 @@ fn message_box() {
 
 #[test]
 fn watched_creature_explains_why_it_cannot_sleep() {
+    dreamwatch::app::genomes::install();
     shot("watched_sleep", &["s"]);
 }
 
 #[test]
 fn narrow_terminal_reflows() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", W, H);
     screen.render().expect("render");
@@ -109,6 +122,7 @@ fn narrow_terminal_reflows() {
 /// One per built-in theme: the screen's text and every cell's style.
 #[test]
 fn every_theme() {
+    dreamwatch::app::genomes::install();
     for (name, _) in dreamwatch::ui::theme::BUILT_IN {
         let garden = Garden::new();
         let mut screen = garden.screen(name, 100, 24);
@@ -121,6 +135,7 @@ fn every_theme() {
 /// they show inert (`^[`), in every view, and no cell holds a control character.
 #[test]
 fn hostile_text_is_shown_inert() {
+    dreamwatch::app::genomes::install();
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("hostile");
     let esc = "\u{1b}]2;PWNED\u{7}\u{1b}]52;c;aGk=\u{7}\u{1b}[2J\u{1b}[31m";
@@ -206,6 +221,7 @@ fn regex_escape(s: &str) -> String {
 /// prose and legacy tags; moss's free-markdown diary; finch's dreams without a diary.
 #[test]
 fn february_fixtures() {
+    dreamwatch::app::genomes::install();
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openseed");
     let dir = tempfile::tempdir().expect("temp dir");
     let mut creatures = Vec::new();

@@ -22,6 +22,7 @@ fn column(line: &str, needle: &str) -> usize {
 
 #[test]
 fn the_header_and_a_wide_garden_show_the_last_intervals() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     // ember: its tool calls between 17:32 and 17:42, its last dream at 17:41.
     let mut screen = garden.screen("dark", 200, 40);
@@ -47,6 +48,7 @@ fn the_header_and_a_wide_garden_show_the_last_intervals() {
 
 #[test]
 fn fatigue_is_coloured_against_the_warning_and_the_limit() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 200, 40);
     let theme = screen.app.theme.clone();
@@ -66,6 +68,7 @@ fn fatigue_is_coloured_against_the_warning_and_the_limit() {
 
 #[test]
 fn a_narrow_garden_drops_the_column_and_the_clock_moves_the_intervals() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     let text = screen.text().unwrap();
@@ -102,6 +105,7 @@ fn a_narrow_garden_drops_the_column_and_the_clock_moves_the_intervals() {
 
 #[test]
 fn an_evennia_creature_shows_activity_only() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::with_evennia();
     let mut screen = garden.screen("dark", 200, 40);
     let sable = screen

@@ -81,6 +81,7 @@ fn talking() -> (Garden, Headless) {
 
 #[test]
 fn the_talk_view_shows_who_wrote_to_whom_newest_first() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = talking();
     assert!(screen.app.views().contains(&MainView::Talk));
     screen.press("8").expect("key");
@@ -108,6 +109,7 @@ fn the_talk_view_shows_who_wrote_to_whom_newest_first() {
 
 #[test]
 fn a_message_passing_shows_at_once_on_top() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = talking();
     screen.press("8").expect("key");
     message(
@@ -139,6 +141,7 @@ fn talk_rows(text: &str) -> Vec<String> {
 
 #[test]
 fn scrolled_down_the_rows_stay_still_as_messages_arrive_and_at_the_top_they_follow() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = talking();
     // Older talk than a screen holds.
     for i in 0..40 {
@@ -196,6 +199,7 @@ fn scrolled_down_the_rows_stay_still_as_messages_arrive_and_at_the_top_they_foll
 
 #[test]
 fn a_lone_creature_that_never_talked_is_offered_no_talk_view() {
+    dreamwatch::app::genomes::install();
     let garden = Garden::with_emergence();
     let screen = garden.screen_at("dark", W, H, emergence_clock());
     assert!(!screen.app.views().contains(&MainView::Talk));
@@ -203,6 +207,7 @@ fn a_lone_creature_that_never_talked_is_offered_no_talk_view() {
 
 #[test]
 fn the_message_box_goes_to_one_creature_or_to_all() {
+    dreamwatch::app::genomes::install();
     let (garden, mut screen) = talking();
     screen.press("m").expect("key");
     assert_eq!(screen.app.mode, Mode::Message);

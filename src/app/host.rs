@@ -12,6 +12,8 @@ use super::cli::{Cli, DemoArgs, GenomeArg, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
+use crate::genomes::emergence::runner::Emergence;
+use crate::genomes::evennia::runner::Evennia;
 use crate::llm::{EmbedSettings, Embedder, ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
@@ -21,8 +23,6 @@ use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{RunReport, Runner, RunnerOptions};
 use crate::runner::garden::Garden;
 use crate::runner::genome::Genome;
-use crate::runner::genome::emergence::Emergence;
-use crate::runner::genome::evennia::Evennia;
 use crate::ui::ObservatoryOptions;
 
 /// The demo's garden: one creature of each genome (`demo --genome G` hosts only its own).

@@ -19,6 +19,7 @@ pub mod cli;
 pub mod config;
 mod error;
 mod garden;
+pub mod genomes;
 mod host;
 mod openseed;
 pub mod secrets;
@@ -33,6 +34,7 @@ use secrets::Secrets;
 pub fn main() -> ExitCode {
     // First, while the process has a single thread (see `Secrets::take_from_env`).
     let secrets = Secrets::take_from_env();
+    genomes::install();
     let cli = Cli::parse();
     crate::logging::init(cli.ui.log_file.as_deref());
     let result = match &cli.command {

@@ -1,8 +1,6 @@
 //! `dreamwatch inspect`: the headless face of the memory model. A summary of creatures
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
-mod emergence;
-mod evennia;
 mod far_openseed;
 mod wire;
 
@@ -15,8 +13,9 @@ use serde_json::{Value, json};
 
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
+use crate::memory::figures::{counted, time};
 use crate::memory::garden::{Garden, Root};
-use crate::memory::genome::Genome;
+use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::text::sanitize::{sanitize, sanitize_line};
@@ -96,18 +95,12 @@ fn status_name(status: &Status) -> String {
     status.label().replace(' ', "_")
 }
 
-fn time(t: Option<DateTime<Utc>>) -> Value {
-    t.map_or(Value::Null, |t| {
-        Value::String(crate::memory::time::format_time(t))
-    })
-}
-
 /// One creature as the documented `inspect --json` object.
 pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
     let s = c.summary(now, k);
     let events = c.events();
     let genome = c.genome();
-    json!({
+    let mut value = json!({
         "name": s.name,
         "genome": genome,
         "path": s.path,
@@ -140,9 +133,12 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "events": { "entries": events.lines, "bad_lines": events.bad_lines },
         "problems": c.problems(),
         "problems_not_listed": c.problems_dropped(),
-        "evennia": (genome == Genome::Evennia).then(|| evennia::json(c.evennia())),
-        "emergence": (genome == Genome::Emergence).then(|| emergence::json(c.emergence(), now)),
-    })
+    });
+    // The genome's own figures, under its name.
+    if let (Some(memory), Value::Object(fields)) = (c.genome_memory(), &mut value) {
+        fields.insert(genome.name().to_string(), memory.figures(now));
+    }
+    value
 }
 
 fn write_text(
@@ -169,12 +165,9 @@ fn write_text(
     }
     let genome = c.genome();
     writeln!(out, "  genome        {}", sanitize_line(genome.name()))?;
-    if genome == Genome::Evennia {
-        evennia::write_text(out, c.evennia())?;
-    } else if genome == Genome::Emergence {
-        emergence::write_text(out, c.emergence(), now)?;
-    } else {
-        write_dreamer(out, c, &s, k)?;
+    match c.genome_memory() {
+        Some(memory) => memory.write_text(out, now)?,
+        None => write_contract(out, c, &s, k)?,
     }
     let conv = c.conversation();
     writeln!(
@@ -206,8 +199,9 @@ fn write_text(
     writeln!(out)
 }
 
-/// The dreamer's figures: fatigue, dreams, observations, the last dream, priorities.
-fn write_dreamer(
+/// The figures of the OpenSeed contract: fatigue, dreams, observations, the last dream,
+/// priorities.
+fn write_contract(
     out: &mut impl Write,
     c: &Creature,
     s: &Summary,
@@ -248,11 +242,6 @@ fn write_dreamer(
 }
 
 /// `n` and its noun, singular for one: `1 entry`, `2 entries`.
-fn counted(n: impl Into<u64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// Text made inert for a terminal, its lines after the first indented by `column` spaces
 /// (so a multi-line reflection reads as a block under its label).
 fn indented(text: &str, column: usize) -> String {
@@ -373,18 +362,27 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
                 .collect()
         }
         Change::ConversationCounted => vec![json!({"event": "conversation_counted", "creature": name, "entries": c.conversation().entries(), "bad_lines": c.conversation().bad_lines()})],
-        Change::Reset(kind) => vec![json!({"event": "reread", "creature": name, "file": format!("{kind:?}")})],
+        Change::Reset(kind) => vec![json!({"event": "reread", "creature": name, "file": file_label(*kind)})],
         Change::Problem(p) => vec![json!({"event": "problem", "creature": name, "problem": p})],
         Change::Diary => vec![json!({"event": "diary", "creature": name, "entries": c.diary().len()})],
         Change::Priorities => vec![json!({"event": "priorities", "creature": name, "items": c.priorities().items})],
-        Change::Evennia(kind) => vec![evennia::change_json(name, c.evennia(), *kind)],
-        Change::Emergence(kind) => vec![emergence::change_json(
-            name,
-            c.emergence(),
-            *kind,
-            Utc::now(),
-        )],
+        Change::Genome(kind) => c.genome_memory().map_or_else(Vec::new, |memory| {
+            let mut line = serde_json::Map::new();
+            line.insert("event".into(), json!(c.genome().name()));
+            line.insert("creature".into(), json!(name));
+            line.insert("file".into(), json!(kind.candidates().first()));
+            line.extend(memory.file_figures(*kind, Utc::now()));
+            vec![Value::Object(line)]
+        }),
         _ => Vec::new(),
+    }
+}
+
+/// A kind of file as `--follow` names it: `Conversation`, or a genome file's name.
+fn file_label(kind: FileKind) -> String {
+    match kind {
+        FileKind::Genome(file) => file.file_name().to_string(),
+        kind => format!("{kind:?}"),
     }
 }
 

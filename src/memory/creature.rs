@@ -10,11 +10,8 @@ use serde::Deserialize;
 use super::documents::{DiaryEntry, Priorities, Rule, parse_diary, parse_rules};
 use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
-use super::emergence::EmergenceMemory;
-use super::evennia::EvenniaMemory;
-use super::evennia::working::WorkingMemory;
 use super::events::Event;
-use super::genome::Genome;
+use super::genome::{Genome, GenomeMemory, Registry};
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::json::LineError;
@@ -57,10 +54,8 @@ pub enum Change {
     Identity,
     Sleep,
     Runner,
-    /// A file of the evennia genome changed (lines folded, or the file rewritten).
-    Evennia(FileKind),
-    /// A file of the emergence genome changed (lines folded).
-    Emergence(FileKind),
+    /// A file of the creature's genome changed (lines folded, or the file rewritten).
+    Genome(FileKind),
     /// New lines in `.sys/usage.jsonl`.
     Usage,
     /// `.sys/proposal.json` appeared, changed or went: a dream held for review.
@@ -102,8 +97,7 @@ struct LogFold {
     dreams: u64,
     iterations: u64,
     creator_log: u64,
-    evennia: u64,
-    emergence: u64,
+    genome: u64,
     usage: u64,
 }
 
@@ -132,8 +126,12 @@ pub struct Creature {
     usage: UsageLog,
     /// The dream held for the operator's review, if any.
     proposal: Option<Proposal>,
-    evennia: EvenniaMemory,
-    emergence: EmergenceMemory,
+    /// The genomes it may live by ([`Registry::installed`] unless opened with another).
+    genomes: Registry,
+    /// The genome it lives by: BIRTH.json's, else the one whose files are on disk.
+    genome: Genome,
+    /// What its genome's own files say (none for a genome without files of its own).
+    genome_memory: Option<Box<dyn GenomeMemory>>,
     problems: Problems,
     whole: WholeFiles,
     tailers: HashMap<FileKind, Tailer>,
@@ -158,6 +156,12 @@ impl Creature {
     /// recorded in [`Creature::problems`].
     pub fn open(root: &Path) -> Self {
         Self::open_with(root, DEFAULT_SETTLE, None, CountGate::default())
+    }
+
+    /// Like [`Creature::open`], knowing the genomes of `genomes` rather than the
+    /// installed ones.
+    pub fn open_in(genomes: Registry, root: &Path) -> Self {
+        Self::build(genomes, root, DEFAULT_SETTLE, None, CountGate::default())
     }
 
     /// Like [`Creature::open`], with the time a file must be left alone before an
@@ -196,6 +200,16 @@ impl Creature {
         on_counted: Option<Notifier>,
         count_gate: CountGate,
     ) -> Self {
+        Self::build(Registry::installed(), root, settle, on_counted, count_gate)
+    }
+
+    fn build(
+        genomes: Registry,
+        root: &Path,
+        settle: Duration,
+        on_counted: Option<Notifier>,
+        count_gate: CountGate,
+    ) -> Self {
         let root = root.to_path_buf();
         let dir_name = root
             .file_name()
@@ -225,8 +239,9 @@ impl Creature {
             runner_probe: RunnerProbe::default(),
             usage: UsageLog::default(),
             proposal: None,
-            evennia: EvenniaMemory::default(),
-            emergence: EmergenceMemory::default(),
+            genome: genomes.default_genome(),
+            genome_memory: None,
+            genomes,
             problems: Problems::default(),
             whole: WholeFiles::new(settle),
             tailers: HashMap::new(),
@@ -245,11 +260,43 @@ impl Creature {
     /// Stats every file and reads what changed.
     pub fn refresh(&mut self) -> Vec<Change> {
         let mut changes = Vec::new();
-        for kind in FileKind::ALL {
+        // The genome first: its memory follows the events log too.
+        self.refresh_kind(FileKind::Birth, &mut changes);
+        self.detect_genome(&mut changes);
+        for kind in FileKind::ALL.into_iter().filter(|k| *k != FileKind::Birth) {
             self.refresh_kind(kind, &mut changes);
+        }
+        for kind in self.genome.files() {
+            self.refresh_kind(*kind, &mut changes);
         }
         self.probe_runner(&mut changes);
         changes
+    }
+
+    /// Looks again which genome the creature lives by (BIRTH.json, else the files on
+    /// disk); another one than before is read from the start.
+    fn detect_genome(&mut self, changes: &mut Vec<Change>) {
+        let named = self.birth.as_ref().and_then(|b| b.genome.as_deref());
+        let root = &self.root;
+        let genome = self.genomes.detect(named, |kind| {
+            kind.candidates().iter().any(|c| root.join(c).exists())
+        });
+        let fresh =
+            self.genome_memory.is_none() && genome.spec().is_some_and(|s| s.memory.is_some());
+        if genome == self.genome && !fresh {
+            return;
+        }
+        for kind in self.genome.files() {
+            self.tailers.remove(kind);
+            self.whole.forget(*kind);
+        }
+        self.genome = genome;
+        self.genome_memory = genome.spec().and_then(|s| s.memory).map(|new| new());
+        // The new genome's memory reads the events log from its start.
+        if self.tailers.remove(&FileKind::Events).is_some() {
+            self.reset_log(FileKind::Events);
+        }
+        changes.push(Change::Identity);
     }
 
     /// Looks again whether the runner in runner.json runs (holds the lock) and listens; a
@@ -280,7 +327,13 @@ impl Creature {
                 continue;
             }
             probe |= path.starts_with(&sys);
-            match FileKind::of_path(&self.root, path) {
+            let kind = FileKind::of_path(&self.root, path)
+                .or_else(|| self.genomes.file_of_path(&self.root, path));
+            match kind {
+                Some(kind @ FileKind::Genome(_)) if !self.genome.files().contains(&kind) => {
+                    // Another genome's file: the creature may live by that genome now.
+                    return self.refresh();
+                }
                 Some(kind) => kinds.push(kind),
                 None if path.is_dir() || !path.exists() => return self.refresh(),
                 None => {}
@@ -291,6 +344,12 @@ impl Creature {
         let mut changes = Vec::new();
         for kind in kinds {
             self.refresh_kind(kind, &mut changes);
+            if kind == FileKind::Birth {
+                self.detect_genome(&mut changes);
+                if changes.last() == Some(&Change::Identity) {
+                    return self.refresh();
+                }
+            }
         }
         if probe {
             self.probe_runner(&mut changes);
@@ -306,13 +365,8 @@ impl Creature {
             | FileKind::Memory
             | FileKind::Conversation
             | FileKind::CreatorLog
-            | FileKind::Journal
-            | FileKind::Semantic
-            | FileKind::Entities
-            | FileKind::Reflections
-            | FileKind::OperatingMode
             | FileKind::Usage => self.refresh_log(kind, changes),
-            kind if EmergenceMemory::owns(kind) => self.refresh_log(kind, changes),
+            FileKind::Genome(file) if !file.0.whole => self.refresh_log(kind, changes),
             _ => self.refresh_document(kind, changes),
         }
     }
@@ -486,11 +540,15 @@ impl Creature {
                 self.proposal = self.parse_json_file(&content, Proposal::parse, changes);
                 changes.push(Change::Proposal);
             }
-            FileKind::WorkingMemory => {
-                self.evennia.set_present(kind, content.is_some());
-                self.evennia.working =
-                    self.parse_json_file(&content, WorkingMemory::parse, changes);
-                changes.push(Change::Evennia(kind));
+            FileKind::Genome(_) => {
+                let Some(memory) = self.genome_memory.as_mut() else {
+                    return;
+                };
+                let loaded = memory.load(kind, content.as_ref().map(|(_, b)| b.as_slice()));
+                if let (Err(what), Some((path, _))) = (loaded, &content) {
+                    self.problem(changes, path, None, what);
+                }
+                changes.push(Change::Genome(kind));
             }
             _ => {}
         }
@@ -542,12 +600,6 @@ impl Creature {
             self.events.exists = !poll.missing;
             self.events.path = path.clone();
         }
-        if EvenniaMemory::owns(kind) {
-            self.evennia.set_present(kind, !poll.missing);
-        }
-        if EmergenceMemory::owns(kind) {
-            self.emergence.set_present(kind, !poll.missing);
-        }
         if poll.oversized > 0 {
             let what = format!("{} line(s) too long to read, skipped", poll.oversized);
             self.problem(changes, &path, None, what);
@@ -579,11 +631,8 @@ impl Creature {
         if fold.creator_log > 0 {
             changes.push(Change::CreatorLog);
         }
-        if fold.evennia > 0 {
-            changes.push(Change::Evennia(kind));
-        }
-        if fold.emergence > 0 {
-            changes.push(Change::Emergence(kind));
+        if fold.genome > 0 {
+            changes.push(Change::Genome(kind));
         }
         if fold.usage > 0 {
             changes.push(Change::Usage);
@@ -672,6 +721,9 @@ impl Creature {
                 match Event::parse(bytes) {
                     Ok(e) => {
                         fold.events += 1;
+                        if let Some(memory) = self.genome_memory.as_mut() {
+                            memory.on_event(&e);
+                        }
                         self.events.push(e);
                         Ok(())
                     }
@@ -695,14 +747,13 @@ impl Creature {
                 }
             },
             FileKind::Usage => self.usage.push(bytes).map(|()| fold.usage += 1),
-            kind if EvenniaMemory::owns(kind) => {
-                fold.evennia += 1;
-                self.evennia.fold(kind, number, bytes)
-            }
-            kind if EmergenceMemory::owns(kind) => {
-                fold.emergence += 1;
-                self.emergence.fold(kind, number, bytes)
-            }
+            FileKind::Genome(_) => match self.genome_memory.as_mut() {
+                Some(memory) => {
+                    fold.genome += 1;
+                    memory.fold(kind, number, bytes)
+                }
+                None => Ok(()),
+            },
             _ => Ok(()),
         };
         if let Err(what) = result {
@@ -737,12 +788,20 @@ impl Creature {
             }
             FileKind::Iterations => self.iterations.clear(),
             FileKind::CreatorLog => self.creator_log.clear(),
-            FileKind::Events => self.events = EventLog::new(path),
+            FileKind::Events => {
+                self.events = EventLog::new(path);
+                if let Some(memory) = self.genome_memory.as_mut() {
+                    memory.reset(kind);
+                }
+            }
             FileKind::Memory => self.memory = MemoryLog::default(),
             FileKind::Usage => self.usage = UsageLog::default(),
             FileKind::Conversation => self.conversation = ConversationLog::new(path),
-            kind if EvenniaMemory::owns(kind) => self.evennia.reset(kind),
-            kind if EmergenceMemory::owns(kind) => self.emergence.reset(kind),
+            FileKind::Genome(_) => {
+                if let Some(memory) = self.genome_memory.as_mut() {
+                    memory.reset(kind);
+                }
+            }
             _ => {}
         }
     }
@@ -764,24 +823,20 @@ impl Creature {
         self.birth.as_ref()
     }
 
-    /// The memory system the creature lives by ([`Genome::detect`]).
+    /// The memory system the creature lives by ([`Registry::detect`]).
     pub fn genome(&self) -> Genome {
-        let named = self.birth.as_ref().and_then(|b| b.genome.as_deref());
-        Genome::detect(
-            named,
-            self.evennia.is_present(),
-            self.emergence.is_present(),
-        )
+        self.genome
     }
 
-    /// What the evennia genome's files say (empty for other creatures).
-    pub fn evennia(&self) -> &EvenniaMemory {
-        &self.evennia
+    /// What its genome's own files say (none for a genome without files of its own).
+    pub fn genome_memory(&self) -> Option<&dyn GenomeMemory> {
+        self.genome_memory.as_deref()
     }
 
-    /// What the emergence genome's files say (empty for other creatures).
-    pub fn emergence(&self) -> &EmergenceMemory {
-        &self.emergence
+    /// Its genome's memory as the genome's own type (`None` for a creature of another
+    /// genome).
+    pub fn genome_memory_as<T: 'static>(&self) -> Option<&T> {
+        self.genome_memory()?.as_any().downcast_ref()
     }
 
     pub fn purpose(&self) -> Option<&str> {

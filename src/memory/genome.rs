@@ -1,53 +1,173 @@
-//! Which memory system a creature lives by: BIRTH.json's `genome` when it names one, else
-//! the evennia genome when its files are there, else the emergence genome when its files
-//! are there, else the dreamer.
+//! Genomes as the memory model knows them: which memory system a creature lives by, and
+//! the seam through which a genome's own files are read.
+//!
+//! The model reads every file the OpenSeed contract names (DESIGN.md section 2) itself. A
+//! genome that keeps files of its own plugs in a [`GenomeSpec`] (its name, its files, a
+//! constructor of its [`GenomeMemory`]); the composition root installs the registry of
+//! them once ([`install`]), and nothing here names a genome. A creature's genome is
+//! BIRTH.json's `genome` when it names one, else the first registered genome whose files
+//! are on disk, else the registry's default.
 
+use std::any::Any;
+use std::fmt::Debug;
+use std::io::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use chrono::{DateTime, Utc};
 use serde::Serialize;
+use serde_json::{Map, Value};
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+use super::events::Event;
+use super::json::LineError;
+use super::layout::FileKind;
+use super::status::Status;
+
+/// One file a genome adds to a creature.
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GenomeFileSpec {
+    /// The genome that owns it.
+    pub genome: &'static str,
+    /// Candidate paths relative to the creature root, preferred first.
+    pub paths: &'static [&'static str],
+    /// Read whole when it changes (a JSON document rewritten atomically) rather than
+    /// followed line by line (an append-only log).
+    pub whole: bool,
+}
+
+/// A genome's file, as a [`FileKind`] carries it (compared by what it names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GenomeFile(pub &'static GenomeFileSpec);
+
+impl GenomeFile {
+    /// The preferred path, relative to the creature root.
+    pub fn path(self) -> &'static str {
+        self.0.paths.first().copied().unwrap_or_default()
+    }
+
+    /// The file name of its preferred path (`journal.jsonl`).
+    pub fn file_name(self) -> &'static str {
+        let path = self.path();
+        path.rsplit('/').next().unwrap_or(path)
+    }
+}
+
+/// What a genome's files say about one creature, folded as they are followed. The
+/// observatory's views of the genome downcast it ([`GenomeMemory::as_any`]) to their
+/// own type.
+pub trait GenomeMemory: Debug + Send + Sync + Any {
+    /// Folds line `line_no` (0-based) of the log `file`.
+    fn fold(&mut self, file: FileKind, line_no: u64, bytes: &[u8]) -> Result<(), LineError>;
+
+    /// Takes the whole file `file` as it now is (`None`: there is none). An error is a
+    /// problem shown for the file; what was loaded before is kept or dropped as the
+    /// genome sees fit.
+    fn load(&mut self, _file: FileKind, _bytes: Option<&[u8]>) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Forgets what was folded from `file` (it is read again from its start): one of its
+    /// own files, or the events log.
+    fn reset(&mut self, file: FileKind);
+
+    /// An event of the creature's events log, as it is folded (a genome that keeps no
+    /// file of its own may read its life from there).
+    fn on_event(&mut self, _event: &Event) {}
+
+    /// The latest time written in any of its files.
+    fn last_t(&self) -> Option<DateTime<Utc>>;
+
+    /// The creature's status where the genome's files say more than the cycle's
+    /// (evennia's operating mode), given the time a sleep file says it wakes and the
+    /// status by activity alone. `None`: the cycle's derivation stands.
+    fn status(
+        &self,
+        _now: DateTime<Utc>,
+        _sleep_wake_at: Option<DateTime<Utc>>,
+        _by_activity: Status,
+    ) -> Option<Status> {
+        None
+    }
+
+    /// The figures `inspect --json` gives under the genome's name.
+    fn figures(&self, now: DateTime<Utc>) -> Value;
+
+    /// The figures the file `file` gives, for an `inspect --follow` line.
+    fn file_figures(&self, file: FileKind, now: DateTime<Utc>) -> Map<String, Value>;
+
+    /// The genome's lines of plain `inspect` (indented two spaces, inert).
+    fn write_text(&self, out: &mut dyn Write, now: DateTime<Utc>) -> std::io::Result<()>;
+
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A genome as the memory model knows it.
+#[derive(Debug)]
+pub struct GenomeSpec {
+    /// As BIRTH.json writes it.
+    pub name: &'static str,
+    /// Other names BIRTH.json may carry for it (names it had before).
+    pub aliases: &'static [&'static str],
+    /// Its own files, in the order a refresh reads them.
+    pub files: &'static [FileKind],
+    /// The files that tell a creature of this genome when its BIRTH.json names none (a
+    /// file another genome writes too, such as `.sys/cycle-count`, tells nothing).
+    pub marks: &'static [FileKind],
+    /// A model of its files for one creature; `None` for a genome with no files of its own.
+    pub memory: Option<fn() -> Box<dyn GenomeMemory>>,
+}
+
+impl GenomeSpec {
+    /// Whether BIRTH.json's `name` means this genome.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+}
+
+/// Which memory system a creature lives by.
+#[derive(Debug, Clone, Copy)]
 pub enum Genome {
-    /// OpenSeed's dreamer (observations, dreams, diary): every creature that says nothing
-    /// else.
-    #[default]
-    Dreamer,
-    /// Seed 002's "Memory and Sleep": journal, semantic memory, entities, sleep phases.
-    Evennia,
-    /// Seed 003's "Agent Memory & Cognition": soul, long-term memory, self-care, diary,
-    /// plans, relationship graph.
-    Emergence,
-    /// A genome this reader does not know, as BIRTH.json names it.
-    Other(String),
+    /// A registered genome.
+    Known(&'static GenomeSpec),
+    /// A genome nothing here knows, as BIRTH.json names it (shown with what every
+    /// creature has).
+    Other(&'static str),
 }
 
 impl Genome {
-    pub fn parse(name: &str) -> Self {
-        match name {
-            "dreamer" => Genome::Dreamer,
-            "evennia" => Genome::Evennia,
-            "emergence" => Genome::Emergence,
-            other => Genome::Other(other.to_string()),
-        }
-    }
-
     /// As BIRTH.json writes it.
-    pub fn name(&self) -> &str {
+    pub fn name(&self) -> &'static str {
         match self {
-            Genome::Dreamer => "dreamer",
-            Genome::Evennia => "evennia",
-            Genome::Emergence => "emergence",
+            Genome::Known(spec) => spec.name,
             Genome::Other(name) => name,
         }
     }
 
-    /// The genome of a creature whose BIRTH.json names `birth` (if any), and whose
-    /// evennia files and emergence files are (or are not) on disk.
-    pub fn detect(birth: Option<&str>, evennia_files: bool, emergence_files: bool) -> Self {
-        match birth.map(str::trim).filter(|g| !g.is_empty()) {
-            Some(name) => Genome::parse(name),
-            None if evennia_files => Genome::Evennia,
-            None if emergence_files => Genome::Emergence,
-            None => Genome::Dreamer,
+    /// Its spec, when it is registered.
+    pub fn spec(&self) -> Option<&'static GenomeSpec> {
+        match self {
+            Genome::Known(spec) => Some(spec),
+            Genome::Other(_) => None,
         }
+    }
+
+    /// Its own files (none for a genome nothing here knows).
+    pub fn files(&self) -> &'static [FileKind] {
+        self.spec().map_or(&[], |s| s.files)
+    }
+}
+
+impl PartialEq for Genome {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Genome {}
+
+impl std::hash::Hash for Genome {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
     }
 }
 
@@ -57,29 +177,145 @@ impl Serialize for Genome {
     }
 }
 
+/// The genomes this process knows, in the order they are detected by their files; the
+/// first is the default.
+#[derive(Debug, Clone, Copy)]
+pub struct Registry(&'static [&'static GenomeSpec]);
+
+/// A genome named nothing: what a creature lives by when no genome is registered.
+static NONE: GenomeSpec = GenomeSpec {
+    name: "unknown",
+    aliases: &[],
+    files: &[],
+    marks: &[],
+    memory: None,
+};
+
+static INSTALLED: OnceLock<Registry> = OnceLock::new();
+
+/// Installs the registry the memory model reads creatures with (the composition root
+/// does, before any creature is read). A second call changes nothing.
+pub fn install(registry: Registry) {
+    let _ = INSTALLED.set(registry);
+}
+
+impl Registry {
+    pub const fn new(specs: &'static [&'static GenomeSpec]) -> Self {
+        Self(specs)
+    }
+
+    /// The installed registry ([`install`]), or one that knows no genome.
+    pub fn installed() -> Self {
+        INSTALLED.get().copied().unwrap_or(Registry(&[]))
+    }
+
+    pub fn specs(&self) -> &'static [&'static GenomeSpec] {
+        self.0
+    }
+
+    /// The genome a creature lives by when nothing says otherwise.
+    pub fn default_genome(&self) -> Genome {
+        Genome::Known(self.0.first().copied().unwrap_or(&NONE))
+    }
+
+    /// The genome BIRTH.json's name means.
+    pub fn named(&self, name: &str) -> Genome {
+        match self.0.iter().find(|s| s.answers_to(name)) {
+            Some(spec) => Genome::Known(spec),
+            // Leaked once per distinct unknown name read (a handful at most in practice);
+            // the genome is then a plain `Copy` value everywhere.
+            None => Genome::Other(intern(name)),
+        }
+    }
+
+    /// The genome of a creature whose BIRTH.json names `birth` (if any): else the first
+    /// genome with a file on disk (`present`), else the default.
+    pub fn detect(&self, birth: Option<&str>, present: impl Fn(FileKind) -> bool) -> Genome {
+        if let Some(name) = birth.map(str::trim).filter(|g| !g.is_empty()) {
+            return self.named(name);
+        }
+        self.0
+            .iter()
+            .find(|s| s.marks.iter().any(|f| present(*f)))
+            .map_or_else(|| self.default_genome(), |s| Genome::Known(s))
+    }
+
+    /// The genome file a path inside `root` is, of any registered genome.
+    pub fn file_of_path(&self, root: &Path, path: &Path) -> Option<FileKind> {
+        let rel = path.strip_prefix(root).ok()?;
+        self.0
+            .iter()
+            .flat_map(|s| s.files.iter())
+            .copied()
+            .find(|k| k.candidates().iter().any(|c| Path::new(c) == rel))
+    }
+}
+
+/// A `'static` copy of `name`, made once per distinct name.
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let names = NAMES.get_or_init(Default::default);
+    let Ok(mut names) = names.lock() else {
+        return "unknown";
+    };
+    if let Some(known) = names.get(name) {
+        return known;
+    }
+    // Names of unknown genomes are few and live as long as the process.
+    let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const LOG: FileKind = FileKind::Genome(GenomeFile(&GenomeFileSpec {
+        genome: "b",
+        paths: &[".self/b.jsonl"],
+        whole: false,
+    }));
+    static A: GenomeSpec = GenomeSpec {
+        name: "a",
+        aliases: &["old-a"],
+        files: &[],
+        marks: &[],
+        memory: None,
+    };
+    static B: GenomeSpec = GenomeSpec {
+        name: "b",
+        aliases: &[],
+        files: &[LOG],
+        marks: &[LOG],
+        memory: None,
+    };
+    static SPECS: [&GenomeSpec; 2] = [&A, &B];
+
     #[test]
-    fn birth_wins_then_the_files_then_the_dreamer() {
+    fn birth_wins_then_the_files_then_the_default() {
+        let r = Registry::new(&SPECS);
+        assert_eq!(r.detect(Some("b"), |_| false).name(), "b");
+        assert_eq!(r.detect(Some("a"), |_| true).name(), "a");
+        assert_eq!(r.detect(Some("old-a"), |_| true).name(), "a");
+        assert_eq!(r.detect(Some("openseed"), |_| false).name(), "openseed");
+        assert!(r.detect(Some("openseed"), |_| false).spec().is_none());
+        assert_eq!(r.detect(Some(" "), |k| k == LOG).name(), "b");
+        assert_eq!(r.detect(None, |k| k == LOG).name(), "b");
+        assert_eq!(r.detect(None, |_| false).name(), "a");
+        assert_eq!(Registry::new(&[]).detect(None, |_| true).name(), "unknown");
+    }
+
+    #[test]
+    fn a_genome_file_is_found_by_its_path() {
+        let r = Registry::new(&SPECS);
+        let root = Path::new("/c");
         assert_eq!(
-            Genome::detect(Some("evennia"), false, true),
-            Genome::Evennia
+            r.file_of_path(root, Path::new("/c/.self/b.jsonl")),
+            Some(LOG)
         );
-        assert_eq!(Genome::detect(Some("dreamer"), true, true), Genome::Dreamer);
-        assert_eq!(
-            Genome::detect(Some("emergence"), false, false),
-            Genome::Emergence
-        );
-        assert_eq!(
-            Genome::detect(Some("openseed"), false, false),
-            Genome::Other("openseed".into())
-        );
-        assert_eq!(Genome::detect(Some(" "), true, false), Genome::Evennia);
-        assert_eq!(Genome::detect(None, true, true), Genome::Evennia);
-        assert_eq!(Genome::detect(None, false, true), Genome::Emergence);
-        assert_eq!(Genome::detect(None, false, false), Genome::Dreamer);
-        assert_eq!(Genome::Other("x".into()).name(), "x");
+        assert_eq!(r.file_of_path(root, Path::new("/c/.self/x.jsonl")), None);
     }
 }

@@ -3,6 +3,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::genome::GenomeFile;
+
 /// The kinds of file a creature directory holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FileKind {
@@ -26,30 +28,15 @@ pub enum FileKind {
     /// `.sys/proposal.json`: a dream held for the operator's review (see
     /// [`super::proposal`]).
     Proposal,
-    /// The evennia genome's files.
-    Journal,
-    Semantic,
-    Entities,
-    Reflections,
-    OperatingMode,
-    WorkingMemory,
-    /// The emergence genome's files.
-    Soul,
-    LongTerm,
-    Summaries,
-    /// `.self/diary.jsonl`: emergence's diary, one entry per date (the dreamer's is
-    /// [`FileKind::Diary`]).
-    DiaryLog,
-    Todos,
-    Calendar,
-    Relations,
-    Dialogues,
+    /// A file of the creature's genome (see [`super::genome`]).
+    Genome(GenomeFile),
 }
 
 impl FileKind {
-    /// Every kind, in the order a refresh reads them (dreams before what is counted
-    /// against the last dream's time).
-    pub const ALL: [FileKind; 31] = [
+    /// Every kind of the OpenSeed contract, in the order a refresh reads them (dreams
+    /// before what is counted against the last dream's time); a genome's own files come
+    /// from its spec.
+    pub const ALL: [FileKind; 17] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -67,20 +54,6 @@ impl FileKind {
         FileKind::Runner,
         FileKind::Usage,
         FileKind::Proposal,
-        FileKind::Journal,
-        FileKind::Semantic,
-        FileKind::Entities,
-        FileKind::Reflections,
-        FileKind::OperatingMode,
-        FileKind::WorkingMemory,
-        FileKind::Soul,
-        FileKind::LongTerm,
-        FileKind::Summaries,
-        FileKind::DiaryLog,
-        FileKind::Todos,
-        FileKind::Calendar,
-        FileKind::Relations,
-        FileKind::Dialogues,
     ];
 
     /// Candidate paths relative to the creature root, preferred first.
@@ -103,20 +76,7 @@ impl FileKind {
             FileKind::Runner => &[".sys/runner.json"],
             FileKind::Usage => &[super::usage::USAGE_FILE],
             FileKind::Proposal => &[super::proposal::PROPOSAL],
-            FileKind::Journal => &[".self/journal.jsonl"],
-            FileKind::Semantic => &[".self/semantic.jsonl"],
-            FileKind::Entities => &[".self/entities.jsonl"],
-            FileKind::Reflections => &[".self/reflections.jsonl"],
-            FileKind::OperatingMode => &[".sys/mode.jsonl"],
-            FileKind::WorkingMemory => &[".self/working_memory.json"],
-            FileKind::Soul => &[".self/soul.jsonl"],
-            FileKind::LongTerm => &[".self/longterm.jsonl"],
-            FileKind::Summaries => &[".self/summaries.jsonl"],
-            FileKind::DiaryLog => &[".self/diary.jsonl"],
-            FileKind::Todos => &[".self/todos.jsonl"],
-            FileKind::Calendar => &[".self/calendar.jsonl"],
-            FileKind::Relations => &[".self/relations.jsonl"],
-            FileKind::Dialogues => &[".self/dialogues.jsonl"],
+            FileKind::Genome(file) => file.0.paths,
         }
     }
 
@@ -131,7 +91,8 @@ impl FileKind {
             .unwrap_or_else(|| root.join(candidates[0]))
     }
 
-    /// Which kind, if any, a path inside `root` belongs to.
+    /// Which kind of the OpenSeed contract, if any, a path inside `root` belongs to (a
+    /// genome's files: [`super::genome::Registry::file_of_path`]).
     pub fn of_path(root: &Path, path: &Path) -> Option<FileKind> {
         let rel = path.strip_prefix(root).ok()?;
         FileKind::ALL

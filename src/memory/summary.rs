@@ -8,8 +8,6 @@ use serde::Serialize;
 use super::creature::Creature;
 use super::cycle::Cycle;
 use super::dreams::Dream;
-use super::evennia::mode::Mode;
-use super::genome::Genome;
 use super::observations::ObsCounts;
 use super::status::Status;
 
@@ -104,8 +102,7 @@ impl Creature {
             self.memory_log().last_t,
             self.dream_log().last_time(),
             self.iterations().back().and_then(|i| i.t),
-            self.evennia().last_t(),
-            self.emergence().last_t(),
+            self.genome_memory().and_then(|m| m.last_t()),
         ]
         .into_iter()
         .flatten()
@@ -122,8 +119,12 @@ impl Creature {
                 return Status::Paused;
             }
         }
-        if self.genome() == Genome::Evennia {
-            return self.evennia_status(now);
+        if let Some(memory) = self.genome_memory() {
+            let sleep_wake_at = self.sleep.as_ref().and_then(|s| s.wake_at);
+            let by_activity = self.status_by_activity(now);
+            if let Some(status) = memory.status(now, sleep_wake_at, by_activity) {
+                return status;
+            }
         }
         let last_dream = self.dreams().last();
         if let Some(wake_at) = self
@@ -183,22 +184,6 @@ impl Creature {
             Some(t) if now - t < STOPPED_AFTER => Status::Awake,
             Some(_) => Status::Stopped,
             None => Status::Unknown,
-        }
-    }
-
-    /// An evennia creature's status from its mode file: asleep from a transition to
-    /// sleep until its wake (the transition's `wake_at`, else `.sys/sleep.json`'s), or while
-    /// it is still active past it; else by activity.
-    fn evennia_status(&self, now: DateTime<Utc>) -> Status {
-        let mode = &self.evennia().mode;
-        if mode.mode() != Mode::Sleep {
-            return self.status_by_activity(now);
-        }
-        let sleep_file = self.sleep.as_ref().and_then(|s| s.wake_at);
-        let until = mode.wake_at().or(sleep_file).filter(|w| *w > now);
-        match (until, self.status_by_activity(now)) {
-            (None, Status::Stopped) => Status::Stopped,
-            _ => Status::Asleep { until },
         }
     }
 }

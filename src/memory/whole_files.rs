@@ -76,6 +76,11 @@ impl WholeFiles {
         }
     }
 
+    /// Forgets what was read of `kind`: the next read hands it out again.
+    pub fn forget(&mut self, kind: FileKind) {
+        self.seen.remove(&kind);
+    }
+
     /// Reads `path` (the file of `kind`) if it changed since the last call, or if an
     /// unfinished line held back then has now been idle for the settle time.
     pub fn read(&mut self, kind: FileKind, path: &Path) -> WholeRead {
@@ -222,12 +227,8 @@ impl WholeFiles {
 fn is_line_based(kind: FileKind) -> bool {
     !matches!(
         kind,
-        FileKind::Birth
-            | FileKind::Sleep
-            | FileKind::Runner
-            | FileKind::Proposal
-            | FileKind::WorkingMemory
-    )
+        FileKind::Birth | FileKind::Sleep | FileKind::Runner | FileKind::Proposal
+    ) && !matches!(kind, FileKind::Genome(file) if file.0.whole)
 }
 
 fn digest(bytes: &[u8]) -> u64 {

@@ -8,10 +8,10 @@
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
+use crate::genomes::emergence::runner::config::EmergenceConfig;
+use crate::genomes::evennia::runner::config::EvenniaConfig;
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
-use crate::runner::genome::emergence::config::EmergenceConfig;
-use crate::runner::genome::evennia::config::EvenniaConfig;
 
 /// Settings a runner cannot start with; the message names the `[runner]` key (or flag).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

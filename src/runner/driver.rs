@@ -30,7 +30,6 @@ use super::disk::{self, Newborn, RunnerJson};
 use super::engine::Engine;
 use super::engine::input::{Input, Reviewed};
 use super::engine::output::{Output, Record, ReviewIo};
-use super::genome::dreamer::Dreamer;
 use super::genome::{Genome, GenomeFiles, Incoming, Performed};
 use super::mail::{CREATOR, Delivery, Postbox};
 use super::open::{OpenError, lock, prepare_dir};
@@ -43,6 +42,7 @@ use super::usage::UsageBook;
 use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
+use crate::genomes::dreamer::runner::Dreamer;
 use crate::memory::events::EventKind;
 use crate::memory::proposal::{self, Decision, Proposal};
 

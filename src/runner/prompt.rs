@@ -36,8 +36,8 @@ pub fn system(purpose: &str, cfg: &RunnerConfig, genome: &GenomePrompt) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::genomes::dreamer::runner::Dreamer;
     use crate::runner::genome::Genome;
-    use crate::runner::genome::dreamer::Dreamer;
 
     fn system(purpose: &str, cfg: &RunnerConfig) -> String {
         super::system(purpose, cfg, &Dreamer::default().prompt(cfg))

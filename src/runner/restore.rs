@@ -194,7 +194,7 @@ pub fn restore<G: Genome>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::genome::dreamer::Dreamer;
+    use crate::genomes::dreamer::runner::Dreamer;
 
     #[test]
     fn read_back_refuses_a_fifo_instead_of_hanging() {

@@ -299,8 +299,8 @@ fn elapsed_ms(started: Instant) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::genomes::dreamer::runner::Dreamer;
     use crate::runner::genome::Genome;
-    use crate::runner::genome::dreamer::Dreamer;
 
     #[test]
     fn sleep_seconds_table() {

@@ -3,6 +3,7 @@
 //! and drawing all speak in these.
 
 use crate::memory::genome::Genome;
+use crate::ui::genome;
 
 /// The pane that has the keyboard focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -42,115 +43,20 @@ pub enum MainView {
     Events,
     /// The garden's conversation: who wrote to whom, from every creature's events.
     Talk,
+    /// A view of the genome's own (a plug-in's: [`crate::ui::genome::GenomeUi`]).
+    Own(&'static OwnView),
 }
 
-/// The views of a dreamer (and of any genome without views of its own), in tab order.
-pub const DREAMER_VIEWS: &[MainView] = &[
-    MainView::Observations,
-    MainView::Dreams,
-    MainView::Diary,
-    MainView::Recall,
-    MainView::Events,
-];
-
-/// The views of an evennia creature, in tab order.
-pub const EVENNIA_VIEWS: &[MainView] = &[
-    MainView::Journal,
-    MainView::Entities,
-    MainView::Memory,
-    MainView::Recall,
-    MainView::Events,
-];
-
-/// The views of an emergence creature, in tab order (keys 1 to 7: its own views around
-/// Recall and Events, which keep their keys for every genome).
-pub const EMERGENCE_VIEWS: &[MainView] = &[
-    MainView::Soul,
-    MainView::LongTerm,
-    MainView::DiaryLog,
-    MainView::Recall,
-    MainView::Plans,
-    MainView::Events,
-    MainView::Relations,
-];
-
-/// An emergence creature's views without an events file.
-const EMERGENCE_VIEWS_QUIET: &[MainView] = &[
-    MainView::Soul,
-    MainView::LongTerm,
-    MainView::DiaryLog,
-    MainView::Recall,
-    MainView::Plans,
-    MainView::Relations,
-];
-
-/// A dreamer's views when an attached OpenSeed orchestrator runs it.
-pub const DREAMER_LIVE_VIEWS: &[MainView] = &[
-    MainView::Observations,
-    MainView::Dreams,
-    MainView::Diary,
-    MainView::Recall,
-    MainView::Live,
-    MainView::Events,
-];
-
-/// An evennia creature's views when an attached OpenSeed orchestrator runs it.
-pub const EVENNIA_LIVE_VIEWS: &[MainView] = &[
-    MainView::Journal,
-    MainView::Entities,
-    MainView::Memory,
-    MainView::Recall,
-    MainView::Live,
-    MainView::Events,
-];
-
-/// `set` with its first `N - 1` views and the garden's conversation after them.
-const fn talking<const N: usize>(set: &[MainView]) -> [MainView; N] {
-    let mut out = [MainView::Talk; N];
-    let mut i = 0;
-    while i + 1 < N && i < set.len() {
-        out[i] = set[i];
-        i += 1;
-    }
-    out
+/// A view a genome adds through the plug-in seam: the state behind it is the genome's
+/// ([`crate::ui::genome::GenomeUi`]), its key the `slot`th of the keys for such views.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct OwnView {
+    /// Which of the genome's own views it is (0: the first).
+    pub slot: u8,
+    pub title: &'static str,
+    /// What it says while it has nothing to show.
+    pub empty: &'static str,
 }
-
-/// Each set of views, and the same with the garden's conversation (a garden where
-/// creatures talk): with and without the Events view.
-const WITH_TALK: [(&[MainView], &[MainView]); 10] = {
-    const D: [MainView; 6] = talking(DREAMER_VIEWS);
-    const DQ: [MainView; 5] = talking(DREAMER_VIEWS);
-    const E: [MainView; 6] = talking(EVENNIA_VIEWS);
-    const EQ: [MainView; 5] = talking(EVENNIA_VIEWS);
-    const DL: [MainView; 7] = talking(DREAMER_LIVE_VIEWS);
-    const DLQ: [MainView; 6] = talking(DREAMER_LIVE_VIEWS);
-    const EL: [MainView; 7] = talking(EVENNIA_LIVE_VIEWS);
-    const ELQ: [MainView; 6] = talking(EVENNIA_LIVE_VIEWS);
-    const M: [MainView; 8] = talking(EMERGENCE_VIEWS);
-    const MQ: [MainView; 7] = talking(EMERGENCE_VIEWS_QUIET);
-    [
-        (DREAMER_VIEWS, &D),
-        (events_if(DREAMER_VIEWS, false), &DQ),
-        (EVENNIA_VIEWS, &E),
-        (events_if(EVENNIA_VIEWS, false), &EQ),
-        (DREAMER_LIVE_VIEWS, &DL),
-        (events_if(DREAMER_LIVE_VIEWS, false), &DLQ),
-        (EVENNIA_LIVE_VIEWS, &EL),
-        (events_if(EVENNIA_LIVE_VIEWS, false), &ELQ),
-        (EMERGENCE_VIEWS, &M),
-        (EMERGENCE_VIEWS_QUIET, &MQ),
-    ]
-};
-
-/// Every set of views a creature may offer. The Events view is offered only where there
-/// is an events file ([`MainView::of`]).
-const VIEW_SETS: [&[MainView]; 5] = [
-    DREAMER_VIEWS,
-    EVENNIA_VIEWS,
-    DREAMER_LIVE_VIEWS,
-    EVENNIA_LIVE_VIEWS,
-    EMERGENCE_VIEWS,
-];
 
 impl MainView {
     pub fn title(self) -> &'static str {
@@ -169,44 +75,35 @@ impl MainView {
             MainView::Live => "Live",
             MainView::Events => "Events",
             MainView::Talk => "Talk",
+            MainView::Own(view) => view.title,
         }
     }
 
-    /// `views` with the live view of an OpenSeed creature added (an emergence creature's
-    /// as they are: OpenSeed runs no such genome).
+    /// `views` with the live view of an OpenSeed creature added (where its genome has
+    /// views for that: OpenSeed runs only some genomes).
     pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
-        if views.contains(&MainView::Soul) {
-            return views;
+        for g in genome::installed() {
+            if let Some((live, quiet)) = g.live {
+                if views == g.views {
+                    return live;
+                }
+                if views == g.quiet {
+                    return quiet;
+                }
+            }
         }
-        let live = if views.contains(&MainView::Journal) {
-            EVENNIA_LIVE_VIEWS
-        } else {
-            DREAMER_LIVE_VIEWS
-        };
-        events_if(live, views.contains(&MainView::Events))
+        views
     }
 
     /// `views` with the garden's conversation after them.
     pub fn with_talk(views: &'static [MainView]) -> &'static [MainView] {
-        WITH_TALK
-            .iter()
-            .find(|(set, _)| *set == views)
-            .map_or(views, |(_, talk)| talk)
+        genome::with_talk(views)
     }
 
     /// The views a creature of `genome` offers, in tab order: the Events view only when
     /// it has an events file.
     pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
-        let all = match genome {
-            Genome::Evennia => EVENNIA_VIEWS,
-            Genome::Emergence if events => EMERGENCE_VIEWS,
-            Genome::Emergence => EMERGENCE_VIEWS_QUIET,
-            Genome::Dreamer | Genome::Other(_) => DREAMER_VIEWS,
-        };
-        if genome == &Genome::Emergence {
-            return all;
-        }
-        events_if(all, events)
+        genome::of(genome).offered(events)
     }
 
     /// This view where `offered` has it, else the view in the same tab there (a creature
@@ -215,8 +112,7 @@ impl MainView {
         if offered.contains(&self) {
             return self;
         }
-        let tab = VIEW_SETS
-            .iter()
+        let tab = genome::view_sets()
             .find_map(|set| set.iter().position(|v| *v == self))
             .unwrap_or(0);
         offered
@@ -231,17 +127,7 @@ impl MainView {
         // The garden's conversation goes with every creature's views.
         a == MainView::Talk
             || b == MainView::Talk
-            || VIEW_SETS
-                .iter()
-                .any(|set| set.contains(&a) && set.contains(&b))
-    }
-}
-
-/// `set` (whose last view is Events: a dreamer's or an evennia creature's), without its Events view unless `events`.
-const fn events_if(set: &'static [MainView], events: bool) -> &'static [MainView] {
-    match set.split_last() {
-        Some((_, rest)) if !events => rest,
-        _ => set,
+            || genome::view_sets().any(|set| set.contains(&a) && set.contains(&b))
     }
 }
 
@@ -264,55 +150,25 @@ pub enum Mode {
     Hits,
 }
 
+/// Sets of views for the unit tests of keys and layout (the genomes' own come from
+/// their plug-ins, installed by the composition root).
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod test_views {
+    use super::MainView;
 
-    #[test]
-    fn a_view_not_offered_becomes_the_one_in_its_tab() {
-        assert_eq!(MainView::Dreams.within(EVENNIA_VIEWS), MainView::Entities);
-        assert_eq!(MainView::Memory.within(DREAMER_VIEWS), MainView::Diary);
-        assert_eq!(MainView::Recall.within(EVENNIA_VIEWS), MainView::Recall);
-        assert_eq!(MainView::Journal.within(EVENNIA_VIEWS), MainView::Journal);
-        assert!(MainView::offered_together(
-            MainView::Journal,
-            MainView::Recall
-        ));
-        assert!(!MainView::offered_together(
-            MainView::Journal,
-            MainView::Observations
-        ));
-        assert_eq!(
-            MainView::of(&Genome::Other("x".into()), true),
-            DREAMER_VIEWS
-        );
-        assert!(!MainView::of(&Genome::Evennia, false).contains(&MainView::Events));
-        assert_eq!(MainView::Events.within(EVENNIA_VIEWS), MainView::Events);
-        let live = MainView::with_live(MainView::of(&Genome::Dreamer, false));
-        assert_eq!(live.last(), Some(&MainView::Live));
-        let emergence = MainView::of(&Genome::Emergence, false);
-        assert!(!emergence.contains(&MainView::Events));
-        assert_eq!(MainView::of(&Genome::Emergence, true), EMERGENCE_VIEWS);
-        assert_eq!(MainView::with_live(emergence), emergence);
-        assert_eq!(MainView::Diary.within(EMERGENCE_VIEWS), MainView::DiaryLog);
-        assert_eq!(MainView::Relations.within(EVENNIA_VIEWS), MainView::Journal);
-        assert!(!MainView::offered_together(MainView::Plans, MainView::Live));
-    }
+    pub const OBSERVATIONS_FIRST: &[MainView] = &[
+        MainView::Observations,
+        MainView::Dreams,
+        MainView::Diary,
+        MainView::Recall,
+        MainView::Events,
+    ];
 
-    #[test]
-    fn every_set_of_views_can_add_the_garden_conversation() {
-        for genome in [Genome::Dreamer, Genome::Evennia, Genome::Emergence] {
-            for events in [false, true] {
-                let views = MainView::of(&genome, events);
-                for views in [views, MainView::with_live(views)] {
-                    let talk = MainView::with_talk(views);
-                    assert_eq!(&talk[..views.len()], views, "{genome:?} {events}");
-                    assert_eq!(talk.last(), Some(&MainView::Talk));
-                    assert_eq!(MainView::Talk.within(talk), MainView::Talk);
-                }
-            }
-        }
-        assert_eq!(MainView::Talk.within(DREAMER_VIEWS), MainView::Observations);
-        assert!(MainView::offered_together(MainView::Talk, MainView::Soul));
-    }
+    pub const JOURNAL_FIRST: &[MainView] = &[
+        MainView::Journal,
+        MainView::Entities,
+        MainView::Memory,
+        MainView::Recall,
+        MainView::Events,
+    ];
 }

@@ -435,7 +435,7 @@ mod tests {
     fn tabs_are_found_where_their_labels_are_drawn() {
         let keymap = Keymap::default();
         let main = Rect::new(10, 4, 80, 20);
-        let views = crate::ui::focus::DREAMER_VIEWS;
+        let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         let shown = MainView::Observations;
         // ` 1 Observations │ 2 Dreams`, after the corner.
         assert_eq!(
@@ -449,14 +449,14 @@ mod tests {
         );
         assert_eq!(tab_at(&keymap, views, shown, main, 12, 5), None);
         // ` 1 Journal │ 2 Entities`.
-        let views = crate::ui::focus::EVENNIA_VIEWS;
+        let views = crate::ui::focus::test_views::JOURNAL_FIRST;
         assert_eq!(
             tab_at(&keymap, views, MainView::Journal, main, 25, 4),
             Some(MainView::Entities)
         );
         // Too narrow for every title: ` 1 │ 2 Dreams │ 3 │ 4 │ 6`, the shown view's whole.
         let narrow = Rect::new(10, 4, 30, 20);
-        let views = crate::ui::focus::DREAMER_VIEWS;
+        let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         let labels: Vec<String> = tab_labels(&keymap, views, MainView::Dreams, narrow.width)
             .into_iter()
             .map(|(_, l)| l)

@@ -24,6 +24,7 @@ pub mod config;
 pub mod doc;
 pub mod draw;
 pub mod focus;
+pub mod genome;
 pub mod headless;
 pub mod input;
 pub mod layout;

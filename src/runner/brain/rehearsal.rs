@@ -508,10 +508,10 @@ fn priorities(task: &task::Priorities) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::genomes::dreamer::runner::consolidation;
+    use crate::genomes::dreamer::runner::deep_sleep;
     use crate::memory::time::parse_time;
     use crate::runner::activity::Activity;
-    use crate::runner::genome::dreamer::consolidation;
-    use crate::runner::genome::dreamer::deep_sleep;
     use chrono::TimeDelta;
 
     fn text_of(r: &Response) -> &str {

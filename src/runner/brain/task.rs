@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
+pub use crate::genomes::emergence::runner::SummaryKind;
 use crate::runner::activity::Activity;
-pub use crate::runner::genome::emergence::SummaryKind;
 
 /// The kind of a [`Task`], for logs and tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use super::output::{HeldSleep, ReviewIo};
 use super::tests::H;
 use super::*;
 use crate::control::{Answer, ControlCommand};
+use crate::genomes::dreamer::runner::DreamerRestored;
 use crate::memory::status::Status;
-use crate::runner::genome::dreamer::DreamerRestored;
 
 fn review(timeout: &str) -> RunnerConfig {
     RunnerConfig {

@@ -7,15 +7,15 @@ use serde_json::json;
 use super::input::{Gathered, InboxRead};
 use super::*;
 use crate::control::{Answer, ControlCommand};
+use crate::genomes::dreamer::runner::{
+    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
+};
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
 use crate::memory::dreams::Dream;
 use crate::memory::events::EventKind;
 use crate::runner::brain::task::Purpose;
-use crate::runner::genome::dreamer::{
-    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
-};
 use crate::runner::tools::ToolOutcome;
 
 type Restored = super::input::Restored<DreamerRestored>;
@@ -542,7 +542,7 @@ fn observations_and_dream_go_in_one_commit() {
     let (_, _, req) = h.llm().unwrap();
     assert!(
         req.system
-            .starts_with(crate::runner::genome::dreamer::consolidation::SYSTEM_PREFIX)
+            .starts_with(crate::genomes::dreamer::runner::consolidation::SYSTEM_PREFIX)
     );
     assert!(text_of(&req).contains("Actions since the last dream: 2 (0 failed)"));
     h.reply_text(CONSOLIDATION);

@@ -101,6 +101,19 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             }
         }
         MainView::Events => events::render(frame, areas.main_view, ui, app),
+        MainView::Own(view) => {
+            if let Some(own) = &ui.own {
+                let anchor = own_anchor(ui, view.slot);
+                doc::render(
+                    frame,
+                    areas.main_view,
+                    own.doc(view.slot),
+                    anchor,
+                    view.empty,
+                    theme,
+                );
+            }
+        }
         MainView::Talk => doc::render(
             frame,
             areas.main_view,
@@ -110,6 +123,14 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             theme,
         ),
     }
+}
+
+/// Where the genome's own view `slot` is scrolled.
+fn own_anchor(ui: &CreatureUi, slot: u8) -> scroll::Anchor {
+    ui.own_anchors
+        .get(usize::from(slot))
+        .copied()
+        .unwrap_or(scroll::Anchor::Line(0))
 }
 
 /// An evennia creature's journal, entities or memory.
@@ -194,6 +215,21 @@ fn status(app: &App) -> Line<'static> {
             .as_ref()
             .map(|e| emergence_status(app, e))
             .unwrap_or_default(),
+        MainView::Own(view) => match &ui.own {
+            Some(own) if !own.doc(view.slot).is_empty() => {
+                let lines = own.doc(view.slot);
+                let top = scroll::top(
+                    lines,
+                    own_anchor(ui, view.slot),
+                    app.areas().main_viewport(),
+                );
+                vec![Span::styled(
+                    format!(" {}/{} ", top + 1, lines.len()),
+                    theme.muted,
+                )]
+            }
+            _ => Vec::new(),
+        },
         MainView::Observations => {
             let f = ui.obs_filter;
             let mut spans = Vec::new();

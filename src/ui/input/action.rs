@@ -356,6 +356,16 @@ actions! {
         needs: View, bar: OtherView(4),
         hint: "events", description: "events: errors, retries, wakes, sleeps, messages, tools, dreams",
     }
+    ViewOwnFirst {
+        group: Views, keys: ["1"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "view 1", description: "the genome's first view of its own (genomes with views of their own)",
+    }
+    ViewOwnSecond {
+        group: Views, keys: ["2"], modes: [Normal],
+        needs: View, bar: OtherView(4),
+        hint: "view 2", description: "the genome's second view of its own",
+    }
     ViewTalk {
         group: Views, keys: ["8"], modes: [Normal],
         needs: View, bar: OtherView(4),
@@ -540,7 +550,35 @@ impl Action {
             MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
             MainView::Talk => Action::ViewTalk,
+            MainView::Own(view) if view.slot == 0 => Action::ViewOwnFirst,
+            MainView::Own(_) => Action::ViewOwnSecond,
         }
+    }
+
+    /// The slot of the genome's own views this action shows, if it shows one.
+    fn own_slot(self) -> Option<u8> {
+        match self {
+            Action::ViewOwnFirst => Some(0),
+            Action::ViewOwnSecond => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The view this action shows among `views` (a creature's): its own view, or the
+    /// genome's own view in its slot.
+    pub fn view_in(self, views: &[MainView]) -> Option<MainView> {
+        match self.own_slot() {
+            Some(slot) => views
+                .iter()
+                .copied()
+                .find(|v| matches!(v, MainView::Own(o) if o.slot == slot)),
+            None => self.view().filter(|v| views.contains(v)),
+        }
+    }
+
+    /// Whether the action shows a view (of some creature).
+    pub fn shows_a_view(self) -> bool {
+        self.view().is_some() || self.own_slot().is_some()
     }
 
     /// The view this action shows, if it shows one.
@@ -568,10 +606,13 @@ impl Action {
     /// Whether the two actions can never both work for one creature (they show views of
     /// different genomes): then they may share a key.
     pub fn exclusive(a: Action, b: Action) -> bool {
-        match (a.view(), b.view()) {
-            (Some(a), Some(b)) => !MainView::offered_together(a, b),
-            _ => false,
+        if !a.shows_a_view() || !b.shows_a_view() {
+            return false;
         }
+        // Some creature offers the views of both: the views of one set.
+        !crate::ui::genome::view_sets()
+            .any(|set| a.view_in(set).is_some() && b.view_in(set).is_some())
+            && !matches!((a, b), (Action::ViewTalk, _) | (_, Action::ViewTalk))
     }
 
     /// The modes in which the action's key is looked up.

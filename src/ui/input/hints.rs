@@ -81,7 +81,7 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::Proposal => ctx.creature && ctx.review,
         Needs::Review => ctx.creature && ctx.review && ctx.control,
         Needs::Hits => ctx.hits,
-        Needs::View => action.view().is_some_and(|v| ctx.views.contains(&v)),
+        Needs::View => action.view_in(ctx.views).is_some(),
         Needs::GardenFilter => ctx.filtered,
         Needs::Command => ctx.creature,
     }
@@ -169,7 +169,7 @@ mod tests {
             mode,
             pane: Pane::Main,
             view: MainView::Observations,
-            views: crate::ui::focus::DREAMER_VIEWS,
+            views: crate::ui::focus::test_views::OBSERVATIONS_FIRST,
             creature: true,
             control,
             runner: control,

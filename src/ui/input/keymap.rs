@@ -189,7 +189,7 @@ impl Keymap {
             .get(&(mode, key))?
             .iter()
             .copied()
-            .find(|a| a.view().is_none_or(|v| views.contains(&v)))
+            .find(|a| !a.shows_a_view() || a.view_in(views).is_some())
     }
 
     /// The action for `key` on the screen as it is: on the normal screen with the garden
@@ -292,7 +292,9 @@ mod tests {
 
     #[test]
     fn a_shared_key_is_the_view_the_creature_offers() {
-        use crate::ui::focus::{DREAMER_VIEWS, EVENNIA_VIEWS};
+        use crate::ui::focus::test_views::{
+            JOURNAL_FIRST as EVENNIA_VIEWS, OBSERVATIONS_FIRST as DREAMER_VIEWS,
+        };
         let mut map = Keymap::default();
         let one = KeyChord::plain('1');
         assert_eq!(
@@ -317,7 +319,7 @@ mod tests {
     #[test]
     fn lookup_by_mode() {
         let map = Keymap::default();
-        let views = crate::ui::focus::DREAMER_VIEWS;
+        let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         assert_eq!(
             map.action(Mode::Normal, KeyChord::plain('s'), views),
             Some(Action::ForceSleep)
@@ -341,7 +343,7 @@ mod tests {
         ]));
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert_eq!(map.label(Action::ForceSleep), "z");
-        let views = crate::ui::focus::DREAMER_VIEWS;
+        let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         assert_eq!(map.action(Mode::Normal, KeyChord::plain('s'), views), None);
         assert_eq!(
             map.action(Mode::Normal, KeyChord::plain('q'), views),
@@ -375,7 +377,7 @@ mod tests {
             command("ctrl-c", "no way out"),
             command("nosuchkey", "typo"),
         ]);
-        let views = crate::ui::focus::DREAMER_VIEWS;
+        let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         assert_eq!(
             map.action(Mode::Normal, KeyChord::plain('t'), views),
             Some(Action::User(0))

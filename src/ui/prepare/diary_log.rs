@@ -6,8 +6,7 @@ use ratatui::text::{Line, Span};
 use super::emergence::text_under;
 use super::evennia::ItemDoc;
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::layout::FileKind;
+use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
@@ -22,7 +21,7 @@ pub fn prepare(m: &EmergenceMemory, theme: &Theme) -> ItemDoc {
         if !doc.lines.is_empty() {
             doc.lines.push(DocLine::hard(Line::default()));
         }
-        doc.item(FileKind::DiaryLog, &[day.line]);
+        doc.item(crate::genomes::emergence::memory::DIARY_LOG, &[day.line]);
         // The date is kept in its columns; what follows wraps beside it.
         let mut head = vec![
             Span::styled(day.date.format("%Y-%m-%d ").to_string(), theme.header),

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::evennia::text_lines;
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
+use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 

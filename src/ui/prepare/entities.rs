@@ -9,9 +9,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::evennia::{clock, pending, state_style, text_lines};
 use super::inert;
-use crate::memory::evennia::EvenniaMemory;
-use crate::memory::evennia::entities::{Entity, RelationshipState};
-use crate::memory::evennia::working::Conversation;
+use crate::genomes::evennia::memory::EvenniaMemory;
+use crate::genomes::evennia::memory::entities::{Entity, RelationshipState};
+use crate::genomes::evennia::memory::working::Conversation;
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
@@ -307,7 +307,6 @@ fn spark(f: f64) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::layout::FileKind;
 
     fn memory() -> EvenniaMemory {
         let mut m = EvenniaMemory::default();
@@ -321,7 +320,7 @@ mod tests {
         .iter()
         .enumerate()
         {
-            m.fold(FileKind::Entities, i as u64, l.as_bytes()).unwrap();
+            m.fold(crate::genomes::evennia::memory::ENTITIES, i as u64, l.as_bytes()).unwrap();
         }
         m
     }

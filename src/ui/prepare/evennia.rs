@@ -10,9 +10,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::inert;
-use crate::memory::evennia::EvenniaMemory;
-use crate::memory::evennia::entities::RelationshipState;
-use crate::memory::evennia::journal::ImportanceMethod;
+use crate::genomes::evennia::memory::EvenniaMemory;
+use crate::genomes::evennia::memory::entities::RelationshipState;
+use crate::genomes::evennia::memory::journal::ImportanceMethod;
 use crate::memory::layout::FileKind;
 use crate::text::sanitize::sanitize;
 use crate::ui::doc::DocLine;
@@ -176,12 +176,18 @@ mod tests {
     #[test]
     fn items_are_found_by_any_of_their_lines() {
         let mut doc = ItemDoc::default();
-        doc.item(FileKind::Journal, &[0, 4]);
+        doc.item(crate::genomes::evennia::memory::JOURNAL, &[0, 4]);
         doc.lines.push(DocLine::hard(Default::default()));
-        doc.item(FileKind::Reflections, &[0]);
-        assert_eq!(doc.find(FileKind::Journal, 4), Some(0));
-        assert_eq!(doc.find(FileKind::Reflections, 0), Some(1));
-        assert_eq!(doc.find(FileKind::Journal, 1), None);
+        doc.item(crate::genomes::evennia::memory::REFLECTIONS, &[0]);
+        assert_eq!(
+            doc.find(crate::genomes::evennia::memory::JOURNAL, 4),
+            Some(0)
+        );
+        assert_eq!(
+            doc.find(crate::genomes::evennia::memory::REFLECTIONS, 0),
+            Some(1)
+        );
+        assert_eq!(doc.find(crate::genomes::evennia::memory::JOURNAL, 1), None);
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl GardenGraph {
             .collect();
         let mut relations = Vec::new();
         for c in &creatures {
-            for a in c.emergence().relations.agents() {
+            for a in crate::genomes::emergence::memory::of(c).relations.agents() {
                 let now = a.current().cloned().unwrap_or_default();
                 relations.push((c.name().to_string(), a.agent.clone(), now));
             }

@@ -7,10 +7,9 @@ use ratatui::text::{Line, Span};
 
 use super::evennia::{ItemDoc, clock, importance_bar, importance_style, method, text_lines};
 use super::inert;
-use crate::memory::evennia::EvenniaMemory;
-use crate::memory::evennia::journal::{Consolidation, JournalEntry};
-use crate::memory::evennia::reflections::Reflection;
-use crate::memory::layout::FileKind;
+use crate::genomes::evennia::memory::EvenniaMemory;
+use crate::genomes::evennia::memory::journal::{Consolidation, JournalEntry};
+use crate::genomes::evennia::memory::reflections::Reflection;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
@@ -100,7 +99,7 @@ pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
 }
 
 fn entry(doc: &mut ItemDoc, e: &JournalEntry, theme: &Theme) {
-    doc.item(FileKind::Journal, &e.lines);
+    doc.item(crate::genomes::evennia::memory::JOURNAL, &e.lines);
     let texts = text_lines(&e.text);
     let text_style = if e.synthesis { theme.prose } else { theme.base };
     let mut head = vec![
@@ -181,7 +180,7 @@ fn details(e: &JournalEntry, theme: &Theme) -> Vec<Span<'static>> {
 }
 
 fn reflection(doc: &mut ItemDoc, r: &Reflection, m: &EvenniaMemory, theme: &Theme) {
-    doc.item(FileKind::Reflections, &[r.line]);
+    doc.item(crate::genomes::evennia::memory::REFLECTIONS, &[r.line]);
     let mut head = vec![
         Span::styled(format!("{} ", clock(r.t)), theme.muted),
         Span::styled(format!("{:<5} ", inert(&r.id)), theme.deep_sleep),
@@ -234,10 +233,15 @@ mod tests {
             r#"{"t":"2026-11-22T11:00:00Z","op":"add","id":"j3","text":"new","importance":7,"importance_method":"llm"}"#,
         ];
         for (i, l) in lines.iter().enumerate() {
-            m.fold(FileKind::Journal, i as u64, l.as_bytes()).unwrap();
+            m.fold(
+                crate::genomes::evennia::memory::JOURNAL,
+                i as u64,
+                l.as_bytes(),
+            )
+            .unwrap();
         }
         m.fold(
-            FileKind::Reflections,
+            crate::genomes::evennia::memory::REFLECTIONS,
             0,
             br#"{"t":"2026-11-22T10:10:00Z","op":"reflect","id":"r1","questions":["Why?"],"insights":["j2","j9"],"cumulative_importance":151,"threshold":150}"#,
         )
@@ -269,8 +273,14 @@ mod tests {
             text.iter()
                 .any(|l| l.contains("→ j9 (no longer in the journal)"))
         );
-        assert_eq!(doc.find(FileKind::Reflections, 0), Some(at("r1")));
-        assert_eq!(doc.find(FileKind::Journal, 2), Some(at("j3")));
+        assert_eq!(
+            doc.find(crate::genomes::evennia::memory::REFLECTIONS, 0),
+            Some(at("r1"))
+        );
+        assert_eq!(
+            doc.find(crate::genomes::evennia::memory::JOURNAL, 2),
+            Some(at("j3"))
+        );
     }
 
     #[test]
@@ -280,11 +290,15 @@ mod tests {
         for i in 0..n {
             let line =
                 format!(r#"{{"t":"2026-11-22T10:00:00Z","op":"add","id":"j{i}","importance":1}}"#);
-            m.fold(FileKind::Journal, i as u64, line.as_bytes())
-                .unwrap();
+            m.fold(
+                crate::genomes::evennia::memory::JOURNAL,
+                i as u64,
+                line.as_bytes(),
+            )
+            .unwrap();
         }
         m.fold(
-            FileKind::Reflections,
+            crate::genomes::evennia::memory::REFLECTIONS,
             0,
             br#"{"t":"2026-11-22T09:00:00Z","op":"reflect","id":"old"}"#,
         )

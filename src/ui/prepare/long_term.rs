@@ -7,10 +7,9 @@ use ratatui::text::{Line, Span};
 use super::emergence::{stamp, text_under};
 use super::evennia::ItemDoc;
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::emergence::longterm::LongTermMemory;
-use crate::memory::emergence::summaries::Summary;
-use crate::memory::layout::FileKind;
+use crate::genomes::emergence::memory::EmergenceMemory;
+use crate::genomes::emergence::memory::longterm::LongTermMemory;
+use crate::genomes::emergence::memory::summaries::Summary;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
@@ -115,7 +114,7 @@ fn memories(doc: &mut ItemDoc, list: &[&LongTermMemory], theme: &Theme) {
             .push(DocLine::word(Line::styled("  none", theme.muted), 2));
     }
     for memory in list.iter().take(SHOWN) {
-        doc.item(FileKind::LongTerm, &[memory.line]);
+        doc.item(crate::genomes::emergence::memory::LONG_TERM, &[memory.line]);
         let lead = vec![
             Span::styled(format!("  {:<5}", inert(&memory.id)), theme.accent),
             Span::styled(format!("{:<13}", stamp(memory.t)), theme.muted),
@@ -161,7 +160,7 @@ fn memories(doc: &mut ItemDoc, list: &[&LongTermMemory], theme: &Theme) {
 }
 
 fn summary(doc: &mut ItemDoc, s: &Summary, theme: &Theme) {
-    doc.item(FileKind::Summaries, &[s.line]);
+    doc.item(crate::genomes::emergence::memory::SUMMARIES, &[s.line]);
     let mut head = vec![
         Span::styled(format!("  {:<5}", inert(&s.id)), theme.accent),
         Span::styled(format!("{:<13}", stamp(s.t)), theme.muted),

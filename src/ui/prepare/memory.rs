@@ -5,9 +5,8 @@ use ratatui::text::{Line, Span};
 
 use super::evennia::{ItemDoc, clock, importance_style, method, text_lines};
 use super::inert;
-use crate::memory::evennia::EvenniaMemory;
-use crate::memory::evennia::semantic::SemanticMemory;
-use crate::memory::layout::FileKind;
+use crate::genomes::evennia::memory::EvenniaMemory;
+use crate::genomes::evennia::memory::semantic::SemanticMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
@@ -42,7 +41,7 @@ pub fn prepare(m: &EvenniaMemory, theme: &Theme) -> ItemDoc {
 }
 
 fn memory(doc: &mut ItemDoc, fact: &SemanticMemory, m: &EvenniaMemory, theme: &Theme) {
-    doc.item(FileKind::Semantic, &fact.lines);
+    doc.item(crate::genomes::evennia::memory::SEMANTIC, &fact.lines);
     let meta = &fact.meta;
     let mut head = vec![
         Span::styled(format!("{:<5} ", inert(&fact.id)), theme.accent),
@@ -133,7 +132,7 @@ mod tests {
         .iter()
         .enumerate()
         {
-            m.fold(FileKind::Semantic, i as u64, l.as_bytes()).unwrap();
+            m.fold(crate::genomes::evennia::memory::SEMANTIC, i as u64, l.as_bytes()).unwrap();
         }
         let doc = prepare(&m, &Theme::default());
         let text: Vec<String> = doc.lines.iter().map(|l| l.line.to_string()).collect();
@@ -144,7 +143,10 @@ mod tests {
             text[4].contains("importance 5 llm  journal j2 · #well"),
             "{text:?}"
         );
-        assert_eq!(doc.find(FileKind::Semantic, 2), Some(0));
+        assert_eq!(
+            doc.find(crate::genomes::evennia::memory::SEMANTIC, 2),
+            Some(0)
+        );
     }
 
     #[test]
@@ -152,8 +154,12 @@ mod tests {
         let mut m = EvenniaMemory::default();
         for i in 0..(SHOWN_MEMORIES + 3) {
             let line = format!(r#"{{"op":"add","id":"m{i}","text":"fact"}}"#);
-            m.fold(FileKind::Semantic, i as u64, line.as_bytes())
-                .unwrap();
+            m.fold(
+                crate::genomes::evennia::memory::SEMANTIC,
+                i as u64,
+                line.as_bytes(),
+            )
+            .unwrap();
         }
         let doc = prepare(&m, &Theme::default());
         assert_eq!(doc.items.len(), SHOWN_MEMORIES);

@@ -8,9 +8,8 @@ use ratatui::text::{Line, Span};
 use super::emergence::{stamp, text_under};
 use super::evennia::ItemDoc;
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::emergence::todos::{Due, Todo};
-use crate::memory::layout::FileKind;
+use crate::genomes::emergence::memory::EmergenceMemory;
+use crate::genomes::emergence::memory::todos::{Due, Todo};
 use crate::ui::doc::DocLine;
 use crate::ui::draw::fmt::duration;
 use crate::ui::theme::Theme;
@@ -78,7 +77,7 @@ fn todos(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &The
 }
 
 fn todo(doc: &mut ItemDoc, todo: &Todo, now: DateTime<Utc>, theme: &Theme) {
-    doc.item(FileKind::Todos, &[todo.line]);
+    doc.item(crate::genomes::emergence::memory::TODOS, &[todo.line]);
     let overdue = todo.overdue(now);
     let (mark, mark_style) = match (todo.is_done(), overdue) {
         (true, _) => ("✓", theme.grn),
@@ -170,7 +169,7 @@ fn agenda(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &Th
                 theme.header,
             ))));
         }
-        doc.item(FileKind::Calendar, &[o.event.line]);
+        doc.item(crate::genomes::emergence::memory::CALENDAR, &[o.event.line]);
         let mut spans = vec![
             Span::styled(format!("    {}  ", o.at.format("%H:%M")), theme.accent),
             Span::styled(inert(&o.event.description), theme.base),
@@ -197,7 +196,7 @@ fn events(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &Th
         theme,
     );
     for event in c.events() {
-        doc.item(FileKind::Calendar, &[event.line]);
+        doc.item(crate::genomes::emergence::memory::CALENDAR, &[event.line]);
         let next = match event.next_after(now) {
             Some(t) => format!("  next {}", stamp(Some(t))),
             None => "  past".to_string(),

@@ -9,9 +9,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::emergence::{stamp, text_under, trust_bar, trust_style};
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::emergence::dialogues::Dialogues;
-use crate::memory::emergence::relations::{AgentRelation, Relation};
+use crate::genomes::emergence::memory::EmergenceMemory;
+use crate::genomes::emergence::memory::dialogues::Dialogues;
+use crate::genomes::emergence::memory::relations::{AgentRelation, Relation};
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;

@@ -6,8 +6,7 @@ use ratatui::text::{Line, Span};
 use super::emergence::{stamp, text_under};
 use super::evennia::ItemDoc;
 use super::inert;
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::layout::FileKind;
+use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;
 
@@ -28,7 +27,7 @@ pub fn prepare(m: &EmergenceMemory, theme: &Theme) -> ItemDoc {
     ));
     for entry in soul.entries() {
         doc.lines.push(DocLine::hard(Line::default()));
-        doc.item(FileKind::Soul, &[entry.line]);
+        doc.item(crate::genomes::emergence::memory::SOUL, &[entry.line]);
         let lead = vec![
             Span::styled(format!("{:<6}", inert(&entry.id)), theme.accent),
             Span::styled(format!("{:<14}", stamp(entry.t)), theme.muted),

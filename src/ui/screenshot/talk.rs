@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use serde_json::json;
 
 use super::changed::copy_dir;
-use crate::memory::emergence::dialogues::Dialogues;
+use crate::genomes::emergence::memory::dialogues::Dialogues;
 use crate::memory::time::format_time;
 use crate::ui::headless::Headless;
 use crate::ui::state::Settings;

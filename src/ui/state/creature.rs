@@ -15,8 +15,6 @@ use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
 use crate::memory::dream_diffs::{self, DiffRecord};
-use crate::memory::emergence::EmergenceMemory;
-use crate::memory::evennia::EvenniaMemory;
 use crate::memory::genome::Genome;
 use crate::memory::identity::BrainKind;
 use crate::memory::layout::FileKind;
@@ -87,6 +85,10 @@ pub struct CreatureUi {
     pub evennia: Option<EvenniaUi>,
     /// An emergence creature's figures and prepared views.
     pub emergence: Option<EmergenceUi>,
+    /// What the views of its genome's own show ([`MainView::Own`]).
+    pub own: Option<Box<dyn crate::ui::genome::GenomeUi>>,
+    /// Where each of those views is scrolled (by slot).
+    pub own_anchors: [Anchor; 2],
 
     pub obs_items: Vec<observations::PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
@@ -219,9 +221,11 @@ impl CreatureUi {
             link,
             host: None,
             orchestrated: None,
-            genome: Genome::Dreamer,
+            genome: crate::memory::genome::Registry::installed().default_genome(),
             evennia: None,
             emergence: None,
+            own: None,
+            own_anchors: [Anchor::Line(0); 2],
             obs_items: Vec::new(),
             obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
@@ -319,24 +323,44 @@ impl CreatureUi {
                     self.prepare_genome(c, theme, now);
                     side = true;
                 }
-                Change::Emergence(kind) | Change::Reset(kind) if EmergenceMemory::owns(*kind) => {
+                Change::Genome(kind) | Change::Reset(kind)
+                    if crate::genomes::emergence::memory::FILES.contains(kind) =>
+                {
                     self.prepare_genome(c, theme, now);
                     if let Some(emergence) = self.emergence.as_mut() {
                         emergence.apply(c, *kind, now, theme);
                     }
                 }
-                Change::Evennia(kind) | Change::Reset(kind) if EvenniaMemory::owns(*kind) => {
+                Change::Genome(kind) | Change::Reset(kind)
+                    if crate::genomes::evennia::memory::FILES.contains(kind) =>
+                {
                     self.prepare_genome(c, theme, now);
                     if let Some(evennia) = self.evennia.as_mut() {
                         evennia.apply(c, *kind, theme);
                     }
-                    side |= matches!(kind, FileKind::OperatingMode | FileKind::WorkingMemory);
+                    side |= matches!(
+                        *kind,
+                        crate::genomes::evennia::memory::OPERATING_MODE
+                            | crate::genomes::evennia::memory::WORKING_MEMORY
+                    );
                 }
                 Change::Priorities | Change::Rules | Change::Briefing | Change::Problem(_) => {
                     side = true;
                 }
                 _ => {}
             }
+        }
+        // The genome's own views read its files and the events log: prepared once.
+        if let Some(own) = self.own.as_mut()
+            && changes.iter().any(|ch| {
+                matches!(
+                    ch,
+                    Change::Genome(_) | Change::Events { .. } | Change::Reset(_)
+                )
+            })
+        {
+            own.prepare(c, now, theme);
+            side = true;
         }
         if side {
             self.side = prepare::side::prepare(c, theme);
@@ -495,13 +519,19 @@ impl CreatureUi {
     /// The genome, and an evennia or emergence creature's views (prepared when it becomes
     /// one).
     fn prepare_genome(&mut self, c: &Creature, theme: &Theme, now: DateTime<Utc>) {
+        let before = self.genome;
         self.genome = c.genome();
-        if self.genome != Genome::Evennia {
+        if before != self.genome || self.own.is_none() {
+            self.own = crate::ui::genome::of(&self.genome)
+                .own
+                .map(|new| new(c, now, theme));
+        }
+        if self.genome.name() != crate::genomes::evennia::memory::NAME {
             self.evennia = None;
         } else if self.evennia.is_none() {
             self.evennia = Some(EvenniaUi::new(c, theme));
         }
-        if self.genome != Genome::Emergence {
+        if self.genome.name() != crate::genomes::emergence::memory::NAME {
             self.emergence = None;
         } else if self.emergence.is_none() {
             self.emergence = Some(EmergenceUi::new(c, now, theme));

@@ -62,10 +62,10 @@ impl EmergenceUi {
             history_anchor: Anchor::Line(0),
         };
         for kind in [
-            FileKind::Soul,
-            FileKind::LongTerm,
-            FileKind::DiaryLog,
-            FileKind::Relations,
+            crate::genomes::emergence::memory::SOUL,
+            crate::genomes::emergence::memory::LONG_TERM,
+            crate::genomes::emergence::memory::DIARY_LOG,
+            crate::genomes::emergence::memory::RELATIONS,
         ] {
             ui.apply(c, kind, now, theme);
         }
@@ -76,29 +76,31 @@ impl EmergenceUi {
 
     /// A file of the genome changed: prepares again what shows it.
     pub fn apply(&mut self, c: &Creature, kind: FileKind, now: DateTime<Utc>, theme: &Theme) {
-        let m = c.emergence();
+        let m = crate::genomes::emergence::memory::of(c);
         self.summary = EmergenceSummary::of(m, now);
         match kind {
-            FileKind::Soul => self.soul = soul::prepare(m, theme),
-            FileKind::LongTerm | FileKind::Summaries => {
+            crate::genomes::emergence::memory::SOUL => self.soul = soul::prepare(m, theme),
+            crate::genomes::emergence::memory::LONG_TERM
+            | crate::genomes::emergence::memory::SUMMARIES => {
                 let new = long_term::prepare(m, theme);
                 self.memory_anchor = keep_place(self.memory_anchor, &self.memory, &new);
                 self.memory = new;
             }
-            FileKind::DiaryLog => {
+            crate::genomes::emergence::memory::DIARY_LOG => {
                 let new = diary_log::prepare(m, theme);
                 self.diary_anchor = keep_place(self.diary_anchor, &self.diary, &new);
                 self.diary = new;
             }
-            FileKind::Todos | FileKind::Calendar => {
+            crate::genomes::emergence::memory::TODOS
+            | crate::genomes::emergence::memory::CALENDAR => {
                 self.plans = plans::prepare(m, now, theme);
                 self.plans_at = Some(now);
             }
-            FileKind::Relations => {
+            crate::genomes::emergence::memory::RELATIONS => {
                 self.relations = relations::rows(m, theme);
                 self.history_of = None;
             }
-            FileKind::Dialogues => self.history_of = None,
+            crate::genomes::emergence::memory::DIALOGUES => self.history_of = None,
             _ => {}
         }
     }
@@ -110,8 +112,8 @@ impl EmergenceUi {
         if self.plans_at.and_then(minute) == minute(now) {
             return;
         }
-        self.summary = EmergenceSummary::of(c.emergence(), now);
-        self.plans = plans::prepare(c.emergence(), now, theme);
+        self.summary = EmergenceSummary::of(crate::genomes::emergence::memory::of(c), now);
+        self.plans = plans::prepare(crate::genomes::emergence::memory::of(c), now, theme);
         self.plans_at = Some(now);
     }
 
@@ -151,7 +153,7 @@ impl EmergenceUi {
         if agent.is_some() && agent == self.history_of {
             return;
         }
-        let m = c.emergence();
+        let m = crate::genomes::emergence::memory::of(c);
         self.history = agent
             .as_deref()
             .and_then(|a| m.relations.get(a))
@@ -170,8 +172,7 @@ impl EmergenceUi {
     /// Shows the dialogue line at `line` of `dialogues.jsonl` in the selected agent's
     /// history (the agent it was said with selected); whether it is there.
     pub fn show_dialogue(&mut self, c: &Creature, line: u64, theme: &Theme) -> bool {
-        let with = c
-            .emergence()
+        let with = crate::genomes::emergence::memory::of(c)
             .dialogues
             .all()
             .find(|s| s.line == line)

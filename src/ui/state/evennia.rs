@@ -42,7 +42,11 @@ impl EvenniaUi {
             profile_of: None,
             profile_anchor: Anchor::Line(0),
         };
-        for kind in [FileKind::Journal, FileKind::Semantic, FileKind::Entities] {
+        for kind in [
+            crate::genomes::evennia::memory::JOURNAL,
+            crate::genomes::evennia::memory::SEMANTIC,
+            crate::genomes::evennia::memory::ENTITIES,
+        ] {
             ui.apply(c, kind, theme);
         }
         ui.prepare_profile(c, theme);
@@ -51,20 +55,22 @@ impl EvenniaUi {
 
     /// A file of the genome changed: prepares again what shows it.
     pub fn apply(&mut self, c: &Creature, kind: FileKind, theme: &Theme) {
-        let m = c.evennia();
+        let m = crate::genomes::evennia::memory::of(c);
         self.summary = EvenniaSummary::of(m);
         match kind {
-            FileKind::Journal | FileKind::Reflections => {
+            crate::genomes::evennia::memory::JOURNAL
+            | crate::genomes::evennia::memory::REFLECTIONS => {
                 let new = journal::prepare(m, theme);
                 self.journal_anchor = keep_place(self.journal_anchor, &self.journal, &new);
                 self.journal = new;
             }
-            FileKind::Semantic => {
+            crate::genomes::evennia::memory::SEMANTIC => {
                 let new = memory::prepare(m, theme);
                 self.memory_anchor = keep_place(self.memory_anchor, &self.memory, &new);
                 self.memory = new;
             }
-            FileKind::Entities | FileKind::WorkingMemory => {
+            crate::genomes::evennia::memory::ENTITIES
+            | crate::genomes::evennia::memory::WORKING_MEMORY => {
                 self.entities = entities::rows(m, theme);
                 self.profile_of = None;
             }
@@ -100,7 +106,7 @@ impl EvenniaUi {
         if id.is_some() && id == self.profile_of {
             return;
         }
-        let m = c.evennia();
+        let m = crate::genomes::evennia::memory::of(c);
         self.profile = id
             .as_deref()
             .and_then(|id| m.entities.get(id))

@@ -32,7 +32,7 @@ use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
-use crate::ui::focus::{DREAMER_VIEWS, MainView, Mode, Pane};
+use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
@@ -247,8 +247,8 @@ impl App {
                 matches!(
                     c,
                     Change::Identity
-                        | Change::Emergence(FileKind::Relations)
-                        | Change::Reset(FileKind::Relations)
+                        | Change::Genome(crate::genomes::emergence::memory::RELATIONS)
+                        | Change::Reset(crate::genomes::emergence::memory::RELATIONS)
                 )
             }),
         });
@@ -399,7 +399,9 @@ impl App {
 
     /// The views the selected creature offers (a dreamer's when none is selected).
     pub fn views(&self) -> &'static [MainView] {
-        let mut views = self.selected_ui().map_or(DREAMER_VIEWS, CreatureUi::views);
+        let mut views = self
+            .selected_ui()
+            .map_or_else(crate::ui::genome::default_views, CreatureUi::views);
         if self
             .selected
             .as_deref()
@@ -489,6 +491,8 @@ impl App {
         };
         match view {
             MainView::Talk => self.talk.prepare(model.name(), &self.theme),
+            // Prepared as the files change (`CreatureUi::apply`).
+            MainView::Own(_) => {}
             MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {

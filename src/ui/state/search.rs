@@ -13,15 +13,39 @@ pub const SOURCES: [(SearchSource, FileKind); 13] = [
     (SearchSource::Observations, FileKind::Observations),
     (SearchSource::Dreams, FileKind::Dreams),
     (SearchSource::Diary, FileKind::Diary),
-    (SearchSource::Journal, FileKind::Journal),
-    (SearchSource::Semantic, FileKind::Semantic),
-    (SearchSource::Entities, FileKind::Entities),
-    (SearchSource::Reflections, FileKind::Reflections),
-    (SearchSource::Soul, FileKind::Soul),
-    (SearchSource::LongTerm, FileKind::LongTerm),
-    (SearchSource::Summaries, FileKind::Summaries),
-    (SearchSource::DiaryLog, FileKind::DiaryLog),
-    (SearchSource::Dialogues, FileKind::Dialogues),
+    (
+        SearchSource::Journal,
+        crate::genomes::evennia::memory::JOURNAL,
+    ),
+    (
+        SearchSource::Semantic,
+        crate::genomes::evennia::memory::SEMANTIC,
+    ),
+    (
+        SearchSource::Entities,
+        crate::genomes::evennia::memory::ENTITIES,
+    ),
+    (
+        SearchSource::Reflections,
+        crate::genomes::evennia::memory::REFLECTIONS,
+    ),
+    (SearchSource::Soul, crate::genomes::emergence::memory::SOUL),
+    (
+        SearchSource::LongTerm,
+        crate::genomes::emergence::memory::LONG_TERM,
+    ),
+    (
+        SearchSource::Summaries,
+        crate::genomes::emergence::memory::SUMMARIES,
+    ),
+    (
+        SearchSource::DiaryLog,
+        crate::genomes::emergence::memory::DIARY_LOG,
+    ),
+    (
+        SearchSource::Dialogues,
+        crate::genomes::emergence::memory::DIALOGUES,
+    ),
 ];
 
 /// The file a source's hits are lines of.

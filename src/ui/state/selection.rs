@@ -37,15 +37,17 @@ pub fn file_of(view: MainView) -> FileKind {
         MainView::Dreams => FileKind::Dreams,
         MainView::Diary => FileKind::Diary,
         MainView::Recall => FileKind::Conversation,
-        MainView::Journal => FileKind::Journal,
-        MainView::Entities => FileKind::Entities,
-        MainView::Memory => FileKind::Semantic,
-        MainView::Soul => FileKind::Soul,
-        MainView::LongTerm => FileKind::LongTerm,
-        MainView::DiaryLog => FileKind::DiaryLog,
-        MainView::Plans => FileKind::Todos,
-        MainView::Relations => FileKind::Relations,
+        MainView::Journal => crate::genomes::evennia::memory::JOURNAL,
+        MainView::Entities => crate::genomes::evennia::memory::ENTITIES,
+        MainView::Memory => crate::genomes::evennia::memory::SEMANTIC,
+        MainView::Soul => crate::genomes::emergence::memory::SOUL,
+        MainView::LongTerm => crate::genomes::emergence::memory::LONG_TERM,
+        MainView::DiaryLog => crate::genomes::emergence::memory::DIARY_LOG,
+        MainView::Plans => crate::genomes::emergence::memory::TODOS,
+        MainView::Relations => crate::genomes::emergence::memory::RELATIONS,
         MainView::Live | MainView::Events | MainView::Talk => FileKind::Events,
+        // A genome's own view: what it shows comes from its files and the events log.
+        MainView::Own(_) => FileKind::Events,
     }
 }
 

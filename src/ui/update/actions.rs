@@ -107,6 +107,11 @@ impl App {
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::ViewTalk => self.show(MainView::Talk),
+            Action::ViewOwnFirst | Action::ViewOwnSecond => {
+                if let Some(view) = action.view_in(self.views()) {
+                    self.show(view);
+                }
+            }
             Action::CycleEventKind => self.cycle_event_kind(),
             Action::ToggleRed => self.toggle(Priority::Red),
             Action::ToggleYlw => self.toggle(Priority::Ylw),

@@ -246,8 +246,7 @@ fn evennia_hit(
             (MainView::Memory, at.is_some())
         }
         SearchSource::Entities => {
-            let id = model
-                .evennia()
+            let id = crate::genomes::evennia::memory::of(model)
                 .entities
                 .all()
                 .find(|entity| entity.has_line(line))

@@ -258,6 +258,13 @@ impl App {
                 .recall
                 .scroll(model.conversation(), &self.theme, vp, step),
             MainView::Events => ui.events.scroll(model.events(), &self.theme, vp, step),
+            MainView::Own(view) => {
+                if let (Some(own), Some(anchor)) =
+                    (&ui.own, ui.own_anchors.get_mut(usize::from(view.slot)))
+                {
+                    *anchor = scroll::scroll(own.doc(view.slot), *anchor, vp, step);
+                }
+            }
             // A page key pages the selected dream's detail; the others move along the list.
             MainView::Dreams if matches!(step, Step::PageUp | Step::PageDown) => {
                 self.scroll_dream(step);

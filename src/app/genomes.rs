@@ -1,0 +1,118 @@
+//! The registry of genomes: the one place that lists them. Each genome's parts plug into
+//! the layer they belong to; adding a genome is its folder under `genomes/` and its line
+//! here (ARCHITECTURE.md, "Adding a genome").
+
+use std::sync::LazyLock;
+
+use crate::genomes::{Plugin, dreamer, emergence, evennia, minimal, wonders};
+use crate::memory::genome::{GenomeSpec, Registry};
+use crate::ui::genome::GenomeViews;
+
+/// Every genome, one line each, in the order they are detected by their files; the first
+/// (the dreamer) is a creature's genome when nothing says otherwise, and how a genome
+/// nothing knows is shown.
+static GENOMES: [Plugin; 5] = [
+    dreamer::PLUGIN,
+    evennia::PLUGIN,
+    emergence::PLUGIN,
+    minimal::PLUGIN,
+    wonders::PLUGIN,
+];
+
+/// The genomes as the memory model knows them.
+static MEMORY: LazyLock<Vec<&'static GenomeSpec>> =
+    LazyLock::new(|| GENOMES.iter().map(|g| g.memory).collect());
+
+/// The genomes as the observatory shows them.
+static VIEWS: LazyLock<Vec<&'static GenomeViews>> =
+    LazyLock::new(|| GENOMES.iter().map(|g| g.views).collect());
+
+/// The memory model's registry.
+pub fn memory() -> Registry {
+    Registry::new(&MEMORY)
+}
+
+/// Installs every layer's registry, once per process (later calls change nothing).
+pub fn install() {
+    crate::memory::genome::install(memory());
+    crate::ui::genome::install(&VIEWS);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::focus::MainView;
+
+    #[test]
+    fn a_view_not_offered_becomes_the_one_in_its_tab() {
+        install();
+        let registry = memory();
+        assert_eq!(
+            MainView::Dreams.within(evennia::ui::VIEWS),
+            MainView::Entities
+        );
+        assert_eq!(MainView::Memory.within(dreamer::ui::VIEWS), MainView::Diary);
+        assert_eq!(
+            MainView::Recall.within(evennia::ui::VIEWS),
+            MainView::Recall
+        );
+        assert_eq!(
+            MainView::Journal.within(evennia::ui::VIEWS),
+            MainView::Journal
+        );
+        assert!(MainView::offered_together(
+            MainView::Journal,
+            MainView::Recall
+        ));
+        assert!(!MainView::offered_together(
+            MainView::Journal,
+            MainView::Observations
+        ));
+        assert_eq!(MainView::of(&registry.named("x"), true), dreamer::ui::VIEWS);
+        assert!(!MainView::of(&registry.named("evennia"), false).contains(&MainView::Events));
+        assert_eq!(
+            MainView::Events.within(evennia::ui::VIEWS),
+            MainView::Events
+        );
+        let live = MainView::with_live(MainView::of(&registry.named("dreamer"), false));
+        assert_eq!(live.last(), Some(&MainView::Live));
+        let emergence = MainView::of(&registry.named("emergence"), false);
+        assert!(!emergence.contains(&MainView::Events));
+        assert_eq!(
+            MainView::of(&registry.named("emergence"), true),
+            emergence::ui::VIEWS
+        );
+        assert_eq!(MainView::with_live(emergence), emergence);
+        assert_eq!(
+            MainView::Diary.within(emergence::ui::VIEWS),
+            MainView::DiaryLog
+        );
+        assert_eq!(
+            MainView::Relations.within(evennia::ui::VIEWS),
+            MainView::Journal
+        );
+        assert!(!MainView::offered_together(MainView::Plans, MainView::Live));
+    }
+
+    #[test]
+    fn every_set_of_views_can_add_the_garden_conversation() {
+        install();
+        let registry = memory();
+        for genome in ["dreamer", "evennia", "emergence"].map(|n| registry.named(n)) {
+            for events in [false, true] {
+                let views = MainView::of(&genome, events);
+                for views in [views, MainView::with_live(views)] {
+                    let talk = MainView::with_talk(views);
+                    assert_eq!(&talk[..views.len()], views, "{genome:?} {events}");
+                    assert_eq!(talk.last(), Some(&MainView::Talk));
+                    assert_eq!(MainView::Talk.within(talk), MainView::Talk);
+                }
+            }
+        }
+        assert_eq!(
+            MainView::Talk.within(dreamer::ui::VIEWS),
+            MainView::Observations
+        );
+        assert!(MainView::offered_together(MainView::Talk, MainView::Soul));
+    }
+}

@@ -1,0 +1,159 @@
+//! A `minimal` creature in the observatory: its cycles (newest first, each with its
+//! thoughts and tool calls), the live and events views every OpenSeed creature has, and a
+//! side panel of where its loop stands.
+
+use chrono::{DateTime, Utc};
+use ratatui::text::{Line, Span};
+
+use super::memory::{self, Cycle, Step};
+use crate::memory::creature::Creature;
+use crate::ui::doc::DocLine;
+use crate::ui::focus::{MainView, OwnView};
+use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::prepare::inert;
+use crate::ui::prepare::side::{none, title};
+use crate::ui::theme::Theme;
+
+/// Its cycles, newest first.
+const CYCLES: MainView = MainView::Own(&OwnView {
+    slot: 0,
+    title: "Cycles",
+    empty: "No cycles yet: one begins when the creature boots or wakes.",
+});
+
+/// Its views, in tab order.
+pub const VIEWS: &[MainView] = &[CYCLES, MainView::Events];
+
+/// The genome as the observatory shows it.
+pub static GENOME: GenomeViews = GenomeViews {
+    genome: memory::NAME,
+    views: VIEWS,
+    quiet: &[CYCLES],
+    live: Some((
+        &[CYCLES, MainView::Live, MainView::Events],
+        &[CYCLES, MainView::Live],
+    )),
+    side_title: " Loop ",
+    side,
+    own: Some(|c, now, theme| {
+        let mut ui = MinimalUi::default();
+        ui.prepare(c, now, theme);
+        Box::new(ui)
+    }),
+};
+
+/// The cycles view, prepared.
+#[derive(Debug, Default)]
+struct MinimalUi {
+    cycles: Vec<DocLine>,
+}
+
+impl GenomeUi for MinimalUi {
+    fn prepare(&mut self, c: &Creature, _now: DateTime<Utc>, theme: &Theme) {
+        let m = memory::of(c);
+        let all: Vec<&Cycle> = m.cycles.all().collect();
+        // The cycle count is the number of the newest cycle.
+        let first = m
+            .cycle_count
+            .and_then(|n| n.checked_sub((all.len() as u64).saturating_sub(1)));
+        self.cycles = all
+            .into_iter()
+            .enumerate()
+            .rev()
+            .flat_map(|(i, cycle)| cycle_lines(first.map(|f| f + i as u64), cycle, theme))
+            .collect();
+    }
+
+    fn doc(&self, _slot: u8) -> &[DocLine] {
+        &self.cycles
+    }
+}
+
+/// One cycle: a heading (its number, when it began and why, how it ended), then its steps.
+fn cycle_lines(number: Option<u64>, cycle: &Cycle, theme: &Theme) -> Vec<DocLine> {
+    let when = cycle
+        .t
+        .map_or("?".to_string(), |t| t.format("%m-%d %H:%M:%S").to_string());
+    let ended = match cycle.slept_s {
+        Some(s) => format!(" · slept {s:.0} s"),
+        None => " · under way (or stopped)".to_string(),
+    };
+    let number = number.map_or(String::new(), |n| format!("cycle {n} · "));
+    let mut out = vec![DocLine::hanging(
+        Line::from(vec![
+            Span::styled(format!("{number}{when} "), theme.title),
+            Span::styled(inert(&cycle.began), theme.muted),
+            Span::styled(
+                format!(
+                    "{ended} · {} tool calls{}",
+                    cycle.tool_calls,
+                    if cycle.failed > 0 {
+                        format!(", {} failed", cycle.failed)
+                    } else {
+                        String::new()
+                    }
+                ),
+                theme.muted,
+            ),
+        ]),
+        2,
+    )];
+    for step in &cycle.steps {
+        let (mark, style, text) = match step {
+            Step::Thought(text) => ("  ", theme.base, first_line(text)),
+            Step::Tool { tool, input, ok } => (
+                if *ok { "✓ " } else { "✗ " },
+                if *ok { theme.grn } else { theme.red },
+                format!("{tool}: {}", first_line(input)),
+            ),
+            Step::Message(text) => ("✉ ", theme.accent, first_line(text)),
+            Step::Error(text) => ("! ", theme.error, first_line(text)),
+        };
+        out.push(DocLine::hanging(
+            Line::from(vec![
+                Span::styled(format!("  {mark}"), style),
+                Span::styled(inert(&text), theme.base),
+            ]),
+            4,
+        ));
+    }
+    if cycle.steps_dropped > 0 {
+        out.push(DocLine::word(
+            Line::styled(
+                format!("    … and {} more", cycle.steps_dropped),
+                theme.muted,
+            ),
+            0,
+        ));
+    }
+    out.push(DocLine::hard(Line::default()));
+    out
+}
+
+/// The first line of a creature's text.
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {
+    let m = memory::of(c);
+    let count = m.cycle_count.map(|n| n.to_string());
+    title(out, theme, "Cycle", count);
+    if m.cycles.all().next().is_none() {
+        none(out, theme, "none seen yet");
+    }
+    for (label, value) in [
+        ("ended in a sleep", m.cycles.ended),
+        ("tool calls", m.cycles.tool_calls),
+        ("failed", m.cycles.failed),
+        ("thoughts", m.cycles.thoughts),
+    ] {
+        out.push(DocLine::word(
+            Line::from(vec![
+                Span::styled(format!("{value:>5} "), theme.accent),
+                Span::styled(label.to_string(), theme.base),
+            ]),
+            6,
+        ));
+    }
+}

@@ -1,0 +1,180 @@
+//! A `wonders` creature in the observatory: its subconscious (newest first: what it
+//! wondered, what its searches found, what it surfaced), the live and events views every
+//! OpenSeed creature has, and a side panel of the memories it surfaced.
+
+use chrono::{DateTime, Utc};
+use ratatui::text::{Line, Span};
+
+use super::memory::{self, SubconsciousStep};
+use crate::memory::creature::Creature;
+use crate::ui::doc::DocLine;
+use crate::ui::focus::{MainView, OwnView};
+use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::prepare::inert;
+use crate::ui::prepare::side::{none, title};
+use crate::ui::theme::Theme;
+
+/// Its subconscious, newest first.
+const SUBCONSCIOUS: MainView = MainView::Own(&OwnView {
+    slot: 0,
+    title: "Subconscious",
+    empty: "Nothing yet: the subconscious runs after each turn that used a tool.",
+});
+
+/// Its views, in tab order.
+pub const VIEWS: &[MainView] = &[SUBCONSCIOUS, MainView::Events];
+
+/// Surfaced memories listed in the side panel, the newest.
+const SURFACED_SHOWN: usize = 6;
+
+/// The genome as the observatory shows it.
+pub static GENOME: GenomeViews = GenomeViews {
+    genome: memory::NAME,
+    views: VIEWS,
+    quiet: &[SUBCONSCIOUS],
+    live: Some((
+        &[SUBCONSCIOUS, MainView::Live, MainView::Events],
+        &[SUBCONSCIOUS, MainView::Live],
+    )),
+    side_title: " Surfaced memories ",
+    side,
+    own: Some(|c, now, theme| {
+        let mut ui = WondersUi::default();
+        ui.prepare(c, now, theme);
+        Box::new(ui)
+    }),
+};
+
+/// The subconscious view, prepared.
+#[derive(Debug, Default)]
+struct WondersUi {
+    steps: Vec<DocLine>,
+}
+
+impl GenomeUi for WondersUi {
+    fn prepare(&mut self, c: &Creature, _now: DateTime<Utc>, theme: &Theme) {
+        let m = memory::of(c);
+        self.steps = m
+            .subconscious
+            .kept
+            .as_slice()
+            .iter()
+            .rev()
+            .flat_map(|(t, _, step)| step_lines(*t, step, theme))
+            .collect();
+    }
+
+    fn doc(&self, _slot: u8) -> &[DocLine] {
+        &self.steps
+    }
+}
+
+/// One step: its time and kind, then what it found.
+fn step_lines(t: Option<DateTime<Utc>>, step: &SubconsciousStep, theme: &Theme) -> Vec<DocLine> {
+    let when = t.map_or("?".to_string(), |t| t.format("%m-%d %H:%M:%S").to_string());
+    let head = |kind: &str, rest: String, style| {
+        DocLine::hanging(
+            Line::from(vec![
+                Span::styled(format!("{when} "), theme.muted),
+                Span::styled(format!("{kind:<8}"), style),
+                Span::styled(rest, theme.base),
+            ]),
+            2,
+        )
+    };
+    let detail = |text: String| {
+        DocLine::hanging(
+            Line::from(vec![Span::raw("    "), Span::styled(text, theme.muted)]),
+            6,
+        )
+    };
+    let mut out = Vec::new();
+    match step {
+        SubconsciousStep::Wonder { wonders } if wonders.is_empty() => {
+            out.push(head("wonder", "no hypotheses".into(), theme.muted));
+        }
+        SubconsciousStep::Wonder { wonders } => {
+            out.push(head(
+                "wonder",
+                format!("{} hypotheses", wonders.len()),
+                theme.accent,
+            ));
+            for w in wonders {
+                out.push(detail(format!(
+                    "{} (query: {})",
+                    inert(&w.wonder),
+                    inert(&w.query)
+                )));
+            }
+        }
+        SubconsciousStep::Search { hits, missed } => {
+            let found: u64 = hits.iter().map(|h| h.match_count).sum();
+            out.push(head(
+                "search",
+                format!("{} queries with hits, {found} thoughts found", hits.len()),
+                theme.ylw,
+            ));
+            for hit in hits {
+                for m in &hit.matches {
+                    out.push(detail(format!("{}: {}", inert(&hit.query), inert(m))));
+                }
+            }
+            if !missed.is_empty() {
+                let missed: Vec<String> = missed.iter().map(|q| inert(q)).collect();
+                out.push(detail(format!("nothing for: {}", missed.join(", "))));
+            }
+        }
+        SubconsciousStep::Prepare {
+            surfaced: Some(memory),
+            candidates,
+        } => {
+            out.push(head(
+                "surfaced",
+                format!("from {candidates} candidates"),
+                theme.grn,
+            ));
+            out.push(detail(inert(memory)));
+        }
+        SubconsciousStep::Prepare {
+            surfaced: None,
+            candidates,
+        } => out.push(head(
+            "prepare",
+            format!("nothing surfaced from {candidates} candidates"),
+            theme.muted,
+        )),
+        SubconsciousStep::Skip { reason } => out.push(head("skip", inert(reason), theme.muted)),
+        SubconsciousStep::Other(step) => out.push(head("step", inert(step), theme.muted)),
+    }
+    out
+}
+
+fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {
+    let m = memory::of(c);
+    title(out, theme, "Surfaced", Some(m.surfaced_total.to_string()));
+    if m.surfaced.as_slice().is_empty() {
+        none(out, theme, "none yet");
+    }
+    for (_, text) in m.surfaced.as_slice().iter().rev().take(SURFACED_SHOWN) {
+        out.push(DocLine::word(
+            Line::from(vec![
+                Span::styled("• ", theme.accent),
+                Span::styled(inert(text), theme.base),
+            ]),
+            2,
+        ));
+    }
+    let cycle = m.cycle_count.map(|n| n.to_string());
+    title(out, theme, "Cycle", cycle);
+    let s = &m.subconscious;
+    out.push(DocLine::word(
+        Line::styled(
+            format!(
+                "{} wonders, {} searches, {} steps",
+                s.wonders, s.searches, s.steps
+            ),
+            theme.muted,
+        ),
+        0,
+    ));
+}
