@@ -32,7 +32,7 @@ fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
             model: "rehearsal",
             purpose: "grow",
             born: at(0),
-            genome: "dreamwatch",
+            genome: "dreamer",
         },
     )
     .unwrap();
@@ -325,8 +325,9 @@ fn documents_and_state_files_read_back_exactly() {
     assert_eq!(b.born.as_deref(), Some("2026-03-01T10:00:00.000Z"));
     assert_eq!(
         (b.genome.as_deref(), b.model.as_deref(), b.parent.as_deref()),
-        (Some("dreamwatch"), Some("rehearsal"), None)
+        (Some("dreamer"), Some("rehearsal"), None)
     );
+    assert_eq!(b.created_by.as_deref(), Some("dreamwatch"));
 
     let pruned = "# Observations\n\n## 2026-03-01\n\nRED 10:00 kept\n";
     dreamer_write(

@@ -25,6 +25,10 @@ pub struct Birth {
     pub model: Option<String>,
     #[serde(default)]
     pub parent: Option<String>,
+    /// The runner that created the creature (`"dreamwatch"` for dreamwatch's own, of any
+    /// genome); OpenSeed writes none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_by: Option<String>,
 }
 
 impl Birth {

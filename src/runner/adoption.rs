@@ -1,14 +1,14 @@
 //! Whose creature a directory holds, so that the runner never takes over another runner's
 //! creature unasked.
 //!
-//! The rule: the runner writes `"genome": "dreamwatch"` ([`GENOME`]) into the BIRTH.json of
-//! the creatures it creates. A BIRTH.json that names another genome (OpenSeed's
-//! `dreamer`, `minimal`...), none at all (older OpenSeed creatures, with a
-//! `template_version`), or that cannot be read, is another runner's creature: hosting it
-//! is adopting it (`dreamwatch run --adopt`). The runner never rewrites another genome's
-//! BIRTH.json, so such a creature stays adopted-on-request: `--adopt` each time.
-//! A directory without BIRTH.json is new (or a birth of ours cut short) and is the
-//! runner's.
+//! The rule: the runner writes `"created_by": "dreamwatch"` ([`CREATOR`]) into the
+//! BIRTH.json of the creatures it creates, whatever their genome. A BIRTH.json without it
+//! (OpenSeed's creatures, with or without a genome), or that cannot be read, is another
+//! runner's creature: hosting it is adopting it (`dreamwatch run --adopt`). The runner
+//! never rewrites another's BIRTH.json, so such a creature stays adopted-on-request:
+//! `--adopt` each time. Creatures dreamwatch created before the field existed named a
+//! genome no other runner writes ([`LEGACY_OWN`]) and stay its own. A directory without
+//! BIRTH.json is new (or a birth of ours cut short) and is the runner's.
 
 use std::path::Path;
 
@@ -16,12 +16,12 @@ use crate::memory::identity::Birth;
 use crate::memory::write::SeedPaths;
 use crate::tail::read_bounded;
 
-/// The genome BIRTH.json names for dreamer creatures the runner created.
-pub const GENOME: &str = "dreamwatch";
+/// BIRTH.json's `created_by` for the creatures the runner created.
+pub const CREATOR: &str = "dreamwatch";
 
-/// Every genome BIRTH.json names for creatures the runner created (the dreamer's, and the
-/// names of dreamwatch's own genomes, which no other runner uses).
-pub const OWN_GENOMES: [&str; 3] = [GENOME, "evennia", "emergence"];
+/// The genome names BIRTH.json gave dreamwatch's own creatures before `created_by`
+/// (`dreamwatch` was the dreamer's), which no other runner writes.
+const LEGACY_OWN: [&str; 3] = ["dreamwatch", "evennia", "emergence"];
 
 /// BIRTH.json is a few hundred bytes; anything past this is not one.
 const MAX_BIRTH: u64 = 1 << 20;
@@ -33,8 +33,11 @@ pub fn adoption_needed(dir: &Path) -> Option<String> {
         Ok(birth) => birth,
         Err(e) => return Some(format!("its BIRTH.json cannot be read: {e}")),
     };
+    if birth.created_by.as_deref() == Some(CREATOR) {
+        return None;
+    }
     match birth.genome.as_deref() {
-        Some(g) if OWN_GENOMES.contains(&g) => None,
+        Some(g) if birth.created_by.is_none() && LEGACY_OWN.contains(&g) => None,
         Some(other) => Some(format!("its BIRTH.json names the genome {other:?}")),
         None => Some("its BIRTH.json names no genome".into()),
     }
@@ -82,10 +85,13 @@ mod tests {
             model: "m",
             purpose: "p",
             born: Utc::now(),
-            genome: "dreamwatch",
+            genome: "dreamer",
         };
         disk::create(&paths, &newborn).unwrap();
         assert_eq!(adoption_needed(tmp.path()), None);
+        let birth = read_birth(tmp.path()).unwrap().unwrap();
+        assert_eq!(birth.genome.as_deref(), Some("dreamer"));
+        assert_eq!(birth.created_by.as_deref(), Some(CREATOR));
         assert_eq!(birth_name(tmp.path()).as_deref(), Some("sprout"));
     }
 
@@ -95,6 +101,12 @@ mod tests {
         assert_eq!(adoption_needed(tmp.path()), None, "not born yet");
         birth(tmp.path(), r#"{"name": "ember", "genome": "dreamer"}"#);
         assert!(adoption_needed(tmp.path()).unwrap().contains("\"dreamer\""));
+        // Written by dreamwatch before `created_by`: still its own.
+        birth(tmp.path(), r#"{"name": "old", "genome": "dreamwatch"}"#);
+        assert_eq!(adoption_needed(tmp.path()), None);
+        // Another runner's, whatever its genome is called.
+        birth(tmp.path(), r#"{"name": "x", "genome": "evennia", "created_by": "other"}"#);
+        assert!(adoption_needed(tmp.path()).is_some());
         assert_eq!(birth_name(tmp.path()).as_deref(), Some("ember"));
         birth(
             tmp.path(),

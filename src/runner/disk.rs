@@ -208,6 +208,7 @@ pub fn create(paths: &SeedPaths, n: &Newborn<'_>) -> io::Result<()> {
         genome: Some(n.genome.to_string()),
         model: Some(n.model.to_string()),
         parent: None,
+        created_by: Some(crate::runner::adoption::CREATOR.to_string()),
         ..Birth::default()
     };
     write::write_birth(paths, &birth)
@@ -260,7 +261,7 @@ mod tests {
                 model: "rehearsal",
                 purpose: "grow",
                 born,
-                genome: "dreamwatch",
+                genome: "dreamer",
             },
         )
         .unwrap();
@@ -279,7 +280,7 @@ mod tests {
         let (_d, paths) = setup();
         let b = Birth::parse(&std::fs::read(paths.birth()).unwrap()).unwrap();
         assert_eq!(b.name, "sprout");
-        assert_eq!(b.genome.as_deref(), Some("dreamwatch"));
+        assert_eq!(b.genome.as_deref(), Some("dreamer"));
         assert_eq!(b.model.as_deref(), Some("rehearsal"));
         assert_eq!(b.id.as_deref().map(str::len), Some(36));
         assert!(
@@ -303,7 +304,7 @@ mod tests {
                 model: "m",
                 purpose: "p",
                 born,
-                genome: "dreamwatch",
+                genome: "dreamer",
             },
         )
         .unwrap();

@@ -182,7 +182,7 @@ impl Genome for Dreamer {
     type Files = DreamerFiles;
 
     const CONSOLIDATION_EVENT: EventKind = EventKind::Dream;
-    const BIRTH_NAME: &'static str = crate::runner::adoption::GENOME;
+    const BIRTH_NAME: &'static str = crate::genomes::dreamer::NAME;
     const REVIEWED: &'static [FileKind] = &[
         FileKind::Observations,
         FileKind::Dreams,
