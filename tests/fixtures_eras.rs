@@ -135,3 +135,83 @@ fn feb24_moss_stopped_during_a_nap_leaves_a_stale_sleep_file() {
     assert_eq!(s.status, dreamwatch::memory::status::Status::Stopped);
     assert!(c.iterations().back().is_some_and(|i| i.interrupted));
 }
+
+/// OpenSeed's `minimal` and `wonders` genomes, read through their plug-ins: each figure
+/// against the expected-figures file `tests/fixtures/tools/expected_loop.py` made.
+#[test]
+fn minimal_and_wonders_are_read_by_their_own_plug_ins() {
+    dreamwatch::app::genomes::install();
+    let expected = |name: &str| -> Value {
+        let file = root().join(format!("tests/fixtures/openseed/{name}.expected.json"));
+        serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap()
+    };
+    let now = Utc::now();
+
+    let lichen = Creature::open(&creature_dir("minimal-lichen"));
+    let want = &expected("minimal-lichen")["loop"];
+    assert_eq!(lichen.genome().name(), "minimal");
+    assert!(lichen.problems().is_empty(), "{:?}", lichen.problems());
+    let got = lichen.genome_memory().unwrap().figures(now);
+    assert_eq!(got["cycle_count"], want["cycles"]);
+    assert_eq!(got["cycles"]["ended"], want["sleeps"]["count"]);
+    assert_eq!(got["cycles"]["tool_calls"], want["tool_calls"]["total"]);
+    assert_eq!(got["cycles"]["failed"], want["tool_calls"]["failed"]);
+    assert_eq!(
+        got["cycles"]["thoughts"],
+        want["events"]["by_type"]["creature.thought"]
+    );
+    // Stopped by SIGTERM while asleep: the last cycle ended in its sleep.
+    assert_eq!(got["cycles"]["under_way"], false);
+
+    let otter = Creature::open(&creature_dir("wonders-otter"));
+    let want = &expected("wonders-otter")["loop"];
+    assert_eq!(otter.genome().name(), "wonders");
+    assert!(otter.problems().is_empty(), "{:?}", otter.problems());
+    let got = otter.genome_memory().unwrap().figures(now);
+    let sub = &want["subconscious"];
+    assert_eq!(got["cycle_count"], want["cycles"]);
+    assert_eq!(got["subconscious"]["steps"], sub["lines"]);
+    assert_eq!(got["subconscious"]["bad_lines"], sub["bad_lines"]);
+    for step in ["wonder", "search", "prepare"] {
+        assert_eq!(got["subconscious"][step], sub["by_step"][step], "{step}");
+    }
+    assert_eq!(
+        got["subconscious"]["no_hypotheses"],
+        sub["wonder_no_hypotheses"]
+    );
+    assert_eq!(got["subconscious"]["surfaced"], sub["prepare_surfaced"]);
+    assert_eq!(
+        got["subconscious"]["nothing_surfaced"],
+        sub["prepare_nothing"]
+    );
+    assert_eq!(
+        got["memories_surfaced"],
+        want["subconscious_events"]["count"]
+    );
+}
+
+/// A BIRTH.json naming a genome nothing here knows: the creature is shown with what every
+/// creature has, under the genome's own name.
+#[test]
+fn a_genome_nothing_knows_is_read_with_what_every_creature_has() {
+    dreamwatch::app::genomes::install();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("stranger");
+    std::fs::create_dir_all(dir.join(".sys")).unwrap();
+    std::fs::write(
+        dir.join("BIRTH.json"),
+        r#"{"name":"stranger","genome":"tidepool","born":"2026-11-26T10:00:00Z"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(".sys/events.jsonl"),
+        "{\"t\":\"2026-11-26T10:00:01Z\",\"type\":\"creature.tool_call\",\"tool\":\"bash\",\"ok\":true}\n",
+    )
+    .unwrap();
+    let c = Creature::open(&dir);
+    assert_eq!(c.genome().name(), "tidepool");
+    assert!(c.genome().spec().is_none());
+    assert!(c.genome_memory().is_none());
+    let s = c.summary(Utc::now(), &Cycle::default());
+    assert_eq!((s.name.as_str(), s.fatigue), ("stranger", 1));
+}

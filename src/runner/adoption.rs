@@ -105,7 +105,10 @@ mod tests {
         birth(tmp.path(), r#"{"name": "old", "genome": "dreamwatch"}"#);
         assert_eq!(adoption_needed(tmp.path()), None);
         // Another runner's, whatever its genome is called.
-        birth(tmp.path(), r#"{"name": "x", "genome": "evennia", "created_by": "other"}"#);
+        birth(
+            tmp.path(),
+            r#"{"name": "x", "genome": "evennia", "created_by": "other"}"#,
+        );
         assert!(adoption_needed(tmp.path()).is_some());
         assert_eq!(birth_name(tmp.path()).as_deref(), Some("ember"));
         birth(

@@ -123,9 +123,11 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 keys,
                 key,
                 group: spec.group,
-                hint: match (action, keymap.command(action)) {
-                    (_, Some(command)) => command.description.clone(),
-                    (Action::PauseResume, _) if ctx.openseed => "stop/start".into(),
+                hint: match (action, keymap.command(action), action.view_in(ctx.views)) {
+                    (_, Some(command), _) => command.description.clone(),
+                    (Action::PauseResume, _, _) if ctx.openseed => "stop/start".into(),
+                    // A genome's own view goes by its title.
+                    (_, _, Some(MainView::Own(view))) => view.title.to_lowercase(),
                     _ => spec.hint.into(),
                 },
                 description: match (action, keymap.command(action)) {
@@ -137,7 +139,10 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                         };
                         format!("{} ({how})", command.description)
                     }
-                    (action, _) => builtin_description(action, ctx).into(),
+                    (action, _) => match action.view_in(ctx.views) {
+                        Some(MainView::Own(view)) => view.title.to_lowercase(),
+                        _ => builtin_description(action, ctx).into(),
+                    },
                 },
                 enabled,
             }

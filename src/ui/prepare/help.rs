@@ -1,10 +1,10 @@
 //! The help overlay's document: every action in help order, grouped, from the same list
-//! as the hint bar.
+//! as the hint bar; of the views, those the selected creature offers (its genome's).
 
 use ratatui::text::{Line, Span};
 
 use crate::ui::doc::DocLine;
-use crate::ui::input::action::Group;
+use crate::ui::input::action::{Action, Group};
 use crate::ui::input::hints::{HintContext, actions};
 use crate::ui::input::keymap::Keymap;
 use crate::ui::theme::Theme;
@@ -27,7 +27,9 @@ pub fn document(keymap: &Keymap, ctx: &HintContext, theme: &Theme) -> Vec<DocLin
         out.push(DocLine::hard(Line::default()));
     }
     let mut group = None;
-    for c in all {
+    // Views another genome offers are not this creature's keys.
+    let offered = |a: Action| !ctx.creature || !a.shows_a_view() || a.view_in(ctx.views).is_some();
+    for c in all.into_iter().filter(|c| offered(c.action)) {
         if group != Some(c.group) {
             if group.is_some() {
                 out.push(DocLine::hard(Line::default()));
@@ -55,3 +57,4 @@ pub fn document(keymap: &Keymap, ctx: &HintContext, theme: &Theme) -> Vec<DocLin
     }
     out
 }
+
