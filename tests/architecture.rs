@@ -32,10 +32,7 @@ const GENOME_PARTS: &[(&str, &str)] = &[("memory", "memory"), ("runner", "runner
 const STILL_REACHING_INTO_A_GENOME: &[&str] = &[
     "app/genomes.rs",
     "app/host.rs",
-    "app/mod.rs",
     "runner/brain/rehearsal.rs",
-    "runner/brain/rehearsal_emergence.rs",
-    "runner/brain/rehearsal_evennia.rs",
     "runner/brain/task.rs",
     "runner/config.rs",
     "runner/driver.rs",
@@ -44,10 +41,6 @@ const STILL_REACHING_INTO_A_GENOME: &[&str] = &[
     "runner/prompt.rs",
     "runner/restore.rs",
     "runner/tools.rs",
-    "ui/draw/entities.rs",
-    "ui/draw/journal.rs",
-    "ui/draw/main_view.rs",
-    "ui/draw/relations.rs",
     "ui/prepare/diary_log.rs",
     "ui/prepare/emergence.rs",
     "ui/prepare/entities.rs",
@@ -158,7 +151,12 @@ fn genome_paths(line: &str, out: &mut BTreeSet<(String, String)>) {
             .collect();
         let mut names = path.split("::");
         let genome = names.next().unwrap_or("").to_string();
-        let part = names.next().unwrap_or("").to_string();
+        // A part is a module (lowercase); `dreamer::NAME` is the genome's own item.
+        let part = names
+            .next()
+            .filter(|p| p.starts_with(|c: char| c.is_ascii_lowercase()))
+            .unwrap_or("")
+            .to_string();
         out.insert((genome, part));
     }
 }
@@ -307,7 +305,49 @@ fn the_checker_sees_paths_groups_and_ignores_comments() {
 /// Counted as `named_genomes` counts. The numbers may only go down: a file that names
 /// genomes more often, or one not listed, fails; one that names them less fails until
 /// its number here is lowered.
-const STILL_NAMING_A_GENOME: &[(&str, usize)] = &[];
+const STILL_NAMING_A_GENOME: &[(&str, usize)] = &[
+    ("app/host.rs", 22),
+    ("app/mod.rs", 4),
+    ("runner/brain/mod.rs", 2),
+    ("runner/brain/rehearsal.rs", 16),
+    ("runner/brain/rehearsal_emergence.rs", 2),
+    ("runner/brain/rehearsal_evennia.rs", 2),
+    ("runner/brain/task.rs", 1),
+    ("runner/config.rs", 12),
+    ("runner/driver.rs", 4),
+    ("runner/engine/mail_tests.rs", 1),
+    ("runner/engine/review_tests.rs", 3),
+    ("runner/engine/tests.rs", 39),
+    ("ui/draw/entities.rs", 4),
+    ("ui/draw/fmt.rs", 4),
+    ("ui/draw/garden.rs", 14),
+    ("ui/draw/header.rs", 20),
+    ("ui/draw/journal.rs", 7),
+    ("ui/draw/main_view.rs", 20),
+    ("ui/draw/relations.rs", 5),
+    ("ui/prepare/diary_log.rs", 6),
+    ("ui/prepare/emergence.rs", 6),
+    ("ui/prepare/entities.rs", 6),
+    ("ui/prepare/evennia.rs", 7),
+    ("ui/prepare/garden_graph.rs", 1),
+    ("ui/prepare/journal.rs", 9),
+    ("ui/prepare/long_term.rs", 9),
+    ("ui/prepare/memory.rs", 7),
+    ("ui/prepare/mod.rs", 2),
+    ("ui/prepare/plans.rs", 12),
+    ("ui/prepare/relations.rs", 6),
+    ("ui/prepare/soul.rs", 6),
+    ("ui/screenshot/talk.rs", 1),
+    ("ui/screenshot.rs", 29),
+    ("ui/state/creature.rs", 30),
+    ("ui/state/emergence.rs", 27),
+    ("ui/state/evennia.rs", 17),
+    ("ui/state/mod.rs", 13),
+    ("ui/state/search.rs", 9),
+    ("ui/state/selection.rs", 13),
+    ("ui/update/hits.rs", 8),
+    ("ui/update/scrolling.rs", 18),
+];
 
 /// The genomes: the folders under `src/genomes/`.
 fn genome_names(src: &Path) -> Vec<String> {

@@ -338,10 +338,12 @@ async fn the_watcher_follows_the_evennia_files(force_poll: bool) {
 
 #[tokio::test]
 async fn the_watcher_follows_the_evennia_files_with_events() {
+    dreamwatch::app::genomes::install();
     the_watcher_follows_the_evennia_files(false).await;
 }
 
 #[tokio::test]
 async fn the_watcher_follows_the_evennia_files_by_polling() {
+    dreamwatch::app::genomes::install();
     the_watcher_follows_the_evennia_files(true).await;
 }

@@ -258,6 +258,7 @@ fn the_orchestrator_going_away_is_shown_and_its_return_too() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_jobs_reach_the_stand_in() {
+    dreamwatch::app::genomes::install();
     let stand_in = StandIn::start(&[
         ("ember", Creature::new("sleeping")),
         ("pip", Creature::new("running")),

@@ -228,6 +228,7 @@ fn files_appearing_merge_into_the_same_row() {
 /// creature it runs is shown, and a message reaches it.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_orchestrator_alone_shows_all_its_creatures() {
+    dreamwatch::app::genomes::install();
     let stand_in = StandIn::start(&[
         ("finch", Creature::new("sleeping")),
         ("moss", Creature::new("running")),

@@ -165,6 +165,7 @@ fn proposed(dir: &Path, p: &Proposal) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_held_dream_applied_from_the_observatory_is_written_as_proposed() {
+    dreamwatch::app::genomes::install();
     let (_tmp, dir, mut run) = host().await;
     let p = Proposal::read(&dir).unwrap().unwrap();
     let expected = proposed(&dir, &p);
@@ -189,6 +190,7 @@ async fn a_held_dream_applied_from_the_observatory_is_written_as_proposed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_held_dream_rejected_from_the_observatory_writes_nothing() {
+    dreamwatch::app::genomes::install();
     let (_tmp, dir, mut run) = host().await;
     let before = memory(&dir);
     run.screen.press("D").unwrap();
@@ -207,6 +209,7 @@ async fn a_held_dream_rejected_from_the_observatory_writes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_read_back_is_held_as_edited_until_applied() {
+    dreamwatch::app::genomes::install();
     let (_tmp, dir, mut run) = host().await;
     let p = Proposal::read(&dir).unwrap().unwrap();
     let obs = p
@@ -248,6 +251,7 @@ async fn an_edit_read_back_is_held_as_edited_until_applied() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_the_runner_refuses_is_kept_for_the_next_edit() {
+    dreamwatch::app::genomes::install();
     let (_tmp, dir, mut run) = host().await;
     let p = Proposal::read(&dir).unwrap().unwrap();
     // The observatory reads a proposal with a file more than the one the runner holds

@@ -115,4 +115,38 @@ mod tests {
         );
         assert!(MainView::offered_together(MainView::Talk, MainView::Soul));
     }
+
+    #[test]
+    fn a_shared_key_is_the_view_the_creature_offers() {
+        use crate::ui::focus::Mode;
+        use crate::ui::input::action::Action;
+        use crate::ui::input::keymap::{KeyNames, Keymap};
+        use crate::ui::input::keys::KeyChord;
+        install();
+        let patch = |pairs: &[(&str, KeyNames)]| -> std::collections::BTreeMap<String, KeyNames> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect()
+        };
+        let mut map = Keymap::default();
+        let one = KeyChord::plain('1');
+        assert_eq!(
+            map.action(Mode::Normal, one, dreamer::ui::VIEWS),
+            Some(Action::ViewObservations)
+        );
+        assert_eq!(
+            map.action(Mode::Normal, one, evennia::ui::VIEWS),
+            Some(Action::ViewJournal)
+        );
+        // Rebinding one of them does not take the key from the other.
+        map.patch(&patch(&[("view_journal", KeyNames::One("1".into()))]));
+        assert_eq!(map.label(Action::ViewObservations), "1");
+        map.patch(&patch(&[("view_memory", KeyNames::One("1".into()))]));
+        assert_eq!(map.label(Action::ViewJournal), "");
+        assert_eq!(
+            map.action(Mode::Normal, one, evennia::ui::VIEWS),
+            Some(Action::ViewMemory)
+        );
+    }
 }

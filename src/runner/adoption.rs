@@ -101,6 +101,7 @@ mod tests {
         assert_eq!(adoption_needed(tmp.path()), None, "not born yet");
         birth(tmp.path(), r#"{"name": "ember", "genome": "dreamer"}"#);
         assert!(adoption_needed(tmp.path()).unwrap().contains("\"dreamer\""));
+        assert_eq!(birth_name(tmp.path()).as_deref(), Some("ember"));
         // Written by dreamwatch before `created_by`: still its own.
         birth(tmp.path(), r#"{"name": "old", "genome": "dreamwatch"}"#);
         assert_eq!(adoption_needed(tmp.path()), None);
@@ -110,7 +111,6 @@ mod tests {
             r#"{"name": "x", "genome": "evennia", "created_by": "other"}"#,
         );
         assert!(adoption_needed(tmp.path()).is_some());
-        assert_eq!(birth_name(tmp.path()).as_deref(), Some("ember"));
         birth(
             tmp.path(),
             r#"{"name": "pip", "template_version": "0.0.1"}"#,

@@ -291,32 +291,6 @@ mod tests {
     }
 
     #[test]
-    fn a_shared_key_is_the_view_the_creature_offers() {
-        use crate::ui::focus::test_views::{
-            JOURNAL_FIRST as EVENNIA_VIEWS, OBSERVATIONS_FIRST as DREAMER_VIEWS,
-        };
-        let mut map = Keymap::default();
-        let one = KeyChord::plain('1');
-        assert_eq!(
-            map.action(Mode::Normal, one, DREAMER_VIEWS),
-            Some(Action::ViewObservations)
-        );
-        assert_eq!(
-            map.action(Mode::Normal, one, EVENNIA_VIEWS),
-            Some(Action::ViewJournal)
-        );
-        // Rebinding one of them does not take the key from the other.
-        map.patch(&patch(&[("view_journal", KeyNames::One("1".into()))]));
-        assert_eq!(map.label(Action::ViewObservations), "1");
-        map.patch(&patch(&[("view_memory", KeyNames::One("1".into()))]));
-        assert_eq!(map.label(Action::ViewJournal), "");
-        assert_eq!(
-            map.action(Mode::Normal, one, EVENNIA_VIEWS),
-            Some(Action::ViewMemory)
-        );
-    }
-
-    #[test]
     fn lookup_by_mode() {
         let map = Keymap::default();
         let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;

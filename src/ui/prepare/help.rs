@@ -57,4 +57,3 @@ pub fn document(keymap: &Keymap, ctx: &HintContext, theme: &Theme) -> Vec<DocLin
     }
     out
 }
-

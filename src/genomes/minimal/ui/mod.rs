@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::memory::{self, Cycle, Step};
 use crate::memory::creature::Creature;
+use crate::memory::figures::counted;
 use crate::ui::doc::DocLine;
 use crate::ui::focus::{MainView, OwnView};
 use crate::ui::genome::{GenomeUi, GenomeViews};
@@ -75,26 +76,24 @@ fn cycle_lines(number: Option<u64>, cycle: &Cycle, theme: &Theme) -> Vec<DocLine
         .t
         .map_or("?".to_string(), |t| t.format("%m-%d %H:%M:%S").to_string());
     let ended = match cycle.slept_s {
-        Some(s) => format!(" · slept {s:.0} s"),
-        None => " · under way (or stopped)".to_string(),
+        Some(s) => format!("slept {s:.0} s"),
+        None => "under way (or stopped)".to_string(),
     };
     let number = number.map_or(String::new(), |n| format!("cycle {n} · "));
+    let failed = if cycle.failed > 0 {
+        format!(", {} failed", cycle.failed)
+    } else {
+        String::new()
+    };
+    let about = format!(
+        "{} · {ended} · {}{failed}",
+        inert(&cycle.began),
+        counted(cycle.tool_calls, "tool call", "tool calls")
+    );
     let mut out = vec![DocLine::hanging(
         Line::from(vec![
             Span::styled(format!("{number}{when} "), theme.title),
-            Span::styled(inert(&cycle.began), theme.muted),
-            Span::styled(
-                format!(
-                    "{ended} · {} tool calls{}",
-                    cycle.tool_calls,
-                    if cycle.failed > 0 {
-                        format!(", {} failed", cycle.failed)
-                    } else {
-                        String::new()
-                    }
-                ),
-                theme.muted,
-            ),
+            Span::styled(about, theme.muted),
         ]),
         2,
     )];

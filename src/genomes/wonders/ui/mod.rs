@@ -76,7 +76,7 @@ fn step_lines(t: Option<DateTime<Utc>>, step: &SubconsciousStep, theme: &Theme) 
         DocLine::hanging(
             Line::from(vec![
                 Span::styled(format!("{when} "), theme.muted),
-                Span::styled(format!("{kind:<8}"), style),
+                Span::styled(format!("{kind:<9}"), style),
                 Span::styled(rest, theme.base),
             ]),
             2,
