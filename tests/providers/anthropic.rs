@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use crate::common::http::{
-    KEY, Reply, Server, assert_no_key, failed, options, options_recording_waits, request,
-    said_hello,
+use crate::common::http::{Reply, Server, anthropic, refused_base};
+use crate::support::{
+    KEY, assert_no_key, failed, options, options_recording_waits, request, said_hello,
 };
 use dreamwatch::llm::anthropic::AnthropicProvider;
 use dreamwatch::llm::{
@@ -28,11 +28,7 @@ fn provider_with(server: &Server, options: ProviderOptions) -> AnthropicProvider
 fn message(content: Value, stop_reason: &str) -> Reply {
     Reply::json(
         200,
-        json!({
-            "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-test",
-            "content": content, "stop_reason": stop_reason, "stop_sequence": null,
-            "usage": {"input_tokens": 12, "output_tokens": 4},
-        }),
+        anthropic::message("claude-test", content, stop_reason, (12, 4)),
     )
 }
 
@@ -352,9 +348,7 @@ async fn the_key_stays_out_of_errors_even_when_echoed() {
 
 #[tokio::test]
 async fn no_server_is_a_connection_error() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
+    let base = refused_base();
     let endpoint = Endpoint::new(&base, "claude-test".into(), Some(ApiKey::new(KEY))).unwrap();
     let provider = AnthropicProvider::new(endpoint, options(false)).unwrap();
     let error = failed(provider.complete(&request()).await);

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use crate::common::http::{KEY, Reply, Server, assert_no_key, options, options_recording_waits};
+use crate::common::http::{Reply, Server, refused_base};
+use crate::support::{KEY, assert_no_key, options, options_recording_waits};
 use dreamwatch::llm::embed::OpenAiEmbedder;
 use dreamwatch::llm::{ApiKey, Embedder, Embeddings, Endpoint, LlmError, ProviderOptions};
 use serde_json::{Value, json};
@@ -184,9 +185,7 @@ async fn wrong_counts_mismatched_dimensions_and_infinities_are_refused() {
 
 #[tokio::test]
 async fn a_refused_connection_is_a_connection_error() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
+    let base = refused_base();
     let (options, waits) = options_recording_waits(false);
     let error = failed(embedder(&base, options).embed(&texts()).await);
     assert!(matches!(error, LlmError::Connection(_)), "{error:?}");

@@ -6,6 +6,7 @@
 // not dead code.
 #[path = "../common/mod.rs"]
 pub mod common;
+pub mod support;
 
 mod anthropic;
 mod build;

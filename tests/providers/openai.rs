@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use crate::common::http::{
-    KEY, Reply, Server, assert_no_key, failed, options, options_recording_waits, request,
-    said_hello,
+use crate::common::http::{Reply, Server};
+use crate::support::{
+    KEY, assert_no_key, failed, options, options_recording_waits, request, said_hello,
 };
 use dreamwatch::llm::openai::OpenAiProvider;
 use dreamwatch::llm::{

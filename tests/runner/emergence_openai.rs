@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
-use crate::common::http::openai::{Seen, completion_for, serve, usage_for};
+use crate::common::http::Server;
+use crate::common::http::openai::{answering, completion_for, usage_for};
 
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_provider_with};
 use dreamwatch::runner::brain::Model;
@@ -81,10 +81,8 @@ fn answer(_path: &str, body: &Value, turn: usize) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergence_life_on_the_openai_provider() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}/v1", listener.local_addr().unwrap());
-    let seen: Seen = Arc::default();
-    tokio::spawn(serve(listener, seen.clone(), answer));
+    let server = Server::handling(answering(answer)).await;
+    let base = format!("{}/v1", server.base);
 
     let options = ProviderOptions {
         stream: false,
@@ -115,7 +113,11 @@ async fn an_emergence_life_on_the_openai_provider() {
         .await;
     assert_eq!(report.dreams_this_run, 1, "one self-care");
 
-    let seen = seen.lock().unwrap().clone();
+    let seen: Vec<(String, Value)> = server
+        .seen()
+        .into_iter()
+        .map(|s| (s.path, s.body))
+        .collect();
     let tool_names: Vec<&str> = seen[0].1["tools"]
         .as_array()
         .unwrap()

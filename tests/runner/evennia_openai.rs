@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
 
-use crate::common::http::openai::{Seen, completion_for, serve, usage_for};
+use crate::common::http::Server;
+use crate::common::http::openai::{answering, completion_for, usage_for};
 
 use dreamwatch::llm::embed::EmbedSettings;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, build_embedder, build_provider_with};
@@ -78,10 +78,8 @@ fn answer(path: &str, body: &Value, turn: usize) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_evennia_life_on_the_openai_provider() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}/v1", listener.local_addr().unwrap());
-    let seen: Seen = Arc::default();
-    tokio::spawn(serve(listener, seen.clone(), answer));
+    let server = Server::handling(answering(answer)).await;
+    let base = format!("{}/v1", server.base);
 
     let env = |_: &str| None;
     let options = ProviderOptions {
@@ -127,7 +125,11 @@ async fn an_evennia_life_on_the_openai_provider() {
         .await;
     assert_eq!(report.dreams_this_run, 2);
 
-    let seen = seen.lock().unwrap().clone();
+    let seen: Vec<(String, Value)> = server
+        .seen()
+        .into_iter()
+        .map(|s| (s.path, s.body))
+        .collect();
     let paths: Vec<&str> = seen.iter().map(|(p, _)| p.as_str()).collect();
     assert!(paths.contains(&"/v1/chat/completions"));
     assert!(paths.contains(&"/v1/embeddings"), "{paths:?}");

@@ -4,13 +4,12 @@
 //! runner's own environment. Neither the key nor a part of it reaches the creature's
 //! files or the next model request.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
 
 use crate::common::cli::{bin, snapshot, stderr};
+use crate::common::http::{Reply, Seen, Server, anthropic};
 
 const KEY: &str = "sk-ant-test-ZQ7xK2mP9vR4tY8wB3nL6hJ1";
 /// `KEY` in base64, so that no part of the key is in the command the model sends.
@@ -34,74 +33,30 @@ fn assert_no_key(text: &str, where_: &str) {
     }
 }
 
-/// An Anthropic server: the first awake turn runs the snooping command, the others go to
+/// An Anthropic model: the first awake turn runs the snooping command, the others go to
 /// sleep, and dreams (requests without tools) consolidate.
-fn serve(listener: TcpListener, bodies: Arc<Mutex<Vec<Value>>>) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { return };
-        let Some(body) = read_request(&stream) else {
-            continue;
-        };
-        let awake = body["tools"].as_array().is_some_and(|t| !t.is_empty());
-        let turns = {
-            let mut bodies = bodies.lock().unwrap();
-            bodies.push(body);
-            bodies.len()
-        };
-        let content = if !awake {
-            json!([{"type": "text", "text": "OBSERVATIONS:\nGRN 10:00 read the environment\nREFLECTION:\nCurious.\nPRIORITY:\nRest."}])
-        } else if turns == 1 {
-            let command =
-                format!("echo {KEY_B64} | base64 -d; echo; tr '\\0' '\\n' < /proc/$PPID/environ");
-            json!([{"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": command}}])
-        } else {
-            json!([{"type": "tool_use", "id": format!("t{turns}"), "name": "set_sleep", "input": {"seconds": 300}}])
-        };
-        let reply = json!({
-            "id": "msg", "type": "message", "role": "assistant", "model": "m",
-            "content": content, "stop_reason": if awake { "tool_use" } else { "end_turn" },
-            "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1},
-        })
-        .to_string();
-        let mut stream = stream;
-        let _ = write!(
-            stream,
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
-            reply.len()
-        );
-    }
-}
-
-fn read_request(stream: &TcpStream) -> Option<Value> {
-    let mut reader = BufReader::new(stream);
-    let mut length = 0;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().ok()?;
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
+fn answer(seen: &Seen, turns: &AtomicUsize) -> Reply {
+    let body = &seen.body;
+    let awake = body["tools"].as_array().is_some_and(|t| !t.is_empty());
+    let turns = turns.fetch_add(1, Ordering::SeqCst) + 1;
+    let content = if !awake {
+        json!([{"type": "text", "text": "OBSERVATIONS:\nGRN 10:00 read the environment\nREFLECTION:\nCurious.\nPRIORITY:\nRest."}])
+    } else if turns == 1 {
+        let command =
+            format!("echo {KEY_B64} | base64 -d; echo; tr '\\0' '\\n' < /proc/$PPID/environ");
+        json!([{"type": "tool_use", "id": "t1", "name": "bash", "input": {"command": command}}])
+    } else {
+        json!([{"type": "tool_use", "id": format!("t{turns}"), "name": "set_sleep", "input": {"seconds": 300}}])
+    };
+    let stop_reason = if awake { "tool_use" } else { "end_turn" };
+    Reply::json(200, anthropic::message("m", content, stop_reason, (1, 1)))
 }
 
 #[test]
 fn the_key_never_reaches_the_creature_its_files_or_the_model() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let bodies = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&bodies);
-    std::thread::spawn(move || serve(listener, seen));
+    let turns = AtomicUsize::new(0);
+    let server = Server::in_background(move |seen| answer(seen, &turns));
+    let base = server.base.clone();
 
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("snooper");
@@ -125,7 +80,7 @@ fn the_key_never_reaches_the_creature_its_files_or_the_model() {
     assert_no_key(&err, "stderr");
     assert_no_key(&String::from_utf8_lossy(&out.stdout), "stdout");
 
-    let bodies = bodies.lock().unwrap().clone();
+    let bodies: Vec<Value> = server.seen().into_iter().map(|s| s.body).collect();
     assert!(
         bodies.len() >= 2,
         "the tool's output went back to the model"

@@ -1,8 +1,17 @@
-//! A scripted HTTP/1.1 server on 127.0.0.1 for the provider tests, written by hand on a
-//! tokio `TcpListener`: each connection gets the next scripted reply (whole, streamed
-//! as chunked server-sent events cut into small pieces, or never), and every request is
-//! kept for the test to check (path, headers, JSON body).
+//! The one local HTTP/1.1 server of the tests, on 127.0.0.1, written by hand on a tokio
+//! `TcpListener` so that the bytes on the wire are the test's own. Every request is read
+//! whole (head and `content-length` body) and kept for the test to check (method, path,
+//! headers, JSON body); the test's handler answers it with a [`Reply`]: a whole answer,
+//! server-sent events cut into small chunked pieces, a live event stream, or nothing at
+//! all. A server can go away (every live stream ended, the port closed) and come back on
+//! the same port.
+//!
+//! The wire formats it speaks are beside it: [`anthropic`] (the Messages API),
+//! [`openai`] (chat completions and embeddings) and [`openseed`] (a stand-in for the
+//! OpenSeed orchestrator). A scripted server ([`Server::start`]) answers each request
+//! with the next reply of a list, for the provider tests.
 
+pub mod anthropic;
 pub mod openai;
 pub mod openseed;
 
@@ -10,79 +19,20 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dreamwatch::llm::{
-    ContentBlock, LlmError, Message, ProviderOptions, Request, Response, RetryClock, RetryPolicy,
-    StopReason, Timeouts,
-};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, watch};
 
-/// The key every test provider carries; it must show up in no error and no `Debug`.
-pub const KEY: &str = "sk-test-7f3a9c1e-SECRET";
-
-/// Panics if `text` holds the key.
-pub fn assert_no_key(text: &str) {
-    assert!(!text.contains(KEY), "the API key leaked into: {text}");
-}
-
-/// Fast options: three tries, backoffs recorded instead of waited (see
-/// [`options_recording_waits`]), one second per try (tests of a stalled server shorten it).
-pub fn options(stream: bool) -> ProviderOptions {
-    options_recording_waits(stream).0
-}
-
-/// [`options`], and the backoffs the provider asked to wait, in order.
-pub fn options_recording_waits(stream: bool) -> (ProviderOptions, Arc<Mutex<Vec<Duration>>>) {
-    let (retry_clock, waits) = RetryClock::recorder();
-    let options = ProviderOptions {
-        retry_clock,
-        ..options_waiting(stream)
-    };
-    (options, waits)
-}
-
-fn options_waiting(stream: bool) -> ProviderOptions {
-    ProviderOptions {
-        timeouts: Timeouts {
-            connect: Duration::from_secs(1),
-            overall: Duration::from_secs(1),
-        },
-        retry: RetryPolicy {
-            max_tries: 3,
-            base: Duration::from_millis(10),
-            max: Duration::from_secs(2),
-        },
-        retry_clock: RetryClock::Real,
-        stream,
-    }
-}
-
-/// The request every provider test sends: a system prompt and one user line.
-pub fn request() -> Request {
-    Request {
-        system: "You are a creature.".into(),
-        messages: vec![Message::user_text("Wake up.")],
-        tools: Vec::new(),
-        max_tokens: 512,
-    }
-}
-
-/// Whether the answer is the plain "Hello." that `hello()` replies in each format.
-pub fn said_hello(response: &Response) -> bool {
-    response.content
-        == vec![ContentBlock::Text {
-            text: "Hello.".into(),
-        }]
-        && response.stop_reason == StopReason::EndTurn
-}
-
-/// Checks the error and its text, which must not hold the key.
-pub fn failed(result: Result<Response, LlmError>) -> LlmError {
-    let error = result.expect_err("the call should fail");
-    assert_no_key(&error.to_string());
-    assert_no_key(&format!("{error:?}"));
-    error
+/// A request the server received.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    /// Header names in lower case.
+    pub headers: HashMap<String, String>,
+    /// The body as JSON (`Null` when empty or not JSON).
+    pub body: Value,
 }
 
 pub enum Reply {
@@ -95,6 +45,12 @@ pub enum Reply {
     },
     /// 200 `text/event-stream`, sent chunked in these pieces of bytes.
     Stream(Vec<Vec<u8>>),
+    /// 200 `text/event-stream` kept open: each of `first`, then each event `live` brings,
+    /// as one `data: <event>` chunk, until the sender is gone or the server goes away.
+    Events {
+        first: Vec<String>,
+        live: broadcast::Receiver<String>,
+    },
     /// The request is read and never answered.
     Stall,
 }
@@ -106,9 +62,18 @@ impl Reply {
 
     /// `application/json` with any body, valid or not.
     pub fn raw_json(status: u16, body: &str) -> Self {
+        Self::whole(status, "application/json", body)
+    }
+
+    /// `text/plain`.
+    pub fn text(status: u16, body: &str) -> Self {
+        Self::whole(status, "text/plain", body)
+    }
+
+    fn whole(status: u16, content_type: &'static str, body: &str) -> Self {
         Self::Whole {
             status,
-            content_type: "application/json",
+            content_type,
             headers: Vec::new(),
             body: body.to_owned(),
         }
@@ -135,62 +100,143 @@ impl Reply {
     }
 }
 
-/// A request the server received.
-#[derive(Clone, Debug)]
-pub struct Seen {
-    pub method: String,
-    pub path: String,
-    /// Header names in lower case.
-    pub headers: HashMap<String, String>,
-    pub body: Value,
-}
-
-#[derive(Default)]
-struct State {
-    replies: VecDeque<Reply>,
-    seen: Vec<Seen>,
-}
+type Handler = dyn Fn(&Seen) -> Reply + Send + Sync;
 
 pub struct Server {
     /// `http://127.0.0.1:PORT`
     pub base: String,
-    state: Arc<Mutex<State>>,
+    pub port: u16,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    handler: Arc<Handler>,
+    /// `true` while up; the listener and live streams end when it turns `false`.
+    up: watch::Sender<bool>,
+    /// The runtime of a server started for a test without one.
+    runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl Server {
+    /// Answers each request with the next of `replies` (a 418 once there is none left).
     pub async fn start(replies: Vec<Reply>) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = Arc::new(Mutex::new(State {
-            replies: replies.into(),
-            seen: Vec::new(),
-        }));
-        let shared = Arc::clone(&state);
-        tokio::spawn(async move {
-            while let Ok((socket, _)) = listener.accept().await {
-                tokio::spawn(serve(socket, Arc::clone(&shared)));
-            }
-        });
-        Self { base, state }
+        let replies = Mutex::new(VecDeque::from(replies));
+        Self::handling(move |_| {
+            replies
+                .lock()
+                .unwrap()
+                .pop_front()
+                .unwrap_or_else(|| Reply::raw_json(418, r#"{"error":"no scripted reply left"}"#))
+        })
+        .await
     }
 
+    /// Answers each request with what `handler` makes of it, until the test ends.
+    pub async fn handling(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (up, _) = watch::channel(true);
+        let server = Self {
+            base: format!("http://127.0.0.1:{port}"),
+            port,
+            seen: Arc::default(),
+            handler: Arc::new(handler),
+            up,
+            runtime: None,
+        };
+        server.serve(listener);
+        server
+    }
+
+    /// [`Server::handling`] for a test that has no tokio runtime: the server runs on its
+    /// own, until it is dropped.
+    pub fn in_background(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Self {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let mut server = runtime.block_on(Self::handling(handler));
+        server.runtime = Some(runtime);
+        server
+    }
+
+    fn serve(&self, listener: TcpListener) {
+        let seen = Arc::clone(&self.seen);
+        let handler = Arc::clone(&self.handler);
+        let mut up = self.up.subscribe();
+        let live = self.up.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    accepted = listener.accept() => {
+                        let Ok((socket, _)) = accepted else { return };
+                        let (seen, handler) = (Arc::clone(&seen), Arc::clone(&handler));
+                        tokio::spawn(answer(socket, seen, handler, live.subscribe()));
+                    }
+                    () = gone(&mut up) => return,
+                }
+            }
+        });
+    }
+
+    /// Every request received so far, in order.
     pub fn seen(&self) -> Vec<Seen> {
-        self.state.lock().unwrap().seen.clone()
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// The server goes away: every live stream is ended and the port closed.
+    pub fn go_away(&self) {
+        self.up.send_replace(false);
+    }
+
+    /// It comes back on the same port.
+    pub async fn come_back(&self) {
+        let listener = loop {
+            match TcpListener::bind(("127.0.0.1", self.port)).await {
+                Ok(l) => break l,
+                Err(_) => tokio::task::yield_now().await,
+            }
+        };
+        self.up.send_replace(true);
+        self.serve(listener);
     }
 }
 
-async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
-    let Some(seen) = read_request(&mut socket).await else {
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// The base URL of a port on 127.0.0.1 where nothing listens: connections are refused.
+pub fn refused_base() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    base
+}
+
+/// Returns once the server has gone away (or been dropped).
+async fn gone(up: &mut watch::Receiver<bool>) {
+    loop {
+        let live = *up.borrow_and_update();
+        if !live || up.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn answer(
+    mut socket: TcpStream,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    handler: Arc<Handler>,
+    mut up: watch::Receiver<bool>,
+) {
+    let Some(request) = read_request(&mut socket).await else {
         return;
     };
-    let reply = {
-        let mut state = state.lock().unwrap();
-        state.seen.push(seen);
-        state.replies.pop_front()
-    };
-    let reply =
-        reply.unwrap_or_else(|| Reply::raw_json(418, r#"{"error":"no scripted reply left"}"#));
-    match reply {
+    seen.lock().unwrap().push(request.clone());
+    match handler(&request) {
         Reply::Whole {
             status,
             content_type,
@@ -221,15 +267,44 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
             }
             let _ = socket.write_all(b"0\r\n\r\n").await;
         }
+        Reply::Events { first, mut live } => {
+            let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: keep-alive\r\ntransfer-encoding: chunked\r\n\r\n";
+            if socket.write_all(head.as_bytes()).await.is_err() {
+                return;
+            }
+            for data in first {
+                if write_event(&mut socket, &data).await.is_err() {
+                    return;
+                }
+            }
+            loop {
+                tokio::select! {
+                    event = live.recv() => match event {
+                        Ok(data) => if write_event(&mut socket, &data).await.is_err() { return },
+                        Err(_) => return,
+                    },
+                    () = gone(&mut up) => return,
+                }
+            }
+        }
         Reply::Stall => tokio::time::sleep(Duration::from_secs(30)).await,
     }
     let _ = socket.shutdown().await;
 }
 
+/// One `data:` event, as one chunk of the chunked body.
+async fn write_event(socket: &mut TcpStream, data: &str) -> std::io::Result<()> {
+    let event = format!("data: {data}\n\n");
+    socket
+        .write_all(format!("{:x}\r\n{event}\r\n", event.len()).as_bytes())
+        .await?;
+    socket.flush().await
+}
+
 /// Reads one HTTP/1.1 request (head and `content-length` body) from the socket.
-pub async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
+async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
     let mut buffer = Vec::new();
-    let mut piece = [0u8; 4096];
+    let mut piece = [0u8; 8192];
     let head_end = loop {
         if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
             break end;

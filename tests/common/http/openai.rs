@@ -1,75 +1,26 @@
-//! A model on 127.0.0.1 for the OpenAI-wire tests: reads each HTTP request, keeps what it
-//! saw, and answers with what the test's `answer` makes of it.
+//! The OpenAI wire format, for a model on the shared server: chat completions (a
+//! handler answering like a model would, turn by turn) and their token usage.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 
-/// What the server saw: (path, body).
-pub type Seen = Arc<Mutex<Vec<(String, Value)>>>;
-
-pub async fn read_request(socket: &mut TcpStream) -> Option<(String, Value)> {
-    let mut buf = Vec::new();
-    let mut piece = [0u8; 8192];
-    let head_end = loop {
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break end;
-        }
-        let n = socket.read(&mut piece).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buf.extend_from_slice(&piece[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_lowercase();
-    let path = head.lines().next()?.split(' ').nth(1)?.to_string();
-    let length: usize = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = buf[head_end + 4..].to_vec();
-    while body.len() < length {
-        let n = socket.read(&mut piece).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        body.extend_from_slice(&piece[..n]);
-    }
-    Some((path, serde_json::from_slice(&body).unwrap_or(Value::Null)))
-}
+use super::{Reply, Seen};
 
 /// Answers `(path, body, turn)`, `turn` counting the requests that offered tools.
 pub type Answer = fn(&str, &Value, usize) -> Value;
 
-/// Serves every connection until the test ends.
-pub async fn serve(listener: TcpListener, seen: Seen, answer: Answer) {
-    let turns = Arc::new(Mutex::new(0usize));
-    while let Ok((mut socket, _)) = listener.accept().await {
-        let (seen, turns) = (seen.clone(), turns.clone());
-        tokio::spawn(async move {
-            let Some((path, body)) = read_request(&mut socket).await else {
-                return;
-            };
-            let turn = {
-                let mut t = turns.lock().unwrap();
-                if body["tools"].as_array().is_some_and(|t| !t.is_empty()) {
-                    *t += 1;
-                }
-                *t
-            };
-            let text = answer(&path, &body, turn).to_string();
-            seen.lock().unwrap().push((path, body));
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                text.len()
-            );
-            let _ = socket.write_all(head.as_bytes()).await;
-            let _ = socket.write_all(text.as_bytes()).await;
-            let _ = socket.shutdown().await;
-        });
+/// A handler for [`super::Server::handling`]: each request answered 200 with the JSON
+/// `answer` makes of it.
+pub fn answering(answer: Answer) -> impl Fn(&Seen) -> Reply + Send + Sync + 'static {
+    let turns = AtomicUsize::new(0);
+    move |seen| {
+        let turn = if seen.body["tools"].as_array().is_some_and(|t| !t.is_empty()) {
+            turns.fetch_add(1, Ordering::SeqCst) + 1
+        } else {
+            turns.load(Ordering::SeqCst)
+        };
+        Reply::json(200, answer(&seen.path, &seen.body, turn))
     }
 }
 

@@ -17,11 +17,9 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use serde_json::{Value, json};
-use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::broadcast;
 
-use super::{Seen, read_request};
+use super::{Reply, Seen, Server};
 
 #[derive(Debug, Clone)]
 pub struct Creature {
@@ -52,7 +50,6 @@ struct State {
     creatures: BTreeMap<String, Creature>,
     /// Each creature's events as its `.sys/events.jsonl` keeps them (no `creature` field).
     stored: BTreeMap<String, Vec<Value>>,
-    seen: Vec<Seen>,
     /// Tokens the control routes ask for, by creature.
     tokens: BTreeMap<String, String>,
     clock: DateTime<Utc>,
@@ -62,72 +59,45 @@ pub struct StandIn {
     /// `http://127.0.0.1:PORT`
     pub base: String,
     pub port: u16,
+    server: Server,
     state: Arc<Mutex<State>>,
     /// The stream's events, already in the wire's JSON.
     events: broadcast::Sender<String>,
-    /// `true` while up; connections end when it turns `false`.
-    up: watch::Sender<bool>,
 }
 
 impl StandIn {
     pub async fn start(creatures: &[(&str, Creature)]) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
         let (events, _) = broadcast::channel(1024);
-        let (up, _) = watch::channel(true);
-        let stand_in = Self {
-            base: format!("http://127.0.0.1:{port}"),
-            port,
-            state: Arc::new(Mutex::new(State {
-                creatures: creatures
-                    .iter()
-                    .map(|(n, c)| ((*n).to_owned(), c.clone()))
-                    .collect(),
-                stored: BTreeMap::new(),
-                seen: Vec::new(),
-                tokens: BTreeMap::new(),
-                clock: Utc.with_ymd_and_hms(2026, 3, 9, 10, 0, 0).unwrap(),
-            })),
-            events,
-            up,
+        let state = Arc::new(Mutex::new(State {
+            creatures: creatures
+                .iter()
+                .map(|(n, c)| ((*n).to_owned(), c.clone()))
+                .collect(),
+            stored: BTreeMap::new(),
+            tokens: BTreeMap::new(),
+            clock: Utc.with_ymd_and_hms(2026, 3, 9, 10, 0, 0).unwrap(),
+        }));
+        let server = {
+            let (state, events) = (Arc::clone(&state), events.clone());
+            Server::handling(move |seen| route(&state, &events, seen)).await
         };
-        stand_in.serve(listener);
-        stand_in
-    }
-
-    fn serve(&self, listener: TcpListener) {
-        let state = Arc::clone(&self.state);
-        let events = self.events.clone();
-        let mut up = self.up.subscribe();
-        let live = self.up.clone();
-        tokio::spawn(async move {
-            loop {
-                tokio::select! {
-                    accepted = listener.accept() => {
-                        let Ok((socket, _)) = accepted else { return };
-                        tokio::spawn(serve(socket, Arc::clone(&state), events.clone(), live.subscribe()));
-                    }
-                    () = gone(&mut up) => return,
-                }
-            }
-        });
+        Self {
+            base: server.base.clone(),
+            port: server.port,
+            server,
+            state,
+            events,
+        }
     }
 
     /// The orchestrator goes away: every connection is dropped and the port closed.
     pub fn go_away(&self) {
-        self.up.send_replace(false);
+        self.server.go_away();
     }
 
     /// It comes back on the same port.
     pub async fn come_back(&self) {
-        let listener = loop {
-            match TcpListener::bind(("127.0.0.1", self.port)).await {
-                Ok(l) => break l,
-                Err(_) => tokio::task::yield_now().await,
-            }
-        };
-        self.up.send_replace(true);
-        self.serve(listener);
+        self.server.come_back().await;
     }
 
     /// The control routes of `creature` ask for this token (pull request #16).
@@ -138,7 +108,7 @@ impl StandIn {
 
     /// Every request received so far.
     pub fn seen(&self) -> Vec<Seen> {
-        self.state.lock().unwrap().seen.clone()
+        self.server.seen()
     }
 
     pub fn creature(&self, name: &str) -> Creature {
@@ -203,75 +173,22 @@ fn emit(
     t
 }
 
-async fn serve(
-    mut socket: TcpStream,
-    state: Arc<Mutex<State>>,
-    events: broadcast::Sender<String>,
-    mut up: watch::Receiver<bool>,
-) {
-    let Some(seen) = read_request(&mut socket).await else {
-        return;
-    };
-    state.lock().unwrap().seen.push(seen.clone());
-    if seen.method == "GET" && seen.path == "/api/events" {
-        let mut rx = events.subscribe();
-        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: keep-alive\r\ntransfer-encoding: chunked\r\n\r\n";
-        let health = json!({"creature": "_orchestrator", "t": "2026-03-09T09:59:59.000Z", "type": "orchestrator.status",
-            "status": "healthy", "dependencies": {"docker": {"status": "up", "lastCheck": "2026-03-09T09:59:59.000Z"}}});
-        if socket.write_all(head.as_bytes()).await.is_err()
-            || write_event(&mut socket, &health.to_string()).await.is_err()
-        {
-            return;
-        }
-        loop {
-            tokio::select! {
-                event = rx.recv() => match event {
-                    Ok(data) => if write_event(&mut socket, &data).await.is_err() { return },
-                    Err(_) => return,
-                },
-                () = gone(&mut up) => return,
-            }
-        }
-    }
-    let (status, content_type, body) = route(&state, &events, &seen);
-    let head = format!(
-        "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = socket.write_all(head.as_bytes()).await;
-    let _ = socket.write_all(body.as_bytes()).await;
-    let _ = socket.shutdown().await;
-}
-
-/// Returns once the stand-in has gone away.
-async fn gone(up: &mut watch::Receiver<bool>) {
-    loop {
-        let live = *up.borrow_and_update();
-        if !live || up.changed().await.is_err() {
-            return;
-        }
-    }
-}
-
-/// One `data:` event, as one chunk of the chunked body.
-async fn write_event(socket: &mut TcpStream, data: &str) -> std::io::Result<()> {
-    let event = format!("data: {data}\n\n");
-    socket
-        .write_all(format!("{:x}\r\n{event}\r\n", event.len()).as_bytes())
-        .await?;
-    socket.flush().await
-}
-
 const JSON: &str = "application/json";
 const TEXT: &str = "text/plain";
 
-fn route(
-    state: &Arc<Mutex<State>>,
-    events: &broadcast::Sender<String>,
-    seen: &Seen,
-) -> (u16, &'static str, String) {
+/// The orchestrator's answer to a request.
+fn route(state: &Arc<Mutex<State>>, events: &broadcast::Sender<String>, seen: &Seen) -> Reply {
     let path: Vec<&str> = seen.path.trim_start_matches('/').split('/').collect();
-    match (seen.method.as_str(), path.as_slice()) {
+    let (status, content_type, body) = match (seen.method.as_str(), path.as_slice()) {
+        ("GET", ["api", "events"]) => {
+            // The event stream: the orchestrator's health first, then every event.
+            let health = json!({"creature": "_orchestrator", "t": "2026-03-09T09:59:59.000Z", "type": "orchestrator.status",
+                "status": "healthy", "dependencies": {"docker": {"status": "up", "lastCheck": "2026-03-09T09:59:59.000Z"}}});
+            return Reply::Events {
+                first: vec![health.to_string()],
+                live: events.subscribe(),
+            };
+        }
         ("GET", ["api", "creatures"]) => {
             let state = state.lock().unwrap();
             let list: Vec<Value> = state
@@ -324,6 +241,12 @@ fn route(
         }
         ("POST", ["api", "creatures", name, action]) => act(state, events, seen, name, action),
         _ => (404, TEXT, "not found".into()),
+    };
+    Reply::Whole {
+        status,
+        content_type,
+        headers: Vec::new(),
+        body,
     }
 }
 
