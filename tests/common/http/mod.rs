@@ -216,7 +216,7 @@ pub fn refused_base() -> String {
     base
 }
 
-/// Returns once the server has gone away (or been dropped).
+/// Returns once the server has gone away.
 async fn gone(up: &mut watch::Receiver<bool>) {
     loop {
         let live = *up.borrow_and_update();
