@@ -1,0 +1,172 @@
+//! What a dream changed, in the dreams view: seen by the watched history for a creature
+//! that keeps no record (kept across a restart, what was made while nothing watched
+//! said so), and read from the runner's `.sys/dream-diffs.jsonl` for one that does.
+
+use std::path::Path;
+
+use crate::common::ui::{Garden, append, clock, filters};
+use chrono::{DateTime, Duration, Utc};
+use dreamwatch::history::{DEFAULT_LIMIT, History};
+use dreamwatch::ui::headless::Headless;
+use dreamwatch::ui::state::Settings;
+use dreamwatch::ui::theme::Theme;
+
+const W: u16 = 120;
+const H: u16 = 40;
+
+fn screen(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
+    let (theme, _) = Theme::load("dark", None, false);
+    let settings = Settings {
+        history: Some(History::new(store.to_path_buf(), DEFAULT_LIMIT)),
+        ..Settings::with_theme(theme)
+    };
+    Headless::open(&[garden.creature("pip")], settings, now, W, H).unwrap()
+}
+
+/// A deep sleep as an OpenSeed consolidator does it: the observations rewritten with
+/// bash (the repeated dream headers and their lines dropped, one kept line moved under
+/// a new header), then the dream line.
+fn deep_sleep(pip: &Path, at: &str) {
+    let obs = pip.join(".self/observations.md");
+    let text = std::fs::read_to_string(&obs).unwrap();
+    let kept: String = text
+        .split("\n## ")
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n## ");
+    std::fs::write(
+        &obs,
+        format!("{kept}\n## 2026-11-22\n[.] Pruned the notes at deep sleep\n"),
+    )
+    .unwrap();
+    append(
+        &pip.join(".self/dreams.jsonl"),
+        &format!(
+            "{{\"t\":\"{at}\",\"actions\":9,\"reflection\":\"Pruned.\",\"priority\":\"Keep notes short.\",\"observations\":1,\"deep\":true}}\n"
+        ),
+    );
+}
+
+#[test]
+fn a_pruning_seen_is_shown_for_its_dream_and_after_a_restart() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let mut s = screen(&garden, store.path(), clock());
+    deep_sleep(&pip, "2026-11-22T17:49:40Z");
+    s.refresh();
+    s.press("2").unwrap();
+    let text = s.text().unwrap();
+    filters(&garden).bind(|| insta::assert_snapshot!("dream_changes_watched", text));
+    assert!(text.contains("What it changed"));
+    assert!(text.contains("pruned"));
+
+    // Restarted: the history is read back, the same lines shown for that dream.
+    drop(s);
+    let mut again = screen(&garden, store.path(), clock() + Duration::minutes(5));
+    again.press("2").unwrap();
+    let after = again.text().unwrap();
+    let changed = |t: &str| -> Vec<String> {
+        t.lines()
+            .skip_while(|l| !l.contains("What it changed"))
+            .take(6)
+            .map(|l| l[60.min(l.len())..].to_string())
+            .collect()
+    };
+    assert_eq!(changed(&after), changed(&text));
+    // Nothing of it was written into the creature.
+    assert!(!pip.join(".sys").exists());
+}
+
+#[test]
+fn a_change_made_while_nothing_watched_is_said_so() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    drop(screen(&garden, store.path(), clock()));
+    // While the observatory was closed: a deep sleep.
+    deep_sleep(&pip, "2026-11-22T18:10:00Z");
+    let mut s = screen(&garden, store.path(), clock() + Duration::hours(1));
+    s.press("2").unwrap();
+    let text = s.text().unwrap();
+    assert!(text.contains("changed while nothing watched"), "{text}");
+    assert!(text.contains("pruned"), "{text}");
+    // An older dream, from before the history began, cannot be known.
+    s.press("j").unwrap();
+    let older = s.text().unwrap();
+    assert!(
+        older.contains("was not watching when this dream ran"),
+        "{older}"
+    );
+}
+
+#[test]
+fn the_runner_s_record_is_shown_for_a_creature_that_keeps_one() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let dreams = std::fs::read_to_string(pip.join(".self/dreams.jsonl")).unwrap();
+    let n = dreams.lines().filter(|l| !l.trim().is_empty()).count();
+    std::fs::create_dir_all(pip.join(".sys")).unwrap();
+    std::fs::write(
+        pip.join(".sys/dream-diffs.jsonl"),
+        format!(
+            "{{\"dream\":{n},\"t\":\"2026-11-22T17:48:17.318Z\",\"file\":\"observations.md\",\"changes\":{{\"kind\":\"observations\",\"pruned\":[{{\"text\":\"[.] Week 3 data had gaps\",\"under\":\"2026-11-22T17:40 (dream #11)\"}}],\"moved\":[{{\"text\":\"[!] WORKFLOW: Check MESSAGES.md after every wake\",\"from\":\"2026-11-22T17:37\",\"to\":\"2026-11-22T17:48\"}}]}}}}\n{{\"dream\":{n},\"file\":\"priorities.md\",\"changes\":{{\"kind\":\"lines\",\"removed\":[\"1. Fix the analyser\"],\"added\":[\"1. Write the weekly summary\"]}}}}\n"
+        ),
+    )
+    .unwrap();
+    let mut s = screen(&garden, store.path(), clock());
+    s.press("2").unwrap();
+    let text = s.text().unwrap();
+    filters(&garden).bind(|| insta::assert_snapshot!("dream_changes_runner", text));
+    assert!(text.contains("- [.] Week 3 data had gaps"), "{text}");
+    assert!(
+        text.contains("priorities.md rewritten: 1 line(s) removed, 1 added"),
+        "{text}"
+    );
+    // The dream before it was recorded by nobody: said so.
+    s.press("j").unwrap();
+    let older = s.text().unwrap();
+    assert!(older.contains("recorded from dream #20 on"), "{older}");
+}
+
+/// The detail of a dream longer than its pane pages with PgDn/PgUp (the list keeps its
+/// selection); another dream selected shows from its top.
+#[test]
+fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let mut s = screen(&garden, store.path(), clock());
+    deep_sleep(&pip, "2026-11-22T17:49:40Z");
+    s.refresh();
+    s.press("2").unwrap();
+    let top = s.text().unwrap();
+    assert!(top.contains("priority Keep notes short."), "{top}");
+    let selected = s.app.selected_ui().unwrap().selected_dream();
+    s.press("pagedown").unwrap();
+    let paged = s.text().unwrap();
+    filters(&garden).bind(|| insta::assert_snapshot!("dream_detail_scrolled", paged));
+    assert!(!paged.contains("priority Keep notes short."), "{paged}");
+    assert_ne!(paged, top);
+    assert_eq!(s.app.selected_ui().unwrap().selected_dream(), selected);
+    // Past the end it stops; back up to the top.
+    for _ in 0..20 {
+        s.press("pagedown").unwrap();
+    }
+    let end = s.text().unwrap();
+    s.press("pagedown").unwrap();
+    assert_eq!(s.text().unwrap(), end);
+    for _ in 0..20 {
+        s.press("pageup").unwrap();
+    }
+    assert_eq!(s.text().unwrap(), top);
+    s.press("pagedown").unwrap();
+    s.press("j").unwrap();
+    let other = s.text().unwrap();
+    assert!(other.contains("priority "), "{other}");
+}
