@@ -201,6 +201,11 @@ pub struct RunArgs {
     /// 10m) applies it; the dreamer's dreams (other genomes are not held)
     #[arg(long)]
     pub review_dreams: bool,
+    /// Run the creature's commands unconfined, as your user, able to reach everything you
+    /// can (your config, other creatures, this runner's control token). By default they
+    /// are confined by Landlock, and refused where the kernel has none
+    #[arg(long)]
+    pub unconfined: bool,
 }
 
 #[derive(Debug, Args)]

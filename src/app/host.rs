@@ -60,6 +60,7 @@ fn settings(
 pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
     let (mut config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
     config.review_dreams |= args.review_dreams;
+    config.unconfined_tools |= args.unconfined;
     let dirs = match super::garden::plan(&args.dir, args.creatures)? {
         Some(dirs) => dirs,
         None => vec![args.dir.clone()],

@@ -196,6 +196,10 @@ impl ToolRunner for Redacting {
             outcome
         })
     }
+
+    fn sandbox(&self) -> Option<crate::runner::sandbox::SandboxState> {
+        self.inner.sandbox()
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::UnixStream;
 
-use super::protocol::{Answer, ControlCommand, MAX_LINE, Reply};
+use super::protocol::{Answer, ControlCommand, MAX_LINE, Reply, TOKEN_FIELD};
 
 /// How long a runner has to answer, connection included.
 const TIMEOUT: Duration = Duration::from_secs(5);
@@ -14,6 +14,24 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 /// The control socket of the creature in `dir` (where the on-disk contract puts it).
 pub fn socket_path(dir: &Path) -> PathBuf {
     crate::memory::layout::control_socket(dir)
+}
+
+/// The operator's token of the runner hosting the creature in `dir`: each command on its
+/// socket carries it (see `runner::socket`).
+pub fn token_path(dir: &Path) -> PathBuf {
+    dir.join(crate::memory::layout::SYS_DIR)
+        .join("control.token")
+}
+
+/// The token of the runner in `dir`; `None` where it wrote none (a runner that predates
+/// tokens).
+fn read_token(dir: &Path) -> Result<Option<String>, ControlError> {
+    let path = token_path(dir);
+    match std::fs::read_to_string(&path) {
+        Ok(token) => Ok(Some(token.trim().to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ControlError::Token { path, source }),
+    }
 }
 
 /// Why a command did not reach a runner, or was refused by it.
@@ -35,6 +53,11 @@ pub enum ControlError {
     Refused(String),
     #[error("the runner on {} did not answer in time", path.display())]
     Timeout { path: PathBuf },
+    #[error("cannot read the runner's control token {}: {source}", path.display())]
+    Token {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// Sends one command to the runner hosting the creature in `dir` and waits for its reply:
@@ -44,6 +67,7 @@ pub async fn send_command(
     cmd: &ControlCommand,
 ) -> Result<Option<Answer>, ControlError> {
     let path = socket_path(dir);
+    let token = read_token(dir)?;
     let talk = async {
         let stream =
             UnixStream::connect(&path)
@@ -53,7 +77,11 @@ pub async fn send_command(
                     source,
                 })?;
         let (read, mut write) = stream.into_split();
-        let mut line = serde_json::to_string(cmd).map_err(std::io::Error::other)?;
+        let mut request = serde_json::to_value(cmd).map_err(std::io::Error::other)?;
+        if let (Some(fields), Some(token)) = (request.as_object_mut(), token) {
+            fields.insert(TOKEN_FIELD.into(), token.into());
+        }
+        let mut line = request.to_string();
         line.push('\n');
         write.write_all(line.as_bytes()).await?;
         let mut reply = String::new();

@@ -12,6 +12,6 @@ pub mod client;
 pub mod hosted;
 pub mod protocol;
 
-pub use client::{ControlError, send_command, socket_path};
+pub use client::{ControlError, send_command, socket_path, token_path};
 pub use hosted::{ControlRequest, ControlSender, HostStatus, HostedCreature, RunnerStopped};
 pub use protocol::{Answer, ControlCommand, Reply};

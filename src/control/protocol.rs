@@ -29,11 +29,26 @@
 //!
 //! Clients that predate `answer` ignore it. A connection may send any number of lines.
 //! Lines longer than [`MAX_LINE`] are refused.
+//!
+//! Every command carries the operator's token in a `token` field ([`TOKEN_FIELD`]): the
+//! contents of `DIR/.sys/control.token`, which the runner writes when it binds the socket
+//! and which the creature's own commands cannot read. A line without it, or with another,
+//! is refused before it reaches the runner (the examples above leave it out):
+//!
+//! ```text
+//! -> {"cmd":"apply_proposal","token":"9f86d0..."}
+//! <- {"ok":true}
+//! -> {"cmd":"apply_proposal"}
+//! <- {"error":"refused: a command on this socket must carry the operator's token ...","ok":false}
+//! ```
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::memory::proposal::Proposal;
+
+/// The field of a request line that carries the operator's token.
+pub const TOKEN_FIELD: &str = "token";
 
 /// The longest request or reply line, newline included.
 pub const MAX_LINE: u64 = 64 * 1024;

@@ -81,6 +81,10 @@ pub struct RunnerConfig {
     /// How long a held proposal waits before it applies itself, in real time (not sped
     /// up): `"10m"`, `"90s"`, `"2h"`, or `"never"`.
     pub review_timeout: String,
+    /// `--unconfined`: the creature's commands run as the runner's user with no sandbox
+    /// (see `runner::sandbox`). Only for a kernel without Landlock, and a creature trusted
+    /// with everything that user can reach.
+    pub unconfined_tools: bool,
 }
 
 impl Default for RunnerConfig {
@@ -102,6 +106,7 @@ impl Default for RunnerConfig {
             emergence: EmergenceConfig::default(),
             review_dreams: false,
             review_timeout: "10m".into(),
+            unconfined_tools: false,
         }
     }
 }

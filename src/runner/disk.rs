@@ -41,6 +41,10 @@ pub struct RunnerJson {
     pub started: String,
     pub brain: String,
     pub paused: bool,
+    /// How the creature's commands run (`runner::sandbox::SandboxState::word`):
+    /// confined, refused (no sandbox on this kernel) or unconfined.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<String>,
 }
 
 /// `.sys/inbox.json`: what of `MESSAGES.md` has been delivered. Older runners kept a byte
@@ -321,6 +325,7 @@ mod tests {
             started: String::new(),
             brain: String::new(),
             paused: false,
+            tools: None,
         };
         let t = Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap();
         perform(

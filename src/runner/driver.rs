@@ -36,6 +36,7 @@ use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
 use super::restore::restore;
 use super::review;
+use super::sandbox::{Sandbox, SandboxState};
 use super::socket;
 use super::tools::{Bash, ToolRunner};
 use super::usage::UsageBook;
@@ -63,7 +64,7 @@ pub struct RunnerOptions {
     pub max_sleeps: Option<u64>,
     pub clock: Arc<dyn Clock>,
     pub tools: Arc<dyn ToolRunner>,
-    /// Serve `DIR/.sys/control.sock`.
+    /// Serve `DIR/.sys/control.sock` (commands carrying the token in `.sys/control.token`).
     pub control_socket: bool,
     /// `--headless`: one line per event.
     pub progress: Option<ProgressFn>,
@@ -78,10 +79,14 @@ pub struct RunnerOptions {
 impl RunnerOptions {
     /// Real clock, real bash, no socket, no progress lines, the local embedding.
     pub fn new(dir: PathBuf, config: RunnerConfig, brain: Arc<dyn Brain>, model: String) -> Self {
-        let tools = Arc::new(Bash {
-            timeout: Duration::from_secs_f64(config.bash_timeout_s),
-            cap: config.tool_output_cap,
-        });
+        let mut bash = Bash::new(
+            Duration::from_secs_f64(config.bash_timeout_s),
+            config.tool_output_cap,
+        );
+        if config.unconfined_tools {
+            bash.sandbox = Sandbox::Unconfined;
+        }
+        let tools = Arc::new(bash);
         Self {
             dir,
             config,
@@ -146,7 +151,7 @@ pub struct Runner<G: Genome> {
     clock: Arc<dyn Clock>,
     tools: Arc<dyn ToolRunner>,
     /// The control socket, bound at open (or why it could not be).
-    socket: Option<std::io::Result<std::os::unix::net::UnixListener>>,
+    socket: Option<std::io::Result<socket::Bound>>,
     progress: Option<ProgressFn>,
     runner_json: RunnerJson,
     control_tx: ControlSender,
@@ -224,11 +229,13 @@ impl<G: Genome> Runner<G> {
             })?;
         }
         let brain = opts.brain.label();
+        let sandbox = opts.tools.sandbox();
         let runner_json = RunnerJson {
             pid: std::process::id(),
             started: format_time(now),
             brain: brain.clone(),
             paused: false,
+            tools: sandbox.map(|s| s.word()),
         };
         write::write_json(&paths.runner(), &runner_json).map_err(|source| OpenError::Io {
             what: "write",
@@ -315,6 +322,14 @@ impl<G: Genome> Runner<G> {
             }
             None => None,
         };
+        match self.tools.sandbox() {
+            Some(state @ SandboxState::Confined { .. }) => self.say(&state.to_string()),
+            Some(state) => {
+                self.say(&state.to_string());
+                tracing::warn!(creature = %self.name, "{state}");
+            }
+            None => {}
+        }
         let mut restored = restore::<G>(&self.paths, &self.config, &mut self.files);
         let (pending, errors) = review::pending(&self.paths);
         restored.errors.extend(errors);
@@ -398,7 +413,7 @@ impl<G: Genome> Runner<G> {
         }
         if let Some(server) = server {
             server.abort();
-            let _ = std::fs::remove_file(crate::control::socket_path(&self.paths.root));
+            socket::unbind(&self.paths.root);
         }
         self.status_tx.send_modify(|s| s.status = Status::Stopped);
         self.close_mailbox();

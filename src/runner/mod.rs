@@ -22,6 +22,7 @@ pub mod progress;
 pub mod prompt;
 pub mod restore;
 pub mod review;
+pub mod sandbox;
 pub mod socket;
 pub mod tools;
 pub mod usage;

@@ -14,6 +14,9 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use crate::llm::ToolSpec;
 
 use super::config::RunnerConfig;
+use super::sandbox::{
+    Confinement, REFUSED_NOTE, Sandbox, SandboxState, TMP, confined_path, looks_refused,
+};
 
 pub const BASH: &str = "bash";
 pub const SET_SLEEP: &str = "set_sleep";
@@ -88,20 +91,43 @@ pub type ToolFuture<'a> = Pin<Box<dyn Future<Output = ToolOutcome> + Send + 'a>>
 /// Runs the creature's commands. [`Bash`] in real life; tests and benchmarks may swap it.
 pub trait ToolRunner: Send + Sync {
     fn run<'a>(&'a self, dir: &'a Path, command: &'a str) -> ToolFuture<'a>;
+
+    /// How the commands are confined, for the runner's log and `.sys/runner.json`
+    /// (`None`: this runner starts no process).
+    fn sandbox(&self) -> Option<SandboxState> {
+        None
+    }
 }
 
 /// Runs commands through `bash -c` (or `sh -c` where bash is missing), in their own process
-/// group, with a scrubbed environment, a timeout that kills the whole group, and capped output.
+/// group, confined by the [`Sandbox`] (see `runner::sandbox`), with an environment of a
+/// few known variables only, a timeout that kills the whole group, and capped output.
 #[derive(Debug, Clone)]
 pub struct Bash {
     pub timeout: Duration,
     /// Characters kept per stream.
     pub cap: usize,
+    pub sandbox: Sandbox,
+}
+
+impl Bash {
+    /// Confined by Landlock (refused where the kernel has none).
+    pub fn new(timeout: Duration, cap: usize) -> Self {
+        Self {
+            timeout,
+            cap,
+            sandbox: Sandbox::Landlock,
+        }
+    }
 }
 
 impl ToolRunner for Bash {
     fn run<'a>(&'a self, dir: &'a Path, command: &'a str) -> ToolFuture<'a> {
-        Box::pin(run_bash(dir.to_path_buf(), command, self.timeout, self.cap))
+        Box::pin(run_bash(dir.to_path_buf(), command, self))
+    }
+
+    fn sandbox(&self) -> Option<SandboxState> {
+        Some(self.sandbox.state())
     }
 }
 
@@ -136,7 +162,23 @@ async fn read_into<R: AsyncRead + Unpin>(mut r: R, sink: Arc<Mutex<Capture>>, ma
     }
 }
 
-fn spawn_shell(shell: &str, dir: &Path, command: &str) -> std::io::Result<tokio::process::Child> {
+/// The runner's environment variables a command gets (with `LC_*`); every other one,
+/// whatever its name (an API key under a name nobody guessed), stays with the runner.
+const PASSED_ENV: &[&str] = &[
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TERM",
+];
+
+/// Whether the runner's variable `name` is handed to the creature's commands.
+pub fn passed_to_tools(name: &str) -> bool {
+    (PASSED_ENV.contains(&name) || name.starts_with("LC_")) && !is_secret(name)
+}
+
+fn spawn_shell(
+    shell: &str,
+    dir: &Path,
+    command: &str,
+    confinement: Option<&Confinement>,
+) -> std::io::Result<tokio::process::Child> {
     let mut cmd = tokio::process::Command::new(shell);
     cmd.arg("-c")
         .arg(command)
@@ -146,12 +188,17 @@ fn spawn_shell(shell: &str, dir: &Path, command: &str) -> std::io::Result<tokio:
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true)
+        .env_clear()
+        .envs(std::env::vars_os().filter(|(name, _)| passed_to_tools(&name.to_string_lossy())))
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("DEBIAN_FRONTEND", "noninteractive");
-    for (name, _) in std::env::vars_os() {
-        if is_secret(&name.to_string_lossy()) {
-            cmd.env_remove(&name);
-        }
+    if let Some(confinement) = confinement {
+        cmd.env("TMPDIR", dir.join(TMP));
+        cmd.env(
+            "PATH",
+            confined_path(&std::env::var_os("PATH").unwrap_or_default()),
+        );
+        confinement.install(&mut cmd);
     }
     cmd.spawn()
 }
@@ -175,12 +222,33 @@ fn kill_group(pid: u32) {
     }
 }
 
-async fn run_bash(dir: PathBuf, command: &str, timeout: Duration, cap: usize) -> ToolOutcome {
+async fn run_bash(dir: PathBuf, command: &str, bash: &Bash) -> ToolOutcome {
+    let (timeout, cap) = (bash.timeout, bash.cap);
     let started = Instant::now();
-    let spawned = match spawn_shell("bash", &dir, command) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => spawn_shell("sh", &dir, command),
+    let confinement = match bash.sandbox {
+        Sandbox::Unconfined => None,
+        Sandbox::Landlock => match Confinement::build(&dir) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                return failure(
+                    format!(
+                        "refused: the runner runs your commands only in a sandbox, and {e}. \
+                         No command can run until the operator changes this: do not retry"
+                    ),
+                    "",
+                    "",
+                    started,
+                );
+            }
+        },
+    };
+    let spawned = match spawn_shell("bash", &dir, command, confinement.as_ref()) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            spawn_shell("sh", &dir, command, confinement.as_ref())
+        }
         other => other,
     };
+    drop(confinement);
     let mut child = match spawned {
         Ok(c) => c,
         Err(e) => return failure(format!("cannot start the shell: {e}"), "", "", started),
@@ -249,6 +317,12 @@ async fn run_bash(dir: PathBuf, command: &str, timeout: Duration, cap: usize) ->
     };
     if out_cut || err_cut {
         outcome.content.push_str(&cut_note(&out, &err, cap));
+    }
+    if bash.sandbox == Sandbox::Landlock && (looks_refused(&stderr) || looks_refused(&stdout)) {
+        outcome.content.push('\n');
+        outcome.content.push_str(REFUSED_NOTE);
+        outcome.display.push('\n');
+        outcome.display.push_str(REFUSED_NOTE);
     }
     outcome
 }

@@ -40,6 +40,7 @@ fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
         started: "2026-03-01T10:00:00.000Z".into(),
         brain: "rehearsal (offline demo brain)".into(),
         paused: false,
+        tools: None,
     };
     (dir, paths, runner)
 }
@@ -55,6 +56,7 @@ fn bare() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
         started: String::new(),
         brain: String::new(),
         paused: false,
+        tools: None,
     };
     (dir, paths, runner)
 }

@@ -106,10 +106,7 @@ async fn keys_never_reach_tools_or_files() {
     assert_eq!(report.dreams, 1);
 
     // The bash tool on its own.
-    let bash = Bash {
-        timeout: Duration::from_secs(5),
-        cap: 100_000,
-    };
+    let bash = Bash::new(Duration::from_secs(5), 100_000);
     let o = bash.run(tmp.path(), "env").await;
     assert!(o.ok);
     assert!(o.content.contains("PATH="));

@@ -5,11 +5,9 @@ use std::time::Duration;
 use dreamwatch::memory::conversation::ToolOutput;
 use dreamwatch::runner::tools::{Bash, ToolRunner};
 
+/// The runner's bash tool, confined as in real life: commands work in `workspace/`.
 fn bash(timeout_ms: u64, cap: usize) -> Bash {
-    Bash {
-        timeout: Duration::from_millis(timeout_ms),
-        cap,
-    }
+    Bash::new(Duration::from_millis(timeout_ms), cap)
 }
 
 /// Live (not zombie) processes of a process group, from /proc. Zombies are dead: where
@@ -90,13 +88,13 @@ async fn timeout_kills_the_whole_process_group() {
     let o = bash(400, 1_000)
         .run(
             dir.path(),
-            "echo $$ > pgid; (sleep 30; touch survived) & sleep 30",
+            "echo $$ > workspace/pgid; (sleep 30; touch workspace/survived) & sleep 30",
         )
         .await;
     // Ended by the timeout, not by the command (which would have succeeded).
     assert!(!o.ok);
     assert!(o.content.contains("timeout"), "{}", o.content);
-    let pgid: i32 = std::fs::read_to_string(dir.path().join("pgid"))
+    let pgid: i32 = std::fs::read_to_string(dir.path().join("workspace/pgid"))
         .unwrap()
         .trim()
         .parse()
@@ -114,7 +112,7 @@ async fn timeout_kills_the_whole_process_group() {
         "process group {pgid}"
     );
     assert!(
-        !dir.path().join("survived").exists(),
+        !dir.path().join("workspace/survived").exists(),
         "the background job outlived the timeout"
     );
 }
@@ -126,16 +124,16 @@ async fn a_background_job_holding_the_pipe_does_not_block() {
     let o = bash(10_000, 1_000)
         .run(
             dir.path(),
-            "(for i in $(seq 1200); do [ -e release ] && break; sleep 0.05; done; touch finished) & echo started",
+            "(for i in $(seq 1200); do [ -e workspace/release ] && break; sleep 0.05; done; touch workspace/finished) & echo started",
         )
         .await;
     assert!(o.ok, "{}", o.content);
     assert!(
-        !dir.path().join("finished").exists(),
+        !dir.path().join("workspace/finished").exists(),
         "the run waited for the background job"
     );
     assert_eq!(ToolOutput::parse(&o.content).stdout, "started\n");
-    std::fs::write(dir.path().join("release"), "").unwrap();
+    std::fs::write(dir.path().join("workspace/release"), "").unwrap();
 }
 
 #[tokio::test]
