@@ -26,6 +26,9 @@ pub trait GenomeUi: std::fmt::Debug + Send {
     fn doc(&self, slot: u8) -> &[DocLine];
 }
 
+/// Makes the state behind a genome's own views for one creature, prepared.
+pub type NewGenomeUi = fn(&Creature, DateTime<Utc>, &Theme) -> Box<dyn GenomeUi>;
+
 /// What the observatory shows of a genome's creatures.
 #[derive(Debug)]
 pub struct GenomeViews {
@@ -43,7 +46,7 @@ pub struct GenomeViews {
     /// The side panel's genome part (the shared part follows it).
     pub side: fn(&mut Vec<DocLine>, &Creature, &Theme),
     /// The state behind its own views ([`MainView::Own`]), for a genome that has any.
-    pub own: Option<fn(&Creature, DateTime<Utc>, &Theme) -> Box<dyn GenomeUi>>,
+    pub own: Option<NewGenomeUi>,
 }
 
 impl GenomeViews {

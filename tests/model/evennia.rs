@@ -21,7 +21,7 @@ fn add(id: &str, minute: u32, importance: u32) -> String {
 }
 
 fn ids(c: &Creature) -> Vec<String> {
-    dreamwatch::genomes::evennia::memory::of(&c)
+    dreamwatch::genomes::evennia::memory::of(c)
         .journal
         .entries()
         .map(|e| e.id.clone())
@@ -325,11 +325,11 @@ async fn the_watcher_follows_the_evennia_files(force_poll: bool) {
     assert_eq!(seen, (true, true), "appended lines not seen");
     let c = live.creature(&root).unwrap();
     assert_eq!(
-        dreamwatch::genomes::evennia::memory::of(&c).cumulative_importance(),
+        dreamwatch::genomes::evennia::memory::of(c).cumulative_importance(),
         7
     );
     assert_eq!(
-        dreamwatch::genomes::evennia::memory::of(&c).mode.mode(),
+        dreamwatch::genomes::evennia::memory::of(c).mode.mode(),
         Mode::Sleep
     );
 }

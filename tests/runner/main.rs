@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 pub mod common;
 
+mod confine;
 mod control;
 mod crash;
 mod dream_diffs;

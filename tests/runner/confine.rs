@@ -3,7 +3,6 @@
 //! or anything else outside, cannot read the runner's memory or environment, and cannot
 //! command its runner over the control socket. Each case is tried the way a creature
 //! would: from its bash tool (the runner's own tool path), as root here and in CI.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test may stop at the first failure
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
