@@ -1,6 +1,7 @@
 //! The observatory's state: every creature's model and prepared text, focus, mode, the
 //! prompts. Drawing reads it and nothing else; [`crate::ui::update`] changes it.
 
+pub mod confirm;
 pub mod creature;
 pub mod emergence;
 pub mod evennia;
@@ -114,8 +115,8 @@ pub struct App {
     /// The garden's filter and sort.
     pub garden_view: GardenView,
     pub quit: bool,
-    /// Quit was asked once while a creature is hosted here: asked again, it quits.
-    quit_asked: bool,
+    /// The question asked by an action that is done when its key is pressed again.
+    pub confirm: Option<confirm::Confirm>,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
@@ -126,11 +127,6 @@ pub struct App {
     pub remotes: BTreeMap<PathBuf, RemoteUi>,
     /// The watched history of creatures that keep no record of their dreams.
     watched: Option<Watched>,
-    /// Stopping this OpenSeed creature's container was asked once: asked again, it stops.
-    pub stop_asked: Option<PathBuf>,
-    /// Restoring this line into this creature's observations was asked once: asked
-    /// again, it is written.
-    pub restore_asked: Option<(PathBuf, String)>,
     /// The popup of a dream held for review: where it is scrolled, what is asked.
     pub review: ReviewUi,
     /// The relationships of the garden's emergence creatures, for the relations view.
@@ -172,13 +168,11 @@ impl App {
             search: SearchState::default(),
             garden_view: GardenView::default(),
             quit: false,
-            quit_asked: false,
+            confirm: None,
             dirty: true,
             hosted,
             openseed: None,
             remotes: BTreeMap::new(),
-            stop_asked: None,
-            restore_asked: None,
             review: ReviewUi::default(),
             garden_graph: GardenGraph::default(),
             talk: TalkUi::default(),
@@ -554,11 +548,12 @@ impl App {
     /// Quit, or, while creatures are hosted here (their runners end with the observatory),
     /// ask first: the same key again quits, any other action keeps them running.
     pub(crate) fn quit_or_ask(&mut self) {
-        if self.hosted.is_empty() || self.quit_asked {
+        if self.hosted.is_empty()
+            || confirm::ask_or_answer(&mut self.confirm, confirm::Confirm::Quit)
+        {
             self.quit = true;
             return;
         }
-        self.quit_asked = true;
         let names: Vec<String> = self
             .hosted
             .keys()
@@ -571,9 +566,11 @@ impl App {
         self.set_notice(format!("{} live here: {again}", names.join(", ")), false);
     }
 
-    /// Any action but quit takes a pending quit question back.
-    pub(crate) fn forget_quit_question(&mut self) {
-        self.quit_asked = false;
+    /// Any action but the one that answers it takes a pending question back.
+    pub(crate) fn forget_question(&mut self, action: Action) {
+        if self.confirm.as_ref().is_some_and(|c| c.action() != action) {
+            self.confirm = None;
+        }
     }
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {

@@ -20,8 +20,6 @@ use crate::ui::prepare::inert;
 pub struct ReviewUi {
     /// Where the popup is scrolled.
     pub anchor: Anchor,
-    /// Rejecting this creature's dream was asked once: asked again, it is rejected.
-    pub reject_asked: Option<PathBuf>,
     /// An edit not held yet: one the proposal's form refused, one sent that the runner
     /// has not said it holds, or one it refused. The creature, and the text, which the
     /// next edit starts from (nothing the operator wrote is lost).
@@ -35,7 +33,6 @@ impl Default for ReviewUi {
     fn default() -> Self {
         Self {
             anchor: Anchor::Line(0),
-            reject_asked: None,
             draft: None,
             decided: None,
         }

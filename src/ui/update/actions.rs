@@ -21,18 +21,7 @@ impl App {
     /// Performs one action. Returns the IO it asks for.
     pub fn apply(&mut self, action: Action) -> Vec<Job> {
         self.dirty = true;
-        if action != Action::Quit {
-            self.forget_quit_question();
-        }
-        if action != Action::PauseResume {
-            self.stop_asked = None;
-        }
-        if action != Action::Restore {
-            self.restore_asked = None;
-        }
-        if action != Action::RejectDream {
-            self.review.reject_asked = None;
-        }
+        self.forget_question(action);
         if self.read_only && action.spec().needs.acts() {
             // What is refused first: a narrow status row cuts the end.
             let what = self.keymap.command(action).map_or_else(

@@ -2,6 +2,7 @@
 //! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
 //! `p` stops the container after asking, or starts it; `s` has no endpoint).
 
+use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
@@ -160,8 +161,13 @@ impl App {
         if self.message_to.as_deref() == Some(path) {
             self.message_to.clone_from(&heir);
         }
-        if self.stop_asked.as_deref() == Some(path) {
-            self.stop_asked.clone_from(&heir);
+        if let Some(Confirm::Stop(asked)) = self.confirm.as_mut()
+            && asked.as_path() == path
+        {
+            match &heir {
+                Some(heir) => heir.clone_into(asked),
+                None => self.confirm = None,
+            }
         }
         if let Some(heir) = heir.and_then(|h| self.creatures.get_mut(&h))
             && heir.draft.is_empty()
@@ -272,11 +278,9 @@ impl App {
         if !runs {
             return self.openseed_job(path, OpenSeedAction::Start);
         }
-        if self.stop_asked.as_ref() == Some(&path) {
-            self.stop_asked = None;
+        if ask_or_answer(&mut self.confirm, Confirm::Stop(path.clone())) {
             return self.openseed_job(path, OpenSeedAction::Stop);
         }
-        self.stop_asked = Some(path);
         let again = self.keymap.mention(
             Action::PauseResume,
             "{} again stops it, any other key keeps it running",

@@ -5,6 +5,7 @@ use super::Job;
 use crate::memory::status::Status;
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
+use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use crate::ui::state::creature::RunnerLink;
 
 impl App {
@@ -57,9 +58,10 @@ impl App {
         }
         let line = ui.picked_pruned().unwrap_or_default().to_string();
         let name = ui.name.clone();
-        let asked = (path.clone(), line.clone());
-        if self.restore_asked.as_ref() == Some(&asked) {
-            self.restore_asked = None;
+        if ask_or_answer(
+            &mut self.confirm,
+            Confirm::Restore(path.clone(), line.clone()),
+        ) {
             return vec![Job::Restore {
                 creature: path,
                 line,
@@ -71,7 +73,6 @@ impl App {
             format!("restore {shown} into {name}'s observations, under today's date? {again} again writes it, another key cancels"),
             false,
         );
-        self.restore_asked = Some(asked);
         Vec::new()
     }
 }

@@ -5,6 +5,7 @@
 //! Commands go to the creature's runner (hosted, over its socket, or through a far
 //! machine's connection); a creature only watched is refused with why.
 
+use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use std::path::{Path, PathBuf};
 
 use super::{EditAnswer, Job, RemoteAsk};
@@ -65,21 +66,19 @@ impl App {
         if ui.review.is_none() {
             return Vec::new();
         }
-        if self.review.reject_asked.as_ref() == Some(&path) {
-            self.review.reject_asked = None;
+        let name = ui.name.clone();
+        if ask_or_answer(&mut self.confirm, Confirm::Reject(path)) {
             return self.decide(ControlCommand::RejectProposal);
         }
         let again = self
             .keymap
             .mention(Action::RejectDream, "{} again rejects it");
-        let name = ui.name.clone();
         self.set_notice(
             format!(
                 "reject {name}'s dream? nothing of it is written and {name} wakes without it; {again}, another key cancels"
             ),
             false,
         );
-        self.review.reject_asked = Some(path);
         Vec::new()
     }
 
