@@ -3,7 +3,6 @@
 //! alive is read from it, not from a process id that may have been reused.
 
 use std::fs::File;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use super::layout::SYS_DIR;
@@ -22,12 +21,13 @@ pub fn is_held(root: &Path) -> bool {
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         return false;
     }
-    // SAFETY: flock on a descriptor we own, for the life of `file`.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) };
-    if rc != 0 {
-        return std::io::Error::last_os_error().kind() == std::io::ErrorKind::WouldBlock;
+    match file.try_lock_shared() {
+        Err(std::fs::TryLockError::WouldBlock) => true,
+        Err(std::fs::TryLockError::Error(_)) => false,
+        Ok(()) => {
+            // Closing `file` would release it too.
+            let _ = file.unlock();
+            false
+        }
     }
-    // SAFETY: as above; closing `file` would release it too.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_UN) };
-    false
 }

@@ -10,7 +10,6 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use super::follow::sent_files;
@@ -209,11 +208,8 @@ fn hold(path: &Path) -> io::Result<File> {
         .truncate(false)
         .write(true)
         .open(path)?;
-    // SAFETY: flock on a descriptor owned by `file`, released when it is closed.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
-    }
+    // Released when `file` is closed.
+    file.try_lock()?;
     Ok(file)
 }
 

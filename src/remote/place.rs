@@ -5,7 +5,6 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// The lock a live observatory holds in each of its copies.
@@ -70,8 +69,8 @@ pub fn sweep(base: &Path) {
 
 /// Takes the lock without waiting; `false` when another holds it.
 fn try_lock(file: &File) -> bool {
-    // SAFETY: flock on a descriptor `file` owns; released when it is closed.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    // Released when `file` is closed.
+    file.try_lock().is_ok()
 }
 
 #[cfg(test)]

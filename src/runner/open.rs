@@ -3,7 +3,6 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -86,12 +85,16 @@ pub fn lock(paths: &SeedPaths) -> Result<File, OpenError> {
             path: path.clone(),
             source,
         })?;
-    // SAFETY: flock on a file descriptor we own, for the life of `file`.
-    let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc != 0 {
-        return Err(OpenError::AlreadyHosted(paths.root.clone()));
+    // Held for the life of `file` (an exclusive `flock`, as `memory::runner_lock` reads it).
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(OpenError::AlreadyHosted(paths.root.clone())),
+        Err(std::fs::TryLockError::Error(source)) => Err(OpenError::Io {
+            what: "lock",
+            path,
+            source,
+        }),
     }
-    Ok(file)
 }
 
 #[cfg(test)]
