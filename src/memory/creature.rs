@@ -546,7 +546,7 @@ impl Creature {
                 };
                 let loaded = memory.load(kind, content.as_ref().map(|(_, b)| b.as_slice()));
                 if let (Err(what), Some((path, _))) = (loaded, &content) {
-                    self.problem(changes, path, None, what);
+                    self.problem(changes, path, None, what.to_string());
                 }
                 changes.push(Change::Genome(kind));
             }

@@ -52,6 +52,15 @@ impl GenomeFile {
     }
 }
 
+/// Why a genome's whole file could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("invalid JSON: {0}")]
+    Json(#[from] LineError),
+    #[error("not a number: {0:?}")]
+    NotANumber(String),
+}
+
 /// What a genome's files say about one creature, folded as they are followed. The
 /// observatory's views of the genome downcast it ([`GenomeMemory::as_any`]) to their
 /// own type.
@@ -62,7 +71,7 @@ pub trait GenomeMemory: Debug + Send + Sync + Any {
     /// Takes the whole file `file` as it now is (`None`: there is none). An error is a
     /// problem shown for the file; what was loaded before is kept or dropped as the
     /// genome sees fit.
-    fn load(&mut self, _file: FileKind, _bytes: Option<&[u8]>) -> Result<(), String> {
+    fn load(&mut self, _file: FileKind, _bytes: Option<&[u8]>) -> Result<(), LoadError> {
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! their end, the rest returned) are the harness's.
 
 use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -227,18 +228,16 @@ impl Headless {
     }
 
     /// Draws a frame and returns the screen.
-    pub fn render(&mut self) -> Result<&Buffer, String> {
+    pub fn render(&mut self) -> Result<&Buffer, Infallible> {
         self.app.prepare();
         let app = &self.app;
-        self.terminal
-            .draw(|frame| draw(frame, app))
-            .map_err(|e| e.to_string())?;
+        self.terminal.draw(|frame| draw(frame, app))?;
         self.app.drawn();
         Ok(self.terminal.backend().buffer())
     }
 
     /// The screen as text, one line per row.
-    pub fn text(&mut self) -> Result<String, String> {
+    pub fn text(&mut self) -> Result<String, Infallible> {
         let buf = self.render()?;
         let mut out = String::new();
         for y in 0..buf.area.height {

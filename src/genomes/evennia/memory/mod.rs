@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use crate::memory::creature::Creature;
-use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec};
+use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError};
 use crate::memory::json::LineError;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
@@ -166,14 +166,14 @@ impl GenomeMemory for EvenniaMemory {
         EvenniaMemory::fold(self, file, line_no, bytes)
     }
 
-    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), String> {
+    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), LoadError> {
         if file != WORKING_MEMORY {
             return Ok(());
         }
         self.working = None;
         match bytes.map(WorkingMemory::parse) {
             Some(Ok(working)) => self.working = Some(working),
-            Some(Err(e)) => return Err(format!("invalid JSON: {e}")),
+            Some(Err(e)) => return Err(e.into()),
             None => {}
         }
         Ok(())

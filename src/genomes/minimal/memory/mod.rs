@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use crate::memory::creature::Creature;
 use crate::memory::events::Event;
 use crate::memory::figures::counted;
-use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec};
+use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError};
 use crate::memory::json::LineError;
 use crate::memory::layout::FileKind;
 pub use cycles::{Cycle, Cycles, Step};
@@ -58,11 +58,11 @@ pub fn of(c: &Creature) -> &MinimalMemory {
 }
 
 /// `.sys/cycle-count` as OpenSeed writes it (`5`, no newline).
-pub fn parse_cycle_count(bytes: &[u8]) -> Result<u64, String> {
+pub fn parse_cycle_count(bytes: &[u8]) -> Result<u64, LoadError> {
     let text = String::from_utf8_lossy(bytes);
     text.trim()
         .parse()
-        .map_err(|_| format!("not a cycle number: {:?}", text.trim()))
+        .map_err(|_| LoadError::NotANumber(text.trim().to_string()))
 }
 
 impl GenomeMemory for MinimalMemory {
@@ -70,7 +70,7 @@ impl GenomeMemory for MinimalMemory {
         Ok(())
     }
 
-    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), String> {
+    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), LoadError> {
         if file == CYCLE_COUNT {
             self.cycle_count = None;
             self.cycle_count = bytes.map(parse_cycle_count).transpose()?;

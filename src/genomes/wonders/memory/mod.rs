@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::memory::creature::Creature;
 use crate::memory::events::{Event, EventKind};
-use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec};
+use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError};
 use crate::memory::json::LineError;
 use crate::memory::layout::FileKind;
 use crate::memory::recent::Recent;
@@ -90,13 +90,16 @@ impl GenomeMemory for WondersMemory {
         }
     }
 
-    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), String> {
+    fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), LoadError> {
         if file == CYCLE_COUNT {
             self.cycle_count = None;
             let text = bytes.map(String::from_utf8_lossy).unwrap_or_default();
-            if !text.trim().is_empty() {
-                let n = text.trim().parse();
-                self.cycle_count = Some(n.map_err(|_| format!("not a cycle number: {text:?}"))?);
+            let text = text.trim();
+            if !text.is_empty() {
+                let n = text
+                    .parse()
+                    .map_err(|_| LoadError::NotANumber(text.to_string()));
+                self.cycle_count = Some(n?);
             }
         }
         Ok(())
