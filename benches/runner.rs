@@ -69,7 +69,7 @@ fn born(root: &Path, n: u64) -> (Runner<Dreamer>, std::path::PathBuf) {
     opts.clock = Arc::new(VirtualClock::new(start(), TimeDelta::seconds(2)));
     opts.tools = Arc::new(Instant0);
     opts.max_dreams = Some(DREAMS);
-    (Runner::open(opts).unwrap(), dir)
+    (Runner::open_genome(opts, Dreamer::default()).unwrap(), dir)
 }
 
 /// The tool calls a life made.

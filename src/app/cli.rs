@@ -127,6 +127,17 @@ pub enum GenomeArg {
     Emergence,
 }
 
+impl GenomeArg {
+    /// The genome's name, as BIRTH.json and the registry of genomes say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GenomeArg::Dreamer => "dreamer",
+            GenomeArg::Evennia => "evennia",
+            GenomeArg::Emergence => "emergence",
+        }
+    }
+}
+
 /// `--profile`: [`Profile`] as clap spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use crate::genomes::{Plugin, dreamer, emergence, evennia, minimal, wonders};
 use crate::memory::genome::{GenomeSpec, Registry};
+use crate::runner::hosting::HostedGenome;
 use crate::ui::genome::GenomeViews;
 
 /// Every genome, one line each, in the order they are detected by their files; the first
@@ -30,6 +31,24 @@ static VIEWS: LazyLock<Vec<&'static GenomeViews>> =
 /// The memory model's registry.
 pub fn memory() -> Registry {
     Registry::new(&MEMORY)
+}
+
+/// How the genome BIRTH.json names `name` (or an older name of it) is hosted: `None`
+/// for a genome dreamwatch only watches, or one nothing here knows.
+pub fn hosted(name: &str) -> Option<(&'static str, &'static HostedGenome)> {
+    GENOMES
+        .iter()
+        .find(|g| g.memory.answers_to(name))
+        .and_then(|g| g.runner.map(|r| (g.memory.name, r)))
+}
+
+/// The genome a creature is hosted by when nothing says otherwise: the first that
+/// dreamwatch hosts (the dreamer).
+pub fn default_hosted() -> (&'static str, &'static HostedGenome) {
+    GENOMES
+        .iter()
+        .find_map(|g| g.runner.map(|r| (g.memory.name, r)))
+        .unwrap_or(("dreamer", &crate::genomes::dreamer::runner::HOSTED))
 }
 
 /// Installs every layer's registry, once per process (later calls change nothing).

@@ -1,9 +1,7 @@
 //! `dreamwatch run` and `dreamwatch demo`: a runner hosting a creature, headless or with
 //! the observatory opened on it (the two wired together here, neither knowing the other).
 
-use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,25 +10,27 @@ use super::cli::{Cli, DemoArgs, GenomeArg, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
 use crate::control::socket_path;
-use crate::genomes::emergence::runner::Emergence;
-use crate::genomes::evennia::runner::Evennia;
 use crate::llm::{EmbedSettings, Embedder, ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
 use crate::runner::config::RunnerConfig;
-use crate::runner::driver::{RunReport, Runner, RunnerOptions};
+use crate::runner::driver::{RunReport, RunnerOptions};
 use crate::runner::garden::Garden;
-use crate::runner::genome::Genome;
+use crate::runner::hosting::{HostedGenome, Opened, Stop};
 use crate::ui::ObservatoryOptions;
 
-/// The demo's garden: one creature of each genome (`demo --genome G` hosts only its own).
-const DEMO_GARDEN: [(&str, GenomeArg); 3] = [
-    ("sprout", GenomeArg::Dreamer),
-    ("fern", GenomeArg::Evennia),
-    ("moss", GenomeArg::Emergence),
+/// The demo's garden: one creature of each genome dreamwatch hosts, by name (`demo
+/// --genome G` hosts only its own).
+const DEMO_GARDEN: [(&str, &str); 3] = [
+    ("sprout", "dreamer"),
+    ("fern", "evennia"),
+    ("moss", "emergence"),
 ];
+
+/// A genome dreamwatch hosts: its name and the runner part of its plug-in.
+type Hosting = (&'static str, &'static HostedGenome);
 const DEMO_PURPOSE: &str = "You are a rehearsal creature in a dreamwatch demo, run by the offline \
 rehearsal brain: no model, no network. Keep notes of each session in workspace/notes.md, and \
 read MESSAGES.md when your creator writes. Other rehearsal creatures live in your garden: \
@@ -76,7 +76,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
         } else {
             args.genome
         };
-        let genome = genome_for(&dir, asked)?;
+        let genome = genome_for(&dir, asked.map(GenomeArg::name))?;
         let (provider, model) = provider_for(args, secrets)?;
         let embedder = embedder_for(args, genome, secrets)?;
         let mut opts = RunnerOptions::new(dir, config.clone(), provider, model);
@@ -96,31 +96,27 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     )
 }
 
-/// The genome to host: a resumed creature's (its BIRTH.json), else `--genome`, else the
-/// dreamer. Asking another genome for a creature born with one is refused.
-fn genome_for(dir: &Path, asked: Option<GenomeArg>) -> Result<GenomeArg, AppError> {
-    let born = match crate::runner::adoption::birth_genome(dir).as_deref() {
-        Some("evennia") => Some(GenomeArg::Evennia),
-        Some("emergence") => Some(GenomeArg::Emergence),
-        Some(_) => Some(GenomeArg::Dreamer),
+/// The genome to host: a resumed creature's (its BIRTH.json; a genome dreamwatch does not
+/// host, when adopted, is hosted as the default genome), else `--genome`, else the
+/// default. Asking another genome for a creature born with one is refused.
+fn genome_for(dir: &Path, asked: Option<&str>) -> Result<Hosting, AppError> {
+    let fallback = super::genomes::default_hosted();
+    let born = crate::runner::adoption::birth_genome(dir)
+        .map(|name| super::genomes::hosted(&name).unwrap_or(fallback));
+    let asked = match asked {
+        Some(name) => Some(super::genomes::hosted(name).ok_or_else(|| {
+            AppError::Usage(format!("dreamwatch does not host the {name} genome"))
+        })?),
         None => None,
     };
     match (born, asked) {
-        (Some(b), Some(a)) if a != b => Err(AppError::Usage(format!(
+        (Some(b), Some(a)) if a.0 != b.0 => Err(AppError::Usage(format!(
             "{} was born with the {} genome; a creature keeps its genome (leave out --genome)",
             dir.display(),
-            genome_name(b)
+            b.0
         ))),
         (Some(g), _) | (None, Some(g)) => Ok(g),
-        (None, None) => Ok(GenomeArg::Dreamer),
-    }
-}
-
-fn genome_name(g: GenomeArg) -> &'static str {
-    match g {
-        GenomeArg::Dreamer => "dreamer",
-        GenomeArg::Evennia => "evennia",
-        GenomeArg::Emergence => "emergence",
+        (None, None) => Ok(fallback),
     }
 }
 
@@ -161,7 +157,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
     let mut creatures = Vec::new();
     for (name, genome) in DEMO_GARDEN
         .iter()
-        .filter(|(_, g)| args.genome.is_none_or(|asked| asked == *g))
+        .filter(|(_, g)| args.genome.is_none_or(|asked| asked.name() == *g))
     {
         let creature = garden.join(name);
         std::fs::create_dir_all(&creature).map_err(AppError::io(format!(
@@ -184,7 +180,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         opts.max_dreams = args.max_dreams;
         opts.max_sleeps = args.max_sleeps;
         refuse_foreign(&opts.dir)?;
-        let genome = genome_for(&opts.dir, Some(*genome))?;
+        let genome = genome_for(&opts.dir, Some(genome))?;
         creatures.push((opts, genome));
     }
     host(
@@ -224,7 +220,7 @@ fn provider_for(args: &RunArgs, secrets: &Secrets) -> Result<(Arc<dyn Brain>, St
 /// standing in for a provider without embeddings is said on stderr, once.
 fn embedder_for(
     args: &RunArgs,
-    genome: GenomeArg,
+    genome: Hosting,
     secrets: &Secrets,
 ) -> Result<Arc<dyn Embedder>, AppError> {
     let chosen = crate::llm::build_embedder(
@@ -238,11 +234,7 @@ fn embedder_for(
         ProviderOptions::default(),
     )?;
     // Only a genome that embeds needs to hear that its embeddings are the local ones.
-    if let Some(warning) = chosen
-        .warning
-        .as_ref()
-        .filter(|_| genome == GenomeArg::Evennia)
-    {
+    if let Some(warning) = chosen.warning.as_ref().filter(|_| genome.1.embeds) {
         super::warn(std::slice::from_ref(warning));
     }
     Ok(chosen.embedder)
@@ -274,7 +266,7 @@ fn model_of(label: &str) -> String {
 /// the observatory opened on `watch` with the creatures hosted in-process. Several
 /// creatures live in one garden: each can write to the others (`send_message`).
 fn host(
-    creatures: Vec<(RunnerOptions, GenomeArg)>,
+    creatures: Vec<(RunnerOptions, Hosting)>,
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
@@ -303,11 +295,8 @@ fn host(
         if headless {
             opts.progress = Some(Box::new(|line| println!("{line}")));
         }
-        if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal
-            && opts.config.evennia.context_budget_chars == 0
-        {
-            // The rehearsal's context window is small, so that compaction shows within minutes.
-            opts.config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+        if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal {
+            (genome.1.rehearse)(&mut opts.config);
         }
         if together {
             opts.config.garden = names
@@ -318,15 +307,7 @@ fn host(
                 .collect();
             opts.postbox = Some(garden.clone());
         }
-        opened.push(match genome {
-            GenomeArg::Dreamer => Opened::of(Runner::open(opts), &garden)?,
-            GenomeArg::Evennia => {
-                Opened::of(Runner::open_genome(opts, Evennia::default()), &garden)?
-            }
-            GenomeArg::Emergence => {
-                Opened::of(Runner::open_genome(opts, Emergence::default()), &garden)?
-            }
-        });
+        opened.push((genome.1.open)(opts, &garden).map_err(AppError::Runner)?);
     }
     host_runners(opened, rt, headless, watch, cli, watching)
 }
@@ -336,36 +317,6 @@ fn creature_name(dir: &Path) -> String {
     crate::runner::adoption::birth_name(dir)
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "creature".into())
-}
-
-/// The rehearsal brain's context budget (characters) for genomes that compact.
-const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
-
-type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
-type Life = Pin<Box<dyn Future<Output = RunReport> + Send>>;
-
-/// A creature's runner, opened, of whatever genome.
-struct Opened {
-    name: String,
-    dir: PathBuf,
-    hosted: crate::control::HostedCreature,
-    run: Box<dyn FnOnce(Stop) -> Life + Send>,
-}
-
-impl Opened {
-    fn of<G: Genome>(
-        runner: Result<Runner<G>, crate::runner::open::OpenError>,
-        garden: &Garden,
-    ) -> Result<Self, AppError> {
-        let runner = runner.map_err(AppError::Runner)?;
-        garden.admit(&runner);
-        Ok(Self {
-            name: runner.name().to_string(),
-            dir: runner.dir().to_path_buf(),
-            hosted: runner.hosted(),
-            run: Box::new(move |stop| Box::pin(runner.run(stop))),
-        })
-    }
 }
 
 fn host_runners(

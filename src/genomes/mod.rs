@@ -11,6 +11,7 @@ pub mod minimal;
 pub mod wonders;
 
 use crate::memory::genome::GenomeSpec;
+use crate::runner::hosting::HostedGenome;
 use crate::ui::genome::GenomeViews;
 
 /// A genome's parts, as the registry lists them.
@@ -20,4 +21,6 @@ pub struct Plugin {
     pub memory: &'static GenomeSpec,
     /// How the observatory shows its creatures.
     pub views: &'static GenomeViews,
+    /// How dreamwatch's runner hosts one (`None`: only watched).
+    pub runner: Option<&'static HostedGenome>,
 }

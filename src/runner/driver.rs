@@ -43,7 +43,6 @@ use super::usage::UsageBook;
 use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
-use crate::genomes::dreamer::runner::Dreamer;
 use crate::memory::events::EventKind;
 use crate::memory::proposal::{self, Decision, Proposal};
 
@@ -183,13 +182,6 @@ pub struct Runner<G: Genome> {
 
 const DEFAULT_PURPOSE: &str = "Explore your directory, keep notes of what you learn in workspace/, \
 and grow your own tools.";
-
-impl Runner<Dreamer> {
-    /// [`Runner::open_genome`] with the dreamer.
-    pub fn open(opts: RunnerOptions) -> Result<Self, OpenError> {
-        Self::open_genome(opts, Dreamer::default())
-    }
-}
 
 impl<G: Genome> Runner<G> {
     /// Creates the creature when `dir` is new, takes the creature's lock, and writes

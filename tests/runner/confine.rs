@@ -12,6 +12,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::json;
 
 use dreamwatch::control::{send_command, token_path};
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::llm::{ContentBlock, LlmFuture, Provider, Request, Response, StopReason};
 use dreamwatch::memory::conversation::ToolOutput;
 use dreamwatch::runner::brain::Model;
@@ -351,7 +352,7 @@ async fn a_creature_cannot_command_its_runner() {
     opts.clock = clock;
     opts.control_socket = true;
     opts.max_dreams = Some(1);
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     std::fs::write(dir.join("workspace/attack.py"), ATTACK).unwrap();
     let runner_json = std::fs::read_to_string(dir.join(".sys/runner.json")).unwrap();
     assert!(
@@ -442,7 +443,7 @@ async fn the_operator_still_commands() {
         sandbox: Sandbox::Unconfined,
         ..bash()
     });
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {
         let _ = stopped.await;

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use dreamwatch::control::{Answer, ControlCommand, HostStatus, HostedCreature, send_command};
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
@@ -194,7 +195,7 @@ async fn operator_commands_in_process() {
     let clock = held_clock();
     let mut opts = options(&dir, 20.0);
     opts.clock = clock.clone();
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {
@@ -219,7 +220,7 @@ async fn operator_commands_over_the_socket() {
     let mut opts = options(&dir, 20.0);
     opts.clock = clock.clone();
     opts.control_socket = true;
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {
@@ -261,7 +262,7 @@ async fn operator_commands_on_a_held_virtual_clock() {
     let mut opts = options(&dir, 1.0);
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let control = hosted.control.clone();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::dream_diff::FileChanges;
 use dreamwatch::memory::dream_diffs::{self, DiffRecord};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
@@ -29,7 +30,7 @@ async fn every_dream_is_recorded_and_the_deep_sleep_shows_its_pruning() {
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
     opts.max_dreams = Some(10);
-    Runner::open(opts)
+    Runner::open_genome(opts, Dreamer::default())
         .unwrap()
         .run(std::future::pending())
         .await;

@@ -132,7 +132,7 @@ fn open(
     opts.tools = Arc::new(SimulatedShell::default());
     opts.clock = clock.clone();
     opts.postbox = Some(garden.clone());
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     garden.admit(&runner);
     runner
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::{ControlCommand, send_command};
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
@@ -105,7 +106,7 @@ async fn messages_reach_the_creature_once_whatever_rewrites_the_inbox() {
     opts.tools = Arc::new(SimulatedShell::default());
     opts.clock = clock.clone();
     opts.control_socket = true;
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {

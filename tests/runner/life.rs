@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::creature::Creature;
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::observations::{ObsItem, Observations};
@@ -32,7 +33,7 @@ async fn live(dir: &Path, clock: &Arc<VirtualClock>, dreams: u64) -> RunReport {
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
     opts.max_dreams = Some(dreams);
-    Runner::open(opts)
+    Runner::open_genome(opts, Dreamer::default())
         .unwrap()
         .run(std::future::pending())
         .await
@@ -215,7 +216,7 @@ async fn a_non_creature_directory_is_refused_and_left_alone() {
         Arc::new(Rehearsal::new()),
         "rehearsal".into(),
     );
-    let Err(e) = Runner::open(opts) else {
+    let Err(e) = Runner::open_genome(opts, Dreamer::default()) else {
         panic!("a non-creature directory was accepted")
     };
     let e = e.to_string();
@@ -235,15 +236,15 @@ async fn one_runner_per_creature() {
             "rehearsal".into(),
         )
     };
-    let first = Runner::open(opts()).unwrap();
-    let Err(e) = Runner::open(opts()) else {
+    let first = Runner::open_genome(opts(), Dreamer::default()).unwrap();
+    let Err(e) = Runner::open_genome(opts(), Dreamer::default()) else {
         panic!("two runners on one creature")
     };
     let e = e.to_string();
     assert!(e.contains("another dreamwatch runner"), "{e}");
     drop(first);
     assert!(
-        Runner::open(opts()).is_ok(),
+        Runner::open_genome(opts(), Dreamer::default()).is_ok(),
         "the lock goes with the runner"
     );
 }
@@ -294,7 +295,7 @@ async fn failed_consolidations_leave_the_memory_files_alone() {
     opts.tools = Arc::new(SimulatedShell::default());
     // Stopped after three hours of its life, however long they take to run.
     let lifetime = clock.clone();
-    let report = Runner::open(opts)
+    let report = Runner::open_genome(opts, Dreamer::default())
         .unwrap()
         .run(async move { lifetime.sleep_until(start() + TimeDelta::hours(3)).await })
         .await;
@@ -349,7 +350,7 @@ async fn an_accelerated_life_keeps_its_recent_green_lines_through_deep_sleep() {
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
     opts.max_dreams = Some(10);
-    let report = Runner::open(opts)
+    let report = Runner::open_genome(opts, Dreamer::default())
         .unwrap()
         .run(std::future::pending())
         .await;

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::creature::Creature;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::config::RunnerConfig;
@@ -20,22 +21,28 @@ fn probe(dir: &std::path::Path) -> bool {
 fn the_runner_lock_is_the_truth_not_the_pid() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
-    let runner = Runner::open(RunnerOptions::new(
-        dir.clone(),
-        RunnerConfig::default(),
-        Arc::new(Rehearsal::new()),
-        rehearsal::MODEL.into(),
-    ))
-    .unwrap();
-    assert!(probe(&dir), "the open runner holds the lock");
-    // The lock is only probed: the runner's lock is still exclusive afterwards.
-    assert!(
-        Runner::open(RunnerOptions::new(
+    let runner = Runner::open_genome(
+        RunnerOptions::new(
             dir.clone(),
             RunnerConfig::default(),
             Arc::new(Rehearsal::new()),
             rehearsal::MODEL.into(),
-        ))
+        ),
+        Dreamer::default(),
+    )
+    .unwrap();
+    assert!(probe(&dir), "the open runner holds the lock");
+    // The lock is only probed: the runner's lock is still exclusive afterwards.
+    assert!(
+        Runner::open_genome(
+            RunnerOptions::new(
+                dir.clone(),
+                RunnerConfig::default(),
+                Arc::new(Rehearsal::new()),
+                rehearsal::MODEL.into(),
+            ),
+            Dreamer::default(),
+        )
         .is_err()
     );
     drop(runner);

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::{Answer, ControlCommand, send_command};
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::proposal::{self, Proposal};
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
@@ -52,7 +53,7 @@ fn start(dir: &Path, clock: Arc<VirtualClock>, timeout: &str) -> Run {
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
     opts.control_socket = true;
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {

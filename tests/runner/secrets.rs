@@ -8,6 +8,7 @@ use std::time::Duration;
 use chrono::{TimeDelta, TimeZone, Utc};
 use serde_json::json;
 
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::llm::{ContentBlock, LlmFuture, Provider, Request, Response, StopReason};
 use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
@@ -99,7 +100,7 @@ async fn keys_never_reach_tools_or_files() {
     );
     opts.clock = clock;
     opts.max_dreams = Some(1);
-    let report = Runner::open(opts)
+    let report = Runner::open_genome(opts, Dreamer::default())
         .unwrap()
         .run(std::future::pending())
         .await;

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::HostedCreature;
+use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::memory::proposal::{self, Proposal, ProposedFile};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::{Clock, VirtualClock};
@@ -66,7 +67,7 @@ async fn host() -> (tempfile::TempDir, PathBuf, Hosted) {
     );
     opts.clock = clock.clone();
     opts.tools = Arc::new(SimulatedShell::default());
-    let runner = Runner::open(opts).unwrap();
+    let runner = Runner::open_genome(opts, Dreamer::default()).unwrap();
     let hosted = runner.hosted();
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(runner.run(async {

@@ -24,4 +24,5 @@ pub mod ui;
 pub const PLUGIN: super::Plugin = super::Plugin {
     memory: &SPEC,
     views: &ui::GENOME,
+    runner: Some(&runner::HOSTED),
 };

@@ -10,4 +10,5 @@ pub mod ui;
 pub const PLUGIN: super::Plugin = super::Plugin {
     memory: &memory::SPEC,
     views: &ui::GENOME,
+    runner: Some(&runner::HOSTED),
 };

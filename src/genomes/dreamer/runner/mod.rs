@@ -339,6 +339,13 @@ pub fn recent_observation_lines(text: &str) -> Vec<String> {
     lines
 }
 
+/// How a dreamer is hosted.
+pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
+    open: crate::runner::hosting::open_as::<Dreamer>,
+    rehearse: crate::runner::hosting::nothing_to_rehearse,
+    embeds: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,13 @@ pub mod files;
 mod care;
 mod link;
 mod prompts;
+/// How an emergence creature is hosted.
+pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
+    open: crate::runner::hosting::open_as::<Emergence>,
+    rehearse: crate::runner::hosting::nothing_to_rehearse,
+    embeds: false,
+};
+
 #[cfg(test)]
 mod tests;
 mod tools;

@@ -23,6 +23,21 @@ pub mod relationship;
 pub mod schedule;
 
 mod prompts;
+/// The rehearsal brain's context budget (characters): small, so that compaction shows
+/// within minutes.
+const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
+
+/// How an evennia creature is hosted.
+pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
+    open: crate::runner::hosting::open_as::<Evennia>,
+    rehearse: |config| {
+        if config.evennia.context_budget_chars == 0 {
+            config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+        }
+    },
+    embeds: true,
+};
+
 #[cfg(test)]
 mod tests;
 mod tools;
