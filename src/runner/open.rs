@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -80,7 +81,13 @@ pub fn lock(paths: &SeedPaths) -> Result<File, OpenError> {
         .create(true)
         .truncate(false)
         .write(true)
+        // A FIFO in its place opens at once (or fails), and is refused below.
+        .custom_flags(libc::O_NONBLOCK)
         .open(&path)
+        .and_then(|f| {
+            crate::tail::ensure_regular(&f)?;
+            Ok(f)
+        })
         .map_err(|source| OpenError::Io {
             what: "open",
             path: path.clone(),
