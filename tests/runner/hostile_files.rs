@@ -49,14 +49,17 @@ struct Run {
 /// Runs the creature for at most `live`, then SIGTERM; fails when it does not stop.
 fn run(dir: &Path, live: Duration) -> Run {
     let log = dir.parent().unwrap().join("run.log");
+    // Waited for below with wait4, for its peak RSS.
+    #[allow(clippy::zombie_processes)]
     let child = runner(dir, File::create(&log).unwrap()).spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let began = Instant::now();
     let mut termed: Option<Instant> = None;
     loop {
         let mut status = 0;
-        // SAFETY: plain syscall on our own child, with valid out-pointers.
+        // SAFETY: rusage is plain old data; all zeroes is a valid value.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a plain syscall on our own child, with valid out-pointers.
         let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if done == pid {
             return Run {
@@ -71,7 +74,9 @@ fn run(dir: &Path, live: Duration) -> Run {
                 termed = Some(Instant::now());
             }
             Some(at) if at.elapsed() > STOP => {
+                // SAFETY: a signal to our own child, then reaping it.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
+                // SAFETY: as above, with a valid out-pointer.
                 unsafe { libc::waitpid(pid, &mut status, 0) };
                 panic!(
                     "the runner ignored SIGTERM for {STOP:?}: {}",
