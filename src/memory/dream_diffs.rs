@@ -7,7 +7,7 @@
 //! the dream's 1-based line in `dreams.jsonl` and `t` its time. Only changed lines are
 //! kept, never copies of the files.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -65,16 +65,55 @@ pub struct DreamRecords {
     pub first: Option<u64>,
 }
 
+/// A longer line of the file is skipped (counted bad).
+const MAX_RECORD_LINE: u64 = 16 << 20;
+
+/// Reads past the rest of the current line.
+fn skip_line(reader: &mut impl BufRead) -> std::io::Result<()> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match memchr::memchr(b'\n', buf) {
+            Some(i) => {
+                reader.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                reader.consume(n);
+            }
+        }
+    }
+}
+
 /// The records of `path` for dream `number`, in file order.
 pub fn read_dream(path: &Path, number: u64) -> std::io::Result<DreamRecords> {
-    let file = match std::fs::File::open(path) {
+    let file = match crate::tail::open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(DreamRecords::default()),
         Err(e) => return Err(e),
     };
     let mut out = DreamRecords::default();
-    for line in BufReader::new(file).split(b'\n') {
-        let line = line?;
+    let mut reader = BufReader::new(file);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // A line longer than the cap is not a record: skipped, never held.
+        let n = (&mut reader)
+            .take(MAX_RECORD_LINE + 1)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        if line.len() as u64 > MAX_RECORD_LINE {
+            out.bad += 1;
+            if line.last() != Some(&b'\n') {
+                skip_line(&mut reader)?;
+            }
+            continue;
+        }
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }

@@ -115,6 +115,18 @@ impl Decision {
     }
 }
 
+/// Most of `.sys/proposal.json` read: the observatory's bound for a whole file.
+pub const MAX_PROPOSAL: u64 = super::whole_files::MAX_DOCUMENT;
+
+/// Why a proposal's files are not written ([`Proposal::check_paths`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefusedPath {
+    #[error("it names {path:?}, not a file its dreams write (only {allowed})")]
+    NotReviewed { path: String, allowed: String },
+    #[error("it names {0:?} twice")]
+    Twice(String),
+}
+
 /// Why an edited proposal was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InvalidEdit {
@@ -181,16 +193,35 @@ impl Proposal {
         Ok(serde_json::from_slice(bytes)?)
     }
 
-    /// Reads the pending proposal of the creature at `root`, if any.
+    /// Reads the pending proposal of the creature at `root`, if any: a regular file of at
+    /// most [`MAX_PROPOSAL`] bytes (what the observatory reads of it too); a FIFO, a
+    /// device or a larger file is an error, never a hang or the whole file in memory.
     pub fn read(root: &Path) -> std::io::Result<Option<Self>> {
-        let bytes = match std::fs::read(path(root)) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
+        let Some(bytes) = crate::tail::read_bounded(&path(root), MAX_PROPOSAL)? else {
+            return Ok(None);
         };
         serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// Refuses a proposal that names a file outside `allowed` (the files its genome's
+    /// sleep work writes, relative to the creature's root, e.g. `.self/observations.md`),
+    /// or one file twice. Paths are compared as written: `../x`, `/x`, `BIRTH.json` or
+    /// `.self/../x` are never one of them.
+    pub fn check_paths(&self, allowed: &[&str]) -> Result<(), RefusedPath> {
+        for (i, f) in self.files.iter().enumerate() {
+            if !allowed.contains(&f.path.as_str()) {
+                return Err(RefusedPath::NotReviewed {
+                    path: f.path.clone(),
+                    allowed: allowed.join(", "),
+                });
+            }
+            if self.files[..i].iter().any(|g| g.path == f.path) {
+                return Err(RefusedPath::Twice(f.path.clone()));
+            }
+        }
+        Ok(())
     }
 
     /// What applying it would change, per file, against `before` (each file's text now,
@@ -409,5 +440,56 @@ mod tests {
         assert_eq!(Proposal::read(dir.path()).unwrap(), Some(proposal()));
         std::fs::write(path(dir.path()), b"{").unwrap();
         assert!(Proposal::read(dir.path()).is_err());
+    }
+
+    #[test]
+    fn a_fifo_a_device_or_a_huge_file_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".sys")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(path(dir.path()))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = Proposal::read(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("FIFO"), "{e}");
+        std::fs::remove_file(path(dir.path())).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", path(dir.path())).unwrap();
+        let e = Proposal::read(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("character device"), "{e}");
+        std::fs::remove_file(path(dir.path())).unwrap();
+        let f = std::fs::File::create(path(dir.path())).unwrap();
+        f.set_len(MAX_PROPOSAL + 1).unwrap();
+        let e = Proposal::read(dir.path()).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
+    }
+
+    #[test]
+    fn only_the_reviewed_files_may_be_named() {
+        let allowed = [
+            ".self/observations.md",
+            ".self/priorities.md",
+            ".self/dreams.jsonl",
+        ];
+        assert_eq!(proposal().check_paths(&allowed), Ok(()));
+        for bad in [
+            "../PWN_rel.txt",
+            "/tmp/PWN_abs.txt",
+            "BIRTH.json",
+            ".self/../BIRTH.json",
+            "./.self/observations.md",
+            ".self/observations.md/",
+        ] {
+            let mut p = proposal();
+            p.files[1].path = bad.into();
+            let e = p.check_paths(&allowed).unwrap_err();
+            assert!(e.to_string().contains(bad), "{e}");
+        }
+        let mut p = proposal();
+        p.files[1].path = p.files[0].path.clone();
+        assert_eq!(
+            p.check_paths(&allowed),
+            Err(RefusedPath::Twice(".self/observations.md".into()))
+        );
     }
 }

@@ -2,7 +2,6 @@
 //! as long as it lives; the kernel releases it when the process dies. Whether a runner is
 //! alive is read from it, not from a process id that may have been reused.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::layout::SYS_DIR;
@@ -15,12 +14,10 @@ pub fn path(root: &Path) -> PathBuf {
 /// Whether a runner holds the creature's lock: a non-blocking shared lock on a read-only
 /// open fails, and is released at once when it succeeds. No lock file: no runner.
 pub fn is_held(root: &Path) -> bool {
-    let Ok(file) = File::open(path(root)) else {
+    // A FIFO or a device in its place is no lock, and is never waited on.
+    let Ok(file) = crate::tail::open_regular(&path(root)) else {
         return false;
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return false;
-    }
     match file.try_lock_shared() {
         Err(std::fs::TryLockError::WouldBlock) => true,
         Err(std::fs::TryLockError::Error(_)) => false,

@@ -10,7 +10,7 @@
 //! brain whose answers say none (the rehearsal brain, some local servers).
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -147,32 +147,38 @@ pub fn tail_start(path: &Path) -> u64 {
     memchr::memchr(b'\n', &window).map_or(0, |n| from + n as u64 + 1)
 }
 
-/// The last readable line of the file at `path` (`None` when there is none or no file):
-/// its end is read first, the whole file only when no line there can be read.
-pub fn last_line(path: &Path) -> std::io::Result<Option<UsageLine>> {
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let start = tail_start(path);
-    let mut tail = BufReader::new(file);
-    tail.seek(SeekFrom::Start(start))?;
-    if let Some(line) = last_of(tail)? {
-        return Ok(Some(line));
-    }
-    if start == 0 {
-        return Ok(None);
-    }
-    last_of(BufReader::new(std::fs::File::open(path)?))
-}
+/// How far from its end [`last_line`] looks for a readable line.
+pub const MAX_LAST_LINE_SCAN: u64 = 4 << 20;
+/// A longer line is not a usage line: skipped, never held.
+pub const MAX_USAGE_LINE: usize = 1 << 20;
 
-fn last_of(reader: impl BufRead) -> std::io::Result<Option<UsageLine>> {
+/// The last readable line of the file at `path` (`None` when there is none or no file),
+/// read from its end: at most [`MAX_LAST_LINE_SCAN`] bytes, lines over
+/// [`MAX_USAGE_LINE`] skipped. A FIFO or a device is an error, never a hang; so is a
+/// file whose end holds no readable line although it is longer.
+pub fn last_line(path: &Path) -> std::io::Result<Option<UsageLine>> {
     let mut last = None;
-    for line in reader.split(b'\n') {
-        if let Ok(parsed) = UsageLine::parse(&line?) {
-            last = Some(parsed);
-        }
+    let back = crate::tail::read_back(path, MAX_LAST_LINE_SCAN, MAX_USAGE_LINE, |line| {
+        last = UsageLine::parse(line).ok();
+        last.is_none()
+    })?;
+    if last.is_none() && !back.whole {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "no readable line in its last {} MiB{}",
+                MAX_LAST_LINE_SCAN >> 20,
+                if back.oversized > 0 {
+                    format!(
+                        " ({} line(s) over {} MiB)",
+                        back.oversized,
+                        MAX_USAGE_LINE >> 20
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        ));
     }
     Ok(last)
 }

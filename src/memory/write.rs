@@ -9,7 +9,7 @@
 //! Records are serialised with the memory model's own types ([`Dream`], [`Iteration`],
 //! [`Birth`], [`SleepFile`]) so the parsers read back exactly what was written.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -128,9 +128,10 @@ pub fn append_line(path: &Path, line: &str) -> io::Result<u64> {
     append_bytes(path, &buf)
 }
 
-/// Appends `bytes` in one write call; returns the length before the append.
+/// Appends `bytes` in one write call; returns the length before the append. Only to a
+/// regular file: a FIFO or a device in its place is refused at once, never waited on.
 pub fn append_bytes(path: &Path, bytes: &[u8]) -> io::Result<u64> {
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut file = crate::tail::open_append(path)?;
     let before = file.metadata()?.len();
     let written = file.write(bytes)?;
     if written != bytes.len() {
@@ -166,7 +167,29 @@ pub fn append_json_lines(path: &Path, lines: &[serde_json::Value]) -> io::Result
 
 /// Cuts a file back to `len` bytes: the rollback of an append.
 pub fn truncate_to(path: &Path, len: u64) -> io::Result<()> {
-    OpenOptions::new().write(true).open(path)?.set_len(len)
+    crate::tail::open_write(path)?.set_len(len)
+}
+
+/// Whether a write failed because the disk (or the user's quota) is full: `ENOSPC`,
+/// `EDQUOT`, or a short write ([`append_bytes`]'s, or `write_all`'s).
+pub fn is_disk_full(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT))
+        || matches!(
+            e.kind(),
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded | io::ErrorKind::WriteZero
+        )
+}
+
+/// [`is_disk_full`] for an error already turned into text (a genome's failed write).
+pub fn says_disk_full(text: &str) -> bool {
+    [
+        "No space left on device",
+        "Disk quota exceeded",
+        "short write",
+        "failed to write whole buffer",
+    ]
+    .iter()
+    .any(|s| text.contains(s))
 }
 
 /// Most of a file [`read_optional`] reads whole.
@@ -414,6 +437,36 @@ mod tests {
         assert_eq!(fs::read_to_string(&p).unwrap(), "one\ntwo\n");
         truncate_to(&p, 4).unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "one\n");
+    }
+
+    #[test]
+    fn a_full_disk_is_told_from_other_failures() {
+        let full = io::Error::from_raw_os_error(libc::ENOSPC);
+        assert!(is_disk_full(&full));
+        assert!(says_disk_full(&full.to_string()));
+        let quota = io::Error::from_raw_os_error(libc::EDQUOT);
+        assert!(is_disk_full(&quota));
+        assert!(says_disk_full(&quota.to_string()));
+        let short = io::Error::new(io::ErrorKind::WriteZero, "short write to x");
+        assert!(is_disk_full(&short));
+        assert!(says_disk_full(&short.to_string()));
+        let denied = io::Error::from_raw_os_error(libc::EACCES);
+        assert!(!is_disk_full(&denied));
+        assert!(!says_disk_full(&denied.to_string()));
+    }
+
+    #[test]
+    fn appends_and_rollbacks_refuse_a_fifo_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("events.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let err = append_line(&p, "x").unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        assert!(truncate_to(&p, 0).is_err());
     }
 
     #[test]

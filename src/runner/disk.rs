@@ -45,6 +45,36 @@ pub struct RunnerJson {
     /// confined, refused (no sandbox on this kernel) or unconfined.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<String>,
+    /// The disk is full: since when and what failed; the runner waits for room (written
+    /// when it can be).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_full: Option<String>,
+}
+
+/// Fails the runner's writes on demand, as a full disk would: for tests, which cannot
+/// fill a real disk. Asked before each write the driver makes (the engine's records,
+/// the genome's IO, the usage lines, the probe for room), with the file's name; an error
+/// fails that write as if the system had returned it, and nothing is written.
+pub trait WriteFaults: Send + Sync {
+    fn before_write(&self, file: &str) -> io::Result<()>;
+}
+
+/// What the probe for room writes (and removes at once).
+pub const PROBE_FILE: &str = "disk-probe.tmp";
+/// Bytes the probe writes: more than a usual record, so room for it is room to go on.
+const PROBE_BYTES: usize = 64 << 10;
+
+/// Whether there is room again on the creature's disk: writes [`PROBE_BYTES`] to
+/// `.sys/disk-probe.tmp`, syncs them and removes the file.
+pub fn probe(paths: &SeedPaths) -> io::Result<()> {
+    use std::io::Write;
+    let path = paths.sys_dir().join(PROBE_FILE);
+    let written = std::fs::File::create(&path).and_then(|mut f| {
+        f.write_all(&[b'\n'; PROBE_BYTES])?;
+        f.sync_all()
+    });
+    let _ = std::fs::remove_file(&path);
+    written
 }
 
 /// `.sys/inbox.json`: what of `MESSAGES.md` has been delivered. Older runners kept a byte
@@ -326,6 +356,7 @@ mod tests {
             brain: String::new(),
             paused: false,
             tools: None,
+            disk_full: None,
         };
         let t = Utc.with_ymd_and_hms(2026, 3, 1, 10, 0, 0).unwrap();
         perform(

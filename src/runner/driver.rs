@@ -9,6 +9,7 @@
 //! channel (from the observatory in-process, or from the control socket), each with where
 //! its answer goes.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::future::Future;
 use std::path::PathBuf;
@@ -26,7 +27,7 @@ use crate::memory::write::{self, SeedPaths};
 use super::brain::Brain;
 use super::clock::{Clock, RealClock};
 use super::config::RunnerConfig;
-use super::disk::{self, Newborn, RunnerJson};
+use super::disk::{self, Newborn, RunnerJson, WriteFaults};
 use super::engine::Engine;
 use super::engine::input::{Input, Reviewed};
 use super::engine::output::{Output, Record, ReviewIo};
@@ -43,7 +44,7 @@ use super::usage::UsageBook;
 use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
-use crate::memory::events::EventKind;
+use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
 use crate::memory::proposal::{self, Decision, Proposal};
 
 /// Prints one line of progress.
@@ -73,6 +74,8 @@ pub struct RunnerOptions {
     pub embedder: Arc<dyn Embedder>,
     /// The garden this creature lives in, where its messages go (`None`: alone).
     pub postbox: Option<Arc<dyn Postbox>>,
+    /// Fails writes on demand, as a full disk would (tests only; `None`: never).
+    pub faults: Option<Arc<dyn WriteFaults>>,
 }
 
 impl RunnerOptions {
@@ -100,6 +103,7 @@ impl RunnerOptions {
             progress: None,
             embedder: Arc::new(HashingEmbedder::default()),
             postbox: None,
+            faults: None,
         }
     }
 }
@@ -176,8 +180,58 @@ pub struct Runner<G: Genome> {
     usage: UsageBook,
     /// A warning found when opening it, said once the run starts.
     usage_warning: Option<String>,
+    faults: Option<Arc<dyn WriteFaults>>,
+    /// The disk is full: nothing that writes or calls the model is done until a probe
+    /// finds room again.
+    full: Option<DiskFull>,
+    /// What waits for room, in the order the engine asked for it.
+    deferred: VecDeque<Output<G>>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
+}
+
+/// The first wait before looking for room again, and the longest (creature seconds:
+/// the runner's clock).
+const FIRST_PROBE_S: f64 = 1.0;
+const MAX_PROBE_S: f64 = 60.0;
+
+/// A full disk, while the runner waits for room.
+#[derive(Debug)]
+struct DiskFull {
+    since: DateTime<Utc>,
+    /// What was said.
+    what: String,
+    /// The error event could be written.
+    told: bool,
+    probe_s: f64,
+    probe_at: DateTime<Utc>,
+}
+
+/// What the driver's loop woke for.
+enum Woken<G: Genome> {
+    Input(Input<G>),
+    /// Time to look for room on a full disk.
+    Probe,
+}
+
+/// Whether an output waits while the disk is full: what writes, and model calls, tools
+/// and messages (whose results would be written).
+fn waits_for_room<G: Genome>(o: &Output<G>) -> bool {
+    match o {
+        Output::Think { .. }
+        | Output::Send { .. }
+        | Output::Embed { .. }
+        | Output::RunTool { .. }
+        | Output::Genome(_)
+        | Output::Record(_) => true,
+        Output::Review(io) => !matches!(io, ReviewIo::Show),
+        Output::Timer { .. }
+        | Output::Gather { .. }
+        | Output::Status { .. }
+        | Output::Answer(_)
+        | Output::Fault(_)
+        | Output::Exit => false,
+    }
 }
 
 const DEFAULT_PURPOSE: &str = "Explore your directory, keep notes of what you learn in workspace/, \
@@ -228,6 +282,7 @@ impl<G: Genome> Runner<G> {
             brain: brain.clone(),
             paused: false,
             tools: sandbox.map(|s| s.word()),
+            disk_full: None,
         };
         write::write_json(&paths.runner(), &runner_json).map_err(|source| OpenError::Io {
             what: "write",
@@ -272,6 +327,9 @@ impl<G: Genome> Runner<G> {
             proposal: None,
             usage,
             usage_warning,
+            faults: opts.faults,
+            full: None,
+            deferred: VecDeque::new(),
             _lock: lock,
         })
     }
@@ -323,7 +381,7 @@ impl<G: Genome> Runner<G> {
             None => {}
         }
         let mut restored = restore::<G>(&self.paths, &self.config, &mut self.files);
-        let (pending, errors) = review::pending(&self.paths);
+        let (pending, errors) = review::pending(&self.paths, G::REVIEWED);
         restored.errors.extend(errors);
         restored.held = pending.as_ref().map(review::held);
         if pending.is_some() {
@@ -356,12 +414,18 @@ impl<G: Genome> Runner<G> {
             {
                 self.timer = None;
             }
+            let probe_at = self.full.as_ref().map(|f| f.probe_at);
             if self.in_flight == 0
                 && ev_rx.is_empty()
                 && self.control_rx.is_empty()
                 && self.mail_rx.is_empty()
             {
-                self.clock.idle(self.timer.map(|(_, at)| at));
+                let timer = self.timer.map(|(_, at)| at);
+                let next = match (timer, probe_at) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                self.clock.idle(next);
             }
             let (timer, clock) = (self.timer, self.clock.clone());
             let due = async move {
@@ -373,36 +437,54 @@ impl<G: Genome> Runner<G> {
                     None => std::future::pending().await,
                 }
             };
-            let input = tokio::select! {
+            let clock = self.clock.clone();
+            let probe = async move {
+                match probe_at {
+                    Some(at) => clock.sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            let woken = tokio::select! {
                 () = &mut shutdown, if !stopping => {
                     stopping = true;
-                    Input::Shutdown
+                    Woken::Input(Input::Shutdown)
                 }
                 Some(req) = self.control_rx.recv() => {
                     self.answer_to = Some(req.answer);
-                    Input::Control(req.command)
+                    Woken::Input(Input::Control(req.command))
                 }
                 Some(message) = self.mail_rx.recv() => {
                     // Busy before the message is counted as taken: never idle between.
                     self.clock.busy();
                     self.clock.input_taken();
-                    Input::Message(message)
+                    Woken::Input(Input::Message(message))
                 }
                 Some(input) = ev_rx.recv() => {
                     if matches!(input, Input::Thought { .. } | Input::ToolDone { .. } | Input::Embedded { .. }) {
                         self.in_flight = self.in_flight.saturating_sub(1);
                     }
-                    input
+                    Woken::Input(input)
                 }
                 id = due => {
                     self.timer = None;
-                    Input::Timer { id }
+                    Woken::Input(Input::Timer { id })
                 }
+                () = probe => Woken::Probe,
             };
             self.clock.busy();
-            self.meter(&input);
-            outputs = self.engine.handle(self.clock.now(), input);
+            match woken {
+                Woken::Input(input) => {
+                    self.meter(&input);
+                    outputs = self.engine.handle(self.clock.now(), input);
+                }
+                Woken::Probe => {
+                    if self.probe() {
+                        outputs = std::mem::take(&mut self.deferred).into();
+                    }
+                }
+            }
         }
+        self.unwritten_at_exit();
         if let Some(server) = server {
             server.abort();
             socket::unbind(&self.paths.root);
@@ -438,8 +520,13 @@ impl<G: Genome> Runner<G> {
         }
     }
 
-    /// Performs one output; `true` when the run is over.
+    /// Performs one output; `true` when the run is over. While the disk is full, what
+    /// writes or calls the model waits ([`waits_for_room`]).
     fn perform(&mut self, output: Output<G>, tx: &mpsc::UnboundedSender<Input<G>>) -> bool {
+        if self.full.is_some() && waits_for_room(&output) {
+            self.deferred.push_back(output);
+            return false;
+        }
         match output {
             Output::Think { id, task, request } => {
                 self.in_flight += 1;
@@ -490,17 +577,27 @@ impl<G: Genome> Runner<G> {
                 let view = disk::gather(&self.paths, G::Files::refresh);
                 let _ = tx.send(Input::Gathered { id, view });
             }
-            Output::Genome(io) => match self
-                .files
-                .perform(self.staged.as_ref().unwrap_or(&self.paths), io)
-            {
-                Performed::Written => {}
-                Performed::Done(done) => {
-                    let _ = tx.send(Input::Genome(done));
+            Output::Genome(io) => {
+                if let Err(e) = self.fault("genome files") {
+                    self.disk_failed(Output::Genome(io), "genome files", &e.to_string());
+                    return false;
                 }
-                Performed::Failed { file, error } => self.write_failed(file, &error),
-            },
-            Output::Record(r) => self.record(&r),
+                let again = io.clone();
+                match self
+                    .files
+                    .perform(self.staged.as_ref().unwrap_or(&self.paths), io)
+                {
+                    Performed::Written => {}
+                    Performed::Done(done) => {
+                        let _ = tx.send(Input::Genome(done));
+                    }
+                    Performed::Failed { file, error } if write::says_disk_full(&error) => {
+                        self.disk_failed(Output::Genome(again), file, &error);
+                    }
+                    Performed::Failed { file, error } => self.write_failed(file, &error),
+                }
+            }
+            Output::Record(r) => self.record(r),
             Output::Status { status, fatigue } => self.status_tx.send_modify(|s| {
                 s.status = status;
                 s.fatigue = fatigue;
@@ -510,6 +607,8 @@ impl<G: Genome> Runner<G> {
                     answer(Some(a));
                 }
             }
+            // A full disk is the fault shown until there is room.
+            Output::Fault(_) if self.full.is_some() => {}
             Output::Fault(f) => self.status_tx.send_modify(|s| s.last_error = f),
             Output::Review(io) => {
                 if let Some(done) = self.review(io) {
@@ -584,8 +683,14 @@ impl<G: Genome> Runner<G> {
                     timed_out,
                     edited: p.edited,
                 };
-                if let Err(e) = review::decide(&self.paths, &p, decision) {
+                if let Err(e) = review::decide(&self.paths, G::REVIEWED, &p, decision) {
                     let why = format!("the dream could not be written ({e}): it stays held");
+                    match &e {
+                        review::DecideError::Io(io) if write::is_disk_full(io) => {
+                            self.enter_full("proposal", &io.to_string());
+                        }
+                        _ => {}
+                    }
                     self.write_failed("proposal", &why);
                     self.proposal = Proposal::read(&self.paths.root).ok().flatten();
                     self.answer(Answer::Refused { why });
@@ -654,45 +759,189 @@ impl<G: Genome> Runner<G> {
         kind: &str,
         fields: serde_json::Map<String, serde_json::Value>,
     ) {
-        self.record(&Record::Event {
+        self.record(Record::Event {
             t,
             kind: EventKind::Other(kind.into()),
             fields,
         });
     }
 
-    /// Appends the tokens of a model or embeddings call that came back.
+    /// Counts the tokens of a model or embeddings call that came back, and appends them.
     fn meter(&mut self, input: &Input<G>) {
         let now = self.clock.now();
-        let written = match input {
+        match input {
             Input::Thought { id, result } => {
                 let model = self.brain.priced_as();
-                self.usage.answered(*id, &model, result.as_ref().ok(), now)
+                self.usage.answered(*id, &model, result.as_ref().ok(), now);
             }
             Input::Embedded {
                 result: Ok(embeddings),
                 ..
             } => {
                 let model = self.embedder.priced_as();
-                self.usage.embedded(&model, embeddings.usage, now)
+                self.usage.embedded(&model, embeddings.usage, now);
             }
-            _ => Ok(()),
+            _ => {}
+        }
+        self.flush_usage();
+    }
+
+    /// Writes the usage lines counted and not written yet (none while the disk is full).
+    fn flush_usage(&mut self) {
+        if self.full.is_some() || !self.usage.has_unwritten() {
+            return;
+        }
+        let file = crate::memory::usage::USAGE_FILE;
+        let Err(e) = self.fault(file).and_then(|()| self.usage.flush()) else {
+            return;
         };
-        if let Err(e) = written {
-            self.write_failed(crate::memory::usage::USAGE_FILE, &e.to_string());
+        if write::is_disk_full(&e) {
+            self.enter_full(file, &e.to_string());
+        } else {
+            let lost = self.usage.drop_unwritten();
+            self.write_failed(file, &format!("{e}: {lost} line(s) not written"));
         }
     }
 
-    fn record(&mut self, r: &Record) {
-        match disk::perform(&self.paths, &mut self.runner_json, r) {
+    fn record(&mut self, r: Record) {
+        let done = self
+            .fault(r.file())
+            .and_then(|()| disk::perform(&self.paths, &mut self.runner_json, &r));
+        match done {
             Ok(()) => {
-                if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, r)
+                if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, &r)
                     && let Some(line) = progress::line(&self.name, *t, kind, fields)
                 {
                     p(&line);
                 }
             }
+            Err(e) if write::is_disk_full(&e) => {
+                let file = r.file();
+                self.disk_failed(Output::Record(r), file, &e.to_string());
+            }
             Err(e) => self.write_failed(r.file(), &e.to_string()),
+        }
+    }
+
+    /// The injected failure of a write of `file`, if any ([`WriteFaults`]).
+    fn fault(&self, file: &str) -> std::io::Result<()> {
+        match &self.faults {
+            Some(f) => f.before_write(file),
+            None => Ok(()),
+        }
+    }
+
+    /// A write of `file` failed for want of room: it waits for room (first of what waits:
+    /// it came first), and so does everything that writes or calls the model.
+    fn disk_failed(&mut self, output: Output<G>, file: &str, error: &str) {
+        self.deferred.push_front(output);
+        self.enter_full(file, error);
+    }
+
+    /// The disk is full: says so once (progress or log, the host status, `runner.json`
+    /// and an error event when they can be written), and waits for room.
+    fn enter_full(&mut self, file: &str, error: &str) {
+        if self.full.is_some() {
+            return;
+        }
+        let now = self.clock.now();
+        let what = format!(
+            "disk full ({file}: {error}): no model call until there is room; the creature \
+             goes on by itself then"
+        );
+        tracing::warn!(creature = %self.name, "{what}");
+        self.say(&format!("error: {what}"));
+        self.status_tx
+            .send_modify(|s| s.last_error = Some(what.clone()));
+        self.runner_json.disk_full = Some(format!("{} {what}", format_time(now)));
+        let _ = self
+            .fault("runner.json")
+            .and_then(|()| write::write_json(&self.paths.runner(), &self.runner_json));
+        let mut full = DiskFull {
+            since: now,
+            what,
+            told: false,
+            probe_s: FIRST_PROBE_S,
+            probe_at: now + chrono::Duration::milliseconds((FIRST_PROBE_S * 1000.0) as i64),
+        };
+        full.told = self.tell_full(&full);
+        self.full = Some(full);
+    }
+
+    /// Writes the error event of a full disk; whether it could be.
+    fn tell_full(&mut self, full: &DiskFull) -> bool {
+        let event = CreatureEvent::Error(ErrorEvent::in_phase("disk", full.what.clone()));
+        let record = Record::event(full.since, &event);
+        self.fault(record.file())
+            .and_then(|()| disk::perform(&self.paths, &mut self.runner_json, &record))
+            .is_ok()
+    }
+
+    /// Looks for room on a full disk; `true` when there is (what waited is to be done
+    /// now), else the next look is later (doubling, at most [`MAX_PROBE_S`]).
+    fn probe(&mut self) -> bool {
+        let result = self
+            .fault(disk::PROBE_FILE)
+            .and_then(|()| disk::probe(&self.paths));
+        let now = self.clock.now();
+        let Some(full) = self.full.as_mut() else {
+            return false;
+        };
+        if let Err(e) = &result
+            && write::is_disk_full(e)
+        {
+            full.probe_s = (full.probe_s * 2.0).min(MAX_PROBE_S);
+            full.probe_at = now + chrono::Duration::milliseconds((full.probe_s * 1000.0) as i64);
+            return false;
+        }
+        // Room (or another failure, which the writes themselves will report).
+        let Some(full) = self.full.take() else {
+            return false;
+        };
+        if !full.told {
+            self.tell_full(&full);
+        }
+        self.runner_json.disk_full = None;
+        let _ = self
+            .fault("runner.json")
+            .and_then(|()| write::write_json(&self.paths.runner(), &self.runner_json));
+        let waited = (now - full.since).num_seconds();
+        self.say(&format!(
+            "the disk has room again (full for {waited} s): the creature goes on"
+        ));
+        self.status_tx.send_modify(|s| s.last_error = None);
+        self.flush_usage();
+        true
+    }
+
+    /// At the end of a run on a full disk: what waits is written if there is room now,
+    /// else said lost.
+    fn unwritten_at_exit(&mut self) {
+        if self.full.is_none() {
+            return;
+        }
+        let records: Vec<Record> = std::mem::take(&mut self.deferred)
+            .into_iter()
+            .filter_map(|o| match o {
+                Output::Record(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let lost = if self.probe() {
+            for r in records {
+                self.record(r);
+            }
+            self.deferred
+                .iter()
+                .filter(|o| matches!(o, Output::Record(_)))
+                .count()
+        } else {
+            records.len()
+        };
+        if lost > 0 {
+            self.say(&format!(
+                "stopped on a full disk: {lost} record(s) could not be written"
+            ));
         }
     }
 

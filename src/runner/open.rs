@@ -3,6 +3,7 @@
 
 use std::fs::File;
 use std::io;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -79,7 +80,21 @@ pub fn lock(paths: &SeedPaths) -> Result<File, OpenError> {
         .create(true)
         .truncate(false)
         .write(true)
+        // A FIFO in its place opens at once (or fails), and is refused below.
+        .custom_flags(libc::O_NONBLOCK)
         .open(&path)
+        .map_err(|e| match e.raw_os_error() {
+            // A FIFO without a reader.
+            Some(libc::ENXIO) => io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file (a FIFO): not used",
+            ),
+            _ => e,
+        })
+        .and_then(|f| {
+            crate::tail::ensure_regular(&f)?;
+            Ok(f)
+        })
         .map_err(|source| OpenError::Io {
             what: "open",
             path: path.clone(),
@@ -138,5 +153,21 @@ mod tests {
         assert!(matches!(lock(&paths), Err(OpenError::AlreadyHosted(_))));
         drop(held);
         assert!(lock(&paths).is_ok());
+    }
+
+    #[test]
+    fn a_fifo_as_the_lock_is_refused_not_waited_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = SeedPaths::new(tmp.path());
+        std::fs::create_dir_all(paths.sys_dir()).unwrap();
+        let lock_path = crate::memory::runner_lock::path(&paths.root);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&lock_path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = lock(&paths).unwrap_err();
+        assert!(e.to_string().contains("FIFO"), "{e}");
+        assert!(!crate::memory::runner_lock::is_held(&paths.root));
     }
 }

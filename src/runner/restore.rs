@@ -3,7 +3,7 @@
 //! Logs are read from the end and only as far as needed: the conversation's last lines,
 //! and the events after the last dream (the activity a dream has not consolidated yet).
 
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::path::Path;
 
 use crate::memory::conversation::ConversationEntry;
@@ -18,59 +18,32 @@ use super::disk::{read_inbox, read_inbox_state};
 use super::engine::input::Restored;
 use super::genome::{Genome, GenomeFiles};
 
-const CHUNK: u64 = 64 * 1024;
 /// Most of a log read back at start.
 const MAX_TAIL_BYTES: u64 = 16 * 1024 * 1024;
+/// A longer line of a log is skipped at start (and said), never held.
+pub const MAX_RESTORED_LINE: usize = 4 << 20;
 
-/// Lines of `path` from the end backwards, while `keep` says so (at most `max_bytes`).
+/// Lines of `path` from the end backwards, while `keep` says so (at most `max_bytes`,
+/// lines over [`MAX_RESTORED_LINE`] skipped: their count is the third value).
 /// Returns them oldest first, and whether the start of the file was reached.
 pub fn read_back(
     path: &Path,
     max_bytes: u64,
-    mut keep: impl FnMut(&[u8]) -> bool,
-) -> io::Result<(Vec<Vec<u8>>, bool)> {
+    keep: impl FnMut(&[u8]) -> bool,
+) -> io::Result<(Vec<Vec<u8>>, bool, u64)> {
     // A FIFO or a device in a log's place is an error, never a hang at start.
-    let mut file = match crate::tail::open_regular(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), true)),
-        Err(e) => return Err(e),
-    };
-    let len = file.metadata()?.len();
-    let floor = len.saturating_sub(max_bytes);
-    let mut pos = len;
-    let mut carry: Vec<u8> = Vec::new();
-    let mut lines: Vec<Vec<u8>> = Vec::new();
-    let finish = |mut lines: Vec<Vec<u8>>, whole: bool| {
-        lines.reverse();
-        Ok((lines, whole))
-    };
-    while pos > floor {
-        let start = pos.saturating_sub(CHUNK).max(floor);
-        let mut buf = vec![0u8; (pos - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(&mut buf)?;
-        buf.extend_from_slice(&carry);
-        let mut end = buf.len();
-        while let Some(nl) = memchr::memrchr(b'\n', &buf[..end]) {
-            let line = &buf[nl + 1..end];
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                if !keep(line) {
-                    return finish(lines, false);
-                }
-                lines.push(line.to_vec());
-            }
-            end = nl;
-        }
-        carry = buf[..end].to_vec();
-        pos = start;
+    let back = crate::tail::read_back(path, max_bytes, MAX_RESTORED_LINE, keep)?;
+    Ok((back.lines, back.whole, back.oversized))
+}
+
+/// Says how many lines of `file` were too long to be read.
+fn oversized(file: &str, n: u64, errors: &mut Vec<String>) {
+    if n > 0 {
+        errors.push(format!(
+            "{file}: {n} line(s) over {} MiB skipped",
+            MAX_RESTORED_LINE >> 20
+        ));
     }
-    if pos == 0 && !carry.iter().all(u8::is_ascii_whitespace) {
-        if !keep(&carry) {
-            return finish(lines, false);
-        }
-        lines.push(carry);
-    }
-    finish(lines, pos == 0)
 }
 
 fn text(path: &Path, errors: &mut Vec<String>) -> Option<String> {
@@ -107,7 +80,7 @@ pub fn restore<G: Genome>(
     }
     if r.sleep_until.is_some() {
         let mut first = true;
-        if let Ok((last, _)) = read_back(&paths.iterations(), MAX_TAIL_BYTES, |_| {
+        if let Ok((last, _, _)) = read_back(&paths.iterations(), MAX_TAIL_BYTES, |_| {
             std::mem::take(&mut first)
         }) {
             r.sleep_started = last
@@ -130,10 +103,13 @@ pub fn restore<G: Genome>(
         }
     });
     let events: Vec<Event> = match read {
-        Ok((lines, _)) => lines
-            .iter()
-            .filter_map(|l| Event::parse(l).map_err(|_| bad_events += 1).ok())
-            .collect(),
+        Ok((lines, _, long)) => {
+            oversized("events.jsonl", long, errors);
+            lines
+                .iter()
+                .filter_map(|l| Event::parse(l).map_err(|_| bad_events += 1).ok())
+                .collect()
+        }
         Err(e) => {
             errors.push(format!("events.jsonl: {e}"));
             Vec::new()
@@ -160,7 +136,8 @@ pub fn restore<G: Genome>(
         n += 1;
         n <= want
     }) {
-        Ok((lines, whole)) => {
+        Ok((lines, whole, long)) => {
+            oversized("conversation.jsonl", long, errors);
             let mut bad = 0;
             for l in &lines {
                 match ConversationEntry::parse(l) {
@@ -219,7 +196,7 @@ mod tests {
         body.push_str("last");
         std::fs::write(&p, &body).unwrap();
         let mut n = 0;
-        let (lines, whole) = read_back(&p, u64::MAX, |_| {
+        let (lines, whole, _) = read_back(&p, u64::MAX, |_| {
             n += 1;
             n <= 3
         })
@@ -233,16 +210,16 @@ mod tests {
             ]
         );
         assert!(!whole);
-        let (all, whole) = read_back(&p, u64::MAX, |_| true).unwrap();
+        let (all, whole, _) = read_back(&p, u64::MAX, |_| true).unwrap();
         assert_eq!(all.len(), 20_001);
         assert_eq!(all[0], b"line 0");
         assert!(whole);
-        let (capped, whole) = read_back(&p, 100, |_| true).unwrap();
+        let (capped, whole, _) = read_back(&p, 100, |_| true).unwrap();
         assert!(!whole);
         assert!(capped.len() < 20);
         assert_eq!(
             read_back(&dir.path().join("none"), 10, |_| true).unwrap(),
-            (Vec::new(), true)
+            (Vec::new(), true, 0)
         );
     }
 

@@ -9,7 +9,9 @@ use chrono::{DateTime, Utc};
 
 use crate::memory::dream_diffs;
 use crate::memory::layout::FileKind;
-use crate::memory::proposal::{self, Decision, InvalidEdit, Proposal, ProposedFile, STAGE};
+use crate::memory::proposal::{
+    self, Decision, InvalidEdit, Proposal, ProposedFile, RefusedPath, STAGE,
+};
 use crate::memory::write::{self, SeedPaths};
 
 use super::engine::output::HeldSleep;
@@ -37,12 +39,38 @@ pub fn stage(paths: &SeedPaths, files: &[FileKind]) -> io::Result<SeedPaths> {
         if let Some(dir) = to.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        match std::fs::copy(paths.root.join(from), &to) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        copy_bounded(&paths.root.join(from), &to)?;
     }
     Ok(stage)
+}
+
+/// Copies a regular file of at most [`write::MAX_WHOLE_FILE`] bytes (nothing when it is
+/// missing): a FIFO or a device in its place is an error, never a hang.
+fn copy_bounded(from: &Path, to: &Path) -> io::Result<()> {
+    let file = match crate::tail::open_regular(from) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let len = file.metadata()?.len();
+    if len > write::MAX_WHOLE_FILE {
+        return Err(crate::tail::too_large(len));
+    }
+    let mut out = std::fs::File::create(to)?;
+    let copied = io::copy(
+        &mut io::Read::take(file, write::MAX_WHOLE_FILE + 1),
+        &mut out,
+    )?;
+    if copied > write::MAX_WHOLE_FILE {
+        return Err(crate::tail::too_large(copied));
+    }
+    Ok(())
+}
+
+/// The files a proposal may name: those of `files` (the genome's
+/// [`crate::runner::genome::Genome::REVIEWED`]), relative to the creature's root.
+pub fn reviewed_paths(files: &[FileKind]) -> Vec<&'static str> {
+    files.iter().map(|&k| relative(k)).collect()
 }
 
 fn remove_stage(paths: &SeedPaths) -> io::Result<()> {
@@ -103,26 +131,35 @@ pub fn propose(
 
 /// The proposal pending at start, if any (a working copy left by a runner stopped while
 /// it dreamt is dropped: the dream it held was never proposed). An unreadable proposal
-/// is set aside as `proposal.json.unreadable`, never deleted; the error says so.
-pub fn pending(paths: &SeedPaths) -> (Option<Proposal>, Vec<String>) {
+/// (not JSON, not a regular file, larger than [`proposal::MAX_PROPOSAL`]) is set aside as
+/// `proposal.json.unreadable`, one that names a file outside `files` (the genome's
+/// reviewed files) as `proposal.json.refused`: never deleted, never applied, nothing of
+/// it written; the error says so.
+pub fn pending(paths: &SeedPaths, files: &[FileKind]) -> (Option<Proposal>, Vec<String>) {
     let mut errors: Vec<String> = remove_stage(paths)
         .err()
         .map(|e| format!("{STAGE}: could not be removed: {e}"))
         .into_iter()
         .collect();
-    match Proposal::read(&paths.root) {
-        Ok(p) => (p, errors),
-        Err(e) => {
-            let path = proposal::path(&paths.root);
-            let aside = path.with_extension("json.unreadable");
-            let moved = std::fs::rename(&path, &aside).map_or_else(
-                |m| format!("; it could not be set aside: {m}"),
-                |()| format!("; set aside as {}", aside.display()),
-            );
-            errors.push(format!("{}: {e}{moved}", proposal::PROPOSAL));
-            (None, errors)
-        }
-    }
+    let (why, aside) = match Proposal::read(&paths.root) {
+        Ok(None) => return (None, errors),
+        Ok(Some(p)) => match p.check_paths(&reviewed_paths(files)) {
+            Ok(()) => return (Some(p), errors),
+            Err(e) => (
+                format!("refused: {e}: nothing of it was written"),
+                "json.refused",
+            ),
+        },
+        Err(e) => (e.to_string(), "json.unreadable"),
+    };
+    let path = proposal::path(&paths.root);
+    let aside = path.with_extension(aside);
+    let moved = std::fs::rename(&path, &aside).map_or_else(
+        |m| format!("; it could not be set aside: {m}"),
+        |()| format!("; set aside as {}", aside.display()),
+    );
+    errors.push(format!("{}: {why}{moved}", proposal::PROPOSAL));
+    (None, errors)
 }
 
 /// The engine's part of a pending proposal.
@@ -137,10 +174,27 @@ pub fn held(p: &Proposal) -> HeldSleep {
     }
 }
 
+/// Why a decided proposal was not (wholly) written.
+#[derive(Debug, thiserror::Error)]
+pub enum DecideError {
+    #[error("{PROPOSAL}: {0}", PROPOSAL = proposal::PROPOSAL)]
+    Refused(#[from] RefusedPath),
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
 /// Writes the proposal's files (`decision.applied`) or drops them, records the decision
 /// with the changes in `dream-diffs.jsonl`, and removes the pending proposal. A file that
 /// cannot be written leaves the files not yet written pending (none is written twice).
-pub fn decide(paths: &SeedPaths, p: &Proposal, decision: Decision) -> io::Result<()> {
+/// A proposal naming a file outside `files` (the genome's reviewed files) is refused
+/// before anything is written.
+pub fn decide(
+    paths: &SeedPaths,
+    files: &[FileKind],
+    p: &Proposal,
+    decision: Decision,
+) -> Result<(), DecideError> {
+    p.check_paths(&reviewed_paths(files))?;
     let mut records = p.changes(|rel| text(&paths.root.join(rel)).unwrap_or_default());
     if decision.applied {
         for (i, f) in p.files.iter().enumerate() {
@@ -158,7 +212,7 @@ pub fn decide(paths: &SeedPaths, p: &Proposal, decision: Decision) -> io::Result
                     ..p.clone()
                 };
                 write::write_json(&proposal::path(&paths.root), &rest)?;
-                return Err(e);
+                return Err(e.into());
             }
         }
     }
@@ -168,7 +222,7 @@ pub fn decide(paths: &SeedPaths, p: &Proposal, decision: Decision) -> io::Result
         write::append_json(&dream_diffs::path(&paths.root), r)?;
     }
     match std::fs::remove_file(proposal::path(&paths.root)) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }
 }
@@ -232,7 +286,7 @@ mod tests {
         assert_eq!(p.files[0].op, proposal::Op::Append);
         assert!(!paths.root.join(STAGE).exists());
         assert!(!paths.priorities().exists());
-        assert_eq!(pending(&paths).0, Some(p));
+        assert_eq!(pending(&paths, &FILES).0, Some(p));
         // A sleep work that wrote nothing proposes nothing.
         let stage = stage(&paths, &FILES).unwrap();
         assert_eq!(
@@ -250,7 +304,7 @@ mod tests {
             timed_out: false,
             edited: false,
         };
-        decide(&paths, &p, decision).unwrap();
+        decide(&paths, &FILES, &p, decision).unwrap();
         assert_eq!(
             std::fs::read_to_string(paths.observations()).unwrap(),
             "## 2026-03-01\nRED 09:00 keep\nYLW 10:00 new\n"
@@ -259,7 +313,7 @@ mod tests {
             std::fs::read_to_string(paths.priorities()).unwrap(),
             "- one\n"
         );
-        assert_eq!(pending(&paths).0, None);
+        assert_eq!(pending(&paths, &FILES).0, None);
         let record = std::fs::read_to_string(dream_diffs::path(&paths.root)).unwrap();
         assert_eq!(record.lines().count(), 2);
         assert!(record.contains("\"review\":{\"applied\":true"), "{record}");
@@ -275,7 +329,7 @@ mod tests {
             timed_out: false,
             edited: false,
         };
-        decide(&paths, &p, decision).unwrap();
+        decide(&paths, &FILES, &p, decision).unwrap();
         assert_eq!(std::fs::read(paths.observations()).unwrap(), before);
         assert!(!paths.priorities().exists());
         let record = std::fs::read_to_string(dream_diffs::path(&paths.root)).unwrap();
@@ -289,9 +343,9 @@ mod tests {
         let text = p.to_text().replace("- one\n", "- two\n");
         let new = replace(&paths, &p, &text, None).unwrap();
         assert!(new.edited);
-        assert_eq!(pending(&paths).0, Some(new.clone()));
+        assert_eq!(pending(&paths, &FILES).0, Some(new.clone()));
         assert!(replace(&paths, &new, "nonsense", None).is_err());
-        assert_eq!(pending(&paths).0, Some(new));
+        assert_eq!(pending(&paths, &FILES).0, Some(new));
     }
 
     #[test]
@@ -299,10 +353,67 @@ mod tests {
         let (_dir, paths) = creature();
         std::fs::create_dir_all(paths.root.join(STAGE)).unwrap();
         std::fs::write(proposal::path(&paths.root), b"{").unwrap();
-        let (p, errors) = pending(&paths);
+        let (p, errors) = pending(&paths, &FILES);
         assert_eq!(p, None);
         assert!(errors[0].contains("set aside"), "{errors:?}");
         assert!(paths.sys_dir().join("proposal.json.unreadable").exists());
         assert!(!paths.root.join(STAGE).exists());
+    }
+
+    /// A proposal naming files outside the reviewed ones (a path escaping the creature,
+    /// an absolute path, BIRTH.json) is set aside as refused at start and never applied.
+    #[test]
+    fn a_proposal_naming_other_files_is_refused_and_nothing_written() {
+        let (dir, paths) = creature();
+        let outside = tempfile::tempdir().unwrap();
+        let abs = outside.path().join("PWN_abs.txt");
+        let birth = std::fs::read(paths.birth()).ok();
+        let good = dream(&paths);
+        for bad in [
+            "../PWN_rel.txt".to_string(),
+            abs.display().to_string(),
+            "BIRTH.json".to_string(),
+        ] {
+            let mut p = good.clone();
+            p.files[1].path = bad.clone();
+            write::write_json(&proposal::path(&paths.root), &p).unwrap();
+            let (held, errors) = pending(&paths, &FILES);
+            assert_eq!(held, None);
+            assert!(
+                errors[0].contains("refused") && errors[0].contains(&format!("{bad:?}")),
+                "{errors:?}"
+            );
+            assert!(errors[0].contains("proposal.json.refused"), "{errors:?}");
+            assert!(!proposal::path(&paths.root).exists());
+            let decision = Decision {
+                applied: true,
+                timed_out: true,
+                edited: false,
+            };
+            assert!(matches!(
+                decide(&paths, &FILES, &p, decision),
+                Err(DecideError::Refused(_))
+            ));
+        }
+        assert!(!dir.path().parent().unwrap().join("PWN_rel.txt").exists());
+        assert!(!abs.exists());
+        assert_eq!(std::fs::read(paths.birth()).ok(), birth);
+        assert_eq!(
+            std::fs::read_to_string(paths.observations()).unwrap(),
+            "## 2026-03-01\nRED 09:00 keep\n",
+            "not even the allowed file of a refused proposal is written"
+        );
+    }
+
+    #[test]
+    fn a_fifo_among_the_reviewed_files_fails_the_stage_at_once() {
+        let (_dir, paths) = creature();
+        let made = std::process::Command::new("mkfifo")
+            .arg(paths.priorities())
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = stage(&paths, &FILES).unwrap_err();
+        assert!(e.to_string().contains("FIFO"), "{e}");
     }
 }

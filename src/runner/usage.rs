@@ -13,7 +13,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::llm::{ContentBlock, Request, Response};
 use crate::memory::usage::{self, Call, Tokens, Totals, UsageLine};
-use crate::memory::write::append_line;
+use crate::memory::write::append_bytes;
 
 /// Characters counted as one token in an estimate (the usual rule of thumb for English).
 const CHARS_PER_TOKEN: u64 = 4;
@@ -27,7 +27,15 @@ pub struct UsageBook {
     today: Totals,
     /// Estimated input tokens of the chat calls under way, by the engine's request id.
     pending: HashMap<u64, u64>,
+    /// Lines counted and not written yet ([`Self::flush`] writes them, oldest first).
+    unwritten: Vec<String>,
+    /// The file ends without a newline (a torn or foreign last line): the next line
+    /// starts a new one.
+    torn_end: bool,
 }
+
+/// Most lines kept for a later write (a full disk); older ones are dropped beyond it.
+const MAX_UNWRITTEN: usize = 10_000;
 
 impl UsageBook {
     /// Carries on from the last line of the creature's usage file (nothing when it has
@@ -47,8 +55,43 @@ impl UsageBook {
             totals: last.as_ref().map(|l| l.totals.clone()).unwrap_or_default(),
             today: last.map(|l| l.today).unwrap_or_default(),
             pending: HashMap::new(),
+            unwritten: Vec::new(),
+            torn_end: ends_torn(&usage::path(root)),
         };
         (book, warning)
+    }
+
+    /// Whether lines counted wait to be written.
+    pub fn has_unwritten(&self) -> bool {
+        !self.unwritten.is_empty()
+    }
+
+    /// Writes the lines counted so far, oldest first; on a failure the rest stay for the
+    /// next call.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        let mut done = 0;
+        let mut result = Ok(());
+        for line in &self.unwritten {
+            let mut bytes = Vec::with_capacity(line.len() + 2);
+            if self.torn_end {
+                bytes.push(b'\n');
+            }
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            if let Err(e) = append_bytes(&self.path, &bytes) {
+                result = Err(e);
+                break;
+            }
+            self.torn_end = false;
+            done += 1;
+        }
+        self.unwritten.drain(..done);
+        result
+    }
+
+    /// Forgets the lines not written (they cannot be: not for want of room).
+    pub fn drop_unwritten(&mut self) -> usize {
+        std::mem::take(&mut self.unwritten).len()
     }
 
     /// A chat request is on its way: its input is counted now, should the answer not say.
@@ -56,17 +99,18 @@ impl UsageBook {
         self.pending.insert(id, estimate_request(request));
     }
 
-    /// The answer to request `id` came back: its usage (or the estimate) is appended.
+    /// The answer to request `id` came back: its usage (or the estimate) is counted, to
+    /// be written by [`Self::flush`].
     pub fn answered(
         &mut self,
         id: u64,
         model: &str,
         answer: Option<&Response>,
         now: DateTime<Utc>,
-    ) -> std::io::Result<()> {
+    ) {
         let asked = self.pending.remove(&id);
         let Some(answer) = answer else {
-            return Ok(());
+            return;
         };
         match (answer.usage, asked) {
             (Some(tokens), _) => self.append(now, Call::Chat, model, tokens, false),
@@ -82,16 +126,10 @@ impl UsageBook {
     }
 
     /// An embeddings call's usage, when its answer says (the local embedding costs nothing
-    /// and says nothing).
-    pub fn embedded(
-        &mut self,
-        model: &str,
-        tokens: Option<Tokens>,
-        now: DateTime<Utc>,
-    ) -> std::io::Result<()> {
-        match tokens {
-            Some(tokens) => self.append(now, Call::Embed, model, tokens, false),
-            None => Ok(()),
+    /// and says nothing), to be written by [`Self::flush`].
+    pub fn embedded(&mut self, model: &str, tokens: Option<Tokens>, now: DateTime<Utc>) {
+        if let Some(tokens) = tokens {
+            self.append(now, Call::Embed, model, tokens, false);
         }
     }
 
@@ -102,7 +140,7 @@ impl UsageBook {
         model: &str,
         tokens: Tokens,
         estimated: bool,
-    ) -> std::io::Result<()> {
+    ) {
         let day = now.date_naive();
         if self.day != Some(day) {
             self.day = Some(day);
@@ -126,9 +164,25 @@ impl UsageBook {
             totals: self.totals.clone(),
             today: self.today.clone(),
         };
-        let text = serde_json::to_string(&line).map_err(std::io::Error::other)?;
-        append_line(&self.path, &text).map(|_| ())
+        if let Ok(text) = serde_json::to_string(&line) {
+            if self.unwritten.len() >= MAX_UNWRITTEN {
+                self.unwritten.remove(0);
+            }
+            self.unwritten.push(text);
+        }
     }
+}
+
+/// Whether the file at `path` ends without its last newline.
+fn ends_torn(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = crate::tail::open_regular(path) else {
+        return false;
+    };
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1))
+        .and_then(|_| file.read_exact(&mut last))
+        .is_ok_and(|()| last[0] != b'\n')
 }
 
 /// The estimated tokens of a request: its system prompt, messages and tool specs.
@@ -200,17 +254,17 @@ mod tests {
         assert_eq!(warning, None);
         std::fs::create_dir_all(dir.path().join(".sys")).unwrap();
         book.asked(1, &request);
-        book.answered(1, "openai/m", Some(&answer(Some(real))), at(24, 23))
-            .unwrap();
+        book.answered(1, "openai/m", Some(&answer(Some(real))), at(24, 23));
         book.asked(2, &request);
-        book.answered(2, "openai/m", None, at(24, 23)).unwrap();
+        book.answered(2, "openai/m", None, at(24, 23));
+        book.flush().unwrap();
         drop(book);
 
         let (mut book, _) = UsageBook::open(dir.path());
         book.asked(3, &request);
-        book.answered(3, "rehearsal", Some(&answer(None)), at(25, 1))
-            .unwrap();
-        book.embedded("openai/e", None, at(25, 1)).unwrap();
+        book.answered(3, "rehearsal", Some(&answer(None)), at(25, 1));
+        book.embedded("openai/e", None, at(25, 1));
+        book.flush().unwrap();
         let last = usage::last_line(&usage::path(dir.path())).unwrap().unwrap();
         assert_eq!(
             last.totals["openai/m"].calls, 1,
@@ -225,5 +279,38 @@ mod tests {
         assert_eq!(last.today.len(), 1, "{:?}", last.today);
         let lines = std::fs::read_to_string(usage::path(dir.path())).unwrap();
         assert_eq!(lines.lines().count(), 2);
+    }
+
+    #[test]
+    fn a_line_not_written_waits_and_a_torn_end_is_not_glued_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = Utc.with_ymd_and_hms(2026, 11, 24, 10, 0, 0).unwrap();
+        std::fs::create_dir_all(dir.path().join(".sys")).unwrap();
+        // A huge unterminated last line: not read, and the sums start again.
+        std::fs::write(usage::path(dir.path()), "x".repeat(5 << 20)).unwrap();
+        let (mut book, warning) = UsageBook::open(dir.path());
+        assert!(
+            warning
+                .as_deref()
+                .is_some_and(|w| w.contains("no readable line")),
+            "{warning:?}"
+        );
+        let tokens = Tokens {
+            input: 5,
+            ..Tokens::default()
+        };
+        // The file cannot be written (a directory in its place): the line waits.
+        let path = usage::path(dir.path());
+        std::fs::rename(&path, dir.path().join("aside")).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        book.embedded("m", Some(tokens), at);
+        assert!(book.flush().is_err());
+        assert!(book.has_unwritten());
+        std::fs::remove_dir(&path).unwrap();
+        std::fs::rename(dir.path().join("aside"), &path).unwrap();
+        book.flush().unwrap();
+        assert!(!book.has_unwritten());
+        let last = usage::last_line(&path).unwrap().unwrap();
+        assert_eq!(last.totals["m"].tokens.input, 5);
     }
 }

@@ -7,10 +7,12 @@
 //! [`LineIndex`] keeps every 64th line's offset so a huge file is never held in memory.
 //! Every creature file is opened with [`open_regular`]: regular files only, never a hang.
 
+mod back;
 mod index;
 mod open;
 mod tailer;
 
+pub use back::{Back, read_back};
 pub use index::LineIndex;
-pub use open::{ensure_regular, open_regular, read_bounded, too_large};
+pub use open::{ensure_regular, open_append, open_regular, open_write, read_bounded, too_large};
 pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

@@ -19,12 +19,63 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// Opens `path` to append to it (created when missing) when it is a regular file: a FIFO
+/// in its place opens at once (`O_NONBLOCK`; without a reader the open fails) and is
+/// refused, as is a device, so a write never waits for a reader that will not come.
+pub fn open_append(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            // A FIFO without a reader.
+            Some(libc::ENXIO) => refused("a FIFO", "not written"),
+            _ => e,
+        })?;
+    if let Some(what) = not_regular(&file)? {
+        return Err(refused(what, "not written"));
+    }
+    Ok(file)
+}
+
+/// Opens an existing regular file for writing (no append, no create), never waiting.
+pub fn open_write(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ENXIO) => refused("a FIFO", "not written"),
+            _ => e,
+        })?;
+    if let Some(what) = not_regular(&file)? {
+        return Err(refused(what, "not written"));
+    }
+    Ok(file)
+}
+
+fn refused(what: &str, done: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("not a regular file ({what}): {done}"),
+    )
+}
+
 /// Fails with [`io::ErrorKind::InvalidInput`] unless `file` is a regular file; the message
 /// says what it is instead.
 pub fn ensure_regular(file: &File) -> io::Result<()> {
+    match not_regular(file)? {
+        None => Ok(()),
+        Some(what) => Err(refused(what, "not read")),
+    }
+}
+
+/// What `file` is when it is not a regular file.
+fn not_regular(file: &File) -> io::Result<Option<&'static str>> {
     let kind = file.metadata()?.file_type();
     if kind.is_file() {
-        return Ok(());
+        return Ok(None);
     }
     let what = if kind.is_fifo() {
         "a FIFO"
@@ -39,10 +90,7 @@ pub fn ensure_regular(file: &File) -> io::Result<()> {
     } else {
         "not a file"
     };
-    Err(io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("not a regular file ({what}): not read"),
-    ))
+    Ok(Some(what))
 }
 
 /// Reads a whole regular file of at most `max` bytes; `None` when it does not exist. A
@@ -116,6 +164,34 @@ mod tests {
         assert!(err.to_string().contains("FIFO"), "{err}");
         let err = open_regular(dir.path()).unwrap_err();
         assert!(err.to_string().contains("directory"), "{err}");
+    }
+
+    #[test]
+    fn appends_never_wait_on_a_fifo_and_refuse_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        mkfifo(&fifo);
+        let err = open_append(&fifo).unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        // With a reader the open succeeds, and the type check refuses it.
+        let _reader = open_regular(&fifo).unwrap_err();
+        let reader = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&fifo)
+            .unwrap();
+        let err = open_append(&fifo).unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        drop(reader);
+        let err = open_write(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not written"), "{err}");
+        let null = dir.path().join("null");
+        std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+        let err = open_append(&null).unwrap_err();
+        assert!(err.to_string().contains("character device"), "{err}");
+        let p = dir.path().join("a");
+        open_append(&p).unwrap();
+        assert!(p.is_file());
     }
 
     #[test]

@@ -41,6 +41,7 @@ fn creature() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
         brain: "rehearsal (offline demo brain)".into(),
         paused: false,
         tools: None,
+        disk_full: None,
     };
     (dir, paths, runner)
 }
@@ -57,6 +58,7 @@ fn bare() -> (tempfile::TempDir, SeedPaths, RunnerJson) {
         brain: String::new(),
         paused: false,
         tools: None,
+        disk_full: None,
     };
     (dir, paths, runner)
 }

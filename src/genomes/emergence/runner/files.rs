@@ -221,8 +221,9 @@ fn self_cares(summaries: &[Summary]) -> u64 {
 
 /// BIRTH.json's name, else the directory's.
 fn name_of(paths: &SeedPaths) -> String {
-    std::fs::read(paths.birth())
+    read_bounded(&paths.birth(), MAX_FILE)
         .ok()
+        .flatten()
         .and_then(|b| Birth::parse(&b).ok())
         .map(|b| b.name)
         .filter(|n| !n.trim().is_empty())
