@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use chrono::{DateTime, Utc};
+use ratatui::text::Span;
 
 use crate::memory::creature::Creature;
 use crate::memory::genome::Genome;
@@ -24,6 +25,12 @@ pub trait GenomeUi: std::fmt::Debug + Send {
     /// The document of the own view `slot` (newest first: the top is where new items
     /// arrive, as in the other views).
     fn doc(&self, slot: u8) -> &[DocLine];
+
+    /// The header's second line, where the genome has its own figures for it (else the
+    /// cycle's fatigue and dreams).
+    fn header(&self, _theme: &Theme) -> Vec<Span<'static>> {
+        Vec::new()
+    }
 }
 
 /// Makes the state behind a genome's own views for one creature, prepared.

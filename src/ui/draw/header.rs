@@ -117,7 +117,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         _ if ui.without_files => api_only_line(s, app),
         (Some(e), _) => evennia_line(&e.summary, s, app),
         (None, Some(e)) => emergence_line(&e.summary, s, app),
-        (None, None) => dreamer_line(ui, app),
+        (None, None) => match ui.own.as_ref().map(|own| own.header(theme)) {
+            Some(spans) if !spans.is_empty() => spans.into_iter().map(Part::keep).collect(),
+            _ => dreamer_line(ui, app),
+        },
     };
     let (first, second) = match sparklines(ui, app, width) {
         Some((activity, fatigue)) => {
@@ -146,7 +149,8 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     }
     let theme = &app.theme;
     let cells = spark_cells(width);
-    let dreamer = ui.evennia.is_none() && ui.emergence.is_none();
+    // Only a creature counted by the cycle's fatigue gets its fatigue sparkline.
+    let dreamer = ui.evennia.is_none() && ui.emergence.is_none() && ui.own.is_none();
     let labelled = |label: &'static str, spans: Vec<Span<'static>>| {
         let mut all = vec![Span::styled(label, theme.muted)];
         all.extend(spans);

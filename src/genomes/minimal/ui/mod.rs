@@ -43,15 +43,24 @@ pub static GENOME: GenomeViews = GenomeViews {
     }),
 };
 
-/// The cycles view, prepared.
+/// The cycles view and the header's figures, prepared.
 #[derive(Debug, Default)]
 struct MinimalUi {
     cycles: Vec<DocLine>,
+    /// Cycle count, cycles ended, tool calls, failed, and whether one is under way.
+    figures: (Option<u64>, u64, u64, u64, bool),
 }
 
 impl GenomeUi for MinimalUi {
     fn prepare(&mut self, c: &Creature, _now: DateTime<Utc>, theme: &Theme) {
         let m = memory::of(c);
+        self.figures = (
+            m.cycle_count,
+            m.cycles.ended,
+            m.cycles.tool_calls,
+            m.cycles.failed,
+            m.cycles.current().is_some(),
+        );
         let all: Vec<&Cycle> = m.cycles.all().collect();
         // The cycle count is the number of the newest cycle.
         let first = m
@@ -67,6 +76,24 @@ impl GenomeUi for MinimalUi {
 
     fn doc(&self, _slot: u8) -> &[DocLine] {
         &self.cycles
+    }
+
+    fn header(&self, theme: &Theme) -> Vec<Span<'static>> {
+        let (count, ended, calls, failed, under_way) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        let mut spans = vec![
+            Span::styled("cycle ", theme.muted),
+            Span::styled(count, theme.accent),
+            Span::styled(format!("  {ended} ended in a sleep  "), theme.muted),
+            Span::styled(counted(calls, "tool call", "tool calls"), theme.base),
+        ];
+        if failed > 0 {
+            spans.push(Span::styled(format!(" ({failed} failed)"), theme.red));
+        }
+        if under_way {
+            spans.push(Span::styled("  a cycle under way", theme.muted));
+        }
+        spans
     }
 }
 

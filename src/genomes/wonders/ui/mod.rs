@@ -45,15 +45,23 @@ pub static GENOME: GenomeViews = GenomeViews {
     }),
 };
 
-/// The subconscious view, prepared.
+/// The subconscious view and the header's figures, prepared.
 #[derive(Debug, Default)]
 struct WondersUi {
     steps: Vec<DocLine>,
+    /// Cycle count, memories surfaced, wonders, searches.
+    figures: (Option<u64>, u64, u64, u64),
 }
 
 impl GenomeUi for WondersUi {
     fn prepare(&mut self, c: &Creature, _now: DateTime<Utc>, theme: &Theme) {
         let m = memory::of(c);
+        self.figures = (
+            m.cycle_count,
+            m.surfaced_total,
+            m.subconscious.wonders,
+            m.subconscious.searches,
+        );
         self.steps = m
             .subconscious
             .kept
@@ -66,6 +74,21 @@ impl GenomeUi for WondersUi {
 
     fn doc(&self, _slot: u8) -> &[DocLine] {
         &self.steps
+    }
+
+    fn header(&self, theme: &Theme) -> Vec<Span<'static>> {
+        let (count, surfaced, wonders, searches) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        vec![
+            Span::styled("cycle ", theme.muted),
+            Span::styled(count, theme.accent),
+            Span::styled("  surfaced ", theme.muted),
+            Span::styled(surfaced.to_string(), theme.grn),
+            Span::styled(
+                format!("  {wonders} wonders  {searches} searches"),
+                theme.muted,
+            ),
+        ]
     }
 }
 
