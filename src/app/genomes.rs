@@ -61,56 +61,63 @@ pub fn install() {
 mod tests {
     use super::*;
     use crate::ui::focus::MainView;
+    use crate::ui::genome;
 
     #[test]
     fn a_view_not_offered_becomes_the_one_in_its_tab() {
         install();
         let registry = memory();
         assert_eq!(
-            MainView::Dreams.within(evennia::ui::VIEWS),
+            genome::within(MainView::Dreams, evennia::ui::VIEWS),
             MainView::Entities
         );
-        assert_eq!(MainView::Memory.within(dreamer::ui::VIEWS), MainView::Diary);
         assert_eq!(
-            MainView::Recall.within(evennia::ui::VIEWS),
+            genome::within(MainView::Memory, dreamer::ui::VIEWS),
+            MainView::Diary
+        );
+        assert_eq!(
+            genome::within(MainView::Recall, evennia::ui::VIEWS),
             MainView::Recall
         );
         assert_eq!(
-            MainView::Journal.within(evennia::ui::VIEWS),
+            genome::within(MainView::Journal, evennia::ui::VIEWS),
             MainView::Journal
         );
-        assert!(MainView::offered_together(
+        assert!(genome::offered_together(
             MainView::Journal,
             MainView::Recall
         ));
-        assert!(!MainView::offered_together(
+        assert!(!genome::offered_together(
             MainView::Journal,
             MainView::Observations
         ));
-        assert_eq!(MainView::of(&registry.named("x"), true), dreamer::ui::VIEWS);
-        assert!(!MainView::of(&registry.named("evennia"), false).contains(&MainView::Events));
         assert_eq!(
-            MainView::Events.within(evennia::ui::VIEWS),
+            genome::offered(&registry.named("x"), true),
+            dreamer::ui::VIEWS
+        );
+        assert!(!genome::offered(&registry.named("evennia"), false).contains(&MainView::Events));
+        assert_eq!(
+            genome::within(MainView::Events, evennia::ui::VIEWS),
             MainView::Events
         );
-        let live = MainView::with_live(MainView::of(&registry.named("dreamer"), false));
+        let live = genome::with_live(genome::offered(&registry.named("dreamer"), false));
         assert_eq!(live.last(), Some(&MainView::Live));
-        let emergence = MainView::of(&registry.named("emergence"), false);
+        let emergence = genome::offered(&registry.named("emergence"), false);
         assert!(!emergence.contains(&MainView::Events));
         assert_eq!(
-            MainView::of(&registry.named("emergence"), true),
+            genome::offered(&registry.named("emergence"), true),
             emergence::ui::VIEWS
         );
-        assert_eq!(MainView::with_live(emergence), emergence);
+        assert_eq!(genome::with_live(emergence), emergence);
         assert_eq!(
-            MainView::Diary.within(emergence::ui::VIEWS),
+            genome::within(MainView::Diary, emergence::ui::VIEWS),
             MainView::DiaryLog
         );
         assert_eq!(
-            MainView::Relations.within(evennia::ui::VIEWS),
+            genome::within(MainView::Relations, evennia::ui::VIEWS),
             MainView::Journal
         );
-        assert!(!MainView::offered_together(MainView::Plans, MainView::Live));
+        assert!(!genome::offered_together(MainView::Plans, MainView::Live));
     }
 
     #[test]
@@ -119,20 +126,20 @@ mod tests {
         let registry = memory();
         for genome in ["dreamer", "evennia", "emergence"].map(|n| registry.named(n)) {
             for events in [false, true] {
-                let views = MainView::of(&genome, events);
-                for views in [views, MainView::with_live(views)] {
-                    let talk = MainView::with_talk(views);
+                let views = genome::offered(&genome, events);
+                for views in [views, genome::with_live(views)] {
+                    let talk = genome::with_talk(views);
                     assert_eq!(&talk[..views.len()], views, "{genome:?} {events}");
                     assert_eq!(talk.last(), Some(&MainView::Talk));
-                    assert_eq!(MainView::Talk.within(talk), MainView::Talk);
+                    assert_eq!(genome::within(MainView::Talk, talk), MainView::Talk);
                 }
             }
         }
         assert_eq!(
-            MainView::Talk.within(dreamer::ui::VIEWS),
+            genome::within(MainView::Talk, dreamer::ui::VIEWS),
             MainView::Observations
         );
-        assert!(MainView::offered_together(MainView::Talk, MainView::Soul));
+        assert!(genome::offered_together(MainView::Talk, MainView::Soul));
     }
 
     #[test]

@@ -21,36 +21,8 @@ use serde_json::{Map, Value};
 use super::events::Event;
 use super::json::LineError;
 use super::layout::FileKind;
+pub use super::layout::{GenomeFile, GenomeFileSpec};
 use super::status::Status;
-
-/// One file a genome adds to a creature.
-#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GenomeFileSpec {
-    /// The genome that owns it.
-    pub genome: &'static str,
-    /// Candidate paths relative to the creature root, preferred first.
-    pub paths: &'static [&'static str],
-    /// Read whole when it changes (a JSON document rewritten atomically) rather than
-    /// followed line by line (an append-only log).
-    pub whole: bool,
-}
-
-/// A genome's file, as a [`FileKind`] carries it (compared by what it names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GenomeFile(pub &'static GenomeFileSpec);
-
-impl GenomeFile {
-    /// The preferred path, relative to the creature root.
-    pub fn path(self) -> &'static str {
-        self.0.paths.first().copied().unwrap_or_default()
-    }
-
-    /// The file name of its preferred path (`journal.jsonl`).
-    pub fn file_name(self) -> &'static str {
-        let path = self.path();
-        path.rsplit('/').next().unwrap_or(path)
-    }
-}
 
 /// Why a genome's whole file could not be taken.
 #[derive(Debug, thiserror::Error)]

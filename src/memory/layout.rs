@@ -3,8 +3,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::genome::GenomeFile;
-
 /// The kinds of file a creature directory holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FileKind {
@@ -28,8 +26,37 @@ pub enum FileKind {
     /// `.sys/proposal.json`: a dream held for the operator's review (see
     /// [`super::proposal`]).
     Proposal,
-    /// A file of the creature's genome (see [`super::genome`]).
+    /// A file of the creature's genome (its plug-in's: [`GenomeFile`]).
     Genome(GenomeFile),
+}
+
+/// One file a genome adds to a creature.
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GenomeFileSpec {
+    /// The genome that owns it.
+    pub genome: &'static str,
+    /// Candidate paths relative to the creature root, preferred first.
+    pub paths: &'static [&'static str],
+    /// Read whole when it changes (a JSON document rewritten atomically) rather than
+    /// followed line by line (an append-only log).
+    pub whole: bool,
+}
+
+/// A genome's file, as a [`FileKind`] carries it (compared by what it names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GenomeFile(pub &'static GenomeFileSpec);
+
+impl GenomeFile {
+    /// The preferred path, relative to the creature root.
+    pub fn path(self) -> &'static str {
+        self.0.paths.first().copied().unwrap_or_default()
+    }
+
+    /// The file name of its preferred path (`journal.jsonl`).
+    pub fn file_name(self) -> &'static str {
+        let path = self.path();
+        path.rsplit('/').next().unwrap_or(path)
+    }
 }
 
 impl FileKind {

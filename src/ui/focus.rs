@@ -2,9 +2,6 @@
 //! and the mode (the normal screen, or a popup or prompt over it). State, layout, hints
 //! and drawing all speak in these.
 
-use crate::memory::genome::Genome;
-use crate::ui::genome;
-
 /// The pane that has the keyboard focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -14,7 +11,7 @@ pub enum Pane {
 }
 
 /// The view of the selected creature shown in the main pane (one tab each). Which views
-/// a creature offers depends on its genome ([`MainView::of`]).
+/// a creature offers depends on its genome ([`crate::ui::genome::offered`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MainView {
     Observations,
@@ -77,57 +74,6 @@ impl MainView {
             MainView::Talk => "Talk",
             MainView::Own(view) => view.title,
         }
-    }
-
-    /// `views` with the live view of an OpenSeed creature added (where its genome has
-    /// views for that: OpenSeed runs only some genomes).
-    pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
-        for g in genome::installed() {
-            if let Some((live, quiet)) = g.live {
-                if views == g.views {
-                    return live;
-                }
-                if views == g.quiet {
-                    return quiet;
-                }
-            }
-        }
-        views
-    }
-
-    /// `views` with the garden's conversation after them.
-    pub fn with_talk(views: &'static [MainView]) -> &'static [MainView] {
-        genome::with_talk(views)
-    }
-
-    /// The views a creature of `genome` offers, in tab order: the Events view only when
-    /// it has an events file.
-    pub fn of(genome: &Genome, events: bool) -> &'static [MainView] {
-        genome::of(genome).offered(events)
-    }
-
-    /// This view where `offered` has it, else the view in the same tab there (a creature
-    /// of another genome selected keeps the operator on the same tab).
-    pub fn within(self, offered: &[MainView]) -> MainView {
-        if offered.contains(&self) {
-            return self;
-        }
-        let tab = genome::view_sets()
-            .find_map(|set| set.iter().position(|v| *v == self))
-            .unwrap_or(0);
-        offered
-            .get(tab)
-            .or(offered.first())
-            .copied()
-            .unwrap_or(self)
-    }
-
-    /// Whether some creature offers both views (then they cannot share a key).
-    pub fn offered_together(a: MainView, b: MainView) -> bool {
-        // The garden's conversation goes with every creature's views.
-        a == MainView::Talk
-            || b == MainView::Talk
-            || genome::view_sets().any(|set| set.contains(&a) && set.contains(&b))
     }
 }
 

@@ -111,6 +111,52 @@ pub fn view_sets() -> impl Iterator<Item = &'static [MainView]> {
     })
 }
 
+/// The views a creature of `genome` offers, in tab order: the Events view only when it
+/// has an events file.
+pub fn offered(genome: &Genome, events: bool) -> &'static [MainView] {
+    of(genome).offered(events)
+}
+
+/// `views` with the live view of an OpenSeed creature added (where its genome has views
+/// for that: OpenSeed runs only some genomes).
+pub fn with_live(views: &'static [MainView]) -> &'static [MainView] {
+    for g in installed() {
+        if let Some((live, quiet)) = g.live {
+            if views == g.views {
+                return live;
+            }
+            if views == g.quiet {
+                return quiet;
+            }
+        }
+    }
+    views
+}
+
+/// `view` where `offered` has it, else the view in the same tab there (a creature of
+/// another genome selected keeps the operator on the same tab).
+pub fn within(view: MainView, offered: &[MainView]) -> MainView {
+    if offered.contains(&view) {
+        return view;
+    }
+    let tab = view_sets()
+        .find_map(|set| set.iter().position(|v| *v == view))
+        .unwrap_or(0);
+    offered
+        .get(tab)
+        .or(offered.first())
+        .copied()
+        .unwrap_or(view)
+}
+
+/// Whether some creature offers both views (then they cannot share a key).
+pub fn offered_together(a: MainView, b: MainView) -> bool {
+    // The garden's conversation goes with every creature's views.
+    a == MainView::Talk
+        || b == MainView::Talk
+        || view_sets().any(|set| set.contains(&a) && set.contains(&b))
+}
+
 /// `views` with the garden's conversation after them: made once per set and kept for the
 /// life of the process (a handful of sets).
 pub fn with_talk(views: &'static [MainView]) -> &'static [MainView] {

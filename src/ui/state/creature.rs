@@ -540,7 +540,7 @@ impl CreatureUi {
 
     /// The views the creature offers, in tab order.
     pub fn views(&self) -> &'static [MainView] {
-        MainView::of(&self.genome, self.has_events)
+        crate::ui::genome::offered(&self.genome, self.has_events)
     }
 
     /// Prepares the observations the model keeps: all of them again, or (`all` false) the

@@ -401,10 +401,10 @@ impl App {
             .as_deref()
             .is_some_and(|p| self.openseed_route(p))
         {
-            views = MainView::with_live(views);
+            views = crate::ui::genome::with_live(views);
         }
         if self.selected.is_some() && self.talk.offered(self.hosted.len()) {
-            views = MainView::with_talk(views);
+            views = crate::ui::genome::with_talk(views);
         }
         views
     }
@@ -412,7 +412,7 @@ impl App {
     /// The view shown in the main pane: the one asked for, within the selected
     /// creature's views.
     pub fn shown_view(&self) -> MainView {
-        self.view.within(self.views())
+        crate::ui::genome::within(self.view, self.views())
     }
 
     /// Where everything is on screen now.
