@@ -52,6 +52,12 @@ async fn next_report(rx: &mut Option<mpsc::UnboundedReceiver<Update>>) -> Option
 /// How often a running search is polled for new hits.
 const SEARCH_POLL: std::time::Duration = std::time::Duration::from_millis(30);
 
+/// The most wakes drained after the first before the screen is drawn again (and the
+/// quit flag looked at): a flood of reports cannot keep the loop from the keys.
+const DRAIN_MAX: usize = 256;
+/// Nor keep it draining for longer than this.
+const DRAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(50);
+
 pub enum Wake {
     Terminal(Option<std::io::Result<Event>>),
     Watch(WatchBatch),
@@ -122,10 +128,17 @@ pub async fn run(
             _ = sigint.recv() => Wake::Signal,
         };
         let mut foreground = perform(app, &mut jobs, first)?;
-        // Drain whatever else is ready, so that a burst costs one frame.
-        loop {
+        // Drain whatever else is ready, so that a burst costs one frame; keys and signals
+        // first, and never for long: a quit is answered at once.
+        let started = std::time::Instant::now();
+        for _ in 0..DRAIN_MAX {
+            if app.quit || started.elapsed() >= DRAIN_BUDGET {
+                break;
+            }
             let next = if let Poll::Ready(ev) = ready_now(&mut events).await {
                 Wake::Terminal(ev)
+            } else if signalled_now(&mut [&mut sigterm, &mut sighup, &mut sigint]).await {
+                Wake::Signal
             } else if let Ok(batch) = sources.watch.try_recv() {
                 Wake::Watch(batch)
             } else if let Ok((path, status)) = sources.hosts.try_recv() {
@@ -167,6 +180,18 @@ pub async fn run(
 /// `now_or_never` gives, would be the one crossterm wakes later, and keys would be lost).
 async fn ready_now(events: &mut EventStream) -> Poll<Option<std::io::Result<Event>>> {
     std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
+}
+
+/// Whether one of the signals has come, polled once with this task's own waker.
+async fn signalled_now(signals: &mut [&mut tokio::signal::unix::Signal]) -> bool {
+    std::future::poll_fn(|cx| {
+        Poll::Ready(
+            signals
+                .iter_mut()
+                .any(|s| matches!(s.poll_recv(cx), Poll::Ready(Some(())))),
+        )
+    })
+    .await
 }
 
 /// A program to hand the terminal to, and the dream it edits, if it does.
