@@ -46,7 +46,7 @@ pub mod token;
 pub mod wire;
 
 pub use attach::{AttachOptions, Attachment, Costs, Update, attach};
-pub use client::{Client, MAX_BODY, Streamed};
+pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
 pub use token::{Token, Tokens};

@@ -1,7 +1,9 @@
 //! Where the copies of far gardens live: one directory per connection under the cache
 //! directory's `dreamwatch/remote/`, this process's own (held by a lock inside it) and
 //! removed when it ends. One left by an observatory that was killed (its lock free) is
-//! removed by the next that starts.
+//! removed by the next that starts. The removal does not hold up the observatory's end:
+//! the copy is renamed out of the way and removed by a process of its own (a copy of a
+//! thousand creatures can take seconds to remove on a busy disk).
 
 use std::fs::File;
 use std::io;
@@ -51,6 +53,33 @@ impl CopyDir {
 
     pub fn path(&self) -> &Path {
         self.dir.path()
+    }
+}
+
+impl Drop for CopyDir {
+    fn drop(&mut self) {
+        let path = self.dir.path();
+        let (Some(base), Some(name)) = (path.parent(), path.file_name()) else {
+            return;
+        };
+        let mut gone = std::ffi::OsString::from(".gone-");
+        gone.push(name);
+        let trash = base.join(gone);
+        if std::fs::rename(path, &trash).is_err() {
+            // Removed where it is, by the TempDir.
+            return;
+        }
+        let removing = std::process::Command::new("rm")
+            .arg("-rf")
+            .arg("--")
+            .arg(&trash)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if removing.is_err() {
+            let _ = std::fs::remove_dir_all(&trash);
+        }
     }
 }
 
