@@ -390,6 +390,9 @@ mod tests {
         };
         m.apply(&file("sprout", conv, op)).unwrap();
         let len = std::fs::metadata(&path).unwrap().len();
-        assert!(len <= WINDOW && len % line.len() as u64 == 0, "{len}");
+        assert!(
+            len <= WINDOW && len.is_multiple_of(line.len() as u64),
+            "{len}"
+        );
     }
 }

@@ -263,9 +263,10 @@ async fn endless_far_appends_keep_the_copy_windowed() {
             "{{\"t\":\"file\",\"id\":\"s\",\"file\":\".self/conversation.jsonl\",\"op\":\"append\",\"data\":\"{chunk}\"}}\n"
         ));
     }
-    reports.push_str(&format!(
-        "{{\"t\":\"file\",\"id\":\"s\",\"file\":\".self/conversation.jsonl\",\"op\":\"append\",\"data\":\"{{\\\"n\\\":\\\"last\\\"}}\\n\"}}\n"
-    ));
+    reports.push_str(
+        r#"{"t":"file","id":"s","file":".self/conversation.jsonl","op":"append","data":"{\"n\":\"last\"}\n"}"#,
+    );
+    reports.push('\n');
     let program = far_side(&far, &reports);
     let (_remote, mut rx) = start(&program, &far, quick());
     assert_eq!(next(&mut rx).await, Update::Up);
