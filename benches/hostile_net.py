@@ -78,6 +78,7 @@ def far_side(kind, count, size):
 # ---- the orchestrator ----------------------------------------------------------------
 
 class Hostile(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # chunked answers
     case = None
     size = 0
     done = threading.Event()
@@ -88,7 +89,7 @@ class Hostile(http.server.BaseHTTPRequestHandler):
     def chunk(self, data):
         self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
 
-    def stream(self, status, ctype, pieces):
+    def stream(self, status, ctype, pieces, hostile=True):
         self.send_response(status)
         self.send_header("content-type", ctype)
         self.send_header("transfer-encoding", "chunked")
@@ -96,10 +97,12 @@ class Hostile(http.server.BaseHTTPRequestHandler):
         try:
             for p in pieces:
                 self.chunk(p)
-            Hostile.done.set()
+            if hostile:
+                Hostile.done.set()
             time.sleep(3600)
         except (BrokenPipeError, ConnectionResetError):
-            Hostile.done.set()
+            if hostile:
+                Hostile.done.set()
 
     def whole(self, body):
         data = json.dumps(body).encode()
@@ -120,7 +123,7 @@ class Hostile(http.server.BaseHTTPRequestHandler):
             if case == "sse-data-300":
                 line = b"data: " + b"y" * MB + b"\n"
                 return self.stream(200, "text/event-stream", [line] * (size // MB))
-            return self.stream(200, "text/event-stream", [b": open\n\n"])
+            return self.stream(200, "text/event-stream", [b": open\n\n"], hostile=False)
         if self.path == "/api/creatures":
             if case == "creatures-1g":
                 return self.stream(200, "application/json", [b"["] + [b" " * MIB] * (size // MIB))
@@ -198,7 +201,10 @@ def far_flood(binary, count, home):
     """q after 5 s of the flood, then SIGTERM; how long each took to end it."""
     out = []
     for how in ("q", "SIGTERM"):
-        pid, fd = spawn([binary, "ssh://bench/garden"], far_env(home, "creatures", count), cols=200, rows=60)
+        # A home of its own: no copy left by the run before to sweep.
+        run_home = os.path.join(home, how)
+        os.makedirs(run_home)
+        pid, fd = spawn([binary, "ssh://bench/garden"], far_env(run_home, "creatures", count), cols=200, rows=60)
         try:
             drain(fd, 5)
             hwm = status_kib(pid, "VmHWM") / 1024

@@ -201,20 +201,21 @@ fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
         }
         FileOp::Append { bytes } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
-            let len = OpenOptions::new()
+            let len = match std::fs::metadata(path) {
+                Ok(m) => m.len(),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
+                Err(e) => return Err(io_at(path)(e)),
+            };
+            if len + bytes.len() as u64 > 2 * WINDOW {
+                // Past twice the window: the copy becomes its last window, at once.
+                return rewindow(dir, path, len, &bytes);
+            }
+            OpenOptions::new()
                 .append(true)
                 .create(true)
                 .open(path)
-                .and_then(|mut f| {
-                    f.write_all(&bytes)?;
-                    f.metadata()
-                })
-                .map_err(io_at(path))?
-                .len();
-            if len > 2 * WINDOW {
-                rewindow(dir, path, len)?;
-            }
-            Ok(())
+                .and_then(|mut f| f.write_all(&bytes))
+                .map_err(io_at(path))
         }
         FileOp::Delete => match std::fs::remove_file(path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(path)(e)),
@@ -244,23 +245,28 @@ fn window_of(bytes: &[u8]) -> &[u8] {
     }
 }
 
-/// Cuts the copy at `path`, `len` bytes long, to its last window.
-fn rewindow(dir: &Path, path: &Path, len: u64) -> Result<(), MirrorError> {
+/// Replaces the copy at `path` (`len` bytes long) and the bytes `added` to it by the last
+/// window of both.
+fn rewindow(dir: &Path, path: &Path, len: u64, added: &[u8]) -> Result<(), MirrorError> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut tail = Vec::with_capacity(WINDOW as usize);
-    File::open(path)
-        .and_then(|mut f| {
-            f.seek(SeekFrom::Start(len.saturating_sub(WINDOW)))?;
-            f.take(WINDOW).read_to_end(&mut tail)
-        })
-        .map_err(io_at(path))?;
+    let keep = WINDOW.saturating_sub(added.len() as u64);
+    let mut bytes = Vec::with_capacity(keep as usize + added.len());
+    if keep > 0 && len > 0 {
+        File::open(path)
+            .and_then(|mut f| {
+                f.seek(SeekFrom::Start(len.saturating_sub(keep)))?;
+                f.take(keep).read_to_end(&mut bytes)
+            })
+            .map_err(io_at(path))?;
+    }
+    bytes.extend_from_slice(added);
     tracing::debug!(
-        "{}: the copy passed {} MiB: cut to its last {} MiB",
+        "{}: the copy would pass {} MiB: cut to its last {} MiB",
         path.display(),
         (2 * WINDOW) >> 20,
         WINDOW >> 20
     );
-    replace(dir, path, window_of(&tail))
+    replace(dir, path, window_of(&bytes))
 }
 
 /// Takes the exclusive lock a runner holds on its creature's lock file.

@@ -62,25 +62,36 @@ impl Drop for CopyDir {
         let (Some(base), Some(name)) = (path.parent(), path.file_name()) else {
             return;
         };
-        let mut gone = std::ffi::OsString::from(".gone-");
-        gone.push(name);
-        let trash = base.join(gone);
-        if std::fs::rename(path, &trash).is_err() {
-            // Removed where it is, by the TempDir.
-            return;
-        }
-        let removing = std::process::Command::new("rm")
-            .arg("-rf")
-            .arg("--")
-            .arg(&trash)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        if removing.is_err() {
-            let _ = std::fs::remove_dir_all(&trash);
-        }
+        // Else removed where it is, by the TempDir.
+        remove_aside(base, name, path);
     }
+}
+
+/// Renames `path` (named `name` in `base`) out of the way and has a process of its own
+/// remove it; `false` when it could not be renamed (nothing was done).
+fn remove_aside(base: &Path, name: &std::ffi::OsStr, path: &Path) -> bool {
+    let mut gone = std::ffi::OsString::from(".gone-");
+    if !name.to_string_lossy().starts_with(".gone-") {
+        gone.push(name);
+    } else {
+        gone = name.to_owned();
+    }
+    let trash = base.join(gone);
+    if trash != path && std::fs::rename(path, &trash).is_err() {
+        return false;
+    }
+    let removing = std::process::Command::new("rm")
+        .arg("-rf")
+        .arg("--")
+        .arg(&trash)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if removing.is_err() {
+        let _ = std::fs::remove_dir_all(&trash);
+    }
+    true
 }
 
 /// Removes the copies in `base` that no live observatory holds.
@@ -92,7 +103,12 @@ pub fn sweep(base: &Path) {
         let held = File::open(dir.join(LOCK)).is_ok_and(|f| !try_lock(&f));
         if !held {
             // Gone already, or not ours to remove: left as it is.
-            let _ = std::fs::remove_dir_all(&dir);
+            let removed = dir
+                .file_name()
+                .is_some_and(|name| remove_aside(base, name, &dir));
+            if !removed {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
         }
     }
 }
