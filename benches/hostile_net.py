@@ -51,7 +51,7 @@ def far_side(kind, count, size):
     """Speaks the wire protocol on stdout; the near side's lines on stdin are ignored."""
     out = sys.stdout.buffer
     if kind == "silent":
-        time.sleep(3600)
+        sys.stdin.buffer.read()
         return
     out.write(b'{"t":"hello","protocol":2,"version":"0.0.0","system":"Linux x86_64"}\n')
     if kind == "creatures":
@@ -72,7 +72,8 @@ def far_side(kind, count, size):
         with open(os.environ["HOSTILE_DONE"], "w") as f:
             f.write(str(sent))
     out.flush()
-    time.sleep(3600)
+    # Ends when the near side does (its stdin closes), as a real far side does.
+    sys.stdin.buffer.read()
 
 
 # ---- the orchestrator ----------------------------------------------------------------
