@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::OpenSeedError;
-use super::client::Client;
+use super::client::{Client, Streamed};
 use super::dedup::Seen;
 use super::discover::Target;
 use super::event::LiveEvent;
@@ -25,6 +25,10 @@ use super::wire::{Budget, CreatureInfo, Usage};
 /// How soon the status is read again after an event that changes it (a burst of events
 /// costs one read).
 const SOON: Duration = Duration::from_millis(300);
+
+/// The most creatures of one orchestrator followed; those it lists past it are left out
+/// (and said so).
+pub const MAX_CREATURES: usize = 1000;
 
 #[derive(Debug, Clone)]
 pub struct AttachOptions {
@@ -72,6 +76,11 @@ pub enum Update {
     /// An event from the stored history: the last few at the first connection, or one
     /// the stream missed while the orchestrator was away. Older news.
     Stored(LiveEvent),
+    /// Part of what the orchestrator sent was dropped unread, being larger than the
+    /// bounds: what, for the status line.
+    Cut {
+        what: String,
+    },
 }
 
 /// What the creatures cost: the usage, and each creature's budget for today.
@@ -136,6 +145,8 @@ struct Report<'a> {
     tx: &'a mpsc::UnboundedSender<Update>,
     client: &'a watch::Sender<Option<Client>>,
     seen: &'a mut Seen,
+    /// The cap on creatures was said (once a connection).
+    said_cap: bool,
 }
 
 impl Report<'_> {
@@ -167,6 +178,7 @@ async fn stay_attached(
             tx: &tx,
             client: &client,
             seen: &mut seen,
+            said_cap: false,
         };
         let ended = session(&target, &tokens, &options, &mut report, &mut backoff).await;
         client.send_replace(None);
@@ -200,7 +212,7 @@ async fn session(
     let client = Client::new(&base, Arc::clone(tokens), options.timeout)?;
     // The stream first: what happens while the rest is read waits in it.
     let mut stream = client.events().await?;
-    let creatures = client.creatures().await?;
+    let creatures = capped(client.creatures().await?, report);
     *backoff = options.backoff_first;
     report.client.send_replace(Some(client.clone()));
     let costs = read_costs(&client, &creatures).await?;
@@ -221,8 +233,21 @@ async fn session(
     loop {
         tokio::select! {
             event = stream.next() => {
-                let Some(event) = event? else {
-                    return Ok(());
+                let event = match event? {
+                    None => return Ok(()),
+                    Some(Streamed::Event(event)) => event,
+                    Some(Streamed::Cut(n)) => {
+                        let what = format!(
+                            "{n} event(s) of its stream dropped unread: a line longer than {} MiB or an event larger than {} MiB",
+                            crate::text::sse::MAX_LINE >> 20,
+                            crate::text::sse::MAX_EVENT >> 20
+                        );
+                        tracing::warn!("openseed: {what}");
+                        if !report.send(Update::Cut { what }) {
+                            return Ok(());
+                        }
+                        continue;
+                    }
                 };
                 if event.changes_status() {
                     next_read = next_read.min(Instant::now() + SOON);
@@ -232,7 +257,7 @@ async fn session(
                 }
             }
             () = tokio::time::sleep_until(next_read) => {
-                let creatures = client.creatures().await?;
+                let creatures = capped(client.creatures().await?, report);
                 let costs = read_costs(&client, &creatures).await?;
                 if !report.send(Update::Creatures(creatures)) || !report.send(Update::Costs(costs)) {
                     return Ok(());
@@ -241,6 +266,21 @@ async fn session(
             }
         }
     }
+}
+
+/// The first [`MAX_CREATURES`] of the list; the rest are left out, and said so.
+fn capped(mut creatures: Vec<CreatureInfo>, report: &mut Report<'_>) -> Vec<CreatureInfo> {
+    if creatures.len() > MAX_CREATURES && !std::mem::replace(&mut report.said_cap, true) {
+        let what = format!(
+            "it lists {} creatures: only the first {MAX_CREATURES} are followed",
+            creatures.len()
+        );
+        tracing::warn!("openseed: {what}");
+        // Nobody listening ends the session at its next send.
+        report.send(Update::Cut { what });
+    }
+    creatures.truncate(MAX_CREATURES);
+    creatures
 }
 
 /// The usage and each creature's budget (a creature whose budget cannot be read has none).

@@ -20,6 +20,11 @@ use crate::text::sse::SseDecoder;
 
 /// How much of an error answer is kept.
 const BODY_SHOWN: usize = 200;
+/// How much of an error answer is read (the rest is not: the connection is dropped).
+const ERROR_READ: usize = 16 << 10;
+/// The largest answer read (`/api/creatures`, `/api/usage`, a budget, 200 stored events
+/// with their tool outputs); a larger one is refused, not held.
+pub const MAX_BODY: usize = 16 << 20;
 
 /// What a wake from dreamwatch gives as its reason (the creature reads it).
 const WAKE_REASON: &str = "Woken by the operator (dreamwatch)";
@@ -162,8 +167,18 @@ impl Client {
             .send()
             .await
             .map_err(|e| self.transport(&e))?;
-        let response = self.check(response).await?;
-        let bytes = response.bytes().await.map_err(|e| self.transport(&e))?;
+        let mut response = self.check(response).await?;
+        let what = segments.join("/");
+        if response
+            .content_length()
+            .is_some_and(|n| n > MAX_BODY as u64)
+        {
+            return Err(self.too_large(&what));
+        }
+        let (bytes, whole) = self.read_at_most(&mut response, MAX_BODY).await?;
+        if !whole {
+            return Err(self.too_large(&what));
+        }
         serde_json::from_slice(&bytes)
             .map_err(|e| OpenSeedError::Malformed(format!("{}: {e}", segments.join("/"))))
     }
@@ -195,12 +210,54 @@ impl Client {
                 status: status.as_u16(),
             });
         }
-        let body = response.text().await.unwrap_or_default();
+        let mut response = response;
+        let (bytes, whole) = self
+            .read_at_most(&mut response, ERROR_READ)
+            .await
+            .unwrap_or_default();
+        let body = String::from_utf8_lossy(&bytes);
         let body: String = self.tokens.scrub(&sanitize_line(body.trim()));
+        let mut body: String = body.chars().take(BODY_SHOWN).collect();
+        if !whole {
+            body.push_str(&format!(
+                " [cut: an answer of more than {} KiB, the rest not read]",
+                ERROR_READ >> 10
+            ));
+        }
         Err(OpenSeedError::Refused {
             status: status.as_u16(),
-            body: body.chars().take(BODY_SHOWN).collect(),
+            body,
         })
+    }
+
+    /// The body's first `limit` bytes, and whether that is all of it (when it is not,
+    /// the rest is left unread and the connection dropped with the response).
+    async fn read_at_most(
+        &self,
+        response: &mut reqwest::Response,
+        limit: usize,
+    ) -> Result<(Vec<u8>, bool), OpenSeedError> {
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| self.transport(&e))? {
+            let room = limit - bytes.len();
+            if chunk.len() > room {
+                bytes.extend_from_slice(&chunk[..room]);
+                return Ok((bytes, false));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok((bytes, true))
+    }
+
+    fn too_large(&self, what: &str) -> OpenSeedError {
+        tracing::warn!(
+            "openseed: the answer to {what} is larger than {} MiB: not read",
+            MAX_BODY >> 20
+        );
+        OpenSeedError::TooLarge {
+            what: what.to_owned(),
+            limit_mib: MAX_BODY >> 20,
+        }
     }
 
     fn timed_out(&self) -> OpenSeedError {
@@ -224,6 +281,15 @@ impl Client {
     }
 }
 
+/// What the event stream brings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Streamed {
+    Event(LiveEvent),
+    /// Events were dropped unread: a line or an event larger than the bounds
+    /// (`text::sse`); says how many.
+    Cut(usize),
+}
+
 /// The orchestrator's live events, in order.
 pub struct EventStream {
     response: reqwest::Response,
@@ -235,12 +301,16 @@ pub struct EventStream {
 }
 
 impl EventStream {
-    /// The next event; `None` once the orchestrator has closed the stream. Data that is
-    /// not an event is skipped.
-    pub async fn next(&mut self) -> Result<Option<LiveEvent>, OpenSeedError> {
+    /// The next event (or word of events cut); `None` once the orchestrator has closed
+    /// the stream. Data that is not an event is skipped.
+    pub async fn next(&mut self) -> Result<Option<Streamed>, OpenSeedError> {
         loop {
+            let cut = self.decoder.take_cut();
+            if cut > 0 {
+                return Ok(Some(Streamed::Cut(cut)));
+            }
             if let Some(event) = self.ready.pop_front() {
-                return Ok(Some(event));
+                return Ok(Some(Streamed::Event(event)));
             }
             if self.ended {
                 return Ok(None);

@@ -46,7 +46,7 @@ pub mod token;
 pub mod wire;
 
 pub use attach::{AttachOptions, Attachment, Costs, Update, attach};
-pub use client::Client;
+pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
 pub use token::{Token, Tokens};
@@ -68,6 +68,10 @@ pub enum OpenSeedError {
     Unauthorized { status: u16 },
     #[error("the orchestrator refused ({status}): {body}")]
     Refused { status: u16, body: String },
+    #[error(
+        "the orchestrator's answer to {what} is larger than {limit_mib} MiB: not read (the rest was dropped)"
+    )]
+    TooLarge { what: String, limit_mib: usize },
     #[error("the orchestrator answered something unexpected: {0}")]
     Malformed(String),
     #[error("no orchestrator running: {0}")]

@@ -3,6 +3,12 @@
 //! it reports, passes requests to it, and starts it again with backoff when the
 //! connection drops. Dropping the [`Remote`] ends the child: its stdin closes, and the
 //! far side exits when its stdin closes.
+//!
+//! The far side is not trusted to be kind: each connection runs on a thread of its own
+//! (the mirror's writes never hold up the observatory's keys and signals), a far side that
+//! does not say hello in time, or stalls before its first snapshot is complete, is
+//! dropped and tried again with the backoff, and no more than [`Limits::creatures`]
+//! creatures of one far side are followed (those past it are refused, and said so).
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -12,7 +18,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufR
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::{mpsc, oneshot};
 
-use super::mirror::Mirror;
+use super::mirror::{Mirror, MirrorError};
 use super::target::{NEEDS_BINARY, Transport, VERSION};
 use super::wire::{PROTOCOL, Report, Request, line};
 
@@ -21,6 +27,31 @@ const MAX_REPORT: usize = 64 << 20;
 /// Waits between attempts: doubled after each failure up to the last, reset once a
 /// snapshot arrived.
 const BACKOFF: [u64; 6] = [1, 2, 4, 8, 16, 30];
+
+/// What one far side may cost the near side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The far side must say hello within this (ssh's own login included).
+    pub hello: Duration,
+    /// After hello, until the first snapshot is complete, a report line must come
+    /// within this.
+    pub stall: Duration,
+    /// The most creatures followed; the far side's creatures past it are refused.
+    pub creatures: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            hello: Duration::from_secs(30),
+            stall: Duration::from_secs(30),
+            creatures: MAX_CREATURES,
+        }
+    }
+}
+
+/// The most creatures of one far garden followed by default.
+pub const MAX_CREATURES: usize = 1000;
 
 /// What a connection reports to the observatory.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +65,9 @@ pub enum Update {
     Refused { error: String },
     /// What the far machine's OpenSeed orchestrator reports (`openseed::Update` as JSON).
     OpenSeed(serde_json::Value),
+    /// Part of what the far side reported was refused (creatures past the cap): what, for
+    /// the status line.
+    Cut { what: String },
 }
 
 /// What the near side asks of a far creature (by its id there).
@@ -87,12 +121,23 @@ impl Remote {
     }
 }
 
-/// Starts following `transport` into the mirror at `root` (an empty directory).
-/// Updates arrive on `updates` with the mirror root.
+/// Starts following `transport` into the mirror at `root` (an empty directory), with
+/// the default [`Limits`]. Updates arrive on `updates` with the mirror root.
 pub fn connect(
     transport: Transport,
     root: PathBuf,
     updates: mpsc::UnboundedSender<(PathBuf, Update)>,
+) -> Remote {
+    connect_with(transport, root, updates, Limits::default())
+}
+
+/// [`connect`] within `limits`. The connection runs on a thread of its own (with its
+/// own runtime), so that what the far side sends never holds up the caller's.
+pub fn connect_with(
+    transport: Transport,
+    root: PathBuf,
+    updates: mpsc::UnboundedSender<(PathBuf, Update)>,
+    limits: Limits,
 ) -> Remote {
     let (tx, rx) = mpsc::unbounded_channel();
     let task = Task {
@@ -101,8 +146,24 @@ pub fn connect(
         updates,
         requests: rx,
         next_req: 0,
+        limits,
     };
-    tokio::spawn(task.run());
+    let spawned = std::thread::Builder::new()
+        .name("dreamwatch-remote".into())
+        .spawn(move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt.block_on(task.run()),
+                Err(e) => task.tell(Update::Refused {
+                    error: format!("cannot start the connection's runtime: {e}"),
+                }),
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start a thread for {}: {e}", transport.describe());
+    }
     Remote {
         transport,
         root,
@@ -117,6 +178,7 @@ struct Task {
     requests: mpsc::UnboundedReceiver<Asked>,
     /// Numbers the requests.
     next_req: u64,
+    limits: Limits,
 }
 
 /// How one attempt ended.
@@ -179,6 +241,21 @@ impl Task {
             .send((self.mirror.root().to_path_buf(), update));
     }
 
+    /// What is said of creatures refused past the cap: at the first, and with their
+    /// count once the snapshot is complete.
+    fn over_cap(&self, refused: Option<usize>) -> String {
+        let cap = self.limits.creatures;
+        let host = self.transport.label();
+        match refused {
+            None => format!(
+                "{host} reports more than {cap} creatures: only {cap} are followed, the others are refused"
+            ),
+            Some(n) => format!(
+                "{host}: {n} creatures past the cap of {cap} refused (only {cap} are followed)"
+            ),
+        }
+    }
+
     fn refuse(&self, (_, tx): Asked, why: &str) {
         let _ = tx.send(Answered {
             ok: false,
@@ -210,7 +287,19 @@ impl Task {
             let mut reader = BufReader::new(stdout);
             let hello = line(&Request::Hello { protocol: PROTOCOL });
             let _ = write_line(&mut stdin, &hello).await;
-            let first = read_line(&mut reader).await;
+            let first = match tokio::time::timeout(self.limits.hello, read_line(&mut reader)).await
+            {
+                Ok(first) => first,
+                Err(_) => {
+                    return End::Dropped {
+                        error: format!(
+                            "the far side did not say hello within {} s",
+                            self.limits.hello.as_secs_f64()
+                        ),
+                        reached: false,
+                    };
+                }
+            };
             match first {
                 Ok(Some(text)) if text.starts_with(NEEDS_BINARY) && !installed => {
                     let system = text[NEEDS_BINARY.len()..].trim().to_string();
@@ -310,13 +399,28 @@ impl Task {
         mut stdin: ChildStdin,
         mut reader: BufReader<tokio::process::ChildStdout>,
     ) -> End {
-        let mut stale = self.mirror.begin_snapshot();
+        let mut stale: std::collections::HashSet<String> =
+            self.mirror.begin_snapshot().into_iter().collect();
         let mut reached = false;
+        // Creatures refused past the cap (their reports are dropped), in this connection.
+        let mut refused = 0usize;
         // Dropped with the connection: their askers hear it went unanswered.
         let mut waiting: std::collections::HashMap<u64, oneshot::Sender<Answered>> =
             std::collections::HashMap::new();
+        let stall = self.limits.stall;
         loop {
+            // Until the first snapshot is complete, a silent far side is a stalled one.
+            let deadline = (!reached).then(|| tokio::time::Instant::now() + stall);
             tokio::select! {
+                () = until(deadline) => {
+                    return End::Dropped {
+                        error: format!(
+                            "the far side stalled: no report for {} s before its first snapshot was complete",
+                            stall.as_secs_f64()
+                        ),
+                        reached,
+                    };
+                }
                 read = read_line(&mut reader) => {
                     let text = match read {
                         Ok(Some(text)) => text,
@@ -331,15 +435,32 @@ impl Task {
                         Err(e) => return End::Dropped { error: format!("a line that is not the protocol ({e}): {}", clip(&text)), reached },
                     };
                     if let Report::Creature { id, .. } = &report {
-                        stale.retain(|s| s != id);
+                        // Those of the last connection not announced again are not counted.
+                        let followed = self.mirror.len().saturating_sub(stale.len());
+                        if !self.mirror.has(id) && followed >= self.limits.creatures {
+                            refused += 1;
+                            if refused == 1 {
+                                tracing::warn!("{}", self.over_cap(None));
+                                self.tell(Update::Cut { what: self.over_cap(None) });
+                            }
+                            continue;
+                        }
+                        stale.remove(id);
                     }
-                    if let Err(e) = self.mirror.apply(&report) {
-                        return End::Dropped { error: e.to_string(), reached };
+                    match self.mirror.apply(&report) {
+                        // A report of a creature refused past the cap.
+                        Err(MirrorError::Unknown(_)) if refused > 0 => continue,
+                        Err(e) => return End::Dropped { error: e.to_string(), reached },
+                        Ok(()) => {}
                     }
                     match report {
                         Report::Ready => {
-                            if let Err(e) = self.mirror.end_snapshot(&std::mem::take(&mut stale)) {
+                            let stale: Vec<String> = std::mem::take(&mut stale).into_iter().collect();
+                            if let Err(e) = self.mirror.end_snapshot(&stale) {
                                 return End::Dropped { error: e.to_string(), reached };
+                            }
+                            if refused > 1 && !reached {
+                                self.tell(Update::Cut { what: self.over_cap(Some(refused)) });
                             }
                             reached = true;
                             self.tell(Update::Up);
@@ -372,6 +493,14 @@ impl Task {
                 }
             }
         }
+    }
+}
+
+/// Waits until the deadline; for ever without one.
+async fn until(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 

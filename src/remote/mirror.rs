@@ -5,7 +5,10 @@
 //! held on the copy while the far side says one runs, so the model's probe says so too.
 //!
 //! The far side is trusted with nothing: a creature id must be a plain name, and a file
-//! one of the paths the memory model reads (never `..`, never absolute).
+//! one of the paths the memory model reads (never `..`, never absolute). Nor is it trusted
+//! to window its logs: a copy grown past twice [`WINDOW`] is cut to its last `WINDOW`
+//! bytes from a line start (by a rename, as a put), as the far side does, so a copy never
+//! holds more than `2 * WINDOW` of one file whatever the far side sends.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -13,7 +16,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::follow::sent_files;
-use super::wire::{FileOp, Report};
+use super::wire::{FileOp, Report, WINDOW};
 use crate::memory::runner_lock;
 
 /// Why a report could not be applied.
@@ -63,6 +66,20 @@ impl Mirror {
     /// The copy of the creature `id`.
     pub fn dir(&self, id: &str) -> PathBuf {
         self.root.join(id)
+    }
+
+    /// Whether the creature `id` is followed.
+    pub fn has(&self, id: &str) -> bool {
+        self.creatures.contains_key(id)
+    }
+
+    /// How many creatures are followed.
+    pub fn len(&self) -> usize {
+        self.creatures.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.creatures.is_empty()
     }
 
     /// The id of the creature whose copy is at `dir`.
@@ -174,16 +191,24 @@ fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
     match op {
         FileOp::Put { bytes, .. } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
-            let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io_at(dir))?;
-            tmp.write_all(&bytes).map_err(io_at(path))?;
-            tmp.persist(path).map_err(|e| MirrorError::Io {
-                path: path.to_path_buf(),
-                source: e.error,
-            })?;
-            Ok(())
+            let kept = if bytes.len() as u64 > 2 * WINDOW {
+                window_of(&bytes)
+            } else {
+                &bytes[..]
+            };
+            replace(dir, path, kept)
         }
         FileOp::Append { bytes } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
+            let len = match std::fs::metadata(path) {
+                Ok(m) => m.len(),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
+                Err(e) => return Err(io_at(path)(e)),
+            };
+            if len + bytes.len() as u64 > 2 * WINDOW {
+                // Past twice the window: the copy becomes its last window, at once.
+                return rewindow(dir, path, len, &bytes);
+            }
             OpenOptions::new()
                 .append(true)
                 .create(true)
@@ -196,6 +221,51 @@ fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
             _ => Ok(()),
         },
     }
+}
+
+/// Replaces the file at `path` (in `dir`) by `bytes`, by a rename.
+fn replace(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), MirrorError> {
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io_at(dir))?;
+    tmp.write_all(bytes).map_err(io_at(path))?;
+    tmp.persist(path).map_err(|e| MirrorError::Io {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    Ok(())
+}
+
+/// The last [`WINDOW`] bytes, from the first line start in them (all of them when no line
+/// ends there).
+fn window_of(bytes: &[u8]) -> &[u8] {
+    let window = &bytes[bytes.len().saturating_sub(WINDOW as usize)..];
+    match memchr::memchr(b'\n', window) {
+        Some(i) if i + 1 < window.len() => &window[i + 1..],
+        _ => window,
+    }
+}
+
+/// Replaces the copy at `path` (`len` bytes long) and the bytes `added` to it by the last
+/// window of both.
+fn rewindow(dir: &Path, path: &Path, len: u64, added: &[u8]) -> Result<(), MirrorError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let keep = WINDOW.saturating_sub(added.len() as u64);
+    let mut bytes = Vec::with_capacity(keep as usize + added.len());
+    if keep > 0 && len > 0 {
+        File::open(path)
+            .and_then(|mut f| {
+                f.seek(SeekFrom::Start(len.saturating_sub(keep)))?;
+                f.take(keep).read_to_end(&mut bytes)
+            })
+            .map_err(io_at(path))?;
+    }
+    bytes.extend_from_slice(added);
+    tracing::debug!(
+        "{}: the copy would pass {} MiB: cut to its last {} MiB",
+        path.display(),
+        (2 * WINDOW) >> 20,
+        WINDOW >> 20
+    );
+    replace(dir, path, window_of(&bytes))
 }
 
 /// Takes the exclusive lock a runner holds on its creature's lock file.
@@ -287,5 +357,44 @@ mod tests {
         })
         .unwrap();
         assert!(!copy.exists());
+    }
+
+    #[test]
+    fn a_copy_is_windowed_whatever_the_far_side_sends() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Mirror::new(dir.path().to_path_buf());
+        m.apply(&Report::Creature {
+            id: "sprout".into(),
+            path: "/far/sprout".into(),
+        })
+        .unwrap();
+        let conv = ".self/conversation.jsonl";
+        let path = dir.path().join("sprout").join(conv);
+        let line = format!("{{\"n\":\"{}\"}}\n", "y".repeat(1000));
+        let chunk = line.repeat(1024);
+        // 40 MiB of appends, never windowed by the far side.
+        for _ in 0..40 {
+            let op = FileOp::Append {
+                bytes: Bytes::of(chunk.as_bytes()),
+            };
+            m.apply(&file("sprout", conv, op)).unwrap();
+            let len = std::fs::metadata(&path).unwrap().len();
+            assert!(len <= 2 * WINDOW, "{len}");
+        }
+        let kept = std::fs::read(&path).unwrap();
+        assert!(kept.starts_with(b"{\"n\"") && kept.ends_with(b"}\n"));
+        assert_eq!(kept.len() % line.len(), 0, "whole lines");
+        // A put larger than the bound: its last window only.
+        let op = FileOp::Put {
+            base: 0,
+            size: 0,
+            bytes: Bytes::of(line.repeat(20 * 1024).as_bytes()),
+        };
+        m.apply(&file("sprout", conv, op)).unwrap();
+        let len = std::fs::metadata(&path).unwrap().len();
+        assert!(
+            len <= WINDOW && len.is_multiple_of(line.len() as u64),
+            "{len}"
+        );
     }
 }

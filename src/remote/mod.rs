@@ -14,5 +14,5 @@ pub mod place;
 pub mod target;
 pub mod wire;
 
-pub use connect::{Answered, Ask, Remote, Update, connect};
+pub use connect::{Answered, Ask, Limits, Remote, Update, connect, connect_with};
 pub use target::{Transport, is_ssh};

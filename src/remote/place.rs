@@ -1,7 +1,9 @@
 //! Where the copies of far gardens live: one directory per connection under the cache
 //! directory's `dreamwatch/remote/`, this process's own (held by a lock inside it) and
 //! removed when it ends. One left by an observatory that was killed (its lock free) is
-//! removed by the next that starts.
+//! removed by the next that starts. The removal does not hold up the observatory's end:
+//! the copy is renamed out of the way and removed by a process of its own (a copy of a
+//! thousand creatures can take seconds to remove on a busy disk).
 
 use std::fs::File;
 use std::io;
@@ -53,6 +55,44 @@ impl CopyDir {
     }
 }
 
+impl Drop for CopyDir {
+    fn drop(&mut self) {
+        let path = self.dir.path();
+        let (Some(base), Some(name)) = (path.parent(), path.file_name()) else {
+            return;
+        };
+        // Else removed where it is, by the TempDir.
+        remove_aside(base, name, path);
+    }
+}
+
+/// Renames `path` (named `name` in `base`) out of the way and has a process of its own
+/// remove it; `false` when it could not be renamed (nothing was done).
+fn remove_aside(base: &Path, name: &std::ffi::OsStr, path: &Path) -> bool {
+    let mut gone = std::ffi::OsString::from(".gone-");
+    if !name.to_string_lossy().starts_with(".gone-") {
+        gone.push(name);
+    } else {
+        gone = name.to_owned();
+    }
+    let trash = base.join(gone);
+    if trash != path && std::fs::rename(path, &trash).is_err() {
+        return false;
+    }
+    let removing = std::process::Command::new("rm")
+        .arg("-rf")
+        .arg("--")
+        .arg(&trash)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if removing.is_err() {
+        let _ = std::fs::remove_dir_all(&trash);
+    }
+    true
+}
+
 /// Removes the copies in `base` that no live observatory holds.
 pub fn sweep(base: &Path) {
     let Ok(entries) = std::fs::read_dir(base) else {
@@ -62,7 +102,12 @@ pub fn sweep(base: &Path) {
         let held = File::open(dir.join(LOCK)).is_ok_and(|f| !try_lock(&f));
         if !held {
             // Gone already, or not ours to remove: left as it is.
-            let _ = std::fs::remove_dir_all(&dir);
+            let removed = dir
+                .file_name()
+                .is_some_and(|name| remove_aside(base, name, &dir));
+            if !removed {
+                let _ = std::fs::remove_dir_all(&dir);
+            }
         }
     }
 }

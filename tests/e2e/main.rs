@@ -9,6 +9,7 @@
 pub mod common;
 pub mod support;
 
+mod hostile_far;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;

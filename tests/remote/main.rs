@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 pub mod common;
 
+mod hostile;
 mod openseed;
 mod openseed_client;
 mod wire;

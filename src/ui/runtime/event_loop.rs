@@ -52,6 +52,12 @@ async fn next_report(rx: &mut Option<mpsc::UnboundedReceiver<Update>>) -> Option
 /// How often a running search is polled for new hits.
 const SEARCH_POLL: std::time::Duration = std::time::Duration::from_millis(30);
 
+/// The most wakes drained after the first before the screen is drawn again (and the
+/// quit flag looked at): a flood of reports cannot keep the loop from the keys.
+const DRAIN_MAX: usize = 256;
+/// Nor keep it draining for longer than this.
+const DRAIN_BUDGET: std::time::Duration = std::time::Duration::from_millis(50);
+
 pub enum Wake {
     Terminal(Option<std::io::Result<Event>>),
     Watch(WatchBatch),
@@ -121,12 +127,32 @@ pub async fn run(
             _ = sighup.recv() => Wake::Signal,
             _ = sigint.recv() => Wake::Signal,
         };
-        let mut foreground = perform(app, &mut jobs, first)?;
-        // Drain whatever else is ready, so that a burst costs one frame.
-        loop {
+        // The watcher's batches are merged and applied once a wake (a flood of them costs
+        // one look at the garden, not one each).
+        let mut watched: Option<WatchBatch> = None;
+        let mut foreground = match first {
+            Wake::Watch(batch) if !batch.poll_tick => {
+                watched = Some(batch);
+                Vec::new()
+            }
+            first => perform(app, &mut jobs, first)?,
+        };
+        // Drain whatever else is ready, so that a burst costs one frame; keys and signals
+        // first, and never for long: a quit is answered at once.
+        let started = std::time::Instant::now();
+        for _ in 0..DRAIN_MAX {
+            if app.quit || started.elapsed() >= DRAIN_BUDGET {
+                break;
+            }
             let next = if let Poll::Ready(ev) = ready_now(&mut events).await {
                 Wake::Terminal(ev)
+            } else if signalled_now(&mut [&mut sigterm, &mut sighup, &mut sigint]).await {
+                Wake::Signal
             } else if let Ok(batch) = sources.watch.try_recv() {
+                if !batch.poll_tick {
+                    merge(&mut watched, batch);
+                    continue;
+                }
                 Wake::Watch(batch)
             } else if let Ok((path, status)) = sources.hosts.try_recv() {
                 Wake::Host(path, status)
@@ -140,6 +166,11 @@ pub async fn run(
                 break;
             };
             foreground.extend(perform(app, &mut jobs, next)?);
+        }
+        if let Some(batch) = watched.take()
+            && !app.quit
+        {
+            foreground.extend(perform(app, &mut jobs, Wake::Watch(batch))?);
         }
         for (fg, edit) in foreground {
             let (stream, ended) = hand_over(terminal, events, &fg).await?;
@@ -167,6 +198,38 @@ pub async fn run(
 /// `now_or_never` gives, would be the one crossterm wakes later, and keys would be lost).
 async fn ready_now(events: &mut EventStream) -> Poll<Option<std::io::Result<Event>>> {
     std::future::poll_fn(|cx| Poll::Ready(events.poll_next_unpin(cx))).await
+}
+
+/// Adds the hints of `batch` to those of `into`.
+fn merge(into: &mut Option<WatchBatch>, batch: WatchBatch) {
+    match into {
+        Some(held) => {
+            held.rescan |= batch.rescan;
+            held.paths.extend(batch.paths);
+            if held.paths.len() > 4096 {
+                held.paths.sort();
+                held.paths.dedup();
+                if held.paths.len() > 4096 {
+                    // So many hints: everything is re-stat'ed instead, once.
+                    held.paths.clear();
+                    held.rescan = true;
+                }
+            }
+        }
+        None => *into = Some(batch),
+    }
+}
+
+/// Whether one of the signals has come, polled once with this task's own waker.
+async fn signalled_now(signals: &mut [&mut tokio::signal::unix::Signal]) -> bool {
+    std::future::poll_fn(|cx| {
+        Poll::Ready(
+            signals
+                .iter_mut()
+                .any(|s| matches!(s.poll_recv(cx), Poll::Ready(Some(())))),
+        )
+    })
+    .await
 }
 
 /// A program to hand the terminal to, and the dream it edits, if it does.

@@ -388,6 +388,7 @@ pub(super) fn take(
             }
             None
         }
+        Update::Cut { what } => Some((format!("the OpenSeed orchestrator: {what}"), true)),
         Update::Event(event) => {
             let event = openseed.push_event(event);
             match &event.kind {

@@ -124,6 +124,7 @@ impl App {
                     }
                 }
             }
+            Update::Cut { what } => Some((crate::ui::prepare::inert(&what), true)),
             Update::Refused { error } => {
                 let error = crate::ui::prepare::inert(&error);
                 remote.link = RemoteLink::Refused {

@@ -53,6 +53,17 @@ pub enum Reply {
     },
     /// The request is read and never answered.
     Stall,
+    /// A hostile answer: `status`, chunked with no length, `head`, then `piece` sent
+    /// `count` times, then `tail`, then the connection held open (a stream that never
+    /// ends) until the client hangs up or the server goes away.
+    Flood {
+        status: u16,
+        content_type: &'static str,
+        head: Vec<u8>,
+        piece: Vec<u8>,
+        count: usize,
+        tail: Vec<u8>,
+    },
 }
 
 impl Reply {
@@ -288,6 +299,35 @@ async fn answer(
             }
         }
         Reply::Stall => tokio::time::sleep(Duration::from_secs(30)).await,
+        Reply::Flood {
+            status,
+            content_type,
+            head,
+            piece,
+            count,
+            tail,
+        } => {
+            let start = format!(
+                "HTTP/1.1 {status} Flood\r\ncontent-type: {content_type}\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
+            );
+            if socket.write_all(start.as_bytes()).await.is_err() {
+                return;
+            }
+            let pieces = std::iter::once(&head)
+                .chain(std::iter::repeat_n(&piece, count))
+                .chain(std::iter::once(&tail));
+            for bytes in pieces.filter(|b| !b.is_empty()) {
+                let mut chunk = format!("{:x}\r\n", bytes.len()).into_bytes();
+                chunk.extend_from_slice(bytes);
+                chunk.extend_from_slice(b"\r\n");
+                // The client hung up: it read no more than it wanted.
+                if socket.write_all(&chunk).await.is_err() {
+                    return;
+                }
+            }
+            let _ = socket.flush().await;
+            gone(&mut up).await;
+        }
     }
     let _ = socket.shutdown().await;
 }
