@@ -358,10 +358,14 @@ pub struct ScreenshotOptions {
 }
 
 pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
-    let creatures = fixture_creatures(&args.fixtures).with_context(|| {
+    let mut creatures = fixture_creatures(&args.fixtures).with_context(|| {
         "give --fixtures (or DREAMWATCH_FIXTURES) a directory of */creature fixtures, such as \
          the repository's tests/fixtures/openseed"
     })?;
+    // The pictures of the dreamer's views are of the creatures of the default genome (the
+    // fixtures of OpenSeed's other genomes sit beside them).
+    let default = crate::memory::genome::Registry::installed().default_genome();
+    creatures.retain(|c| Creature::open(c).genome() == default);
     let evennia = fixture_creatures(&args.evennia_fixtures).unwrap_or_default();
     let emergence = fixture_creatures(&args.emergence_fixtures).unwrap_or_default();
     let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
