@@ -12,5 +12,5 @@ mod open;
 mod tailer;
 
 pub use index::LineIndex;
-pub use open::{ensure_regular, open_regular, read_bounded, too_large};
+pub use open::{ensure_regular, open_regular, open_regular_nofollow, read_bounded, too_large};
 pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};
