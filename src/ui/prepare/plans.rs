@@ -9,7 +9,6 @@ use super::emergence::{stamp, text_under};
 use super::evennia::ItemDoc;
 use super::inert;
 use crate::genomes::emergence::memory::EmergenceMemory;
-use crate::genomes::emergence::memory::calendar::Next;
 use crate::genomes::emergence::memory::todos::{Due, Todo};
 use crate::ui::doc::DocLine;
 use crate::ui::draw::fmt::duration;
@@ -211,9 +210,9 @@ fn events(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &Th
     );
     for (event, next) in c.with_next(now) {
         doc.item(crate::genomes::emergence::memory::CALENDAR, &[event.line]);
-        let next = match next {
-            Next::At(t) => format!("  next {}", stamp(Some(t))),
-            other => format!("  {}", other.label()),
+        let next = match next.at() {
+            Some(t) => format!("  next {}", stamp(Some(t))),
+            None => format!("  {}", next.label()),
         };
         let mut spans = vec![
             Span::styled(format!("  {:<5} ", inert(&event.id)), theme.accent),
