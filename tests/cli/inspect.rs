@@ -732,6 +732,7 @@ fn a_garden_of_empty_creatures_costs_little() {
     for i in 0..5_000 {
         std::fs::create_dir_all(garden.path().join(format!("c{i}/.self"))).unwrap();
     }
+    #[allow(clippy::zombie_processes)] // reaped by wait4 below, for its rusage
     let child = bin()
         .args(["inspect", "--json"])
         .arg(garden.path())
