@@ -147,7 +147,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
                 .prefix("dreamwatch-demo-")
                 .tempdir()
                 .map_err(AppError::io("cannot create a temporary garden"))?;
-            eprintln!(
+            say!(
                 "dreamwatch demo: garden in {} (removed on exit; pass --dir to keep one)",
                 temp.path().display()
             );
@@ -293,7 +293,9 @@ fn host(
         opts.control_socket = true;
         opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
         if headless {
-            opts.progress = Some(Box::new(|line| println!("{line}")));
+            opts.progress = Some(Box::new(|line| {
+                println!("{}", crate::text::sanitize::sanitize(line))
+            }));
         }
         if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal {
             (genome.1.rehearse)(&mut opts.config);
@@ -332,7 +334,7 @@ fn host_runners(
     let mut tasks = Vec::new();
     for o in opened {
         if headless {
-            eprintln!(
+            say!(
                 "dreamwatch: hosting {} in {}; control socket {}; Ctrl-C stops it",
                 o.name,
                 o.dir.display(),
@@ -381,9 +383,9 @@ fn host_runners(
             String::new()
         };
         match finished {
-            Ok(Ok(report)) => eprintln!("{}", closing_line(&who, &report)),
-            Ok(Err(e)) => eprintln!("dreamwatch: {who}the runner ended badly: {e}"),
-            Err(_) => eprintln!("dreamwatch: {who}the runner did not stop within 10 s; leaving it"),
+            Ok(Ok(report)) => say!("{}", closing_line(&who, &report)),
+            Ok(Err(e)) => say!("dreamwatch: {who}the runner ended badly: {e}"),
+            Err(_) => say!("dreamwatch: {who}the runner did not stop within 10 s; leaving it"),
         }
     }
     rt.shutdown_timeout(Duration::from_secs(1));

@@ -15,6 +15,16 @@ use crate::memory::garden::{Root, RootError, default_garden};
 use crate::remote::{Transport, is_ssh};
 use crate::ui::ObservatoryOptions;
 
+/// `eprintln!` for every line the command line prints on stderr: what it says may hold a
+/// path or URL the user gave (`--config`, `--openseed`, a creature's directory) or a
+/// creature's name, so it is made inert first (ESC as `^[`, C1 controls as `<U+009B>`;
+/// newlines kept).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", $crate::text::sanitize::sanitize(&format!($($arg)*)))
+    };
+}
+
 pub mod cli;
 pub mod config;
 mod error;
@@ -47,7 +57,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dreamwatch: {e:#}");
+            say!("dreamwatch: {e:#}");
             ExitCode::from(e.exit_code())
         }
     }
@@ -60,7 +70,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
     let (remotes, paths) = match split_remote(&cli.paths) {
         Ok(split) => split,
         Err(e) => {
-            eprintln!("dreamwatch: {e}");
+            say!("dreamwatch: {e}");
             return ExitCode::from(2);
         }
     };
@@ -69,7 +79,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         .filter_map(|p| Root::classify(p).err())
         .collect();
     if !bad.is_empty() {
-        bad.iter().for_each(|e| eprintln!("dreamwatch: {e}"));
+        bad.iter().for_each(|e| say!("dreamwatch: {e}"));
         return ExitCode::from(2);
     }
     let watching = Watching::load(cli.ui.config.as_deref(), None);
@@ -82,7 +92,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
     ) {
         Ok(link) => link,
         Err(e) => {
-            eprintln!("dreamwatch: --openseed: {e}");
+            say!("dreamwatch: --openseed: {e}");
             return ExitCode::from(2);
         }
     };
@@ -98,7 +108,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
                 || "no home directory to look in".to_string(),
                 |p| format!("no garden at {}", p.display()),
             );
-            eprintln!(
+            say!(
                 "dreamwatch: no creatures to watch: no path given, and {place} (OpenSeed's \
                  default). Give creature directories or gardens, or try `dreamwatch demo`."
             );
@@ -106,7 +116,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         }
     }
     if let Err(e) = needs_terminal() {
-        eprintln!("dreamwatch: {e}");
+        say!("dreamwatch: {e}");
         return ExitCode::from(e.exit_code());
     }
     let options = ObservatoryOptions {
@@ -123,7 +133,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
     match crate::ui::run_observatory(options, Vec::new()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("dreamwatch: {e:#}");
+            say!("dreamwatch: {e:#}");
             ExitCode::from(1)
         }
     }
@@ -149,7 +159,7 @@ fn split_remote(
 fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
     let watching = Watching::load(cli.ui.config.as_deref(), None);
     for w in &watching.warnings {
-        eprintln!("dreamwatch inspect: {w}");
+        say!("dreamwatch inspect: {w}");
     }
     crate::inspect::run(crate::inspect::InspectOptions {
         paths: args.paths.clone(),
@@ -165,7 +175,7 @@ fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
 /// is gone (the observatory shows them too).
 fn warn(warnings: &[String]) {
     for w in warnings {
-        eprintln!("dreamwatch: {w}");
+        say!("dreamwatch: {w}");
     }
 }
 

@@ -7,6 +7,10 @@
 //! with; `changes.jsonl`, one [`DiffRecord`] per change seen (`t`: when it was seen, `since`
 //! set when it was made while nothing watched). State that cannot be read is dropped with
 //! a message; the creature's own files are only ever read.
+//!
+//! The store is the operator's alone whatever the umask: its directories (and the state
+//! directory `<state dir>/dreamwatch` above it) are made, or made again, mode 0700, its
+//! files 0600.
 
 #[cfg(test)]
 mod tests;
@@ -121,7 +125,7 @@ impl History {
         }
         let dir = self.dir_of(creature);
         let snap_dir = dir.join("snap");
-        std::fs::create_dir_all(&snap_dir).map_err(io_at(&snap_dir))?;
+        self.private_dirs(&snap_dir).map_err(io_at(&snap_dir))?;
         let state_path = dir.join("state.json");
         let mut state = read_state(&state_path).unwrap_or_default();
         state.path = creature.to_path_buf();
@@ -144,7 +148,7 @@ impl History {
         });
         if let Some(r) = &record {
             let changes = dir.join("changes.jsonl");
-            write::append_json(&changes, r).map_err(io_at(&changes))?;
+            append_private(&changes, r).map_err(io_at(&changes))?;
         }
         // A file too large for its share of the store is not kept: its next change is
         // not shown (said in the README).
@@ -159,6 +163,32 @@ impl History {
         replace(&state_path, &json).map_err(io_at(&state_path))?;
         self.bound(&dir)?;
         Ok(record)
+    }
+
+    /// Makes `dir` and every directory between it and the store's root (and the state
+    /// directory `<state dir>/dreamwatch` above the default root), each mode 0700, made so
+    /// again if it was not.
+    fn private_dirs(&self, dir: &Path) -> io::Result<()> {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+        // The umask may have taken bits off, and an older version made them 0755. The
+        // store's own directories, and the state directory above it when it is the
+        // default one (`<state dir>/dreamwatch/history`), never a directory of the user's.
+        let top = self
+            .root
+            .parent()
+            .filter(|p| p.file_name().is_some_and(|n| n == "dreamwatch"))
+            .unwrap_or(&self.root);
+        for d in dir.ancestors().take_while(|d| d.starts_with(top)) {
+            let meta = std::fs::symlink_metadata(d)?;
+            if meta.is_dir() && meta.permissions().mode() & 0o777 != 0o700 {
+                std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))?;
+            }
+        }
+        Ok(())
     }
 
     /// What was recorded for `creature`; history that cannot be read is removed, and
@@ -227,13 +257,34 @@ impl History {
     }
 }
 
-/// Replaces a file by renaming a new one over it. Not synced to disk: the store is the
-/// observatory's cache, and a torn file is dropped like any corrupt state.
+/// Replaces a file by renaming a new one (mode 0600) over it. Not synced to disk: the
+/// store is the observatory's cache, and a torn file is dropped like any corrupt state.
 fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o600))?;
     io::Write::write_all(&mut tmp, bytes)?;
     tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+/// Appends `value` as one JSON line to `path`, a file mode 0600 whatever the umask (made
+/// so again if it was not); never through a symlink.
+fn append_private<T: Serialize>(path: &Path, value: &T) -> io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut line = serde_json::to_vec(value).map_err(io::Error::other)?;
+    line.push(b'\n');
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    if file.metadata()?.permissions().mode() & 0o777 != 0o600 {
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    io::Write::write_all(&mut file, &line)
 }
 
 fn read_state(path: &Path) -> Option<State> {

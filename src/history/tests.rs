@@ -156,3 +156,42 @@ fn a_store_inside_the_creature_is_refused() {
     assert!(matches!(e, HistoryError::InsideCreature { .. }));
     assert!(!creature.path().join(".cache").exists());
 }
+
+/// The state directory and the store are the operator's alone whatever the umask: 0700
+/// directories, 0600 files, those an older version made loosely tightened (issue 26).
+#[test]
+fn the_store_is_private_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let base = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let state = base.path().join("state/dreamwatch");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // SAFETY: umask only sets the process's file mode mask (each test is a process of
+    // its own under nextest).
+    let old = unsafe { libc::umask(0) };
+    let h = History::new(state.join("history"), DEFAULT_LIMIT);
+    h.observe(creature.path(), "observations.md", FULL, at(0), true)
+        .unwrap();
+    let r = h.observe(creature.path(), "observations.md", PRUNED, at(5), false);
+    // SAFETY: as above, the mask the process had.
+    unsafe { libc::umask(old) };
+    assert!(r.unwrap().is_some());
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let folder = h.dir_of(creature.path());
+    for dir in [
+        state.clone(),
+        state.join("history"),
+        folder.clone(),
+        folder.join("snap"),
+    ] {
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+    }
+    for file in [
+        folder.join("changes.jsonl"),
+        folder.join("state.json"),
+        folder.join("snap/observations.md"),
+    ] {
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+}

@@ -4,7 +4,7 @@
 mod far_openseed;
 mod wire;
 
-use std::io::{IsTerminal, Stdout, Write};
+use std::io::{Stdout, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,7 +18,7 @@ use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
-use crate::text::sanitize::{sanitize, sanitize_line};
+use crate::text::sanitize::{inert_json, sanitize, sanitize_line};
 use crate::watch::{LiveChange, LiveGarden, WatchOptions};
 
 /// What `dreamwatch inspect` was asked for.
@@ -62,23 +62,15 @@ pub fn run(args: InspectOptions) -> ExitCode {
     let mut garden = Garden::new(roots);
     garden.scan();
     let now = Utc::now();
-    let creatures: Vec<Creature> = garden.creatures().map(|p| Creature::open(p)).collect();
     let mut out = std::io::stdout().lock();
+    // One creature open at a time, written and let go: a garden of 20,000 costs what one
+    // does, not 20,000 models and their JSON at once.
     let written = if args.json {
-        let list: Vec<Value> = creatures
-            .iter()
-            .map(|c| creature_json(c, now, &k))
-            .collect();
-        let terminal = std::io::stdout().is_terminal();
-        writeln!(
-            out,
-            "{}",
-            json_line(&json!({ "creatures": list }), terminal)
-        )
+        write_json(&mut out, garden.creatures(), now, &k)
     } else {
-        creatures
-            .iter()
-            .try_for_each(|c| write_text(&mut out, c, now, &k))
+        garden
+            .creatures()
+            .try_for_each(|p| write_text(&mut out, &Creature::open(p), now, &k))
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
@@ -88,6 +80,25 @@ pub fn run(args: InspectOptions) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `{"creatures": [...]}` on one line, each creature opened, written and dropped in turn.
+fn write_json<'a>(
+    out: &mut impl Write,
+    paths: impl Iterator<Item = &'a std::path::PathBuf>,
+    now: DateTime<Utc>,
+    k: &Cycle,
+) -> std::io::Result<()> {
+    out.write_all(b"{\"creatures\":[")?;
+    for (i, path) in paths.enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let c = Creature::open(path);
+        out.write_all(json_line(&creature_json(&c, now, k)).as_bytes())?;
+    }
+    out.write_all(b"]}\n")?;
+    out.flush()
 }
 
 /// The status as a JSON value: `"awake"`, `"deep_sleep"`, ...
@@ -329,17 +340,17 @@ fn follow(roots: Vec<Root>, watch: WatchOptions, k: &Cycle) -> ExitCode {
 }
 
 fn emit(out: &mut Stdout, value: Value) {
-    let line = json_line(&value, out.is_terminal());
+    let line = json_line(&value);
     // A closed pipe ends nothing here: the loop stops at the next signal or channel close.
     let _ = writeln!(out, "{line}").and_then(|()| out.flush());
 }
 
-/// One JSON value as a line. JSON escapes only C0 controls: for a terminal, the rest that
-/// a terminal may obey (DEL, C1 controls such as CSI U+009B, bidi overrides) goes through
-/// the sanitiser, which leaves the line valid JSON.
-fn json_line(value: &Value, terminal: bool) -> String {
-    let line = value.to_string();
-    if terminal { sanitize_line(&line) } else { line }
+/// One JSON value as a line, terminal or not (a pipe often ends on one: `| less -R`,
+/// `| tee`). JSON escapes only C0 controls: the rest that a terminal may obey (DEL, C1
+/// controls such as CSI U+009B, bidi overrides) is written as `\uXXXX` escapes, so the
+/// line says the same to a JSON reader and nothing to a terminal.
+fn json_line(value: &Value) -> String {
+    inert_json(&value.to_string())
 }
 
 /// The JSON lines one model change produces.
@@ -391,11 +402,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_for_a_terminal_is_inert_and_still_json() {
+    fn json_lines_are_inert_and_say_the_same() {
         let value = json!({"name": "a\u{9b}31mb\u{7f}\u{202e}c\u{1b}[2J"});
-        let raw = json_line(&value, false);
-        assert_eq!(raw, value.to_string());
-        let shown = json_line(&value, true);
+        let shown = json_line(&value);
         assert!(
             !shown
                 .chars()
@@ -403,6 +412,6 @@ mod tests {
             "{shown:?}"
         );
         let back: Value = serde_json::from_str(&shown).unwrap();
-        assert_eq!(back["name"], "a<U+009B>31mb^?<U+202E>c\u{1b}[2J");
+        assert_eq!(back, value);
     }
 }

@@ -588,7 +588,12 @@ impl Creature {
                 self.fold_line(kind, &rel, number, offset, bytes, &mut fold, changes);
             }
         });
-        self.tailers.insert(kind, tailer);
+        // A missing file's tailer that never saw it is not kept: in a garden of thousands
+        // of creatures that have written nothing yet, they were most of what each cost.
+        let keep = !(poll.as_ref().is_ok_and(|p| p.missing) && tailer.is_fresh());
+        if keep {
+            self.tailers.insert(kind, tailer);
+        }
         let poll = match poll {
             Ok(p) => p,
             Err(e) => {

@@ -24,8 +24,8 @@
 //!
 //! Reading folds the records in order: a later vector for an id replaces the earlier, a
 //! tombstone removes it. A last record cut short (the writer killed mid-append) is
-//! ignored and cut off before the next append; a record of an unknown kind, a bad id or a
-//! value that is not finite is skipped and counted; a bad header is an error that names
+//! ignored and cut off before the next append; a record of an unknown kind, a bad id, a
+//! value that is not finite or values whose length overflows is skipped and counted; a bad header is an error that names
 //! the file. A file shorter than a header that begins like one is a header cut short:
 //! empty. Only a regular file is read (never a FIFO or `/dev/zero` behind a symlink), up
 //! to the length it had when opened; the writer never follows a symlink.

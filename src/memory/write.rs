@@ -205,7 +205,17 @@ pub fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// that cuts the file, it starts after the first line end in the window, so no line is
 /// cut at its start.
 pub fn read_tail(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let mut file = match crate::tail::open_regular(path) {
+    read_tail_of(crate::tail::open_regular(path), max)
+}
+
+/// [`read_tail`] of a file that must not be a symlink: one is refused, never followed
+/// (the creature's own files may point anywhere it can name).
+pub fn read_tail_nofollow(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    read_tail_of(crate::tail::open_regular_nofollow(path), max)
+}
+
+fn read_tail_of(opened: io::Result<std::fs::File>, max: u64) -> io::Result<Vec<u8>> {
+    let mut file = match opened {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e),

@@ -141,10 +141,12 @@ pub enum Request {
     },
 }
 
-/// One value as a wire line (without its newline).
+/// One value as a wire line (without its newline): JSON with every character a terminal
+/// may obey escaped (`\u009b`), so a wire read on a terminal (a test by hand, `ssh host
+/// dreamwatch inspect --follow --wire`) shows nothing raw, and says the same to the reader.
 pub fn line<T: Serialize>(value: &T) -> String {
     // Serialising these types cannot fail (no maps with non-string keys, no floats).
-    serde_json::to_string(value).unwrap_or_default()
+    crate::text::sanitize::inert_json(&serde_json::to_string(value).unwrap_or_default())
 }
 
 #[cfg(test)]

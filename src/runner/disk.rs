@@ -153,10 +153,12 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
     }
 }
 
-/// `MESSAGES.md` as it is now (its last [`MAX_INBOX`] bytes at most).
+/// `MESSAGES.md` as it is now (its last [`MAX_INBOX`] bytes at most). A symlink in its
+/// place is refused, never read through: the creature may make one, and what it points
+/// at would be delivered as its creator's words.
 pub fn read_inbox(paths: &SeedPaths) -> Result<InboxRead, FileError> {
-    let bytes =
-        write::read_tail(&paths.messages(), MAX_INBOX).map_err(FileError::of("MESSAGES.md"))?;
+    let bytes = write::read_tail_nofollow(&paths.messages(), MAX_INBOX)
+        .map_err(FileError::of("MESSAGES.md"))?;
     Ok(InboxRead {
         text: String::from_utf8_lossy(&bytes).into_owned(),
     })
@@ -404,5 +406,29 @@ mod tests {
         std::fs::write(paths.inbox_state(), "{\"offset\": 9999}").unwrap();
         let (mut delivered, _) = read_inbox_state(&paths).unwrap();
         assert_eq!(delivered.take_new(&text), None);
+    }
+
+    /// A `MESSAGES.md` symlink is refused and said so: what it points at is never
+    /// delivered as the creator's words (issue 26).
+    #[test]
+    fn an_inbox_symlink_is_refused_never_read_through() {
+        let (d, paths) = setup();
+        let secret = d.path().join("elsewhere.txt");
+        std::fs::write(&secret, "# Messages\n\nthe operator's private notes\n").unwrap();
+        std::fs::remove_file(paths.messages()).unwrap();
+        std::os::unix::fs::symlink(&secret, paths.messages()).unwrap();
+        let e = read_inbox(&paths).err().unwrap();
+        assert_eq!(e.file, "MESSAGES.md");
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        let g = gather(&paths, |_| ((), Vec::new()));
+        assert!(g.inbox.is_none());
+        assert!(
+            g.errors
+                .iter()
+                .any(|e| e.starts_with("MESSAGES.md: ") && e.contains("symbolic link")),
+            "{:?}",
+            g.errors
+        );
+        assert!(!g.errors.iter().any(|e| e.contains("private notes")));
     }
 }

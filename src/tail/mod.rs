@@ -14,5 +14,8 @@ mod tailer;
 
 pub use back::{Back, read_back};
 pub use index::LineIndex;
-pub use open::{ensure_regular, open_append, open_regular, open_write, read_bounded, too_large};
+pub use open::{
+    ensure_regular, open_append, open_regular, open_regular_nofollow, open_write, read_bounded,
+    too_large,
+};
 pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

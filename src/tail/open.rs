@@ -62,6 +62,27 @@ fn refused(what: &str, done: &str) -> io::Error {
     )
 }
 
+/// Opens `path` for reading when it is a regular file and not a symlink: a symlink is
+/// refused ([`io::ErrorKind::InvalidInput`], saying so), never followed.
+pub fn open_regular_nofollow(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a symbolic link: not read (never followed)",
+                )
+            } else {
+                e
+            }
+        })?;
+    ensure_regular(&file)?;
+    Ok(file)
+}
+
 /// Fails with [`io::ErrorKind::InvalidInput`] unless `file` is a regular file; the message
 /// says what it is instead.
 pub fn ensure_regular(file: &File) -> io::Result<()> {

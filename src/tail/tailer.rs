@@ -66,6 +66,17 @@ impl Tailer {
         }
     }
 
+    /// Whether it has read nothing and seen no file yet (following a missing file): such a
+    /// tailer need not be kept, a new one does the same.
+    pub fn is_fresh(&self) -> bool {
+        self.identity.is_none()
+            && self.offset == self.partial_start
+            && self.partial.is_empty()
+            && self.next_line == 0
+            && !self.skipping
+            && self.limit.is_none()
+    }
+
     /// Follows the file from `offset` (a line start); line numbers count from there.
     pub fn starting_at(path: impl Into<PathBuf>, offset: u64) -> Self {
         Self {

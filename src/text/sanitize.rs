@@ -24,6 +24,26 @@ pub fn sanitize_line(s: &str) -> String {
     sanitize_with(s, true)
 }
 
+/// A serialised JSON text made inert for a terminal without changing what it says: every
+/// character a terminal may obey that JSON leaves raw (DEL, the C1 controls such as CSI
+/// U+009B, bidi embeddings, overrides and isolates, the line and paragraph separators;
+/// the C0 controls are escaped by any JSON writer) is written as its `\uXXXX` escape, so
+/// a JSON reader reads the same value back.
+pub fn inert_json(json: &str) -> String {
+    if json.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return json.to_owned();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c < ' ' || c == '\x7f' || is_shown_as_code_point(c) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn sanitize_with(s: &str, one_line: bool) -> String {
     let plain_ascii = s
         .bytes()
@@ -181,5 +201,24 @@ mod tests {
             prop_assert!(!sanitize(&s).chars().any(|c| c != '\n' && is_forbidden(c)));
             prop_assert!(!sanitize_line(&s).chars().any(is_forbidden));
         }
+    }
+
+    #[test]
+    fn json_is_made_inert_and_reads_back_the_same() {
+        let value = serde_json::json!({"name": "a\u{9b}31mb\u{7f}\u{202e}c\u{1b}[2J\u{2028}é🦀"});
+        let line = inert_json(&value.to_string());
+        assert!(
+            line.is_ascii() || !line.chars().any(|c| c.is_control()),
+            "{line}"
+        );
+        assert!(
+            !line
+                .chars()
+                .any(|c| c.is_control() || is_shown_as_code_point(c)),
+            "{line}"
+        );
+        assert!(line.contains("\\u009b") && line.contains("é🦀"), "{line}");
+        let back: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, value);
     }
 }

@@ -9,6 +9,7 @@ pub mod common;
 
 mod config;
 mod docs_paths;
+mod escapes;
 mod inspect;
 mod paths;
 mod run_adopt;

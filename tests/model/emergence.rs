@@ -131,6 +131,7 @@ fn appended_lines_are_folded_as_they_come() {
     let next = dreamwatch::genomes::emergence::memory::of(&c)
         .calendar
         .next_after(now)
+        .found
         .unwrap();
     assert_eq!(next.at, parse_time("2026-11-24T07:00:00Z").unwrap());
 }
@@ -211,7 +212,7 @@ fn the_fixture_folds_to_its_figures() {
         (m.todos.open(), m.todos.done(), m.todos.overdue(now)),
         (3, 2, 1)
     );
-    let next = m.calendar.next_after(now).unwrap();
+    let next = m.calendar.next_after(now).found.unwrap();
     assert_eq!(next.event.description, "meet Ivy at the well");
     assert_eq!(m.calendar.len(), 4);
     let ivy = m.relations.get("ivy").unwrap();

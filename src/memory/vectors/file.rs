@@ -190,10 +190,10 @@ fn decode_record(bytes: &[u8]) -> Option<Record> {
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                 .collect();
-            values
-                .iter()
-                .all(|x| x.is_finite())
-                .then_some(Record::Vector { id, values })
+            // Not finite, or a length that overflows: a bad record, skipped and counted.
+            (values.iter().all(|x| x.is_finite())
+                && super::kernel::dot(&values, &values).is_finite())
+            .then_some(Record::Vector { id, values })
         }
         OP_FORGET => Some(Record::Forget { id }),
         _ => None,

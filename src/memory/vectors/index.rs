@@ -164,7 +164,9 @@ impl VectorIndex {
                 want: self.dims,
             });
         }
-        if !vector.iter().all(|x| x.is_finite()) {
+        // A value that is not finite, or finite values whose length is not (1e20 squared
+        // overflows an f32): either would make every score NaN or infinite.
+        if !vector.iter().all(|x| x.is_finite()) || !dot(vector, vector).is_finite() {
             return Err(VectorError::NotFinite);
         }
         Ok(())

@@ -112,7 +112,8 @@ impl VectorStore {
             None => self.index = VectorIndex::new(asked.dims),
         }
         file::check_id(id)?;
-        if !vector.iter().all(|x| x.is_finite()) {
+        if !vector.iter().all(|x| x.is_finite()) || !super::kernel::dot(vector, vector).is_finite()
+        {
             return Err(VectorError::NotFinite);
         }
         let unit = normalised(vector);

@@ -211,12 +211,41 @@ fn bad_records_are_skipped_and_counted() {
     }
     let mut unknown = b"m3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x07\0\0\0".to_vec();
     unknown.resize(36, 0);
+    let mut infinite = b"m4\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0".to_vec();
+    for x in [0.0, f32::NEG_INFINITY, 0.0, 0.0] {
+        infinite.extend_from_slice(&x.to_le_bytes());
+    }
+    // Finite values whose length overflows: every score against it would be NaN.
+    let mut overflowing = b"m5\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0".to_vec();
+    for x in [1e20f32, -1e20, 0.0, 0.0] {
+        overflowing.extend_from_slice(&x.to_le_bytes());
+    }
     file.write_all(&nan).unwrap();
     file.write_all(&unknown).unwrap();
+    file.write_all(&infinite).unwrap();
+    file.write_all(&overflowing).unwrap();
     drop(file);
     let loaded = load(&path).unwrap();
     assert_eq!(loaded.index.ids().collect::<Vec<_>>(), ["m1"]);
-    assert_eq!(loaded.report.skipped, 2);
+    assert_eq!(loaded.report.skipped, 4);
+    assert_eq!(loaded.report.records, 1);
+    // And none of them is written either.
+    let (mut store, _) = VectorStore::open(&path).unwrap();
+    for bad in [
+        [f32::NAN, 0.0, 0.0, 0.0],
+        [1e20, 1e20, 0.0, 0.0],
+        [f32::INFINITY, 0.0, 0.0, 0.0],
+    ] {
+        assert!(matches!(
+            store.add("m9", "test-model", &bad),
+            Err(VectorError::NotFinite)
+        ));
+    }
+    let hits = store
+        .index()
+        .search(&[1.0, 0.0, 0.0, 0.0], 5, |_| true)
+        .unwrap();
+    assert!(hits.iter().all(|h| h.score.is_finite()), "{hits:?}");
 }
 
 #[test]

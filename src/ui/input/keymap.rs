@@ -120,7 +120,8 @@ impl Keymap {
     }
 
     /// Binds the config's `[[commands]]` (after [`Keymap::patch`]) on the normal screen. A
-    /// command whose key cannot be read, is already a key of the normal screen or of the
+    /// command whose key cannot be read, whose line cannot be filled in (a placeholder
+    /// inside single quotes), or whose key is already one of the normal screen or of the
     /// garden list, or of an earlier command, is refused with a warning; the others are
     /// bound.
     pub fn add_commands(&mut self, commands: &[UserCommand]) -> Vec<String> {
@@ -134,6 +135,10 @@ impl Keymap {
                     continue;
                 }
             };
+            if let Err(e) = super::commands::check(&c.command) {
+                warnings.push(format!("{what}: {e}: not bound"));
+                continue;
+            }
             let taken = [Mode::Normal, Mode::Garden]
                 .iter()
                 .find_map(|&m| self.index.get(&(m, key)).and_then(|a| a.first()));

@@ -90,6 +90,7 @@ impl EmergenceSummary {
             next_event: m
                 .calendar
                 .next_after(now)
+                .found
                 .map(|o| format!("{} {}", stamp(Some(o.at)), inert(&o.event.description))),
             relations: m.relations.len() as u64 + m.relations.not_kept,
             unsummarised: m.unsummarised_dialogues(),

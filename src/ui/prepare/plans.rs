@@ -138,12 +138,25 @@ fn agenda(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &Th
     let to = now
         .checked_add_days(Days::new(AGENDA_DAYS))
         .unwrap_or(DateTime::<Utc>::MAX_UTC);
-    let occurrences = m.calendar.agenda(now, to, AGENDA_MAX);
-    let more = if occurrences.len() == AGENDA_MAX {
+    let look = m.calendar.agenda(now, to, AGENDA_MAX);
+    let occurrences = look.found;
+    let mut more = if occurrences.len() == AGENDA_MAX {
         format!(" · the first {AGENDA_MAX} shown")
     } else {
         String::new()
     };
+    if look.not_within_bound > 0 {
+        more.push_str(&format!(
+            " · {} whose rule finds nothing within the search bound",
+            look.not_within_bound
+        ));
+    }
+    if look.not_searched > 0 {
+        more.push_str(&format!(
+            " · {} not searched (the search budget was spent)",
+            look.not_searched
+        ));
+    }
     title(
         doc,
         "Agenda",
@@ -195,11 +208,11 @@ fn events(doc: &mut ItemDoc, m: &EmergenceMemory, now: DateTime<Utc>, theme: &Th
         format!(" · {} events · {} removed", c.len(), c.removed),
         theme,
     );
-    for event in c.events() {
+    for (event, next) in c.with_next(now) {
         doc.item(crate::genomes::emergence::memory::CALENDAR, &[event.line]);
-        let next = match event.next_after(now) {
+        let next = match next.at() {
             Some(t) => format!("  next {}", stamp(Some(t))),
-            None => "  past".to_string(),
+            None => format!("  {}", next.label()),
         };
         let mut spans = vec![
             Span::styled(format!("  {:<5} ", inert(&event.id)), theme.accent),

@@ -1,11 +1,13 @@
 //! `.self/calendar.jsonl`: the creature's calendar: events at a time and place, one-off or
-//! recurring (daily, weekly, an RFC 5545 RRULE), removed by its own tool call.
+//! recurring (daily, weekly, an RFC 5545 RRULE), removed by its own tool call. Every look
+//! for occurrences is bounded ([`super::recurrence`]): per event, and per look over the
+//! whole calendar; what the bounds leave unknown is said, never searched for longer.
 
 use chrono::{DateTime, Utc};
 use rrule::RRuleSet;
 
 use super::lines::{LineCounts, text};
-use super::recurrence::{Recurrence, occurrences};
+use super::recurrence::{Budget, Found, Recurrence, search};
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
 use crate::memory::time::parse_time;
@@ -30,30 +32,94 @@ pub struct CalendarEvent {
 }
 
 impl CalendarEvent {
-    /// Its occurrences in `from..=to`, at most `limit`, oldest first.
+    /// Its occurrences in `from..=to`, at most `limit`, oldest first, paid for from
+    /// `budget` (`None`: it was spent, the event is not searched).
+    pub fn search(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: usize,
+        budget: &mut Budget,
+    ) -> Option<Found> {
+        match &self.rules {
+            Some(set) => search(set, from, to, limit, budget),
+            None => Some(Found {
+                dates: Some(self.at)
+                    .filter(|at| (from..=to).contains(at) && limit > 0)
+                    .into_iter()
+                    .collect(),
+                bounded: false,
+            }),
+        }
+    }
+
+    /// Its occurrences in `from..=to`, at most `limit`, oldest first (searched within the
+    /// bounds of one look).
     pub fn occurrences(
         &self,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
         limit: usize,
     ) -> Vec<DateTime<Utc>> {
-        match &self.rules {
-            Some(set) => occurrences(set, from, to, limit),
-            None if (from..=to).contains(&self.at) && limit > 0 => vec![self.at],
-            None => Vec::new(),
+        self.search(from, to, limit, &mut Budget::look())
+            .map(|f| f.dates)
+            .unwrap_or_default()
+    }
+
+    /// Its first occurrence at or after `now`, paid for from `budget`.
+    pub fn next(&self, now: DateTime<Utc>, budget: &mut Budget) -> Next {
+        match self.search(now, DateTime::<Utc>::MAX_UTC, 1, budget) {
+            None => Next::NotSearched,
+            Some(found) => match found.dates.first() {
+                Some(at) => Next::At(*at),
+                None if found.bounded => Next::NotWithinBound,
+                None => Next::Past,
+            },
         }
     }
 
-    /// Its first occurrence at or after `now` (looked for up to [`super::recurrence::MAX_STEPS`]
-    /// occurrences from its start).
+    /// Its first occurrence at or after `now` (searched within the bounds of one look).
     pub fn next_after(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        self.occurrences(now, DateTime::<Utc>::MAX_UTC, 1)
-            .into_iter()
-            .next()
+        match self.next(now, &mut Budget::look()) {
+            Next::At(at) => Some(at),
+            _ => None,
+        }
     }
 
     pub fn repeats(&self) -> bool {
         self.rules.is_some()
+    }
+}
+
+/// An event's next occurrence, as far as a bounded look can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    At(DateTime<Utc>),
+    /// It does not occur again: a one-off in the past, or its rule has ended.
+    Past,
+    /// Its rule finds nothing within [`super::recurrence::MAX_PERIODS`] of its start.
+    NotWithinBound,
+    /// The look's budget was spent before its turn.
+    NotSearched,
+}
+
+impl Next {
+    /// The time, when one was found.
+    pub fn at(&self) -> Option<DateTime<Utc>> {
+        match self {
+            Next::At(at) => Some(*at),
+            _ => None,
+        }
+    }
+
+    /// As a reader would say it, after the time when there is one.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Next::At(_) => "next",
+            Next::Past => "past",
+            Next::NotWithinBound => "its rule finds no occurrence within the search bound",
+            Next::NotSearched => "not searched (this look's search budget was spent)",
+        }
     }
 }
 
@@ -62,6 +128,16 @@ impl CalendarEvent {
 pub struct Occurrence<'a> {
     pub at: DateTime<Utc>,
     pub event: &'a CalendarEvent,
+}
+
+/// What one bounded look over the calendar found.
+#[derive(Debug, Clone, Default)]
+pub struct Look<T> {
+    pub found: T,
+    /// Events whose rule finds nothing (more) within the search bound.
+    pub not_within_bound: usize,
+    /// Events left unsearched when the look's budget was spent.
+    pub not_searched: usize,
 }
 
 /// The calendar folded.
@@ -142,35 +218,59 @@ impl Calendar {
         self.by_id.is_empty()
     }
 
-    /// The next occurrence of any event at or after `now`.
-    pub fn next_after(&self, now: DateTime<Utc>) -> Option<Occurrence<'_>> {
+    /// The next occurrence of any event at or after `now`, in one bounded look.
+    pub fn next_after(&self, now: DateTime<Utc>) -> Look<Option<Occurrence<'_>>> {
+        let mut look: Look<Option<Occurrence<'_>>> = Look::default();
+        let mut budget = Budget::look();
+        for event in self.by_id.iter() {
+            match event.next(now, &mut budget) {
+                Next::At(at) => {
+                    if look.found.is_none_or(|o: Occurrence<'_>| at < o.at) {
+                        look.found = Some(Occurrence { at, event });
+                    }
+                }
+                Next::Past => {}
+                Next::NotWithinBound => look.not_within_bound += 1,
+                Next::NotSearched => {}
+            }
+        }
+        look.not_searched = budget.not_searched;
+        look
+    }
+
+    /// Every event held, in the order added, with its next occurrence at or after `now`,
+    /// in one bounded look.
+    pub fn with_next(&self, now: DateTime<Utc>) -> Vec<(&CalendarEvent, Next)> {
+        let mut budget = Budget::look();
         self.by_id
             .iter()
-            .filter_map(|event| event.next_after(now).map(|at| Occurrence { at, event }))
-            .min_by_key(|o| o.at)
+            .map(|event| (event, event.next(now, &mut budget)))
+            .collect()
     }
 
     /// The occurrences of every event in `from..=to` by time, at most `limit` (and at most
-    /// `limit` per event).
+    /// `limit` per event), in one bounded look.
     pub fn agenda(
         &self,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
         limit: usize,
-    ) -> Vec<Occurrence<'_>> {
-        let mut all: Vec<Occurrence<'_>> = self
-            .by_id
-            .iter()
-            .flat_map(|event| {
-                event
-                    .occurrences(from, to, limit)
-                    .into_iter()
-                    .map(move |at| Occurrence { at, event })
-            })
-            .collect();
-        all.sort_by_key(|o| o.at);
-        all.truncate(limit);
-        all
+    ) -> Look<Vec<Occurrence<'_>>> {
+        let mut look: Look<Vec<Occurrence<'_>>> = Look::default();
+        let mut budget = Budget::look();
+        for event in self.by_id.iter() {
+            let Some(found) = event.search(from, to, limit, &mut budget) else {
+                continue;
+            };
+            // Nothing in the window and the bound reached: unknown, not empty.
+            look.not_within_bound += usize::from(found.bounded && found.dates.is_empty());
+            look.found
+                .extend(found.dates.into_iter().map(|at| Occurrence { at, event }));
+        }
+        look.not_searched = budget.not_searched;
+        look.found.sort_by_key(|o| o.at);
+        look.found.truncate(limit);
+        look
     }
 }
 
@@ -214,18 +314,19 @@ mod tests {
     #[test]
     fn the_next_event_and_the_agenda() {
         let c = calendar();
-        let next = c.next_after(at("2026-11-22T17:00:00Z")).unwrap();
+        let next = c.next_after(at("2026-11-22T17:00:00Z")).found.unwrap();
         assert_eq!(
             (next.event.id.as_str(), next.at),
             ("ev1", at("2026-11-22T18:00:00Z"))
         );
-        let next = c.next_after(at("2026-11-22T18:00:01Z")).unwrap();
+        let next = c.next_after(at("2026-11-22T18:00:01Z")).found.unwrap();
         assert_eq!(
             (next.event.id.as_str(), next.at),
             ("ev2", at("2026-11-23T07:00:00Z"))
         );
         let agenda: Vec<(String, String)> = c
             .agenda(at("2026-11-29T00:00:00Z"), at("2026-12-01T23:59:59Z"), 10)
+            .found
             .into_iter()
             .map(|o| (o.event.id.clone(), o.at.format("%m-%d %H:%M").to_string()))
             .collect();
@@ -241,8 +342,42 @@ mod tests {
         );
         assert_eq!(
             c.agenda(at("2026-11-22T00:00:00Z"), at("2026-12-31T00:00:00Z"), 3)
+                .found
                 .len(),
             3
         );
+    }
+
+    #[test]
+    fn thousands_of_rules_that_never_occur_cost_one_bounded_look() {
+        let mut c = calendar();
+        // With the four events held, as many as a calendar keeps.
+        for i in 0..(KEPT_EVENTS as u64 - 4) {
+            let line = format!(
+                r#"{{"op":"add","id":"never{i}","at":"2026-11-22T06:00:00Z","recurrence":"FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"}}"#
+            );
+            c.push(100 + i, line.as_bytes()).unwrap();
+        }
+        let now = at("2026-11-24T00:00:00Z");
+        let started = std::time::Instant::now();
+        let next = c.next_after(now);
+        let agenda = c.agenda(now, at("2026-12-01T00:00:00Z"), 10);
+        let listed = c.with_next(now);
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        // The events before them are found; of the rest a few are searched (and found
+        // to occur nowhere within the bound), the others said to be not searched.
+        assert_eq!(next.found.map(|o| o.event.id.as_str()), Some("ev2"));
+        assert!(next.not_within_bound >= 1 && next.not_searched > 9_000);
+        assert_eq!(c.len(), KEPT_EVENTS);
+        assert_eq!(next.not_within_bound + next.not_searched, KEPT_EVENTS - 4);
+        assert!(agenda.found.iter().any(|o| o.event.id == "ev3"));
+        assert_eq!(
+            agenda.not_within_bound + agenda.not_searched,
+            KEPT_EVENTS - 4
+        );
+        let said: Vec<Next> = listed.iter().map(|(_, n)| *n).collect();
+        assert_eq!(said[0], Next::Past);
+        assert!(said.contains(&Next::NotWithinBound));
+        assert_eq!(said.last(), Some(&Next::NotSearched));
     }
 }

@@ -1,5 +1,10 @@
 //! `.self/dialogues.jsonl`: what the creature and the other agents said to each other,
 //! archived by self-care into a conversation summary (kept, flagged).
+//!
+//! Bounded whatever the file holds: the newest [`KEPT_LINES`] lines are kept, each with
+//! at most [`KEPT_TEXT`] characters of its text and [`KEPT_NAME`] of a name; lines are
+//! counted per partner for the first [`KEPT_PARTIES`] partners, the lines with any other
+//! counted together ([`Dialogues::other_parties`]).
 
 use std::collections::BTreeMap;
 
@@ -11,6 +16,15 @@ use crate::memory::keyed::Keyed;
 
 /// Dialogue lines kept (the newest), archived ones included.
 pub const KEPT_LINES: usize = 50_000;
+
+/// Characters of a line's text kept (the rest is cut, marked `…`).
+pub const KEPT_TEXT: usize = 1_000;
+
+/// Characters of a partner's or a speaker's name kept.
+pub const KEPT_NAME: usize = 100;
+
+/// Partners whose lines are counted one by one (the first met).
+pub const KEPT_PARTIES: usize = 1_000;
 
 /// One thing said.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,9 +51,20 @@ pub struct Dialogues {
     pub said: u64,
     /// Lines archived (those let go since included).
     pub archived: u64,
-    /// Said lines per other party.
+    /// Said lines per other party (the first [`KEPT_PARTIES`] met).
     pub per_party: BTreeMap<String, u64>,
+    /// Said lines with the parties past those.
+    pub other_parties: u64,
     pub counts: LineCounts,
+}
+
+/// `s` cut to `max` characters, marked `…` when cut.
+fn cut(mut s: String, max: usize) -> String {
+    if let Some((at, _)) = s.char_indices().nth(max) {
+        s.truncate(at);
+        s.push('…');
+    }
+    s
 }
 
 impl Default for Dialogues {
@@ -49,6 +74,7 @@ impl Default for Dialogues {
             said: 0,
             archived: 0,
             per_party: BTreeMap::new(),
+            other_parties: 0,
             counts: LineCounts::default(),
         }
     }
@@ -62,15 +88,22 @@ impl Dialogues {
             match line.op.as_str() {
                 "said" => {
                     let id = line.key("id")?;
-                    let with = line.key("with")?;
+                    let with = cut(line.key("with")?, KEPT_NAME);
                     self.said += 1;
-                    *self.per_party.entry(with.clone()).or_default() += 1;
+                    if let Some(n) = self.per_party.get_mut(&with) {
+                        *n += 1;
+                    } else if self.per_party.len() < KEPT_PARTIES {
+                        self.per_party.insert(with.clone(), 1);
+                    } else {
+                        self.other_parties += 1;
+                    }
                     let said = Said {
                         id: id.clone(),
                         t: line.t,
-                        from: text(line, "from").unwrap_or_else(|| with.clone()),
+                        from: text(line, "from")
+                            .map_or_else(|| with.clone(), |f| cut(f, KEPT_NAME)),
                         with,
-                        text: text(line, "text").unwrap_or_default(),
+                        text: cut(text(line, "text").unwrap_or_default(), KEPT_TEXT),
                         archived: None,
                         n: self.said,
                         line: line_no,
@@ -157,5 +190,31 @@ mod tests {
         assert_eq!(d.after(None), 3);
         assert_eq!(d.after(Some("d2")), 1);
         assert_eq!(d.after(Some("d3")), 0);
+    }
+
+    #[test]
+    fn partners_and_texts_are_bounded_and_the_rest_counted() {
+        let mut d = Dialogues::default();
+        let long = "x".repeat(5 * KEPT_TEXT);
+        let n = KEPT_PARTIES as u64 + 500;
+        for i in 0..n {
+            let line = format!(
+                r#"{{"op":"said","id":"d{i}","with":"partner-{i}-{long}","text":"{long}"}}"#
+            );
+            d.push(i, line.as_bytes()).unwrap();
+        }
+        assert_eq!(d.said, n);
+        assert_eq!(d.per_party.len(), KEPT_PARTIES);
+        assert_eq!(d.other_parties, 500);
+        assert_eq!(d.per_party.values().sum::<u64>() + d.other_parties, n);
+        let last = d.get(&format!("d{}", n - 1)).unwrap();
+        assert_eq!(last.text.chars().count(), KEPT_TEXT + 1);
+        assert!(last.text.ends_with('…'));
+        assert_eq!(last.with.chars().count(), KEPT_NAME + 1);
+        assert!(
+            d.per_party
+                .keys()
+                .all(|k| k.chars().count() <= KEPT_NAME + 1)
+        );
     }
 }

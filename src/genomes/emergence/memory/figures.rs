@@ -72,20 +72,25 @@ pub(super) fn figures(
                 "overdue": m.todos.overdue(now),
             }),
         ),
-        CALENDAR => (
-            "calendar",
-            json!({
-                "events": m.calendar.len(),
-                "recurring": m.calendar.events().filter(|e| e.repeats()).count(),
-                "next": m.calendar.next_after(now).map(|o| json!({
-                    "id": o.event.id,
-                    "at": time(Some(o.at)),
-                    "description": o.event.description,
-                    "location": o.event.location,
-                    "recurrence": o.event.recurrence.label(),
-                })),
-            }),
-        ),
+        CALENDAR => {
+            let next = m.calendar.next_after(now);
+            (
+                "calendar",
+                json!({
+                    "events": m.calendar.len(),
+                    "recurring": m.calendar.events().filter(|e| e.repeats()).count(),
+                    "next": next.found.map(|o| json!({
+                        "id": o.event.id,
+                        "at": time(Some(o.at)),
+                        "description": o.event.description,
+                        "location": o.event.location,
+                        "recurrence": o.event.recurrence.label(),
+                    })),
+                    "not_within_bound": next.not_within_bound,
+                    "not_searched": next.not_searched,
+                }),
+            )
+        }
         RELATIONS => (
             "relations",
             json!({
@@ -98,6 +103,8 @@ pub(super) fn figures(
             "dialogues",
             json!({
                 "lines": m.dialogues.said,
+                "partners": m.dialogues.per_party.len(),
+                "lines_with_other_partners": m.dialogues.other_parties,
                 "archived": m.dialogues.archived,
                 "live": m.dialogues.live(),
                 "unsummarised": m.unsummarised_dialogues(),
@@ -159,9 +166,9 @@ pub(super) fn write_text(
         },
         m.todos.done()
     )?;
-    let next = m
-        .calendar
-        .next_after(now)
+    let look = m.calendar.next_after(now);
+    let mut next = look
+        .found
         .map(|o| {
             format!(
                 "; next {} {}",
@@ -170,6 +177,18 @@ pub(super) fn write_text(
             )
         })
         .unwrap_or_default();
+    if look.not_within_bound > 0 {
+        next.push_str(&format!(
+            "; {} whose rule finds no occurrence within the search bound",
+            look.not_within_bound
+        ));
+    }
+    if look.not_searched > 0 {
+        next.push_str(&format!(
+            "; {} not searched (the search budget was spent)",
+            look.not_searched
+        ));
+    }
     writeln!(
         out,
         "  calendar      {}{next}",

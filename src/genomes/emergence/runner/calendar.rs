@@ -6,7 +6,7 @@
 use chrono::{DateTime, Utc};
 
 pub use crate::genomes::emergence::memory::recurrence::Recurrence;
-use crate::genomes::emergence::memory::recurrence::occurrences;
+use crate::genomes::emergence::memory::recurrence::{Budget, search};
 
 /// `text` as a recurrence of an event at `at`, or why it is not one.
 pub fn recurrence(text: &str, at: DateTime<Utc>) -> Result<Recurrence, String> {
@@ -34,11 +34,24 @@ impl Event {
         to: DateTime<Utc>,
         limit: u16,
     ) -> Vec<DateTime<Utc>> {
+        self.search(from, to, limit, &mut Budget::look())
+    }
+
+    /// [`Event::occurrences`], paid for from `budget` (none once it is spent).
+    pub fn search(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: u16,
+        budget: &mut Budget,
+    ) -> Vec<DateTime<Utc>> {
         if to < from || limit == 0 {
             return Vec::new();
         }
         match self.recurrence.rule_set(self.at) {
-            Ok(Some(set)) => occurrences(&set, from, to, usize::from(limit)),
+            Ok(Some(set)) => search(&set, from, to, usize::from(limit), budget)
+                .map(|found| found.dates)
+                .unwrap_or_default(),
             // A rule that does not build (written by hand) is its first time only.
             Ok(None) | Err(_) => Some(self.at)
                 .filter(|d| *d >= from && *d <= to)
@@ -48,16 +61,18 @@ impl Event {
     }
 }
 
-/// The occurrences of `events` after `from` up to `to` (included), soonest first.
+/// The occurrences of `events` after `from` up to `to` (included), soonest first, in one
+/// bounded look (events past its budget are left out).
 pub fn agenda<'a>(
     events: impl Iterator<Item = &'a Event>,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
     limit: u16,
 ) -> Vec<(DateTime<Utc>, &'a Event)> {
+    let mut budget = Budget::look();
     let mut all: Vec<(DateTime<Utc>, &Event)> = events
         .flat_map(|e| {
-            e.occurrences(from, to, limit)
+            e.search(from, to, limit, &mut budget)
                 .into_iter()
                 .filter(move |d| *d > from)
                 .map(move |d| (d, e))
