@@ -274,8 +274,8 @@ impl Creature {
     }
 
     /// Looks again which genome the creature lives by (BIRTH.json, else the files on
-    /// disk); another one than before is read from the start.
-    fn detect_genome(&mut self, changes: &mut Vec<Change>) {
+    /// disk); another one than before is read from the start. Whether it changed.
+    fn detect_genome(&mut self, changes: &mut Vec<Change>) -> bool {
         let named = self.birth.as_ref().and_then(|b| b.genome.as_deref());
         let root = &self.root;
         let genome = self.genomes.detect(named, |kind| {
@@ -284,7 +284,7 @@ impl Creature {
         let fresh =
             self.genome_memory.is_none() && genome.spec().is_some_and(|s| s.memory.is_some());
         if genome == self.genome && !fresh {
-            return;
+            return false;
         }
         for kind in self.genome.files() {
             self.tailers.remove(kind);
@@ -297,6 +297,7 @@ impl Creature {
             self.reset_log(FileKind::Events);
         }
         changes.push(Change::Identity);
+        true
     }
 
     /// Looks again whether the runner in runner.json runs (holds the lock) and listens; a
@@ -344,11 +345,10 @@ impl Creature {
         let mut changes = Vec::new();
         for kind in kinds {
             self.refresh_kind(kind, &mut changes);
-            if kind == FileKind::Birth {
-                self.detect_genome(&mut changes);
-                if changes.last() == Some(&Change::Identity) {
-                    return self.refresh();
-                }
+            // Another genome: its files are read from the start.
+            if kind == FileKind::Birth && self.detect_genome(&mut changes) {
+                changes.extend(self.refresh());
+                return changes;
             }
         }
         if probe {

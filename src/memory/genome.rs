@@ -73,13 +73,32 @@ pub trait GenomeMemory: Debug + Send + Sync + Any {
     /// The figures `inspect --json` gives under the genome's name.
     fn figures(&self, now: DateTime<Utc>) -> Value;
 
-    /// The figures the file `file` gives, for an `inspect --follow` line.
-    fn file_figures(&self, file: FileKind, now: DateTime<Utc>) -> Map<String, Value>;
+    /// The figures the file `file` gives, for an `inspect --follow` line: all of them
+    /// unless the genome says which.
+    fn file_figures(&self, _file: FileKind, now: DateTime<Utc>) -> Map<String, Value> {
+        match self.figures(now) {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
 
     /// The genome's lines of plain `inspect` (indented two spaces, inert).
     fn write_text(&self, out: &mut dyn Write, now: DateTime<Utc>) -> std::io::Result<()>;
 
     fn as_any(&self) -> &dyn Any;
+}
+
+/// A counter file as OpenSeed writes it (`.sys/cycle-count`: `5`, no newline); `None`
+/// when there is no file or it is blank.
+pub fn parse_count(bytes: Option<&[u8]>) -> Result<Option<u64>, LoadError> {
+    let text = bytes.map(String::from_utf8_lossy).unwrap_or_default();
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| LoadError::NotANumber(text.to_string()))
 }
 
 /// A genome as the memory model knows it.
@@ -287,6 +306,15 @@ mod tests {
         assert_eq!(r.detect(None, |k| k == LOG).name(), "b");
         assert_eq!(r.detect(None, |_| false).name(), "a");
         assert_eq!(Registry::new(&[]).detect(None, |_| true).name(), "unknown");
+    }
+
+    #[test]
+    fn a_counter_file_is_a_number_or_nothing() {
+        assert_eq!(parse_count(Some(b"5")).unwrap(), Some(5));
+        assert_eq!(parse_count(Some(b" 12\n")).unwrap(), Some(12));
+        assert_eq!(parse_count(Some(b"")).unwrap(), None);
+        assert_eq!(parse_count(None).unwrap(), None);
+        assert!(matches!(parse_count(Some(b"x1")), Err(LoadError::NotANumber(t)) if t == "x1"));
     }
 
     #[test]

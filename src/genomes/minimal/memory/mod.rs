@@ -9,12 +9,14 @@ use std::io::Write;
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::memory::creature::Creature;
 use crate::memory::events::Event;
 use crate::memory::figures::counted;
-use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError};
+use crate::memory::genome::{
+    GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError, parse_count,
+};
 use crate::memory::json::LineError;
 use crate::memory::layout::FileKind;
 pub use cycles::{Cycle, Cycles, Step};
@@ -57,14 +59,6 @@ pub fn of(c: &Creature) -> &MinimalMemory {
     c.genome_memory_as::<MinimalMemory>().unwrap_or(&EMPTY)
 }
 
-/// `.sys/cycle-count` as OpenSeed writes it (`5`, no newline).
-pub fn parse_cycle_count(bytes: &[u8]) -> Result<u64, LoadError> {
-    let text = String::from_utf8_lossy(bytes);
-    text.trim()
-        .parse()
-        .map_err(|_| LoadError::NotANumber(text.trim().to_string()))
-}
-
 impl GenomeMemory for MinimalMemory {
     fn fold(&mut self, _file: FileKind, _line_no: u64, _bytes: &[u8]) -> Result<(), LineError> {
         Ok(())
@@ -73,7 +67,7 @@ impl GenomeMemory for MinimalMemory {
     fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), LoadError> {
         if file == CYCLE_COUNT {
             self.cycle_count = None;
-            self.cycle_count = bytes.map(parse_cycle_count).transpose()?;
+            self.cycle_count = parse_count(bytes)?;
         }
         Ok(())
     }
@@ -99,13 +93,6 @@ impl GenomeMemory for MinimalMemory {
             "cycle_count": self.cycle_count,
             "cycles": self.cycles.figures(),
         })
-    }
-
-    fn file_figures(&self, _file: FileKind, now: DateTime<Utc>) -> Map<String, Value> {
-        match self.figures(now) {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
     }
 
     fn write_text(&self, out: &mut dyn Write, _now: DateTime<Utc>) -> std::io::Result<()> {

@@ -9,11 +9,13 @@ use std::io::Write;
 use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::memory::creature::Creature;
 use crate::memory::events::{Event, EventKind};
-use crate::memory::genome::{GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError};
+use crate::memory::genome::{
+    GenomeFile, GenomeFileSpec, GenomeMemory, GenomeSpec, LoadError, parse_count,
+};
 use crate::memory::json::LineError;
 use crate::memory::layout::FileKind;
 use crate::memory::recent::Recent;
@@ -93,14 +95,7 @@ impl GenomeMemory for WondersMemory {
     fn load(&mut self, file: FileKind, bytes: Option<&[u8]>) -> Result<(), LoadError> {
         if file == CYCLE_COUNT {
             self.cycle_count = None;
-            let text = bytes.map(String::from_utf8_lossy).unwrap_or_default();
-            let text = text.trim();
-            if !text.is_empty() {
-                let n = text
-                    .parse()
-                    .map_err(|_| LoadError::NotANumber(text.to_string()));
-                self.cycle_count = Some(n?);
-            }
+            self.cycle_count = parse_count(bytes)?;
         }
         Ok(())
     }
@@ -137,13 +132,6 @@ impl GenomeMemory for WondersMemory {
             map.insert("memories_surfaced".into(), json!(self.surfaced_total));
         }
         figures
-    }
-
-    fn file_figures(&self, _file: FileKind, now: DateTime<Utc>) -> Map<String, Value> {
-        match self.figures(now) {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
     }
 
     fn write_text(&self, out: &mut dyn Write, _now: DateTime<Utc>) -> std::io::Result<()> {
