@@ -30,6 +30,9 @@ pub enum AppError {
         what: String,
         source: std::io::Error,
     },
+    /// Hosted runners that ended with an error (each said why as it ended).
+    #[error("the runner of {0} failed")]
+    RunnerFailed(String),
     /// The observatory (or a screenshot of it) failed.
     #[error(transparent)]
     Observatory(anyhow::Error),

@@ -288,14 +288,14 @@ fn host(
         .map(|(o, _)| creature_name(&o.dir))
         .collect();
     let together = creatures.len() > 1;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut opened = Vec::new();
     for (i, (mut opts, genome)) in creatures.into_iter().enumerate() {
         opts.control_socket = true;
         opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
         if headless {
-            opts.progress = Some(Box::new(|line| {
-                println!("{}", crate::text::sanitize::sanitize(line))
-            }));
+            let stop = stop_tx.clone();
+            opts.progress = Some(Box::new(move |line| print_progress(line, &stop)));
         }
         if opts.brain.kind() == crate::runner::brain::BrainKind::Rehearsal {
             (genome.1.rehearse)(&mut opts.config);
@@ -311,7 +311,30 @@ fn host(
         }
         opened.push((genome.1.open)(opts, &garden).map_err(AppError::Runner)?);
     }
-    host_runners(opened, rt, headless, watch, cli, watching)
+    host_runners(
+        opened,
+        rt,
+        (stop_tx, stop_rx),
+        headless,
+        watch,
+        cli,
+        watching,
+    )
+}
+
+/// Prints a headless runner's progress line. A reader that went away (`| head`) is a
+/// normal end: the runners are asked to stop, and nothing more is printed.
+fn print_progress(line: &str, stop: &tokio::sync::watch::Sender<bool>) {
+    use std::io::Write;
+    if *stop.borrow() {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let written =
+        writeln!(out, "{}", crate::text::sanitize::sanitize(line)).and_then(|()| out.flush());
+    if written.is_err() {
+        let _ = stop.send(true);
+    }
 }
 
 /// The name a creature goes by in its garden: its birth name, else its directory's.
@@ -324,12 +347,15 @@ fn creature_name(dir: &Path) -> String {
 fn host_runners(
     opened: Vec<Opened>,
     rt: tokio::runtime::Runtime,
+    (stop_tx, stop_rx): (
+        tokio::sync::watch::Sender<bool>,
+        tokio::sync::watch::Receiver<bool>,
+    ),
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
     watching: Watching,
 ) -> Result<(), AppError> {
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut hosted = Vec::new();
     let mut tasks = Vec::new();
     for o in opened {
@@ -350,9 +376,10 @@ fn host_runners(
     }
     let many = tasks.len() > 1;
     let ui = if headless {
+        let stop = stop_tx.clone();
         rt.spawn(async move {
             shutdown_signal().await;
-            let _ = stop_tx.send(true);
+            let _ = stop.send(true);
         });
         Ok(())
     } else {
@@ -371,6 +398,7 @@ fn host_runners(
         let _ = stop_tx.send(true);
         ui
     };
+    let mut failed = Vec::new();
     for (name, task) in tasks {
         let finished = if headless {
             Ok(rt.block_on(task))
@@ -384,12 +412,23 @@ fn host_runners(
         };
         match finished {
             Ok(Ok(report)) => say!("{}", closing_line(&who, &report)),
-            Ok(Err(e)) => say!("dreamwatch: {who}the runner ended badly: {e}"),
-            Err(_) => say!("dreamwatch: {who}the runner did not stop within 10 s; leaving it"),
+            Ok(Err(e)) => {
+                say!("dreamwatch: {who}the runner ended badly: {e}");
+                failed.push(name);
+            }
+            Err(_) => {
+                say!("dreamwatch: {who}the runner did not stop within 10 s; leaving it");
+                failed.push(name);
+            }
         }
     }
     rt.shutdown_timeout(Duration::from_secs(1));
-    ui
+    ui?;
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(AppError::RunnerFailed(failed.join(", ")))
+    }
 }
 
 /// What a hosting run says when it ends, headless or in the observatory.

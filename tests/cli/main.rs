@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 pub mod common;
 
+mod closed_pipe;
 mod config;
 mod docs_paths;
 mod escapes;
