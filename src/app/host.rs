@@ -137,11 +137,22 @@ fn refuse_foreign(dir: &Path) -> Result<(), AppError> {
 }
 
 pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
+    if !args.headless {
+        super::needs_terminal()?;
+    }
     let (mut config, watching) = settings(cli, None, args.speed)?;
     config.review_dreams |= args.review_dreams;
+    let planted: Vec<(&str, &str)> = DEMO_GARDEN
+        .iter()
+        .filter(|(_, g)| args.genome.is_none_or(|asked| asked.name() == *g))
+        .copied()
+        .collect();
     let temp;
     let garden: PathBuf = match &args.dir {
-        Some(d) => d.clone(),
+        Some(d) => {
+            check_demo_garden(d)?;
+            d.clone()
+        }
         None => {
             temp = tempfile::Builder::new()
                 .prefix("dreamwatch-demo-")
@@ -154,19 +165,23 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
             temp.path().to_path_buf()
         }
     };
+    // Everything is checked before anything is created.
     let mut creatures = Vec::new();
-    for (name, genome) in DEMO_GARDEN
-        .iter()
-        .filter(|(_, g)| args.genome.is_none_or(|asked| asked.name() == *g))
-    {
-        let creature = garden.join(name);
+    for (name, genome) in &planted {
+        let dir = garden.join(name);
+        crate::runner::open::check_dir(&dir).map_err(AppError::Runner)?;
+        refuse_foreign(&dir)?;
+        creatures.push((dir, genome_for(&garden.join(name), Some(genome))?));
+    }
+    let mut hosted = Vec::new();
+    for (creature, genome) in creatures {
         std::fs::create_dir_all(&creature).map_err(AppError::io(format!(
             "cannot create {}",
             creature.display()
         )))?;
         let messages = creature.join("MESSAGES.md");
         if !messages.exists() && !creature.join("BIRTH.json").exists() {
-            std::fs::write(&messages, demo_welcome(name))
+            std::fs::write(&messages, demo_welcome(&creature_name(&creature)))
                 .map_err(AppError::io(format!("cannot write {}", messages.display())))?;
         }
         // One rehearsal per creature: each follows its own script.
@@ -179,18 +194,52 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         opts.purpose = Some(DEMO_PURPOSE.into());
         opts.max_dreams = args.max_dreams;
         opts.max_sleeps = args.max_sleeps;
-        refuse_foreign(&opts.dir)?;
-        let genome = genome_for(&opts.dir, Some(genome))?;
-        creatures.push((opts, genome));
+        hosted.push((opts, genome));
     }
-    host(
-        creatures,
-        args.headless,
-        vec![garden],
-        cli,
-        watching,
-        secrets,
-    )
+    host(hosted, args.headless, vec![garden], cli, watching, secrets)
+}
+
+/// Refuses a `demo --dir` that is not a demo's garden: the demo plants its creatures only
+/// in a new or empty directory, or in the garden of an earlier demo (its creatures' folders
+/// and nothing else), never inside a creature or a project.
+fn check_demo_garden(garden: &Path) -> Result<(), AppError> {
+    if !garden.exists() {
+        return Ok(());
+    }
+    let refuse = |why: String| {
+        AppError::Usage(format!(
+            "{} {why}; the demo plants its creatures only in a new or empty directory, or \
+             in the garden of an earlier demo",
+            garden.display()
+        ))
+    };
+    if !garden.is_dir() {
+        return Err(refuse("is not a directory".into()));
+    }
+    if garden.join(".self").is_dir() || garden.join("BIRTH.json").is_file() {
+        return Err(refuse("is a creature, not a garden".into()));
+    }
+    let entries = std::fs::read_dir(garden)
+        .map_err(AppError::io(format!("cannot read {}", garden.display())))?;
+    let mut others: Vec<String> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let demo = DEMO_GARDEN.iter().any(|(n, _)| name.to_str() == Some(n));
+            !(demo && e.path().is_dir())
+        })
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    others.sort();
+    let shown = others.len().min(3);
+    let more = if others.len() > shown { ", ..." } else { "" };
+    Err(refuse(format!(
+        "holds other things ({}{more})",
+        others[..shown].join(", ")
+    )))
 }
 
 /// The brain `--provider` asks for, its key from the secrets taken at startup (the

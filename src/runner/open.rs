@@ -47,6 +47,20 @@ pub enum OpenError {
 /// or one holding only PURPOSE.md / MESSAGES.md prepared for the creature, is new; one with
 /// `.self/` or `BIRTH.json` is a creature; anything else is refused.
 pub fn prepare_dir(dir: &Path) -> Result<bool, OpenError> {
+    if !dir.exists() {
+        std::fs::create_dir_all(dir).map_err(|source| OpenError::Io {
+            what: "create",
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        return Ok(true);
+    }
+    check_dir(dir)
+}
+
+/// What [`prepare_dir`] would say of `dir`, creating nothing: `true` for a creature to be
+/// born (a missing directory too), `false` for one to resume.
+pub fn check_dir(dir: &Path) -> Result<bool, OpenError> {
     let io = |what| {
         move |source| OpenError::Io {
             what,
@@ -55,7 +69,6 @@ pub fn prepare_dir(dir: &Path) -> Result<bool, OpenError> {
         }
     };
     if !dir.exists() {
-        std::fs::create_dir_all(dir).map_err(io("create"))?;
         return Ok(true);
     }
     if !dir.is_dir() {

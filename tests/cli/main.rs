@@ -9,6 +9,7 @@ pub mod common;
 
 mod closed_pipe;
 mod config;
+mod demo_dir;
 mod docs_paths;
 mod escapes;
 mod inspect;
