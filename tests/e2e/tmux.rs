@@ -90,6 +90,33 @@ fn a_message_sent_with_ctrl_s_lands_in_messages_md() {
 }
 
 #[test]
+fn lines_pasted_with_cr_ends_stay_lines() {
+    if !tmux_available() {
+        return;
+    }
+    let garden = Garden::new();
+    let pip = garden.creature("pip");
+    let before = std::fs::read_to_string(pip.join("MESSAGES.md")).expect("pip's inbox");
+    let pane = Pane::start(&[&pip]);
+    pane.wait_text("Observations");
+    pane.keys(&["m"]);
+    pane.wait_text("Message to pip");
+    // tmux pastes as terminals do: each line ending in CR, inside bracketed paste.
+    let set = pane.tmux(&["set-buffer", "line one\nline two\nline three"]);
+    assert!(set.status.success());
+    let paste = pane.tmux(&["paste-buffer", "-p", "-t", "e2e"]);
+    assert!(paste.status.success());
+    pane.wait_text("line three");
+    pane.keys(&["C-s"]);
+    pane.wait_text("message appended to");
+    let after = std::fs::read_to_string(pip.join("MESSAGES.md")).expect("pip's inbox");
+    assert!(
+        after[before.len()..].contains("line one\nline two\nline three\n"),
+        "{after}"
+    );
+}
+
+#[test]
 fn an_injected_escape_sequence_leaves_the_terminal_untouched() {
     if !tmux_available() {
         return;

@@ -158,6 +158,13 @@ fn hosted_creatures_get_commands_and_their_runners_word() {
         press(&mut screen, &["p"]),
         [control(ControlCommand::Resume)]
     );
+    // The message box says where the words go: to the runner, not into the file.
+    press(&mut screen, &["m"]);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("Message to ember: to its runner, which wakes ember"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -418,6 +418,12 @@ impl App {
             )
         } else if through {
             format!(" Message to {name}: through the OpenSeed orchestrator, which wakes {name} ")
+        } else if self
+            .creatures
+            .get(path)
+            .is_some_and(|ui| ui.link != RunnerLink::None)
+        {
+            format!(" Message to {name}: to its runner, which wakes {name} ")
         } else if ignored {
             format!(
                 " {name} will not read MESSAGES.md: its OpenSeed orchestrator delivers messages "
