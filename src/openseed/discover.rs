@@ -54,9 +54,7 @@ pub fn normalize_url(url: &str) -> Result<String, OpenSeedError> {
     if valid {
         Ok(url)
     } else {
-        Err(OpenSeedError::Malformed(format!(
-            "{url} is not an http(s) URL of an orchestrator"
-        )))
+        Err(OpenSeedError::BadUrl(url))
     }
 }
 
@@ -106,7 +104,8 @@ mod tests {
             normalize_url("localhost:9000").unwrap(),
             "http://localhost:9000"
         );
-        assert!(normalize_url("ftp://x").is_err());
+        let err = normalize_url("ftp://x").unwrap_err().to_string();
+        assert_eq!(err, "ftp://x is not an http(s) URL of an orchestrator");
         assert!(normalize_url("").is_err());
     }
 

@@ -74,6 +74,9 @@ pub enum OpenSeedError {
     TooLarge { what: String, limit_mib: usize },
     #[error("the orchestrator answered something unexpected: {0}")]
     Malformed(String),
+    /// An address given by the operator that is no orchestrator's (said before asking).
+    #[error("{0} is not an http(s) URL of an orchestrator")]
+    BadUrl(String),
     #[error("no orchestrator running: {0}")]
     NotRunning(String),
 }

@@ -117,3 +117,19 @@ fn a_bad_openseed_url_is_a_usage_error_and_the_flags_exclude_each_other() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_address_that_is_no_orchestrators_is_said_so_before_asking() {
+    let home = tempfile::tempdir().unwrap();
+    let out = bin(home.path())
+        .args(["--openseed", "ftp://x"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ftp://x is not an http(s) URL of an orchestrator"),
+        "{err}"
+    );
+    assert!(!err.contains("answered"), "{err}");
+}

@@ -777,3 +777,22 @@ fn a_tick_with_nothing_changed_reads_nothing() {
     assert!(text.contains("│pip  model unknown  ○ stopped"), "{text}");
     assert!(!text.contains("s sleep"), "{text}");
 }
+
+#[test]
+fn the_creature_keys_go_round_the_garden() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 120, 36);
+    let selected = |screen: &Headless| {
+        screen
+            .app
+            .selected_ui()
+            .map(|ui| ui.name.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(selected(&screen), "ember");
+    press(&mut screen, &["["]);
+    assert_eq!(selected(&screen), "pip", "back from the first: the last");
+    press(&mut screen, &["]"]);
+    assert_eq!(selected(&screen), "ember", "on from the last: the first");
+}

@@ -10,7 +10,7 @@ use super::{Job, Outcome, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
-use crate::ui::doc::scroll::{self, Anchor, Step};
+use crate::ui::doc::scroll::{self, Anchor};
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
@@ -79,8 +79,8 @@ impl App {
             Action::FocusPrev => self.focus(-1, true),
             Action::FocusLeft => self.focus(-1, false),
             Action::FocusRight => self.focus(1, false),
-            Action::NextCreature => self.scroll(Pane::Garden, Step::Down(1)),
-            Action::PrevCreature => self.scroll(Pane::Garden, Step::Up(1)),
+            Action::NextCreature => self.cycle_selection(true),
+            Action::PrevCreature => self.cycle_selection(false),
             Action::ViewObservations => self.show(MainView::Observations),
             Action::ViewDreams => self.show(MainView::Dreams),
             Action::ViewDiary => self.show(MainView::Diary),

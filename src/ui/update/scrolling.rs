@@ -117,6 +117,25 @@ impl App {
         }
     }
 
+    /// The next (`forward`) or previous creature of the garden, wrapping at the ends (`]`
+    /// and `[`: the list's keys stop at its ends, these go round).
+    pub(super) fn cycle_selection(&mut self, forward: bool) {
+        let order = self.garden_order();
+        let n = order.len();
+        if n == 0 {
+            return;
+        }
+        let at = self.selected_index().unwrap_or(0);
+        let next = if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        };
+        if let Some(path) = order.get(next).cloned() {
+            self.select(path);
+        }
+    }
+
     /// Selects a creature; the search, which was over the previous one, ends.
     pub(super) fn select(&mut self, path: std::path::PathBuf) {
         if self.selected.as_ref() != Some(&path) {
