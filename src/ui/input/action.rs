@@ -204,7 +204,7 @@ actions! {
     Quit {
         group: General, keys: ["q", "ctrl-c"], modes: [Normal],
         needs: Nothing, bar: Normal(0),
-        hint: "quit", description: "quit",
+        hint: "quit", description: "quit (in this help, q closes it as Esc does)",
     }
     CloseHelp {
         group: General, keys: ["q"], modes: [Help],
@@ -234,12 +234,12 @@ actions! {
     NextCreature {
         group: Move, keys: ["]"], modes: [Normal],
         needs: Nothing, bar: Never,
-        hint: "next creature", description: "select the next creature",
+        hint: "next creature", description: "select the next creature (after the last: the first)",
     }
     PrevCreature {
         group: Move, keys: ["["], modes: [Normal],
         needs: Nothing, bar: Never,
-        hint: "prev creature", description: "select the previous creature",
+        hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
         group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits],
@@ -279,7 +279,7 @@ actions! {
     SortGarden {
         group: Garden, keys: ["o"], modes: [Garden],
         needs: Nothing, bar: Normal(3),
-        hint: "sort", description: "sort by name, status, last activity, fatigue (cycles)",
+        hint: "sort", description: "sort by name, status, last activity, fatigue, cost today (cycles)",
     }
     ClearFilter {
         group: Garden, keys: ["esc"], modes: [Garden],

@@ -33,6 +33,12 @@ pub struct HintContext {
     pub filtered: bool,
     /// Actions that write or act are refused.
     pub read_only: bool,
+    /// The selected creature is paused (`p` resumes it).
+    pub paused: bool,
+    /// The message box is addressed to every creature of the list (Tab: to one again).
+    pub to_all: bool,
+    /// The search prompt searches the whole garden (Tab: the selected creature again).
+    pub garden_search: bool,
 }
 
 /// One action as the hint bar or the help overlay shows it.
@@ -126,6 +132,10 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 hint: match (action, keymap.command(action), action.view_in(ctx.views)) {
                     (_, Some(command), _) => command.description.clone(),
                     (Action::PauseResume, _, _) if ctx.openseed => "stop/start".into(),
+                    // A toggle's hint says what the key does now.
+                    (Action::PauseResume, _, _) if ctx.paused => "resume".into(),
+                    (Action::MessageAll, _, _) if ctx.to_all => "to one".into(),
+                    (Action::SearchScope, _, _) if ctx.garden_search => "this creature".into(),
                     // A genome's own view goes by its title.
                     (_, _, Some(MainView::Own(view))) => view.title.to_lowercase(),
                     _ => spec.hint.into(),
@@ -184,6 +194,9 @@ mod tests {
             hits: false,
             filtered: false,
             read_only: false,
+            paused: false,
+            to_all: false,
+            garden_search: false,
         }
     }
 
@@ -216,6 +229,28 @@ mod tests {
                 pair("Esc", "cancel")
             ]
         );
+    }
+
+    #[test]
+    fn a_toggle_is_hinted_as_what_it_does_now() {
+        let keymap = Keymap::default();
+        let paused = HintContext {
+            paused: true,
+            ..ctx(Mode::Normal, true)
+        };
+        assert!(bar(&keymap, &ctx(Mode::Normal, true)).contains(&pair("p", "pause")));
+        assert!(bar(&keymap, &paused).contains(&pair("p", "resume")));
+        let to_all = HintContext {
+            to_all: true,
+            ..ctx(Mode::Message, true)
+        };
+        assert!(bar(&keymap, &to_all).contains(&pair("Tab", "to one")));
+        let garden = HintContext {
+            garden_search: true,
+            ..ctx(Mode::Search, true)
+        };
+        assert!(bar(&keymap, &garden).contains(&pair("Tab", "this creature")));
+        assert!(bar(&keymap, &ctx(Mode::Search, true)).contains(&pair("Tab", "whole garden")));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use ratatui::text::{Line, Span};
 
 use crate::ui::doc::DocLine;
+use crate::ui::focus::Mode;
 use crate::ui::input::action::{Action, Group};
 use crate::ui::input::hints::{HintContext, actions};
 use crate::ui::input::keymap::Keymap;
@@ -29,7 +30,12 @@ pub fn document(keymap: &Keymap, ctx: &HintContext, theme: &Theme) -> Vec<DocLin
     let mut group = None;
     // Views another genome offers are not this creature's keys.
     let offered = |a: Action| !ctx.creature || !a.shows_a_view() || a.view_in(ctx.views).is_some();
-    for c in all.into_iter().filter(|c| offered(c.action)) {
+    // The help's own keys are in its hint bar (and `q` is said with quit).
+    let own_key = |a: Action| a.modes() == [Mode::Help];
+    for c in all
+        .into_iter()
+        .filter(|c| offered(c.action) && !own_key(c.action))
+    {
         if group != Some(c.group) {
             if group.is_some() {
                 out.push(DocLine::hard(Line::default()));

@@ -31,6 +31,7 @@ use crate::memory::creature::{Change, Creature};
 use crate::memory::creature_map::CreatureMap;
 use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
+use crate::memory::status::Status;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{MainView, Mode, Pane};
@@ -452,6 +453,9 @@ impl App {
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),
             read_only: self.read_only,
+            paused: ui.is_some_and(|u| u.status() == Status::Paused),
+            to_all: self.message_all.is_some(),
+            garden_search: self.search.garden,
         }
     }
 
