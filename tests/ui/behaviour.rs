@@ -796,3 +796,22 @@ fn the_creature_keys_go_round_the_garden() {
     press(&mut screen, &["]"]);
     assert_eq!(selected(&screen), "ember", "on from the last: the first");
 }
+
+#[test]
+fn a_key_that_does_nothing_here_says_so() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 140, 36);
+    press(&mut screen, &["2", "r"]);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("r (RED) does nothing here: it works in the Observations view"),
+        "{text}"
+    );
+    press(&mut screen, &["Z"]);
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("Z is not a key here: ? lists the keys"),
+        "{text}"
+    );
+}

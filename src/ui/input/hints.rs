@@ -93,6 +93,23 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
     }
 }
 
+/// Why `action` does nothing in `ctx`, where its own handler would stay silent (a view's
+/// key elsewhere, a search key with no hits...); `None` when it works, or when its
+/// handler says why itself (control, messages).
+pub fn why_not(action: Action, ctx: &HintContext) -> Option<&'static str> {
+    if enabled(action, ctx) || !ctx.creature {
+        return None;
+    }
+    Some(match action.spec().needs {
+        Needs::Observations => "it works in the Observations view",
+        Needs::Ordered => "it works in the Observations and Events views",
+        Needs::Events => "it works in the Events view",
+        Needs::Pruned => "it works on a dream that pruned observations, in the Dreams view",
+        Needs::GardenFilter => "the garden is not filtered",
+        _ => return None,
+    })
+}
+
 fn in_bar(keymap: &Keymap, action: Action, ctx: &HintContext) -> bool {
     let normal = ctx.mode == Mode::Normal;
     if normal && ctx.pane == Pane::Garden && keymap.shadowed_in_garden(action, ctx.views) {
@@ -251,6 +268,25 @@ mod tests {
         };
         assert!(bar(&keymap, &garden).contains(&pair("Tab", "this creature")));
         assert!(bar(&keymap, &ctx(Mode::Search, true)).contains(&pair("Tab", "whole garden")));
+    }
+
+    #[test]
+    fn a_key_that_does_nothing_here_says_where_it_works() {
+        let in_dreams = HintContext {
+            view: MainView::Dreams,
+            ..ctx(Mode::Normal, true)
+        };
+        assert_eq!(
+            why_not(Action::ToggleRed, &in_dreams),
+            Some("it works in the Observations view")
+        );
+        assert_eq!(why_not(Action::ToggleRed, &ctx(Mode::Normal, true)), None);
+        assert_eq!(
+            why_not(Action::CycleEventKind, &in_dreams),
+            Some("it works in the Events view")
+        );
+        // Control keys say why themselves.
+        assert_eq!(why_not(Action::ForceSleep, &ctx(Mode::Normal, false)), None);
     }
 
     #[test]

@@ -7,6 +7,8 @@ use ratatui_textarea::TextArea;
 
 use super::Job;
 use crate::ui::focus::{Mode, Pane};
+use crate::ui::input::action::Action;
+use crate::ui::input::hints::why_not;
 use crate::ui::input::keymap::QUIT_ALWAYS;
 use crate::ui::input::keys::KeyChord;
 use crate::ui::state::App;
@@ -27,6 +29,13 @@ impl App {
             .keymap
             .lookup(self.mode, garden_focused, chord, self.views())
         {
+            if self.mode == Mode::Normal
+                && let Some(why) = why_not(action, &self.hint_context())
+            {
+                let hint = action.spec().hint;
+                self.set_notice(format!("{chord} ({hint}) does nothing here: {why}"), false);
+                return Vec::new();
+            }
             return self.apply(action);
         }
         match self.mode {
@@ -38,6 +47,10 @@ impl App {
             }
             Mode::Search => self.edit_search(key),
             Mode::Filter => self.edit_filter(key),
+            Mode::Normal if says_something(key) => {
+                let help = self.keymap.mention(Action::Help, ": {} lists the keys");
+                self.set_notice(format!("{chord} is not a key here{help}"), false);
+            }
             Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits => {}
         }
         Vec::new()
@@ -110,6 +123,12 @@ impl App {
         self.area.height = height;
         self.dirty = true;
     }
+}
+
+/// Whether an unbound key was pressed meaning something (a character or a function
+/// key), so that saying it is not a key helps: not a lone modifier or a media key.
+fn says_something(key: KeyEvent) -> bool {
+    matches!(key.code, KeyCode::Char(_) | KeyCode::F(_))
 }
 
 /// A key in the message box: the text area's own keys, with readline's Ctrl-U (delete to
