@@ -50,6 +50,7 @@ fn label<'k>(kind: &'k EventKind, theme: &Theme) -> (&'k str, Style) {
         EventKind::Dream => ("dream", theme.dream),
         EventKind::ToolCall => ("tool", theme.accent),
         EventKind::Message => ("message", theme.notice),
+        EventKind::MessageSent => ("sent", theme.notice),
         EventKind::Pause => ("pause", theme.paused),
         EventKind::Resume => ("resume", theme.paused),
         EventKind::Boot => ("boot", theme.awake),
@@ -98,9 +99,24 @@ fn summary(e: &Event) -> String {
             };
             format!("{} {}{failed}", s("tool"), s("input"))
         }
-        EventKind::Message | EventKind::Thought => s("text").to_string(),
+        EventKind::Message => {
+            let from = match (s("source"), s("from")) {
+                (_, from) if !from.is_empty() => from,
+                ("garden", _) => "a creature",
+                _ => "creator",
+            };
+            format!("from {from}: {}", s("text"))
+        }
+        EventKind::MessageSent => {
+            let delivery = match s("delivery") {
+                "" | "delivered" | "creator" => String::new(),
+                other => format!(" ({other})"),
+            };
+            format!("to {}: {}{delivery}", s("to"), s("text"))
+        }
+        EventKind::Thought => s("text").to_string(),
         EventKind::Pause | EventKind::Resume => s("source").to_string(),
-        _ => serde_json::Value::Object(e.fields.clone()).to_string(),
+        _ => fields(&e.fields),
     };
     // One row: line breaks and runs of spaces become one space.
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -110,6 +126,20 @@ fn summary(e: &Event) -> String {
         text.push('…');
     }
     text
+}
+
+/// An event of a kind this view has no words for: its fields as `key value`, strings
+/// unquoted, by key.
+fn fields(fields: &serde_json::Map<String, serde_json::Value>) -> String {
+    fields
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "t" | "type"))
+        .map(|(k, v)| match v {
+            serde_json::Value::String(text) => format!("{k} {text}"),
+            other => format!("{k} {other}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 #[cfg(test)]
@@ -136,8 +166,32 @@ mod tests {
             "03-09 10:00:01 tool     bash ls (failed)"
         );
         assert_eq!(
-            row_of(r#"{"type":"budget.warn","left":3}"#),
-            "-- --:--:-- budget.warn {\"left\":3}"
+            row_of(r#"{"type":"budget.warn","left":3,"why":"cap"}"#),
+            "-- --:--:-- budget.warn left 3 · why cap"
+        );
+        assert_eq!(
+            row_of(
+                r#"{"t":"2026-03-09T10:00:02Z","type":"creature.message_sent","to":"moss","text":"hello","delivery":"delivered"}"#
+            ),
+            "03-09 10:00:02 sent     to moss: hello"
+        );
+        assert_eq!(
+            row_of(
+                r#"{"t":"2026-03-09T10:00:03Z","type":"creature.message_sent","to":"wren","text":"hi","delivery":"unknown recipient"}"#
+            ),
+            "03-09 10:00:03 sent     to wren: hi (unknown recipient)"
+        );
+        assert_eq!(
+            row_of(
+                r#"{"t":"2026-03-09T10:00:04Z","type":"creature.message","text":"hi back","source":"garden","from":"moss"}"#
+            ),
+            "03-09 10:00:04 message  from moss: hi back"
+        );
+        assert_eq!(
+            row_of(
+                r#"{"t":"2026-03-09T10:00:05Z","type":"creature.message","text":"be kind","source":"MESSAGES.md"}"#
+            ),
+            "03-09 10:00:05 message  from creator: be kind"
         );
         let bad = row(4, Err("not JSON"), &Theme::default()).to_string();
         assert_eq!(bad, "line 5: unreadable: not JSON");
