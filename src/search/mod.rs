@@ -13,6 +13,7 @@
 //! are kept; later ones are only counted. `benches/search.sh` measures throughput against
 //! ripgrep.
 
+mod json_window;
 mod pattern;
 mod preview;
 mod rare_pair;
@@ -58,6 +59,14 @@ pub enum SearchSource {
     Summaries,
     DiaryLog,
     Dialogues,
+}
+
+impl SearchSource {
+    /// Whether its lines are JSON, whose hits are shown as the text of the string they
+    /// are in (the shared logs: a genome's own files are shown as written).
+    pub fn is_json_lines(self) -> bool {
+        matches!(self, Self::Conversation | Self::Dreams)
+    }
 }
 
 /// One matching line.

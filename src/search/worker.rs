@@ -2,6 +2,7 @@
 
 use std::sync::atomic::Ordering;
 
+use super::json_window::string_window;
 use super::preview::preview;
 use super::scan::{Found, Needle, Sink, scan};
 use super::{Hit, MAX_STORED_HITS, SearchRequest, SearchSource, Shared, lock};
@@ -116,13 +117,28 @@ impl Sink for Publisher<'_> {
     fn found(&mut self, found: Found<'_>) {
         self.found += 1;
         self.stored += 1;
-        let (text, range) = preview(
-            found.before,
-            found.matched,
-            found.after,
-            found.at_line_start,
-            found.at_line_end,
-        );
+        let in_string = self
+            .source
+            .is_json_lines()
+            .then(|| {
+                string_window(
+                    found.before,
+                    found.matched,
+                    found.after,
+                    found.at_line_start,
+                )
+            })
+            .flatten();
+        let (text, range) = match in_string {
+            Some(w) => preview(&w.before, &w.matched, &w.after, w.whole_start, w.whole_end),
+            None => preview(
+                found.before,
+                found.matched,
+                found.after,
+                found.at_line_start,
+                found.at_line_end,
+            ),
+        };
         self.pending.push(Hit {
             source: self.source,
             file: self.file,
