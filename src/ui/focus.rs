@@ -94,6 +94,8 @@ pub enum Mode {
     Review,
     /// The list of a search's hits.
     Hits,
+    /// The status line's log.
+    Log,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

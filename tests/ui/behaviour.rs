@@ -556,7 +556,14 @@ fn the_refusal_to_control_a_watched_creature_reads_on_a_narrow_terminal() {
         .find(|l| l.contains("cannot make"))
         .unwrap_or_else(|| panic!("no refusal shown: {text}"));
     assert!(status.starts_with("cannot make "), "{status}");
-    assert!(status.trim_end().ends_with('…'), "{status}");
+    // Cut, and where to read it whole said.
+    assert!(status.trim_end().ends_with("… (L: whole)"), "{status}");
+    press(&mut screen, &["L"]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("Status log: newest first"), "{text}");
+    assert!(text.contains("cannot make"), "{text}");
+    press(&mut screen, &["esc"]);
+    assert!(!screen.text().unwrap().contains("Status log"));
 }
 
 /// The message box writes to the creature it was opened for: when that creature's

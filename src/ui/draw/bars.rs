@@ -9,6 +9,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::fmt::truncate;
 use crate::ui::focus::Mode;
+use crate::ui::input::action::Action;
 use crate::ui::input::hints::{ActionInfo, actions};
 use crate::ui::state::App;
 use crate::ui::state::creature::RunnerLink;
@@ -84,9 +85,12 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         && !matches!(app.mode, Mode::Search | Mode::Filter)
         && let Some(last) = left.last_mut()
     {
-        // A notice longer than the row: the creature count makes room, and the cut shows.
+        // A notice longer than the row: the creature count makes room, the cut shows, and
+        // the key of the status log (where it is whole) is named.
+        let whole = app.keymap.mention(Action::StatusLog, " ({}: whole)");
         let keep = width.saturating_sub(used - last.content.width());
-        last.content = truncate(&last.content, keep).into();
+        let cut = truncate(&last.content, keep.saturating_sub(whole.width()));
+        last.content = format!("{cut}{whole}").into();
     }
     frame.render_widget(Paragraph::new(Line::from(left)), area);
 }

@@ -51,6 +51,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Message => message::render(frame, app),
         Mode::Review => review::render(frame, app),
         Mode::Hits => hits::render(frame, app),
+        Mode::Log => help::render_log(frame, app),
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

@@ -206,6 +206,11 @@ actions! {
         needs: Nothing, bar: Normal(0),
         hint: "quit", description: "quit (in this help, q closes it as Esc does)",
     }
+    StatusLog {
+        group: General, keys: ["L"], modes: [Normal, Log],
+        needs: Nothing, bar: Never,
+        hint: "log", description: "the status line's log: all it said, whole, newest first",
+    }
     CloseHelp {
         group: General, keys: ["q"], modes: [Help],
         needs: Nothing, bar: Overlay(4),
@@ -242,32 +247,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -525,7 +530,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

@@ -16,6 +16,7 @@ pub mod review;
 pub mod search;
 pub mod selection;
 pub mod spend;
+pub mod status_log;
 pub mod talk;
 pub mod watched;
 
@@ -105,6 +106,8 @@ pub struct App {
     /// The terminal's size.
     pub area: Rect,
     pub notice: Option<Notice>,
+    /// Everything the status line said.
+    pub status_log: status_log::StatusLog,
     pub help_anchor: Anchor,
     pub message: Option<TextArea<'static>>,
     /// The creature the open message box writes to: the one selected when it opened.
@@ -162,6 +165,7 @@ impl App {
             now,
             area,
             notice: None,
+            status_log: Default::default(),
             help_anchor: Anchor::Line(0),
             message: None,
             message_to: None,
@@ -578,8 +582,10 @@ impl App {
     }
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {
+        let text = text.into();
+        self.status_log.push(self.now, &text, error);
         self.notice = Some(Notice {
-            text: text.into(),
+            text,
             error,
             shown: false,
         });

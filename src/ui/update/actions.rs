@@ -41,6 +41,10 @@ impl App {
                 let vp = layout::help_viewport(self.area);
                 let lines = self.help_document();
                 self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
+            } else if self.mode == Mode::Log {
+                let vp = layout::help_viewport(self.area);
+                let lines = self.status_log.document(&self.theme);
+                self.status_log.anchor = scroll::scroll(&lines, self.status_log.anchor, vp, step);
             } else if self.mode == Mode::Hits {
                 self.move_in_hit_list(step);
             } else if self.mode == Mode::Review {
@@ -70,6 +74,14 @@ impl App {
                     _ => {}
                 }
                 self.mode = Mode::Normal;
+            }
+            Action::StatusLog => {
+                self.mode = if self.mode == Mode::Log {
+                    Mode::Normal
+                } else {
+                    self.status_log.anchor = Anchor::Line(0);
+                    Mode::Log
+                };
             }
             Action::FilterGarden => self.start_filter(),
             Action::SortGarden => self.cycle_sort(),

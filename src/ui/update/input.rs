@@ -51,7 +51,7 @@ impl App {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
             }
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits => {}
+            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits | Mode::Log => {}
         }
         Vec::new()
     }
@@ -113,7 +113,9 @@ impl App {
                 self.garden_view.filter.extend(text);
                 self.follow_filter();
             }
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits => return,
+            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits | Mode::Log => {
+                return;
+            }
         }
         self.dirty = true;
     }
