@@ -209,7 +209,7 @@ impl H {
 
     /// Plays the dream through: consolidation, commit, and the deep steps if asked.
     pub(super) fn dream(&mut self) {
-        assert_eq!(self.purpose(), Some(Purpose::Consolidate));
+        assert_eq!(self.purpose(), Some(Purpose::Genome("consolidate")));
         self.reply_text(CONSOLIDATION);
         self.commit(Ok(()));
         if let Some(id) = self.out.iter().find_map(|e| match e {
@@ -223,9 +223,9 @@ impl H {
                         .into(),
                 ),
             }));
-            assert_eq!(self.purpose(), Some(Purpose::Prune));
+            assert_eq!(self.purpose(), Some(Purpose::Genome("prune")));
             self.reply_text("# Observations\n\n## 2026-03-01\n\nGRN 10:00 a detail\n");
-            assert_eq!(self.purpose(), Some(Purpose::Priorities));
+            assert_eq!(self.purpose(), Some(Purpose::Genome("priorities")));
             self.reply_text("1. first\n2. second\n3. third\n");
         }
     }
@@ -362,7 +362,7 @@ fn nap_plain_pause_or_dream() {
         };
         h.set_sleep(secs);
         let got = match (h.purpose(), h.fsm.status()) {
-            (Some(Purpose::Consolidate), Status::Dreaming) => Want::Dream,
+            (Some(Purpose::Genome("consolidate")), Status::Dreaming) => Want::Dream,
             (None, Status::Napping { .. }) => Want::Nap,
             (None, Status::Asleep { .. }) => Want::Pause,
             other => panic!("{secs}s: unexpected {other:?}"),
@@ -393,7 +393,7 @@ fn the_dream_interval_follows_the_config_and_speed() {
         let mut h = H::dreamt_ago(cfg.clone(), seconds_ago / 60.0, 1);
         h.set_sleep(300.0);
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             dreams,
             "{seconds_ago}s ago"
         );
@@ -433,7 +433,7 @@ fn the_fatigue_limit_forces_consolidation_then_the_deep_pause() {
         let mut h = H::fresh();
         h.bash(calls);
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             forced,
             "{calls} calls"
         );
@@ -744,7 +744,7 @@ fn force_sleep_from_every_state() {
         .collect();
     h.reply(calls);
     h.run_tools();
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
     h.dream();
     assert_eq!(h.timer().unwrap().1 - h.now, TimeDelta::seconds(300));
@@ -757,7 +757,7 @@ fn force_sleep_from_every_state() {
     h.set_sleep(5.0);
     assert!(matches!(h.fsm.status(), Status::Napping { .. }));
     h.control(ControlCommand::ForceSleep);
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     h.dream();
     assert_eq!(h.fsm.dreams(), 2);
 }
@@ -778,7 +778,7 @@ fn operator_force_sleep_dreams_whatever_the_interval_and_answers() {
     h.run_tools();
     assert_eq!(
         h.purpose(),
-        Some(Purpose::Consolidate),
+        Some(Purpose::Genome("consolidate")),
         "a dream, not a plain sleep"
     );
     assert_eq!(h.fsm.status(), Status::Dreaming);
@@ -796,7 +796,7 @@ fn operator_force_sleep_dreams_whatever_the_interval_and_answers() {
     h.bash(2);
     h.control(ControlCommand::ForceSleep);
     h.reply_text("looking around");
-    assert_ne!(h.purpose(), Some(Purpose::Consolidate));
+    assert_ne!(h.purpose(), Some(Purpose::Genome("consolidate")));
     assert!(
         h.wrote_genome(|io| matches!(io, DreamerIo::Commit { commit, .. }
         if commit.observations.is_empty()
@@ -844,7 +844,7 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     // Wake during a dream: no pause after it.
     h.now += TimeDelta::hours(1);
     h.set_sleep(300.0);
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     h.control(ControlCommand::Wake);
     h.reply_text(CONSOLIDATION);
     h.commit(Ok(()));
@@ -917,7 +917,7 @@ fn restart_while_dreaming_dreams_again() {
             },
         );
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             dreams,
             "{asked}s"
         );
@@ -1129,7 +1129,7 @@ fn deep_sleep_without_observations_skips_pruning() {
         id,
         result: Ok("# Observations\n".into()),
     }));
-    assert_eq!(h.purpose(), Some(Purpose::Priorities));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("priorities")));
     h.reply_text("- one\n- two\n- three\n");
     assert!(h.wrote_genome(
         |w| matches!(w, DreamerIo::Diary { body, .. } if body.contains("not pruned"))

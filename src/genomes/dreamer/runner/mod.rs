@@ -8,9 +8,11 @@
 pub mod consolidation;
 pub mod deep_sleep;
 pub mod files;
+pub mod tasks;
 
 mod dream;
 mod record;
+mod rehearsal;
 
 use std::io;
 

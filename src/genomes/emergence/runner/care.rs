@@ -14,11 +14,12 @@ use std::collections::VecDeque;
 use serde_json::{Value, json};
 
 use super::config::tokens;
+use super::tasks::Summarize;
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append, prompts};
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::events::{CreatureEvent, DreamEvent};
-use crate::runner::brain::task::{Summarize, Task};
+use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, IoProgress, ToolReply};
 
 #[derive(Debug, Clone)]
@@ -210,7 +211,7 @@ impl Emergence {
                 .map(|m| (m.id.clone(), m.text.clone()))
                 .collect();
             let user = prompts::memories_text(&care.focus, &items, n, care.batches_total);
-            let task = Task::Summarize(Summarize {
+            let task = Task::genome(Summarize {
                 kind: SummaryKind::Memories,
                 focus: care.focus.clone(),
                 items,
@@ -253,7 +254,7 @@ impl Emergence {
             return self.care_finish(cx);
         }
         let user = prompts::dialogues_text(&care.focus, earlier.map(|s| s.text.as_str()), &items);
-        let task = Task::Summarize(Summarize {
+        let task = Task::genome(Summarize {
             kind: SummaryKind::Conversations,
             focus: care.focus.clone(),
             items: items.clone(),

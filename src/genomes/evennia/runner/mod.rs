@@ -22,7 +22,11 @@ pub mod journal;
 pub mod relationship;
 pub mod schedule;
 
+pub mod tasks;
+
 mod prompts;
+mod rehearsal;
+
 /// The rehearsal brain's context budget (characters): small, so that compaction shows
 /// within minutes.
 const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
@@ -53,6 +57,7 @@ use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
 use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
+use crate::runner::brain::script::TurnScript;
 use crate::runner::config::RunnerConfig;
 use crate::runner::mail::{self, Delivery, Outgoing};
 
@@ -533,6 +538,10 @@ impl Genome for Evennia {
 
     fn wake_time_includes_work(&self) -> bool {
         true
+    }
+
+    fn turn_script(&self) -> Option<TurnScript> {
+        Some(rehearsal::SCRIPT)
     }
 
     fn trims_at_consolidation(&self) -> bool {

@@ -267,7 +267,10 @@ fn a_reflection_comes_at_150_not_149() {
     for (total, reflects) in [(149, false), (150, true)] {
         let mut w = World::new(config(0), journal_of(total), 300);
         w.until("the first rest", World::rested);
-        let asked = w.tasks.iter().any(|t| matches!(t, Task::Reflect(_)));
+        let asked = w
+            .tasks
+            .iter()
+            .any(|t| t.request::<super::tasks::Reflect>().is_some());
         assert_eq!(asked, reflects, "cumulative importance {total}");
         let lines = w.lines("reflections.jsonl", "reflect");
         assert_eq!(lines.len(), usize::from(reflects));

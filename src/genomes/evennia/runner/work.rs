@@ -10,10 +10,11 @@ use serde_json::{Value, json};
 
 use super::journal::{self, Entry};
 use super::prompts::{self, request};
+use super::tasks::{ConsolidateEntity, ExtractFacts, Reflect, ScoreImportance};
 use super::{Evennia, append, relationship};
 use crate::genomes::evennia::memory::journal::REFLECTION_SOURCE;
 use crate::llm::{LlmError, Response, joined_text};
-use crate::runner::brain::task::{self, Task};
+use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, Genome, SleepEnd, SleepStep};
 
 /// Entities consolidated per sleep.
@@ -254,7 +255,7 @@ impl Evennia {
         }
         let listing: String = batch.iter().map(|(id, t)| format!("{id}: {t}\n")).collect();
         let id = cx.think(
-            Task::ScoreImportance(task::ScoreImportance { entries: batch }),
+            Task::genome(ScoreImportance { entries: batch }),
             request(prompts::SCORING_PROMPT, listing, cx.cfg),
         );
         self.wait(id)
@@ -320,7 +321,7 @@ impl Evennia {
             None => format!("Journal entry: {}", entry.text),
         };
         let id = cx.think(
-            Task::ExtractFacts(task::ExtractFacts {
+            Task::genome(ExtractFacts {
                 entry_id: entry.id.clone(),
                 text: entry.text.clone(),
                 source_entity: entry.source_entity.clone(),
@@ -500,7 +501,7 @@ impl Evennia {
                 .collect::<String>()
         );
         let id = cx.think(
-            Task::ConsolidateEntity(task::ConsolidateEntity {
+            Task::genome(ConsolidateEntity {
                 entity_id,
                 entity_type: p.entity_type.clone(),
                 attributes,
@@ -553,7 +554,7 @@ impl Evennia {
             .map(|(id, t, i)| format!("{id} ({i}/10): {t}\n"))
             .collect();
         let id = cx.think(
-            Task::Reflect(task::Reflect { entries }),
+            Task::genome(Reflect { entries }),
             request(prompts::REFLECTION_PROMPT, user, cx.cfg),
         );
         self.wait(id)
