@@ -10,6 +10,8 @@ pub mod deep_sleep;
 pub mod files;
 pub mod tasks;
 
+#[cfg(test)]
+mod cycle_tests;
 mod dream;
 mod record;
 mod rehearsal;
