@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Value, json};
 
-use super::config::tokens;
+use super::config::{self, tokens};
 use super::tasks::Summarize;
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append, prompts};
@@ -86,7 +86,7 @@ impl Emergence {
         let Some(focus) = str_arg(input, "focus") else {
             return ToolReply::Done(done(false, "Error: self_care needs a `focus`".into()));
         };
-        let c = &cx.cfg.emergence;
+        let c = &config::of(cx.cfg);
         let active: Vec<(String, usize)> = self
             .active_memories()
             .map(|m| (m.id.clone(), tokens(&m.text)))
@@ -230,9 +230,7 @@ impl Emergence {
             .iter()
             .rev()
             .find(|s| s.kind == SummaryKind::Conversations && s.from.is_none());
-        let budget = cx
-            .cfg
-            .emergence
+        let budget = config::of(cx.cfg)
             .token_ceiling
             .saturating_sub(earlier.map_or(0, |s| tokens(&s.text)));
         let mut used = 0;
@@ -337,7 +335,7 @@ impl Emergence {
     /// Archives the oldest summarised dialogue while more than `max_dialogues` lines or
     /// `post_summary_ceiling` tokens of dialogue are unarchived. Returns how many.
     fn archive_dialogues(&mut self, cx: &mut Cx<'_, Self>) -> usize {
-        let c = &cx.cfg.emergence;
+        let c = &config::of(cx.cfg);
         let (max_lines, max_tokens) = (c.max_dialogues, c.post_summary_ceiling);
         let mut lines = self.dialogues.iter().filter(|d| !d.archived).count();
         let mut toks: usize = self

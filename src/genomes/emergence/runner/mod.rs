@@ -29,6 +29,9 @@ mod rehearsal;
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Emergence>,
     rehearse: crate::runner::hosting::nothing_to_rehearse,
+    config: Some(crate::runner::genome_config::ConfigSection::of::<
+        config::EmergenceConfig,
+    >()),
     embeds: false,
 };
 

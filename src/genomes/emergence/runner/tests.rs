@@ -406,7 +406,8 @@ fn dialogues_are_summarised_up_to_the_watermark_and_folded() {
 #[test]
 fn dialogue_past_the_ceilings_is_archived_oldest_first() {
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.max_dialogues = 2;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.max_dialogues = 2);
     let mut w = World::with(cfg, start(), memories(30));
     for i in 1..=5 {
         w.send(Input::Control(ControlCommand::Message {
@@ -429,7 +430,8 @@ fn dialogue_past_the_ceilings_is_archived_oldest_first() {
 
     // The post-summary ceiling in tokens (4 + 4 + 2 here): 5 kept at most.
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.post_summary_ceiling = 5;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.post_summary_ceiling = 5);
     let mut w = World::with(cfg, start(), memories(30));
     for text in ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "cccccccc"] {
         w.send(Input::Control(ControlCommand::Message {
@@ -766,7 +768,8 @@ fn messages_are_dialogue_and_interactions_on_both_sides() {
 #[test]
 fn a_restore_reads_back_what_the_genome_wrote() {
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.max_dialogues = 1;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.max_dialogues = 1);
     let mut w = World::with(cfg, start(), memories(0));
     w.store(31);
     w.call("add_soul_entry", json!({"text": "one"}));
