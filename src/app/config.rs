@@ -300,7 +300,7 @@ impl ConfigFile {
                 | RunnerConfigError::Value(_)),
             ) = RunnerConfig::from_table(&alone, profile)
             {
-                problems.push(self.runner_problem(&key, &e));
+                problems.push(self.runner_problem(&key, &with_genome_sections(e)));
                 table.remove(&key);
             }
         }
@@ -445,6 +445,21 @@ impl ConfigFile {
             value: value.cycle,
             problems,
         }
+    }
+}
+
+/// An unknown `[runner]` key's error, the hosted genomes' tables among the keys it
+/// could have been.
+fn with_genome_sections(e: RunnerConfigError) -> RunnerConfigError {
+    match e {
+        RunnerConfigError::UnknownKey { key, known } => {
+            let known = std::iter::once(known)
+                .chain(super::genomes::config_sections().map(|s| s.name.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            RunnerConfigError::UnknownKey { key, known }
+        }
+        other => other,
     }
 }
 
@@ -766,6 +781,10 @@ mod tests {
         assert!(
             said[0].starts_with("test.toml:9: [runner] fatigue_limt:"),
             "{said:?}"
+        );
+        assert!(
+            said[0].contains("fatigue_limit") && said[0].contains("evennia"),
+            "the genomes' tables are among the keys: {said:?}"
         );
         assert!(
             said[1].starts_with("test.toml:10: [runner] quick_nap_threshold_s:"),
