@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::llm::ProviderKind;
 use crate::memory::cycle::Profile;
+use crate::ui::screenshot::ScreenshotOptions;
 use crate::watch::WatchOptions;
 
 #[derive(Debug, Parser)]
@@ -275,6 +276,21 @@ fn built_fixtures(set: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(set)
+}
+
+impl ScreenshotArgs {
+    /// The screenshots' options, in `theme`.
+    pub fn options(&self, theme: Option<String>) -> ScreenshotOptions {
+        ScreenshotOptions {
+            out: self.out.clone(),
+            width: self.width,
+            height: self.height,
+            theme,
+            fixtures: self.fixtures.clone(),
+            evennia_fixtures: self.evennia_fixtures.clone(),
+            emergence_fixtures: self.emergence_fixtures.clone(),
+        }
+    }
 }
 
 impl WatchArgs {

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use crate::memory::cycle::{Cycle, Profile};
 use crate::openseed::{Token, Tokens};
 use crate::runner::config::{RunnerConfig, RunnerConfigError};
+use crate::runner::genome_config::GenomeConfigs;
 use crate::ui::config::{Config as ObservatoryConfig, config_dir};
 
 /// The config file's text as TOML, with where it came from.
@@ -275,7 +276,8 @@ impl ConfigFile {
     }
 
     /// The runner's settings: `[runner]` (with `[fatigue]` folded in) over `profile`, or
-    /// over the file's own `profile` when none is given. A key that is unknown or has a
+    /// over the file's own `profile` when none is given, and each hosted genome's own
+    /// table (`[runner.<genome>]`) read by the genome. A key that is unknown or has a
     /// wrong value is left out (its default stands), with a problem; when the values
     /// only disagree together, the one whose absence settles it is left out.
     pub fn runner(&self, profile: Option<Profile>) -> Checked<RunnerConfig> {
@@ -288,6 +290,7 @@ impl ConfigFile {
                 toml::Table::new()
             }
         };
+        let genomes = self.genome_sections(&mut table, &mut problems);
         let alias = self.fold_fatigue(&mut table, &mut problems);
         for (key, value) in table.clone() {
             let alone = toml::Table::from_iter([(key.clone(), value)]);
@@ -297,14 +300,15 @@ impl ConfigFile {
                 | RunnerConfigError::Value(_)),
             ) = RunnerConfig::from_table(&alone, profile)
             {
-                problems.push(self.runner_problem(&key, &e));
+                problems.push(self.runner_problem(&key, &with_genome_sections(e)));
                 table.remove(&key);
             }
         }
-        let config = match RunnerConfig::from_table(&table, profile) {
+        let mut config = match RunnerConfig::from_table(&table, profile) {
             Ok(config) => config,
             Err(whole) => self.settle(&mut table, profile, whole, &mut problems),
         };
+        config.genomes = genomes;
         let Cycle {
             fatigue_warning: warning,
             fatigue_limit: limit,
@@ -318,7 +322,6 @@ impl ConfigFile {
                 limit,
             });
             let defaults = RunnerConfig::profile(profile.unwrap_or_default()).cycle;
-            let mut config = config;
             config.cycle.fatigue_warning = defaults.fatigue_warning;
             config.cycle.fatigue_limit = defaults.fatigue_limit;
             return Checked {
@@ -330,6 +333,30 @@ impl ConfigFile {
             value: config,
             problems,
         }
+    }
+
+    /// Takes each hosted genome's table out of `table` and has the genome read it; one it
+    /// cannot read is left out (its defaults stand), with a problem.
+    fn genome_sections(
+        &self,
+        table: &mut toml::Table,
+        problems: &mut Vec<ConfigError>,
+    ) -> GenomeConfigs {
+        let mut configs = GenomeConfigs::default();
+        for section in super::genomes::config_sections() {
+            let Some(value) = table.remove(section.name) else {
+                continue;
+            };
+            if let Err(e) = section.read(&value, &mut configs) {
+                problems.push(ConfigError::Key {
+                    path: self.path(),
+                    line: self.line(Some("runner"), section.name),
+                    key: format!("[runner.{}]", e.section),
+                    message: e.message,
+                });
+            }
+        }
+        configs
     }
 
     /// Leaves out the first key of `table` without which the runner's settings hold
@@ -421,6 +448,21 @@ impl ConfigFile {
     }
 }
 
+/// An unknown `[runner]` key's error, the hosted genomes' tables among the keys it
+/// could have been.
+fn with_genome_sections(e: RunnerConfigError) -> RunnerConfigError {
+    match e {
+        RunnerConfigError::UnknownKey { key, known } => {
+            let known = std::iter::once(known)
+                .chain(super::genomes::config_sections().map(|s| s.name.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            RunnerConfigError::UnknownKey { key, known }
+        }
+        other => other,
+    }
+}
+
 /// 1-based line of byte `offset` in `text`.
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset)
@@ -491,19 +533,29 @@ impl Watching {
     }
 
     pub fn from_file(file: &ConfigFile, profile: Option<Profile>) -> Self {
-        let observatory = file.observatory();
         let cycle = file.cycle(profile);
+        Self::with_cycle(file, cycle.value, &cycle.problems)
+    }
+
+    /// Beside the runner's settings read from the same file: the cycle constants are
+    /// theirs, and so are the problems met reading them (the file is not read again).
+    pub fn beside(file: &ConfigFile, runner: &Checked<RunnerConfig>) -> Self {
+        Self::with_cycle(file, runner.value.cycle, &runner.problems)
+    }
+
+    fn with_cycle(file: &ConfigFile, cycle: Cycle, cycle_problems: &[ConfigError]) -> Self {
+        let observatory = file.observatory();
         let openseed = file.openseed();
         let warnings = observatory
             .problems
             .iter()
-            .chain(&cycle.problems)
+            .chain(cycle_problems)
             .chain(&openseed.problems)
             .map(|e| format!("{e} (using the default)"))
             .collect();
         Self {
             observatory: observatory.value,
-            cycle: cycle.value,
+            cycle,
             openseed: openseed.value,
             warnings,
         }
@@ -729,6 +781,10 @@ mod tests {
         assert!(
             said[0].starts_with("test.toml:9: [runner] fatigue_limt:"),
             "{said:?}"
+        );
+        assert!(
+            said[0].contains("fatigue_limit") && said[0].contains("evennia"),
+            "the genomes' tables are among the keys: {said:?}"
         );
         assert!(
             said[1].starts_with("test.toml:10: [runner] quick_nap_threshold_s:"),

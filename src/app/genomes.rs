@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 
 use crate::genomes::{Plugin, dreamer, emergence, evennia, minimal, wonders};
 use crate::memory::genome::{GenomeSpec, Registry};
+use crate::runner::genome_config::ConfigSection;
 use crate::runner::hosting::HostedGenome;
 use crate::ui::genome::GenomeViews;
 
@@ -40,6 +41,13 @@ pub fn hosted(name: &str) -> Option<(&'static str, &'static HostedGenome)> {
         .iter()
         .find(|g| g.memory.answers_to(name))
         .and_then(|g| g.runner.map(|r| (g.memory.name, r)))
+}
+
+/// The hosted genomes' own tables under `[runner]` in the config file.
+pub fn config_sections() -> impl Iterator<Item = ConfigSection> {
+    GENOMES
+        .iter()
+        .filter_map(|g| g.runner.and_then(|r| r.config))
 }
 
 /// The genome a creature is hosted by when nothing says otherwise: the first that

@@ -9,13 +9,13 @@ use super::AppError;
 use super::cli::{Cli, DemoArgs, GenomeArg, RunArgs};
 use super::config::{ConfigFile, Watching};
 use super::secrets::{Redacting, Secrets, refuse_dumps};
+use super::settings::{Flags, Settings};
 use crate::control::socket_path;
 use crate::llm::{EmbedSettings, Embedder, ProviderKind, ProviderOptions, RetryPolicy};
 use crate::memory::cycle::Profile;
 use crate::runner::adoption::adoption_needed;
 use crate::runner::brain::rehearsal::{self, Rehearsal};
 use crate::runner::brain::{Brain, Model};
-use crate::runner::config::RunnerConfig;
 use crate::runner::driver::{RunReport, RunnerOptions};
 use crate::runner::garden::Garden;
 use crate::runner::hosting::{HostedGenome, Opened, Stop};
@@ -42,25 +42,27 @@ fn demo_welcome(name: &str) -> String {
     )
 }
 
-/// The config file, read once: the runner's settings at `speed`, and the observatory's.
-fn settings(
-    cli: &Cli,
-    profile: Option<Profile>,
-    speed: f64,
-) -> Result<(RunnerConfig, Watching), AppError> {
+/// The config file, read once, and the command line over it.
+fn settings(cli: &Cli, flags: Flags) -> Result<Settings, AppError> {
     let file = ConfigFile::load(cli.ui.config.as_deref())?;
-    let mut config = file.runner(profile).value;
-    config.speed = speed;
-    config.validate()?;
-    let watching = Watching::from_file(&file, profile);
-    super::warn(&watching.warnings);
-    Ok((config, watching))
+    let settings = Settings::resolve(&file, flags)?;
+    super::warn(&settings.watching.warnings);
+    Ok(settings)
 }
 
 pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError> {
-    let (mut config, watching) = settings(cli, args.profile.map(Profile::from), args.speed)?;
-    config.review_dreams |= args.review_dreams;
-    config.unconfined_tools |= args.unconfined;
+    let Settings {
+        runner: config,
+        watching,
+    } = settings(
+        cli,
+        Flags {
+            profile: args.profile.map(Profile::from),
+            speed: args.speed,
+            review_dreams: args.review_dreams,
+            unconfined: args.unconfined,
+        },
+    )?;
     let dirs = match super::garden::plan(&args.dir, args.creatures)? {
         Some(dirs) => dirs,
         None => vec![args.dir.clone()],
@@ -140,8 +142,17 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
     if !args.headless {
         super::needs_terminal()?;
     }
-    let (mut config, watching) = settings(cli, None, args.speed)?;
-    config.review_dreams |= args.review_dreams;
+    let Settings {
+        runner: config,
+        watching,
+    } = settings(
+        cli,
+        Flags {
+            speed: args.speed,
+            review_dreams: args.review_dreams,
+            ..Flags::default()
+        },
+    )?;
     let planted: Vec<(&str, &str)> = DEMO_GARDEN
         .iter()
         .filter(|(_, g)| args.genome.is_none_or(|asked| asked.name() == *g))

@@ -33,6 +33,7 @@ pub mod genomes;
 mod host;
 mod openseed;
 pub mod secrets;
+mod settings;
 
 pub use error::AppError;
 
@@ -188,14 +189,5 @@ fn needs_terminal() -> Result<(), AppError> {
 }
 
 fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
-    crate::ui::screenshot::run(&crate::ui::screenshot::ScreenshotOptions {
-        out: args.out.clone(),
-        width: args.width,
-        height: args.height,
-        theme: cli.ui.theme.clone(),
-        fixtures: args.fixtures.clone(),
-        evennia_fixtures: args.evennia_fixtures.clone(),
-        emergence_fixtures: args.emergence_fixtures.clone(),
-    })
-    .map_err(AppError::Observatory)
+    crate::ui::screenshot::run(&args.options(cli.ui.theme.clone())).map_err(AppError::Observatory)
 }

@@ -3,13 +3,13 @@
 //!
 //! Defaults are the seed's values. A `[runner]` table in the config file overrides them
 //! field by field; `profile = "openseed"` (or `--profile openseed`) starts from today's
-//! OpenSeed values instead (a deep sleep every 5th dream, no pause).
+//! OpenSeed values instead (a deep sleep every 5th dream, no pause). A genome's own
+//! table (`[runner.<genome>]`) is the genome's to read ([`GenomeConfigs`]).
 
 use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
-use crate::genomes::emergence::runner::config::EmergenceConfig;
-use crate::genomes::evennia::runner::config::EvenniaConfig;
+use super::genome_config::GenomeConfigs;
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
 
@@ -71,10 +71,10 @@ pub struct RunnerConfig {
     /// the garden host, not by the config file.
     #[serde(skip)]
     pub garden: Vec<String>,
-    /// The evennia genome's settings (`[runner.evennia]`).
-    pub evennia: EvenniaConfig,
-    /// The emergence genome's settings (`[runner.emergence]`).
-    pub emergence: EmergenceConfig,
+    /// The genomes' own settings (`[runner.<genome>]`), read by each genome's type. Set
+    /// by the composition root, which hands each hosted genome its table.
+    #[serde(skip)]
+    pub genomes: GenomeConfigs,
     /// `--review-dreams`: a consolidation's result is held as a proposal for the operator
     /// instead of being written (see `memory::proposal`).
     pub review_dreams: bool,
@@ -102,8 +102,7 @@ impl Default for RunnerConfig {
             retry_max_s: 60.0,
             speed: 1.0,
             garden: Vec::new(),
-            evennia: EvenniaConfig::default(),
-            emergence: EmergenceConfig::default(),
+            genomes: GenomeConfigs::default(),
             review_dreams: false,
             review_timeout: "10m".into(),
             unconfined_tools: false,

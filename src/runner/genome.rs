@@ -34,6 +34,7 @@ use crate::memory::layout::FileKind;
 use crate::memory::write::{SeedPaths, append_json_lines};
 
 use super::activity::Activity;
+use super::brain::script::TurnScript;
 use super::brain::task::Task;
 use super::config::RunnerConfig;
 use super::engine::output::{Output, Record};
@@ -133,6 +134,12 @@ pub trait Genome: Sized + Debug + Clone + Send + 'static {
 
     /// The genome's parts of the system prompt.
     fn prompt(&self, cfg: &RunnerConfig) -> GenomePrompt;
+
+    /// The offline rehearsal brain's script for this genome's creature turns; `None`:
+    /// the shared one (bash sessions, naps and sleeps).
+    fn turn_script(&self) -> Option<TurnScript> {
+        None
+    }
 
     /// Creature seconds between awake turns (the genome's awake tick), `None` for turns
     /// back to back.

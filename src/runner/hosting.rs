@@ -10,6 +10,7 @@ use super::config::RunnerConfig;
 use super::driver::{RunReport, Runner, RunnerOptions};
 use super::garden::Garden;
 use super::genome::Genome;
+use super::genome_config::ConfigSection;
 use super::open::OpenError;
 use crate::control::HostedCreature;
 
@@ -47,6 +48,8 @@ pub struct HostedGenome {
     /// What the offline rehearsal brain needs of the genome's settings (a small context
     /// window, so that compaction shows within minutes).
     pub rehearse: fn(&mut RunnerConfig),
+    /// Its own table under `[runner]` in the config file, when it has one.
+    pub config: Option<ConfigSection>,
     /// It asks for embeddings (so the local hashing ones are worth a warning).
     pub embeds: bool,
 }

@@ -16,6 +16,7 @@ pub mod driver;
 pub mod engine;
 pub mod garden;
 pub mod genome;
+pub mod genome_config;
 pub mod hosting;
 pub mod mail;
 pub mod open;

@@ -32,24 +32,3 @@ pub fn system(purpose: &str, cfg: &RunnerConfig, genome: &GenomePrompt) -> Strin
         limit = cfg.cycle.fatigue_limit,
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::genomes::dreamer::runner::Dreamer;
-    use crate::runner::genome::Genome;
-
-    fn system(purpose: &str, cfg: &RunnerConfig) -> String {
-        super::system(purpose, cfg, &Dreamer::default().prompt(cfg))
-    }
-
-    #[test]
-    fn carries_purpose_and_constants() {
-        let s = system("Catalogue the rocks.", &RunnerConfig::default());
-        assert!(s.contains("Catalogue the rocks."));
-        assert!(s.contains("at least 10 minutes old"));
-        assert!(s.contains("every 10th dream"));
-        assert!(s.contains("After 60 tool calls since"));
-        assert!(system("  ", &RunnerConfig::default()).contains("No PURPOSE.md yet"));
-    }
-}

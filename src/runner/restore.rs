@@ -171,7 +171,6 @@ pub fn restore<G: Genome>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::genomes::dreamer::runner::Dreamer;
 
     #[test]
     fn read_back_refuses_a_fifo_instead_of_hanging() {
@@ -220,54 +219,6 @@ mod tests {
         assert_eq!(
             read_back(&dir.path().join("none"), 10, |_| true).unwrap(),
             (Vec::new(), true, 0)
-        );
-    }
-
-    #[test]
-    fn events_after_the_last_dream_and_an_interrupted_sleep() {
-        let dir = tempfile::tempdir().unwrap();
-        let paths = SeedPaths::new(dir.path());
-        std::fs::create_dir_all(paths.self_dir()).unwrap();
-        std::fs::create_dir_all(paths.sys_dir()).unwrap();
-        std::fs::write(
-            paths.dreams(),
-            "{\"t\":\"2026-03-01T10:00:00.000Z\",\"reflection\":\"r\",\"priority\":\"p\",\"deep\":true}\nnot json\n{\"t\":\"2026-03-01T10:20:00.000Z\",\"reflection\":\"r2\",\"priority\":\"p2\",\"deep\":false}\n",
-        )
-        .unwrap();
-        std::fs::write(
-            paths.events(),
-            [
-                r#"{"t":"2026-03-01T10:19:00.000Z","type":"creature.tool_call","tool":"bash","input":"old","ok":true,"output":"","ms":1}"#,
-                r#"{"t":"2026-03-01T10:20:00.000Z","type":"creature.dream","reflection":"r2"}"#,
-                r#"{"t":"2026-03-01T10:21:00.000Z","type":"creature.wake","reason":"x","source":"timer"}"#,
-                r#"{"t":"2026-03-01T10:22:00.000Z","type":"creature.tool_call","tool":"bash","input":"ls","ok":true,"output":"a","ms":1}"#,
-                r#"{"t":"2026-03-01T10:23:00.000Z","type":"creature.sleep","seconds":300,"text":"rest","actions":1}"#,
-            ]
-            .join("\n")
-                + "\n",
-        )
-        .unwrap();
-        let r = restore::<Dreamer>(&paths, &RunnerConfig::default(), &mut Default::default());
-        assert_eq!(r.genome.dreams, 2);
-        assert_eq!(r.genome.since_deep.len(), 1);
-        assert_eq!(r.activity.total, 1);
-        assert_eq!(r.activity.actions[0].command.as_deref(), Some("ls"));
-        assert_eq!(r.interrupted_sleep_s, Some(300.0));
-        assert!(r.errors.iter().any(|e| e.contains("dreams.jsonl: 1 bad")));
-        assert!(!r.fresh);
-        // With a sleep file the pause resumes instead.
-        std::fs::write(paths.sleep(), r#"{"wake_at":"2026-03-01T10:28:00.000Z"}"#).unwrap();
-        std::fs::write(
-            paths.iterations(),
-            "{\"t\":\"2026-03-01T10:23:00.000Z\",\"sleep_s\":300,\"sleep_started_at\":\"2026-03-01T10:23:00.000Z\"}\n",
-        )
-        .unwrap();
-        let r = restore::<Dreamer>(&paths, &RunnerConfig::default(), &mut Default::default());
-        assert!(r.sleep_until.is_some());
-        assert_eq!(r.interrupted_sleep_s, None);
-        assert_eq!(
-            r.sleep_started.map(|t| t.to_rfc3339()),
-            Some("2026-03-01T10:23:00+00:00".into())
         );
     }
 }

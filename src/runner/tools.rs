@@ -373,8 +373,6 @@ fn elapsed_ms(started: Instant) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::genomes::dreamer::runner::Dreamer;
-    use crate::runner::genome::Genome;
 
     #[test]
     fn sleep_seconds_table() {
@@ -406,18 +404,5 @@ mod tests {
         for n in ["PATH", "HOME", "TOKENIZER_PATH", "KEYBOARD"] {
             assert!(!is_secret(n), "{n}");
         }
-    }
-
-    #[test]
-    fn specs_name_both_tools() {
-        let cfg = RunnerConfig::default();
-        let s = specs(&cfg, &Dreamer::default().prompt(&cfg).sleep);
-        assert!(s[1].description.contains("Sleeps of 30s or more"));
-        assert!(s[1].description.contains("at least 10 minutes old"));
-        assert_eq!(
-            s.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
-            vec![BASH, SET_SLEEP]
-        );
-        assert_eq!(s[0].input_schema["required"][0], "command");
     }
 }

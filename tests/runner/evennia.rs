@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use dreamwatch::control::ControlCommand;
 use dreamwatch::genomes::evennia::runner::Evennia;
+use dreamwatch::genomes::evennia::runner::config::EvenniaConfig;
 use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::VirtualClock;
@@ -35,7 +36,9 @@ async fn six_sleeps_exercise_every_mechanism() {
     let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
     let clock = Arc::new(VirtualClock::held(start, TimeDelta::seconds(1)));
     let mut config = RunnerConfig::default();
-    config.evennia.context_budget_chars = 12_000;
+    config
+        .genomes
+        .edit(|c: &mut EvenniaConfig| c.context_budget_chars = 12_000);
     let mut opts = RunnerOptions::new(
         dir.clone(),
         config,
@@ -192,7 +195,9 @@ async fn a_resumed_creature_goes_on_where_it_left_off() {
             TimeDelta::seconds(1),
         ));
         let mut config = RunnerConfig::default();
-        config.evennia.context_budget_chars = 12_000;
+        config
+            .genomes
+            .edit(|c: &mut EvenniaConfig| c.context_budget_chars = 12_000);
         let mut opts = RunnerOptions::new(
             dir.clone(),
             config,

@@ -266,7 +266,7 @@ impl Brain for NoDreams {
         task: &'a Task,
         _request: &'a dreamwatch::llm::Request,
     ) -> dreamwatch::llm::LlmFuture<'a> {
-        let failing = task.purpose() == Purpose::Consolidate;
+        let failing = task.purpose() == Purpose::Genome("consolidate");
         Box::pin(async move {
             if failing {
                 Err(dreamwatch::llm::LlmError::Server {

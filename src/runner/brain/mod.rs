@@ -4,9 +4,8 @@
 //! rehearsal answers from the task alone.
 
 pub mod rehearsal;
-pub mod rehearsal_emergence;
-pub mod rehearsal_evennia;
 pub mod rehearsal_garden;
+pub mod script;
 pub mod task;
 
 use std::sync::Arc;

@@ -264,6 +264,7 @@ impl<G: Genome> Engine<G> {
         turn.garden = self.cfg.garden.clone();
         turn.now = now;
         turn.tools = tools.iter().map(|t| t.name.clone()).collect();
+        turn.script = self.genome.turn_script();
         out.push(Output::Think {
             id,
             task: Task::Turn(turn),

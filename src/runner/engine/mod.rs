@@ -23,13 +23,7 @@ pub mod input;
 pub mod output;
 
 #[cfg(test)]
-mod mail_tests;
-#[cfg(test)]
-mod review_tests;
-#[cfg(test)]
 mod seam_tests;
-#[cfg(test)]
-mod tests;
 
 mod awake;
 mod compaction;

@@ -3,10 +3,11 @@
 
 use serde_json::json;
 
+use super::tasks::{Consolidate, Priorities, Prune};
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::dreams::Dream;
 use crate::memory::events::{CreatureEvent, DreamEvent};
-use crate::runner::brain::task::{self, Task};
+use crate::runner::brain::task::Task;
 
 use super::consolidation::{self, DreamInput};
 use super::deep_sleep::{self, PrioritiesInput, Pruned};
@@ -103,7 +104,7 @@ impl Dreamer {
                     recent_observations: &self.recall.recent_observations,
                 };
                 let request = consolidation::request(&input, cx.activity);
-                let task = Task::Consolidate(task::Consolidate {
+                let task = Task::genome(Consolidate {
                     hhmm,
                     dream_number: self.dreams + 1,
                     activity: cx.activity.clone(),
@@ -121,7 +122,7 @@ impl Dreamer {
                 return SleepStep::Waiting;
             }
             Step::Prune => {
-                let prune = task::Prune {
+                let prune = Prune {
                     observations: d.observations_text.clone().unwrap_or_default(),
                     now,
                     grn_max_age_h: cx.cfg.grn_max_age_h,
@@ -129,7 +130,7 @@ impl Dreamer {
                 };
                 let request =
                     deep_sleep::prune_request(&prune.observations, now, prune.grn_max_age_wall_h());
-                (Task::Prune(prune), request)
+                (Task::genome(prune), request)
             }
             Step::Priorities => {
                 let observations = d
@@ -149,7 +150,7 @@ impl Dreamer {
                     current: &self.recall.priorities,
                     observations: &observations,
                 });
-                let task = Task::Priorities(task::Priorities {
+                let task = Task::genome(Priorities {
                     dream_priorities: self
                         .recall
                         .recent_dreams

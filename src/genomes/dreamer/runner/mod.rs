@@ -8,9 +8,13 @@
 pub mod consolidation;
 pub mod deep_sleep;
 pub mod files;
+pub mod tasks;
 
+#[cfg(test)]
+mod cycle_tests;
 mod dream;
 mod record;
+mod rehearsal;
 
 use std::io;
 
@@ -343,6 +347,7 @@ pub fn recent_observation_lines(text: &str) -> Vec<String> {
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Dreamer>,
     rehearse: crate::runner::hosting::nothing_to_rehearse,
+    config: None,
     embeds: false,
 };
 

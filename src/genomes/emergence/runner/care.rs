@@ -13,12 +13,13 @@ use std::collections::VecDeque;
 
 use serde_json::{Value, json};
 
-use super::config::tokens;
+use super::config::{self, tokens};
+use super::tasks::Summarize;
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append, prompts};
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::events::{CreatureEvent, DreamEvent};
-use crate::runner::brain::task::{Summarize, Task};
+use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, IoProgress, ToolReply};
 
 #[derive(Debug, Clone)]
@@ -85,7 +86,7 @@ impl Emergence {
         let Some(focus) = str_arg(input, "focus") else {
             return ToolReply::Done(done(false, "Error: self_care needs a `focus`".into()));
         };
-        let c = &cx.cfg.emergence;
+        let c = &config::of(cx.cfg);
         let active: Vec<(String, usize)> = self
             .active_memories()
             .map(|m| (m.id.clone(), tokens(&m.text)))
@@ -210,7 +211,7 @@ impl Emergence {
                 .map(|m| (m.id.clone(), m.text.clone()))
                 .collect();
             let user = prompts::memories_text(&care.focus, &items, n, care.batches_total);
-            let task = Task::Summarize(Summarize {
+            let task = Task::genome(Summarize {
                 kind: SummaryKind::Memories,
                 focus: care.focus.clone(),
                 items,
@@ -229,9 +230,7 @@ impl Emergence {
             .iter()
             .rev()
             .find(|s| s.kind == SummaryKind::Conversations && s.from.is_none());
-        let budget = cx
-            .cfg
-            .emergence
+        let budget = config::of(cx.cfg)
             .token_ceiling
             .saturating_sub(earlier.map_or(0, |s| tokens(&s.text)));
         let mut used = 0;
@@ -253,7 +252,7 @@ impl Emergence {
             return self.care_finish(cx);
         }
         let user = prompts::dialogues_text(&care.focus, earlier.map(|s| s.text.as_str()), &items);
-        let task = Task::Summarize(Summarize {
+        let task = Task::genome(Summarize {
             kind: SummaryKind::Conversations,
             focus: care.focus.clone(),
             items: items.clone(),
@@ -336,7 +335,7 @@ impl Emergence {
     /// Archives the oldest summarised dialogue while more than `max_dialogues` lines or
     /// `post_summary_ceiling` tokens of dialogue are unarchived. Returns how many.
     fn archive_dialogues(&mut self, cx: &mut Cx<'_, Self>) -> usize {
-        let c = &cx.cfg.emergence;
+        let c = &config::of(cx.cfg);
         let (max_lines, max_tokens) = (c.max_dialogues, c.post_summary_ceiling);
         let mut lines = self.dialogues.iter().filter(|d| !d.archived).count();
         let mut toks: usize = self

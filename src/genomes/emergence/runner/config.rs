@@ -1,7 +1,21 @@
 //! The emergence genome's settings (`[runner.emergence]` in the config file). Defaults are
 //! seed 003's values.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+use crate::runner::config::RunnerConfig;
+use crate::runner::genome_config::GenomeConfig;
+
+/// The emergence settings of a runner's config.
+pub fn of(cfg: &RunnerConfig) -> Cow<'_, EmergenceConfig> {
+    cfg.genomes.get()
+}
+
+impl GenomeConfig for EmergenceConfig {
+    const SECTION: &'static str = "emergence";
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

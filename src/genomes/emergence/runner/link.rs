@@ -7,6 +7,7 @@
 //! ids, with where they came from. Nothing is removed from either. Both record it in
 //! `longterm.jsonl` (`neural_link {agent, role}`: requested, received, shared, expired).
 
+use super::config;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
@@ -87,7 +88,9 @@ impl Emergence {
                     "{} asks for your memory bank through the neural link. To give it (your \
                      long-term memories and summaries, not your soul; you lose nothing), call \
                      {SHARE_MEMORY}{{agent: \"{}\"}} within {} seconds.",
-                    self.name, self.name, cx.cfg.emergence.link_window_s
+                    self.name,
+                    self.name,
+                    config::of(cx.cfg).link_window_s
                 );
                 // Asked from now on: the answer may come before the delivery is known.
                 self.links.asked.insert(to.clone(), cx.now);
@@ -103,7 +106,7 @@ impl Emergence {
                 let Some(to) = str_arg(input, "agent").map(str::to_string) else {
                     return refuse(format!("Error: {SHARE_MEMORY} needs `agent`"));
                 };
-                let window = cx.cfg.emergence.link_window_s;
+                let window = config::of(cx.cfg).link_window_s;
                 let Some(at) = self.links.asked_by.get(&to).copied() else {
                     return refuse(format!("Refused: {to} has not asked for your memory bank."));
                 };
@@ -187,7 +190,7 @@ impl Emergence {
                 self.link_line(&to, "requested", None, cx);
                 format!(
                     "Asked {to} for its memory bank; it has {}s to accept.",
-                    cx.cfg.emergence.link_window_s
+                    config::of(cx.cfg).link_window_s
                 )
             }
             Sending::Share {
@@ -293,7 +296,7 @@ impl Emergence {
 
     /// Whether a request made to this creature may still be accepted.
     pub(super) fn link_waiting(&self, cx: &Cx<'_, Self>) -> bool {
-        let window = cx.cfg.emergence.link_window_s;
+        let window = config::of(cx.cfg).link_window_s;
         self.links
             .asked_by
             .values()
@@ -303,7 +306,7 @@ impl Emergence {
     /// Requests this creature made that passed the window unanswered: recorded as
     /// expired, and said.
     pub(super) fn expired_requests(&mut self, cx: &mut Cx<'_, Self>) -> Option<String> {
-        let window = cx.cfg.emergence.link_window_s;
+        let window = config::of(cx.cfg).link_window_s;
         let now = cx.now;
         let gone: Vec<String> = self
             .links

@@ -18,14 +18,20 @@
 pub mod calendar;
 pub mod config;
 pub mod files;
+pub mod tasks;
 
 mod care;
 mod link;
 mod prompts;
+mod rehearsal;
+
 /// How an emergence creature is hosted.
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Emergence>,
     rehearse: crate::runner::hosting::nothing_to_rehearse,
+    config: Some(crate::runner::genome_config::ConfigSection::of::<
+        config::EmergenceConfig,
+    >()),
     embeds: false,
 };
 
@@ -41,6 +47,7 @@ use serde_json::{Value, json};
 use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
 use crate::memory::time::format_time;
+use crate::runner::brain::script::TurnScript;
 use crate::runner::config::RunnerConfig;
 use crate::runner::mail::{self, Delivery, Outgoing};
 
@@ -523,6 +530,10 @@ impl Genome for Emergence {
 
     fn atomic(&self) -> bool {
         false
+    }
+
+    fn turn_script(&self) -> Option<TurnScript> {
+        Some(rehearsal::SCRIPT)
     }
 
     fn turn_note(&mut self, cx: &mut Cx<'_, Self>) -> Option<String> {

@@ -1,6 +1,7 @@
 //! What the emergence genome tells its creature (the system prompt's memory section with
 //! the soul, the wake-up recap, tool listings) and what self-care asks the model.
 
+use super::config;
 use chrono::{DateTime, NaiveDate, Utc};
 
 use super::calendar::{self, Event};
@@ -37,7 +38,7 @@ pub fn genome_prompt(e: &Emergence, cfg: &RunnerConfig) -> GenomePrompt {
          When your memory feels cluttered, self_care{{focus}} consolidates it around what you \
          choose (it needs at least {min} memories): nobody else ever starts it.\n\n\
          ### Your soul\n\n",
-        min = cfg.emergence.min_memories,
+        min = config::of(cfg).min_memories,
     );
     if e.soul.is_empty() {
         memory.push_str("(no soul entries yet)");

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 use chrono::{TimeDelta, TimeZone};
 use serde_json::json;
 
+use super::tasks::Summarize;
 use super::*;
 use crate::control::ControlCommand;
 use crate::llm::{ContentBlock, Request, StopReason};
@@ -296,7 +297,11 @@ fn self_care_is_refused_at_29_memories_and_runs_at_30() {
     assert!(found.contains("[m7] (archived in sum1)"), "{found}");
     assert_eq!(w.genome().self_cares(), 1);
     // The summariser got the focus.
-    assert!(matches!(&w.summaries_asked[0], Task::Summarize(t) if t.focus == "the garden"));
+    assert!(
+        w.summaries_asked[0]
+            .request::<Summarize>()
+            .is_some_and(|t| t.focus == "the garden")
+    );
 }
 
 #[test]
@@ -381,8 +386,9 @@ fn dialogues_are_summarised_up_to_the_watermark_and_folded() {
     assert_eq!(ids(&conv[1]["folded"]), [conv[0]["id"].as_str().unwrap()]);
     assert_eq!(conv[1]["watermark"], "d3");
     let folded = w.summaries_asked[asked_before..].iter().any(|t| {
-        matches!(t, Task::Summarize(s) if s.kind == SummaryKind::Conversations
-            && s.earlier.as_deref() == conv[0]["text"].as_str())
+        t.request::<Summarize>().is_some_and(|s| {
+            s.kind == SummaryKind::Conversations && s.earlier.as_deref() == conv[0]["text"].as_str()
+        })
     });
     assert!(folded, "the earlier summary went into the request");
 
@@ -400,7 +406,8 @@ fn dialogues_are_summarised_up_to_the_watermark_and_folded() {
 #[test]
 fn dialogue_past_the_ceilings_is_archived_oldest_first() {
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.max_dialogues = 2;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.max_dialogues = 2);
     let mut w = World::with(cfg, start(), memories(30));
     for i in 1..=5 {
         w.send(Input::Control(ControlCommand::Message {
@@ -423,7 +430,8 @@ fn dialogue_past_the_ceilings_is_archived_oldest_first() {
 
     // The post-summary ceiling in tokens (4 + 4 + 2 here): 5 kept at most.
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.post_summary_ceiling = 5;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.post_summary_ceiling = 5);
     let mut w = World::with(cfg, start(), memories(30));
     for text in ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "cccccccc"] {
         w.send(Input::Control(ControlCommand::Message {
@@ -456,7 +464,9 @@ fn the_soul_is_always_in_the_prompt_and_survives_self_care() {
     assert_eq!(w.genome().soul().len(), 2);
     assert!(w.system().contains("[s2] Every conversation is data"));
     for t in &w.summaries_asked {
-        let Task::Summarize(s) = t else { continue };
+        let Some(s) = t.request::<Summarize>() else {
+            continue;
+        };
         assert!(s.items.iter().all(|(_, text)| !text.contains("I fear")));
     }
     assert!(
@@ -758,7 +768,8 @@ fn messages_are_dialogue_and_interactions_on_both_sides() {
 #[test]
 fn a_restore_reads_back_what_the_genome_wrote() {
     let mut cfg = RunnerConfig::default();
-    cfg.emergence.max_dialogues = 1;
+    cfg.genomes
+        .edit(|c: &mut config::EmergenceConfig| c.max_dialogues = 1);
     let mut w = World::with(cfg, start(), memories(0));
     w.store(31);
     w.call("add_soul_entry", json!({"text": "one"}));

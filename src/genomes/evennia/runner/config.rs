@@ -1,7 +1,21 @@
 //! The evennia genome's settings (`[runner.evennia]` in the config file). Defaults are
 //! seed 002's values.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+use crate::runner::config::RunnerConfig;
+use crate::runner::genome_config::GenomeConfig;
+
+/// The evennia settings of a runner's config.
+pub fn of(cfg: &RunnerConfig) -> Cow<'_, EvenniaConfig> {
+    cfg.genomes.get()
+}
+
+impl GenomeConfig for EvenniaConfig {
+    const SECTION: &'static str = "evennia";
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -22,7 +22,11 @@ pub mod journal;
 pub mod relationship;
 pub mod schedule;
 
+pub mod tasks;
+
 mod prompts;
+mod rehearsal;
+
 /// The rehearsal brain's context budget (characters): small, so that compaction shows
 /// within minutes.
 const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
@@ -31,10 +35,15 @@ const REHEARSAL_CONTEXT_CHARS: usize = 12_000;
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Evennia>,
     rehearse: |config| {
-        if config.evennia.context_budget_chars == 0 {
-            config.evennia.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
-        }
+        config.genomes.edit(|c: &mut config::EvenniaConfig| {
+            if c.context_budget_chars == 0 {
+                c.context_budget_chars = REHEARSAL_CONTEXT_CHARS;
+            }
+        })
     },
+    config: Some(crate::runner::genome_config::ConfigSection::of::<
+        config::EvenniaConfig,
+    >()),
     embeds: true,
 };
 
@@ -53,6 +62,7 @@ use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
 use crate::memory::layout::FileKind;
 use crate::memory::time::format_time;
+use crate::runner::brain::script::TurnScript;
 use crate::runner::config::RunnerConfig;
 use crate::runner::mail::{self, Delivery, Outgoing};
 
@@ -502,7 +512,8 @@ impl Genome for Evennia {
         }
         self.work = None;
         self.awake_ticks = 0;
-        self.cooldown_until = Some(cx.now + cx.cfg.wall(cx.cfg.evennia.wake_cooldown_min * 60.0));
+        self.cooldown_until =
+            Some(cx.now + cx.cfg.wall(config::of(cx.cfg).wake_cooldown_min * 60.0));
         self.mode_line(
             cx,
             json!({"op": "transition", "from": "sleep", "to": "awake", "reason": reason}),
@@ -511,7 +522,7 @@ impl Genome for Evennia {
 
     fn on_awake_tick(&mut self, cx: &mut Cx<'_, Self>) -> Option<ScheduledSleep> {
         self.awake_ticks += 1;
-        let s = &cx.cfg.evennia.schedule;
+        let s = &config::of(cx.cfg).schedule;
         schedule::schedule_says_sleep(cx.now, s, self.awake_ticks, self.cooldown_until).then(|| {
             ScheduledSleep {
                 secs: schedule::seconds_to_window_end(cx.now, s),
@@ -524,15 +535,19 @@ impl Genome for Evennia {
     }
 
     fn awake_tick_s(&self, cfg: &RunnerConfig) -> Option<f64> {
-        Some(cfg.evennia.tick_awake_s)
+        Some(config::of(cfg).tick_awake_s)
     }
 
     fn sleep_tick_s(&self, cfg: &RunnerConfig) -> f64 {
-        cfg.evennia.tick_sleep_s
+        config::of(cfg).tick_sleep_s
     }
 
     fn wake_time_includes_work(&self) -> bool {
         true
+    }
+
+    fn turn_script(&self) -> Option<TurnScript> {
+        Some(rehearsal::SCRIPT)
     }
 
     fn trims_at_consolidation(&self) -> bool {
@@ -574,11 +589,11 @@ impl Genome for Evennia {
     }
 
     fn awake_compaction(&self, cfg: &RunnerConfig) -> Option<f64> {
-        Some(cfg.evennia.compact_emergency_threshold)
+        Some(config::of(cfg).compact_emergency_threshold)
     }
 
     fn context_budget(&self, cfg: &RunnerConfig) -> usize {
-        match cfg.evennia.context_budget_chars {
+        match config::of(cfg).context_budget_chars {
             0 => cfg.cycle.max_context_chars,
             n => n,
         }

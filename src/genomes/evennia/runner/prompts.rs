@@ -1,5 +1,6 @@
 //! What the evennia genome asks its brain, and the parts of the system prompt.
 
+use super::config;
 use crate::llm::{Message, Request};
 use crate::runner::config::RunnerConfig;
 use crate::runner::genome::GenomePrompt;
@@ -44,7 +45,7 @@ pub fn request(system: &str, user: String, cfg: &RunnerConfig) -> Request {
 }
 
 pub fn genome_prompt(cfg: &RunnerConfig) -> GenomePrompt {
-    let e = &cfg.evennia;
+    let e = &config::of(cfg);
     GenomePrompt {
         sleep: format!(
             "Sleeps of {nap}s or more are sleep mode: your journal is scored and moved into \

@@ -38,7 +38,8 @@ fn start() -> DateTime<Utc> {
 
 fn config(budget: usize) -> RunnerConfig {
     let mut cfg = RunnerConfig::default();
-    cfg.evennia.context_budget_chars = budget;
+    cfg.genomes
+        .edit(|c: &mut config::EvenniaConfig| c.context_budget_chars = budget);
     cfg
 }
 
@@ -267,7 +268,10 @@ fn a_reflection_comes_at_150_not_149() {
     for (total, reflects) in [(149, false), (150, true)] {
         let mut w = World::new(config(0), journal_of(total), 300);
         w.until("the first rest", World::rested);
-        let asked = w.tasks.iter().any(|t| matches!(t, Task::Reflect(_)));
+        let asked = w
+            .tasks
+            .iter()
+            .any(|t| t.request::<super::tasks::Reflect>().is_some());
         assert_eq!(asked, reflects, "cumulative importance {total}");
         let lines = w.lines("reflections.jsonl", "reflect");
         assert_eq!(lines.len(), usize::from(reflects));
@@ -393,12 +397,14 @@ fn an_urgent_message_waits_for_deep_sleep_to_end() {
 #[test]
 fn the_schedule_sleeps_across_midnight_after_min_awake_ticks_and_not_in_cooldown() {
     let mut cfg = config(0);
-    cfg.evennia.schedule = config::SleepSchedule {
-        enabled: true,
-        sleep_start_hour: 23,
-        sleep_duration_hours: 2,
-        min_awake_ticks: 3,
-    };
+    cfg.genomes.edit(|c: &mut config::EvenniaConfig| {
+        c.schedule = config::SleepSchedule {
+            enabled: true,
+            sleep_start_hour: 23,
+            sleep_duration_hours: 2,
+            min_awake_ticks: 3,
+        }
+    });
     let late = Utc.with_ymd_and_hms(2026, 3, 1, 23, 50, 0).unwrap();
     // The creature never asks to sleep (a nap each turn): the schedule does.
     let mut w = World::at(late, cfg, EvenniaRestored::default(), 5);
@@ -425,12 +431,14 @@ fn the_schedule_sleeps_across_midnight_after_min_awake_ticks_and_not_in_cooldown
 #[test]
 fn a_wake_sets_the_cooldown_that_holds_the_schedule_back() {
     let mut cfg = config(0);
-    cfg.evennia.schedule = config::SleepSchedule {
-        enabled: true,
-        sleep_start_hour: 0,
-        sleep_duration_hours: 24,
-        min_awake_ticks: 1,
-    };
+    cfg.genomes.edit(|c: &mut config::EvenniaConfig| {
+        c.schedule = config::SleepSchedule {
+            enabled: true,
+            sleep_start_hour: 0,
+            sleep_duration_hours: 24,
+            min_awake_ticks: 1,
+        }
+    });
     let mut w = World::new(cfg, EvenniaRestored::default(), 5);
     w.until("a scheduled sleep", |w| {
         !w.lines("mode.jsonl", "transition").is_empty()

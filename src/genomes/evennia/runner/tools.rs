@@ -2,6 +2,7 @@
 //! review_journal, recall_memories, store_memory) is offered awake and asleep; the rest
 //! awake only.
 
+use super::config;
 use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
@@ -195,7 +196,7 @@ impl Evennia {
                 None => ToolReply::Done(done(false, "Error: recall_memories needs `query`".into())),
                 Some(q) => {
                     let min_trust =
-                        num_arg(input, "min_trust").unwrap_or(cx.cfg.evennia.min_source_trust);
+                        num_arg(input, "min_trust").unwrap_or(config::of(cx.cfg).min_source_trust);
                     let id = cx.embed(vec![q.to_string()]);
                     self.pending_tool = Some((
                         id,
@@ -396,7 +397,7 @@ impl Evennia {
             Ok(h) => h,
             Err(e) => return IoProgress::Tool(done(false, format!("Error: recall failed: {e}"))),
         };
-        let relevance = cx.cfg.evennia.recall_relevance;
+        let relevance = config::of(cx.cfg).recall_relevance;
         let found = two_stage(&self.memories, &hits, relevance, min_trust);
         if found.is_empty() {
             return IoProgress::Tool(done(

@@ -5,15 +5,17 @@
 //! the pre-compaction extraction turn and compaction when the context is full enough.
 //! Then resting until the wake.
 
+use super::config;
 use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
 use super::journal::{self, Entry};
 use super::prompts::{self, request};
+use super::tasks::{ConsolidateEntity, ExtractFacts, Reflect, ScoreImportance};
 use super::{Evennia, append, relationship};
 use crate::genomes::evennia::memory::journal::REFLECTION_SOURCE;
 use crate::llm::{LlmError, Response, joined_text};
-use crate::runner::brain::task::{self, Task};
+use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, Genome, SleepEnd, SleepStep};
 
 /// Entities consolidated per sleep.
@@ -174,12 +176,12 @@ impl Evennia {
             }
             Stage::Extraction => {
                 let budget = self.context_budget(cx.cfg).max(1) as f64;
-                let threshold = cx.cfg.evennia.compact_sleep_threshold;
+                let threshold = config::of(cx.cfg).compact_sleep_threshold;
                 if cx.context_chars as f64 / budget >= threshold {
                     self.set_stage(Stage::Compaction);
                     SleepStep::Turn {
                         prompt: prompts::EXTRACTION_TURN.into(),
-                        rounds: cx.cfg.evennia.extraction_rounds,
+                        rounds: config::of(cx.cfg).extraction_rounds,
                     }
                 } else {
                     self.finish(cx)
@@ -192,7 +194,7 @@ impl Evennia {
     /// The pre-compaction turns are over: compact.
     pub(super) fn after_extraction(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
         SleepStep::Compact {
-            threshold: cx.cfg.evennia.compact_sleep_threshold,
+            threshold: config::of(cx.cfg).compact_sleep_threshold,
         }
     }
 
@@ -207,7 +209,7 @@ impl Evennia {
             && let Some(w) = &mut self.work
         {
             w.stage = Stage::Links;
-            w.batch_left = cx.cfg.evennia.link_batch.max(1);
+            w.batch_left = config::of(cx.cfg).link_batch.max(1);
             return SleepStep::NextTick;
         }
         SleepStep::Done(self.end_work(cx))
@@ -238,14 +240,14 @@ impl Evennia {
             .journal
             .iter()
             .filter(|e| e.method == "heuristic" && !e.synthesis && !self.tried(&e.id))
-            .take(cx.cfg.evennia.scoring_batch.max(1))
+            .take(config::of(cx.cfg).scoring_batch.max(1))
             .map(|e| (e.id.clone(), e.text.clone()))
             .collect();
         if batch.is_empty() {
             self.set_stage(Stage::Consolidating);
             if let Some(w) = &mut self.work {
                 w.tried.clear();
-                w.batch_left = cx.cfg.evennia.consolidation_batch.max(1);
+                w.batch_left = config::of(cx.cfg).consolidation_batch.max(1);
             }
             return SleepStep::Ready;
         }
@@ -254,7 +256,7 @@ impl Evennia {
         }
         let listing: String = batch.iter().map(|(id, t)| format!("{id}: {t}\n")).collect();
         let id = cx.think(
-            Task::ScoreImportance(task::ScoreImportance { entries: batch }),
+            Task::genome(ScoreImportance { entries: batch }),
             request(prompts::SCORING_PROMPT, listing, cx.cfg),
         );
         self.wait(id)
@@ -287,7 +289,7 @@ impl Evennia {
     fn consolidate_next(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
         if self.work.as_ref().is_some_and(|w| w.batch_left == 0) {
             if let Some(w) = &mut self.work {
-                w.batch_left = cx.cfg.evennia.consolidation_batch.max(1);
+                w.batch_left = config::of(cx.cfg).consolidation_batch.max(1);
             }
             return SleepStep::NextTick;
         }
@@ -302,7 +304,7 @@ impl Evennia {
             if let Some(w) = &mut self.work {
                 w.compacted = true;
                 w.stage = Stage::Links;
-                w.batch_left = cx.cfg.evennia.link_batch.max(1);
+                w.batch_left = config::of(cx.cfg).link_batch.max(1);
             }
             append(
                 cx,
@@ -320,7 +322,7 @@ impl Evennia {
             None => format!("Journal entry: {}", entry.text),
         };
         let id = cx.think(
-            Task::ExtractFacts(task::ExtractFacts {
+            Task::genome(ExtractFacts {
                 entry_id: entry.id.clone(),
                 text: entry.text.clone(),
                 source_entity: entry.source_entity.clone(),
@@ -427,7 +429,7 @@ impl Evennia {
         let Some(idx) = self.memories.iter().position(|m| !m.linked) else {
             return SleepStep::Ready;
         };
-        let min = cx.cfg.evennia.link_similarity;
+        let min = config::of(cx.cfg).link_similarity;
         let links: Vec<(String, f32)> = match hits {
             Ok(h) => h
                 .into_iter()
@@ -475,7 +477,7 @@ impl Evennia {
     }
 
     fn consolidate_entity(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
-        let min = cx.cfg.evennia.entity_consolidation_min.max(1);
+        let min = config::of(cx.cfg).entity_consolidation_min.max(1);
         let done = self.work.as_ref().map_or(0, |w| w.entities_done);
         let next = self
             .entities
@@ -500,7 +502,7 @@ impl Evennia {
                 .collect::<String>()
         );
         let id = cx.think(
-            Task::ConsolidateEntity(task::ConsolidateEntity {
+            Task::genome(ConsolidateEntity {
                 entity_id,
                 entity_type: p.entity_type.clone(),
                 attributes,
@@ -512,7 +514,7 @@ impl Evennia {
     }
 
     fn on_attributes(&mut self, answer: &str, cx: &mut Cx<'_, Self>) -> SleepStep {
-        let min = cx.cfg.evennia.entity_consolidation_min.max(1);
+        let min = config::of(cx.cfg).entity_consolidation_min.max(1);
         let Some((entity_id, p)) = self
             .entities
             .iter_mut()
@@ -530,7 +532,7 @@ impl Evennia {
     }
 
     fn reflect(&mut self, cx: &mut Cx<'_, Self>) -> SleepStep {
-        let threshold = cx.cfg.evennia.reflection_threshold;
+        let threshold = config::of(cx.cfg).reflection_threshold;
         if self.cumulative_importance() < threshold {
             self.set_stage(Stage::Prune);
             return SleepStep::Ready;
@@ -553,7 +555,7 @@ impl Evennia {
             .map(|(id, t, i)| format!("{id} ({i}/10): {t}\n"))
             .collect();
         let id = cx.think(
-            Task::Reflect(task::Reflect { entries }),
+            Task::genome(Reflect { entries }),
             request(prompts::REFLECTION_PROMPT, user, cx.cfg),
         );
         self.wait(id)
@@ -583,7 +585,7 @@ impl Evennia {
             vec![
                 json!({"op": "reflect", "id": rid, "questions": questions, "insights": ids,
                         "cumulative_importance": cumulative,
-                        "threshold": cx.cfg.evennia.reflection_threshold}),
+                        "threshold": config::of(cx.cfg).reflection_threshold}),
             ],
         );
         self.reflections += 1;
@@ -595,7 +597,7 @@ impl Evennia {
     /// Old, consolidated, unimportant entries leave the journal (their facts stay in
     /// semantic memory; the lines stay in the file).
     fn prune(&mut self, cx: &mut Cx<'_, Self>) {
-        let e = &cx.cfg.evennia;
+        let e = &config::of(cx.cfg);
         let cutoff = cx.now - cx.cfg.wall(e.prune_after_h * 3600.0);
         let max = e.prune_max_importance;
         let mut lines = Vec::new();
@@ -617,7 +619,9 @@ impl Evennia {
     }
 
     fn clear_stale(&mut self, cx: &mut Cx<'_, Self>) {
-        let cutoff = cx.now - cx.cfg.wall(cx.cfg.evennia.stale_conversation_min * 60.0);
+        let cutoff = cx.now
+            - cx.cfg
+                .wall(config::of(cx.cfg).stale_conversation_min * 60.0);
         let before = self.working.len();
         self.working.retain(|_, c| c.last_at >= cutoff);
         if self.working.len() != before {

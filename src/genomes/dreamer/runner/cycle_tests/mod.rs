@@ -1,24 +1,29 @@
 //! The cycle's rules with the dreamer, one table or scenario each. No IO, no async, no
 //! clock: the harness plays the driver by answering outputs with inputs at a time it sets.
 
+mod mail;
+mod review;
+mod shared;
+
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use serde_json::json;
 
-use super::input::{Gathered, InboxRead};
-use super::*;
+use super::{CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored};
 use crate::control::{Answer, ControlCommand};
-use crate::genomes::dreamer::runner::{
-    CommitError, Dreamer, DreamerDone, DreamerIo, DreamerRestored,
-};
 use crate::llm::{ContentBlock, LlmError, Request, Response, Role, StopReason};
 use crate::memory::conversation::Content;
 use crate::memory::cycle::{Cycle, Profile};
 use crate::memory::dreams::Dream;
 use crate::memory::events::EventKind;
+use crate::memory::status::Status;
 use crate::runner::brain::task::Purpose;
+use crate::runner::config::RunnerConfig;
+use crate::runner::engine::input::{self, Gathered, InboxRead, Input};
+use crate::runner::engine::output::{Output, Record};
+use crate::runner::engine::{Engine, context};
 use crate::runner::tools::ToolOutcome;
 
-type Restored = super::input::Restored<DreamerRestored>;
+type Restored = input::Restored<DreamerRestored>;
 
 const CONSOLIDATION: &str = "OBSERVATIONS:\nRED 10:00 a fact\nGRN 10:00 a detail\n\nREFLECTION:\nWent fine.\n\nPRIORITY:\nKeep going.\n";
 
@@ -37,7 +42,7 @@ fn dream_at(t: DateTime<Utc>) -> Dream {
     }
 }
 
-pub(super) fn text_of(req: &Request) -> String {
+pub(crate) fn text_of(req: &Request) -> String {
     req.messages
         .iter()
         .flat_map(|m| m.content.iter())
@@ -46,24 +51,24 @@ pub(super) fn text_of(req: &Request) -> String {
         .join("\n")
 }
 
-pub(super) struct H {
-    pub(super) fsm: Engine<Dreamer>,
-    pub(super) now: DateTime<Utc>,
-    pub(super) out: Vec<Output<Dreamer>>,
-    pub(super) all: Vec<Output<Dreamer>>,
-    pub(super) calls: u32,
+pub(crate) struct H {
+    pub(crate) fsm: Engine<Dreamer>,
+    pub(crate) now: DateTime<Utc>,
+    pub(crate) out: Vec<Output<Dreamer>>,
+    pub(crate) all: Vec<Output<Dreamer>>,
+    pub(crate) calls: u32,
     /// The model call issued and not answered yet.
-    pub(super) pending: Option<(u64, Purpose, Request)>,
+    pub(crate) pending: Option<(u64, Purpose, Request)>,
     /// Ids of effects already answered.
-    pub(super) answered: std::collections::HashSet<u64>,
+    pub(crate) answered: std::collections::HashSet<u64>,
 }
 
 impl H {
-    pub(super) fn start(cfg: RunnerConfig, r: Restored) -> Self {
+    pub(crate) fn start(cfg: RunnerConfig, r: Restored) -> Self {
         Self::start_with(cfg, None, r)
     }
 
-    pub(super) fn start_with(cfg: RunnerConfig, max_dreams: Option<u64>, r: Restored) -> Self {
+    pub(crate) fn start_with(cfg: RunnerConfig, max_dreams: Option<u64>, r: Restored) -> Self {
         let mut h = H {
             fsm: Engine::new(cfg, Dreamer::default(), max_dreams),
             now: t0(),
@@ -77,12 +82,12 @@ impl H {
         h
     }
 
-    pub(super) fn fresh() -> Self {
+    pub(crate) fn fresh() -> Self {
         Self::start(RunnerConfig::default(), fresh())
     }
 
     /// A creature whose last dream was `minutes` ago (`dreams` on disk).
-    pub(super) fn dreamt_ago(cfg: RunnerConfig, minutes: f64, dreams: u64) -> Self {
+    pub(crate) fn dreamt_ago(cfg: RunnerConfig, minutes: f64, dreams: u64) -> Self {
         let at = t0() - TimeDelta::milliseconds((minutes * 60_000.0) as i64);
         Self::start(
             cfg,
@@ -98,7 +103,7 @@ impl H {
         )
     }
 
-    pub(super) fn send(&mut self, e: Input<Dreamer>) {
+    pub(crate) fn send(&mut self, e: Input<Dreamer>) {
         let id = match &e {
             Input::Thought { id, .. }
             | Input::ToolDone { id, .. }
@@ -118,23 +123,23 @@ impl H {
     }
 
     /// The model call waiting for an answer.
-    pub(super) fn llm(&self) -> Option<(u64, Purpose, Request)> {
+    pub(crate) fn llm(&self) -> Option<(u64, Purpose, Request)> {
         self.pending.clone()
     }
 
     /// A model call issued by the last event.
-    pub(super) fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
+    pub(crate) fn new_llm(&self) -> Option<(u64, Purpose, Request)> {
         self.out.iter().find_map(|e| match e {
             Output::Think { id, task, request } => Some((*id, task.purpose(), request.clone())),
             _ => None,
         })
     }
 
-    pub(super) fn purpose(&self) -> Option<Purpose> {
+    pub(crate) fn purpose(&self) -> Option<Purpose> {
         self.llm().map(|(_, p, _)| p)
     }
 
-    pub(super) fn reply(&mut self, content: Vec<ContentBlock>) {
+    pub(crate) fn reply(&mut self, content: Vec<ContentBlock>) {
         let (id, _, _) = self.pending.take().expect("a model call is pending");
         self.send(Input::Thought {
             id,
@@ -146,11 +151,11 @@ impl H {
         });
     }
 
-    pub(super) fn reply_text(&mut self, text: &str) {
+    pub(crate) fn reply_text(&mut self, text: &str) {
         self.reply(vec![ContentBlock::Text { text: text.into() }]);
     }
 
-    pub(super) fn call(&mut self, name: &str, input: serde_json::Value) -> ContentBlock {
+    pub(crate) fn call(&mut self, name: &str, input: serde_json::Value) -> ContentBlock {
         self.calls += 1;
         ContentBlock::ToolUse {
             id: format!("c{}", self.calls),
@@ -160,7 +165,7 @@ impl H {
     }
 
     /// One turn running `n` bash commands that succeed.
-    pub(super) fn bash(&mut self, n: usize) {
+    pub(crate) fn bash(&mut self, n: usize) {
         let calls = (0..n)
             .map(|i| self.call("bash", json!({"command": format!("echo {i}")})))
             .collect();
@@ -169,7 +174,7 @@ impl H {
     }
 
     /// The latest effect `f` picks whose id has no answer yet.
-    pub(super) fn unanswered<T>(
+    pub(crate) fn unanswered<T>(
         &self,
         f: impl Fn(&Output<Dreamer>) -> Option<(u64, T)>,
     ) -> Option<(u64, T)> {
@@ -180,7 +185,7 @@ impl H {
             .find(|(id, _)| !self.answered.contains(id))
     }
 
-    pub(super) fn run_tools(&mut self) {
+    pub(crate) fn run_tools(&mut self) {
         while let Some((id, ())) = self.unanswered(|e| match e {
             Output::RunTool { id, .. } => Some((*id, ())),
             _ => None,
@@ -197,7 +202,7 @@ impl H {
         }
     }
 
-    pub(super) fn set_sleep(&mut self, secs: f64) {
+    pub(crate) fn set_sleep(&mut self, secs: f64) {
         let c = self.call("set_sleep", json!({"seconds": secs}));
         self.reply(vec![
             ContentBlock::Text {
@@ -208,8 +213,8 @@ impl H {
     }
 
     /// Plays the dream through: consolidation, commit, and the deep steps if asked.
-    pub(super) fn dream(&mut self) {
-        assert_eq!(self.purpose(), Some(Purpose::Consolidate));
+    pub(crate) fn dream(&mut self) {
+        assert_eq!(self.purpose(), Some(Purpose::Genome("consolidate")));
         self.reply_text(CONSOLIDATION);
         self.commit(Ok(()));
         if let Some(id) = self.out.iter().find_map(|e| match e {
@@ -223,14 +228,14 @@ impl H {
                         .into(),
                 ),
             }));
-            assert_eq!(self.purpose(), Some(Purpose::Prune));
+            assert_eq!(self.purpose(), Some(Purpose::Genome("prune")));
             self.reply_text("# Observations\n\n## 2026-03-01\n\nGRN 10:00 a detail\n");
-            assert_eq!(self.purpose(), Some(Purpose::Priorities));
+            assert_eq!(self.purpose(), Some(Purpose::Genome("priorities")));
             self.reply_text("1. first\n2. second\n3. third\n");
         }
     }
 
-    pub(super) fn commit(&mut self, result: Result<(), String>) {
+    pub(crate) fn commit(&mut self, result: Result<(), String>) {
         let result = result.map_err(|e| CommitError::Dream(std::io::Error::other(e)));
         let (id, ()) = self
             .unanswered(|e| match e {
@@ -241,7 +246,7 @@ impl H {
         self.send(Input::Genome(DreamerDone::Committed { id, result }));
     }
 
-    pub(super) fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
+    pub(crate) fn timer(&self) -> Option<(u64, DateTime<Utc>)> {
         self.unanswered(|e| match e {
             Output::Timer { id, at } => Some((*id, *at)),
             _ => None,
@@ -249,14 +254,14 @@ impl H {
     }
 
     /// Lets the pending timer fire at its time.
-    pub(super) fn fire(&mut self) {
+    pub(crate) fn fire(&mut self) {
         let (id, at) = self.timer().expect("a timer is pending");
         self.now = at;
         self.send(Input::Timer { id });
     }
 
     /// Answers the pending gather; `inbox` is the whole of `MESSAGES.md` (empty if `None`).
-    pub(super) fn gather(&mut self, inbox: Option<&str>) {
+    pub(crate) fn gather(&mut self, inbox: Option<&str>) {
         let (id, ()) = self
             .unanswered(|e| match e {
                 Output::Gather { id } => Some((*id, ())),
@@ -274,24 +279,24 @@ impl H {
         });
     }
 
-    pub(super) fn wake(&mut self) {
+    pub(crate) fn wake(&mut self) {
         self.fire();
         self.gather(None);
     }
 
-    pub(super) fn control(&mut self, cmd: ControlCommand) {
+    pub(crate) fn control(&mut self, cmd: ControlCommand) {
         self.send(Input::Control(cmd));
     }
 
     /// The answer to the command just sent.
-    pub(super) fn answer(&self) -> Option<Answer> {
+    pub(crate) fn answer(&self) -> Option<Answer> {
         self.out.iter().find_map(|e| match e {
             Output::Answer(a) => Some(a.clone()),
             _ => None,
         })
     }
 
-    pub(super) fn count_events(&self, kind: &str) -> usize {
+    pub(crate) fn count_events(&self, kind: &str) -> usize {
         self.all
             .iter()
             .filter(
@@ -300,14 +305,14 @@ impl H {
             .count()
     }
 
-    pub(super) fn wrote(&self, f: impl Fn(&Record) -> bool) -> bool {
+    pub(crate) fn wrote(&self, f: impl Fn(&Record) -> bool) -> bool {
         self.out
             .iter()
             .any(|e| matches!(e, Output::Record(w) if f(w)))
     }
 
     /// Whether the last input asked for this genome write.
-    pub(super) fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
+    pub(crate) fn wrote_genome(&self, f: impl Fn(&DreamerIo) -> bool) -> bool {
         self.out
             .iter()
             .any(|e| matches!(e, Output::Genome(io) if f(io)))
@@ -362,7 +367,7 @@ fn nap_plain_pause_or_dream() {
         };
         h.set_sleep(secs);
         let got = match (h.purpose(), h.fsm.status()) {
-            (Some(Purpose::Consolidate), Status::Dreaming) => Want::Dream,
+            (Some(Purpose::Genome("consolidate")), Status::Dreaming) => Want::Dream,
             (None, Status::Napping { .. }) => Want::Nap,
             (None, Status::Asleep { .. }) => Want::Pause,
             other => panic!("{secs}s: unexpected {other:?}"),
@@ -393,7 +398,7 @@ fn the_dream_interval_follows_the_config_and_speed() {
         let mut h = H::dreamt_ago(cfg.clone(), seconds_ago / 60.0, 1);
         h.set_sleep(300.0);
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             dreams,
             "{seconds_ago}s ago"
         );
@@ -433,7 +438,7 @@ fn the_fatigue_limit_forces_consolidation_then_the_deep_pause() {
         let mut h = H::fresh();
         h.bash(calls);
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             forced,
             "{calls} calls"
         );
@@ -540,10 +545,7 @@ fn observations_and_dream_go_in_one_commit() {
     h.bash(2);
     h.set_sleep(300.0);
     let (_, _, req) = h.llm().unwrap();
-    assert!(
-        req.system
-            .starts_with(crate::genomes::dreamer::runner::consolidation::SYSTEM_PREFIX)
-    );
+    assert!(req.system.starts_with(super::consolidation::SYSTEM_PREFIX));
     assert!(text_of(&req).contains("Actions since the last dream: 2 (0 failed)"));
     h.reply_text(CONSOLIDATION);
     let commit = h
@@ -744,7 +746,7 @@ fn force_sleep_from_every_state() {
         .collect();
     h.reply(calls);
     h.run_tools();
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     assert!(h.all.iter().any(|e| matches!(e, Output::Record(Record::Conversation { content, .. }) if content.contains("operator is putting you to sleep"))));
     h.dream();
     assert_eq!(h.timer().unwrap().1 - h.now, TimeDelta::seconds(300));
@@ -757,7 +759,7 @@ fn force_sleep_from_every_state() {
     h.set_sleep(5.0);
     assert!(matches!(h.fsm.status(), Status::Napping { .. }));
     h.control(ControlCommand::ForceSleep);
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     h.dream();
     assert_eq!(h.fsm.dreams(), 2);
 }
@@ -778,7 +780,7 @@ fn operator_force_sleep_dreams_whatever_the_interval_and_answers() {
     h.run_tools();
     assert_eq!(
         h.purpose(),
-        Some(Purpose::Consolidate),
+        Some(Purpose::Genome("consolidate")),
         "a dream, not a plain sleep"
     );
     assert_eq!(h.fsm.status(), Status::Dreaming);
@@ -796,7 +798,7 @@ fn operator_force_sleep_dreams_whatever_the_interval_and_answers() {
     h.bash(2);
     h.control(ControlCommand::ForceSleep);
     h.reply_text("looking around");
-    assert_ne!(h.purpose(), Some(Purpose::Consolidate));
+    assert_ne!(h.purpose(), Some(Purpose::Genome("consolidate")));
     assert!(
         h.wrote_genome(|io| matches!(io, DreamerIo::Commit { commit, .. }
         if commit.observations.is_empty()
@@ -844,7 +846,7 @@ fn wake_cuts_sleep_short_and_outdates_the_timer() {
     // Wake during a dream: no pause after it.
     h.now += TimeDelta::hours(1);
     h.set_sleep(300.0);
-    assert_eq!(h.purpose(), Some(Purpose::Consolidate));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("consolidate")));
     h.control(ControlCommand::Wake);
     h.reply_text(CONSOLIDATION);
     h.commit(Ok(()));
@@ -917,7 +919,7 @@ fn restart_while_dreaming_dreams_again() {
             },
         );
         assert_eq!(
-            h.purpose() == Some(Purpose::Consolidate),
+            h.purpose() == Some(Purpose::Genome("consolidate")),
             dreams,
             "{asked}s"
         );
@@ -1129,7 +1131,7 @@ fn deep_sleep_without_observations_skips_pruning() {
         id,
         result: Ok("# Observations\n".into()),
     }));
-    assert_eq!(h.purpose(), Some(Purpose::Priorities));
+    assert_eq!(h.purpose(), Some(Purpose::Genome("priorities")));
     h.reply_text("- one\n- two\n- three\n");
     assert!(h.wrote_genome(
         |w| matches!(w, DreamerIo::Diary { body, .. } if body.contains("not pruned"))

@@ -4,13 +4,13 @@
 
 use chrono::{TimeDelta, Utc};
 
-use super::input::Reviewed;
-use super::output::{HeldSleep, ReviewIo};
-use super::tests::H;
-use super::*;
+use super::H;
 use crate::control::{Answer, ControlCommand};
 use crate::genomes::dreamer::runner::DreamerRestored;
 use crate::memory::status::Status;
+use crate::runner::config::RunnerConfig;
+use crate::runner::engine::input::{self, Input, Reviewed};
+use crate::runner::engine::output::{HeldSleep, Output, ReviewIo};
 
 fn review(timeout: &str) -> RunnerConfig {
     RunnerConfig {
@@ -36,7 +36,7 @@ impl H {
         let mut h = Self::start_with(
             cfg,
             max_dreams,
-            super::input::Restored {
+            input::Restored {
                 fresh: true,
                 purpose: "grow".into(),
                 ..Default::default()
@@ -219,7 +219,7 @@ fn a_restart_with_a_pending_proposal_holds_it_with_its_deadline() {
     };
     let mut h = H::start(
         review("10m"),
-        super::input::Restored {
+        input::Restored {
             purpose: "grow".into(),
             held: Some(sleep),
             ..Default::default()

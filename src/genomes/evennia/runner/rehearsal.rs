@@ -1,4 +1,4 @@
-//! The rehearsal brain's part for the evennia genome: a scripted creature that keeps a
+//! The rehearsal brain's part for the evennia genome (its [`TurnScript`]): a scripted creature that keeps a
 //! journal (entries of varied importance), notes what it thinks of its creator and of a
 //! neighbour called wren (whose favorability crosses the Dunbar thresholds up and down),
 //! recalls and stores memories, grows its context until both compaction triggers fire,
@@ -8,7 +8,17 @@
 
 use serde_json::{Value, json};
 
-use super::task::{self, Turn};
+use super::tasks::{ConsolidateEntity, ExtractFacts, Reflect, ScoreImportance};
+use crate::llm::Response;
+use crate::runner::brain::rehearsal_garden;
+use crate::runner::brain::script::{ScriptedTurns, TurnScript, scripted};
+use crate::runner::brain::task::Turn;
+
+/// The script of an evennia creature's turns.
+pub const SCRIPT: TurnScript = TurnScript {
+    name: "evennia",
+    new: || Box::<EvenniaScript>::default(),
+};
 
 /// Sessions whose sleep is short enough that its wake comes during compacting.
 const SHORT_SLEEP_SESSIONS: [u64; 2] = [2, 5];
@@ -21,7 +31,7 @@ const LONG_READ_BEFORE_SLEEP: u64 = 3;
 const WREN: [f64; 6] = [0.3, 0.25, -0.1, 0.35, -0.1, 0.05];
 
 #[derive(Debug, Default)]
-pub struct EvenniaScript {
+struct EvenniaScript {
     session: u64,
     step: u64,
     calls: u64,
@@ -84,8 +94,15 @@ fn recall_query(s: u64) -> &'static str {
         .unwrap_or("the garden")
 }
 
+impl ScriptedTurns for EvenniaScript {
+    fn turn(&mut self, turn: &Turn) -> Response {
+        let (say, calls) = self.turn_calls(turn);
+        scripted(say, calls, || self.call_id())
+    }
+}
+
 impl EvenniaScript {
-    pub fn turn(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
+    fn turn_calls(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
         if turn.asleep {
             return self.sleep_turn();
         }
@@ -96,11 +113,7 @@ impl EvenniaScript {
         }
         self.step += 1;
         let (say, mut calls) = self.work();
-        calls.extend(super::rehearsal_garden::message(
-            turn,
-            self.session,
-            self.step,
-        ));
+        calls.extend(rehearsal_garden::message(turn, self.session, self.step));
         (say, calls)
     }
 
@@ -216,14 +229,14 @@ impl EvenniaScript {
     }
 
     /// Ids for tool calls.
-    pub fn call_id(&mut self) -> String {
+    fn call_id(&mut self) -> String {
         self.calls += 1;
         format!("toolu_rehearsal_ev_{:05}", self.calls)
     }
 }
 
 /// Scores: the length and weight of each entry, deterministically 2..=9.
-pub fn scores(t: &task::ScoreImportance) -> String {
+pub(super) fn scores(t: &ScoreImportance) -> String {
     t.entries
         .iter()
         .map(|(id, text)| {
@@ -250,7 +263,7 @@ pub fn scores(t: &task::ScoreImportance) -> String {
 }
 
 /// The world fact after ` — `, in the third person; none when there is none.
-pub fn facts(t: &task::ExtractFacts) -> String {
+pub(super) fn facts(t: &ExtractFacts) -> String {
     match t.text.split_once(" — ") {
         Some((_, fact)) => {
             let mut f = fact.trim().to_string();
@@ -263,7 +276,7 @@ pub fn facts(t: &task::ExtractFacts) -> String {
     }
 }
 
-pub fn attributes(t: &task::ConsolidateEntity) -> String {
+pub(super) fn attributes(t: &ConsolidateEntity) -> String {
     let friendly = t
         .observations
         .iter()
@@ -280,7 +293,7 @@ pub fn attributes(t: &task::ConsolidateEntity) -> String {
     .to_string()
 }
 
-pub fn reflection(t: &task::Reflect) -> String {
+pub(super) fn reflection(t: &Reflect) -> String {
     let ids: Vec<&str> = t
         .entries
         .iter()
@@ -293,13 +306,5 @@ pub fn reflection(t: &task::Reflect) -> String {
          - Checking before acting saves failed commands (because of {})\n",
         ids.join(", "),
         ids.first().copied().unwrap_or("the journal")
-    )
-}
-
-pub fn summary(t: &task::Compact) -> String {
-    format!(
-        "You worked through {} messages: you kept your journal, noted what wren and your \
-         creator did, recalled memories and read long files. Pending: answer wren.",
-        t.messages
     )
 }

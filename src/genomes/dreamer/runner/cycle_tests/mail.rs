@@ -3,12 +3,15 @@
 
 use serde_json::json;
 
-use super::tests::{H, text_of};
-use super::*;
+use super::{H, text_of};
 use crate::control::ControlCommand;
+use crate::llm::ContentBlock;
 use crate::memory::status::Status;
+use crate::runner::engine::input::Input;
+use crate::runner::engine::output::{Output, Record};
 use crate::runner::genome::Incoming;
 use crate::runner::mail::{Delivery, Outgoing};
+use serde_json::Value;
 
 fn from(name: &str, text: &str) -> Incoming {
     Incoming {

@@ -1,4 +1,4 @@
-//! The rehearsal brain's part for the emergence genome: a scripted creature that stores
+//! The rehearsal brain's part for the emergence genome (its [`TurnScript`]): a scripted creature that stores
 //! sixteen long-term memories a session, keeps its soul (three entries, one removed and
 //! another added later), a diary entry every session, to-dos (added, listed, completed),
 //! a calendar with recurring events (one every twenty minutes, one weekly, one monthly on
@@ -11,8 +11,18 @@
 use chrono::{DateTime, TimeDelta, Timelike, Utc};
 use serde_json::{Value, json};
 
-use super::task::{Summarize, SummaryKind, Turn};
+use super::SummaryKind;
+use super::tasks::Summarize;
+use crate::llm::Response;
 use crate::memory::time::format_time;
+use crate::runner::brain::script::{ScriptedTurns, TurnScript, scripted};
+use crate::runner::brain::task::Turn;
+
+/// The script of an emergence creature's turns.
+pub const SCRIPT: TurnScript = TurnScript {
+    name: "emergence",
+    new: || Box::<EmergenceScript>::default(),
+};
 
 /// Memories stored per turn, two turns a session.
 const MEMORIES_PER_TURN: usize = 8;
@@ -35,15 +45,22 @@ const SOUL: [&str; 3] = [
 ];
 
 #[derive(Debug, Default)]
-pub struct EmergenceScript {
+struct EmergenceScript {
     session: u64,
     step: u64,
     calls: u64,
     memories: u64,
 }
 
+impl ScriptedTurns for EmergenceScript {
+    fn turn(&mut self, turn: &Turn) -> Response {
+        let (say, calls) = self.turn_calls(turn);
+        scripted(say, calls, || self.call_id())
+    }
+}
+
 impl EmergenceScript {
-    pub fn turn(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
+    fn turn_calls(&mut self, turn: &Turn) -> (Option<String>, Vec<(String, Value)>) {
         if turn.woke || self.session == 0 {
             self.session += 1;
             self.step = 0;
@@ -177,7 +194,7 @@ impl EmergenceScript {
     }
 
     /// Ids for tool calls.
-    pub fn call_id(&mut self) -> String {
+    fn call_id(&mut self) -> String {
         self.calls += 1;
         format!("toolu_rehearsal_em_{:05}", self.calls)
     }
@@ -226,7 +243,7 @@ fn soon(now: DateTime<Utc>) -> DateTime<Utc> {
 }
 
 /// A summary made from the items alone: how many, the focus, the first and last.
-pub fn summary(t: &Summarize) -> String {
+pub(super) fn summary(t: &Summarize) -> String {
     let first = t.items.first().map_or("", |(_, text)| text.as_str());
     let last = t.items.last().map_or("", |(_, text)| text.as_str());
     match t.kind {
