@@ -3,8 +3,10 @@
 //! the genomes' module files declare their payloads with [`lenient_records!`].
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
+
+use crate::memory::json::LineError;
 
 /// Declares structs whose fields are all `Option`, read with [`lenient`], skipped when
 /// `None`; `#[wire = "name"]` renames a field on the wire.
@@ -45,4 +47,37 @@ pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(
 /// missing).
 pub fn read<T: DeserializeOwned + Default>(fields: &Map<String, Value>) -> T {
     T::deserialize(Value::Object(fields.clone())).unwrap_or_default()
+}
+
+/// A key field that must be there for a line to mean anything (an id): a non-empty
+/// string, else the line is bad.
+pub fn key(value: Option<String>, name: &'static str) -> Result<String, LineError> {
+    value
+        .filter(|s| !s.is_empty())
+        .ok_or(LineError::Missing(name))
+}
+
+/// A text field read as absent when empty.
+pub fn text(value: Option<String>) -> Option<String> {
+    value.filter(|s| !s.is_empty())
+}
+
+/// A list of strings read leniently: what is not a string in it is left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Strings(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Strings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let items = Vec::<Value>::deserialize(d)?;
+        Ok(Strings(
+            items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+        ))
+    }
 }
