@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 
 /// Raw observations kept per entity (the newest).
@@ -46,6 +46,18 @@ lenient_records! {
     }
 }
 
+impl OpRecord for EntityObserve {
+    const OP: &'static str = "observe";
+}
+
+impl OpRecord for EntityConsolidate {
+    const OP: &'static str = "consolidate";
+}
+
+impl OpRecord for EntityRelationship {
+    const OP: &'static str = "relationship";
+}
+
 /// One line of the entities file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EntityOp {
@@ -59,9 +71,9 @@ impl EntityOp {
     /// The op of a line; a known op without its `entity_id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "observe" => EntityOp::Observe(read(&line.fields)),
-            "consolidate" => EntityOp::Consolidate(read(&line.fields)),
-            "relationship" => EntityOp::Relationship(read(&line.fields)),
+            EntityObserve::OP => EntityOp::Observe(read(&line.fields)),
+            EntityConsolidate::OP => EntityOp::Consolidate(read(&line.fields)),
+            EntityRelationship::OP => EntityOp::Relationship(read(&line.fields)),
             other => return Ok(EntityOp::Other(other.to_string())),
         };
         line.key("entity_id")?;

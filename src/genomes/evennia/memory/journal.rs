@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::lenient::{lenient, lenient_records, read};
+use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Entries kept for the views (the newest); counts cover every line.
 pub const KEPT_ENTRIES: usize = 10_000;
@@ -16,23 +16,80 @@ pub const KEPT_ENTRIES: usize = 10_000;
 /// `source_type` of a reflection's insight.
 pub const REFLECTION_SOURCE: &str = "reflection";
 
-lenient_records! {
-    /// `add`: a new entry.
-    pub struct JournalAdd {
-        id: String,
-        text: String,
-        tags: Vec<String>,
-        /// `observation`, `direct`, `reflection`, `synthesis`, `self`.
-        source_type: String,
-        source_trust: f64,
-        source_entity: String,
-        /// 1..=10 (the Generative Agents scale).
-        importance: u32,
-        importance_method: ImportanceMethod,
-        /// The compaction summary.
-        synthesis: bool,
-    }
+/// `add`: a new entry (read leniently, as [`lenient_records!`] reads).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JournalAdd {
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub id: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub text: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tags: Option<Vec<String>>,
+    /// `observation`, `direct`, `reflection`, `synthesis`, `self`.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source_type: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source_trust: Option<f64>,
+    /// Written `null` when the entry comes from no one.
+    #[serde(default, deserialize_with = "lenient")]
+    pub source_entity: Option<String>,
+    /// 1..=10 (the Generative Agents scale).
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub importance: Option<u32>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub importance_method: Option<ImportanceMethod>,
+    /// The compaction summary.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub synthesis: Option<bool>,
+}
 
+/// `consolidated`: the entry went to semantic memory (`memory_id` written `null`: nothing
+/// was extracted).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JournalConsolidated {
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub id: Option<String>,
+    #[serde(default, deserialize_with = "lenient")]
+    pub memory_id: Option<String>,
+}
+
+lenient_records! {
     /// `score`: the model's importance for an entry (compacting phase).
     pub struct JournalScore {
         id: String,
@@ -40,18 +97,27 @@ lenient_records! {
         importance_method: ImportanceMethod,
     }
 
-    /// `consolidated`: the entry went to semantic memory (`memory_id` null: nothing was
-    /// extracted).
-    pub struct JournalConsolidated {
-        id: String,
-        memory_id: String,
-    }
-
     /// `prune`: the entry is removed from the journal.
     pub struct JournalPrune {
         id: String,
         reason: String,
     }
+}
+
+impl OpRecord for JournalAdd {
+    const OP: &'static str = "add";
+}
+
+impl OpRecord for JournalScore {
+    const OP: &'static str = "score";
+}
+
+impl OpRecord for JournalConsolidated {
+    const OP: &'static str = "consolidated";
+}
+
+impl OpRecord for JournalPrune {
+    const OP: &'static str = "prune";
 }
 
 /// How an importance was found.
@@ -65,6 +131,15 @@ pub enum ImportanceMethod {
 }
 
 impl ImportanceMethod {
+    /// The method named `s`.
+    pub fn named(s: &str) -> Self {
+        match s {
+            "heuristic" => ImportanceMethod::Heuristic,
+            "llm" => ImportanceMethod::Llm,
+            other => ImportanceMethod::Other(other.to_string()),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             ImportanceMethod::Heuristic => "heuristic",
@@ -89,10 +164,10 @@ impl JournalOp {
     /// The op of a line; a known op without its `id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "add" => JournalOp::Add(read(&line.fields)),
-            "score" => JournalOp::Score(read(&line.fields)),
-            "consolidated" => JournalOp::Consolidated(read(&line.fields)),
-            "prune" => JournalOp::Prune(read(&line.fields)),
+            JournalAdd::OP => JournalOp::Add(read(&line.fields)),
+            JournalScore::OP => JournalOp::Score(read(&line.fields)),
+            JournalConsolidated::OP => JournalOp::Consolidated(read(&line.fields)),
+            JournalPrune::OP => JournalOp::Prune(read(&line.fields)),
             other => return Ok(JournalOp::Other(other.to_string())),
         };
         line.key("id")?;

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 use crate::memory::time::parse_time;
 
@@ -44,6 +44,22 @@ lenient_records! {
     }
 }
 
+impl OpRecord for Transition {
+    const OP: &'static str = "transition";
+}
+
+impl OpRecord for PhaseLine {
+    const OP: &'static str = "phase";
+}
+
+impl OpRecord for WakeDeferred {
+    const OP: &'static str = "wake_deferred";
+}
+
+impl OpRecord for Compaction {
+    const OP: &'static str = "compaction";
+}
+
 /// One line of the mode file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModeOp {
@@ -58,16 +74,16 @@ impl ModeOp {
     /// The op of a line; a transition without `to` or a phase without `phase` is bad.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         Ok(match line.op.as_str() {
-            "transition" => {
+            Transition::OP => {
                 line.key("to")?;
                 ModeOp::Transition(read(&line.fields))
             }
-            "phase" => {
+            PhaseLine::OP => {
                 line.key("phase")?;
                 ModeOp::Phase(read(&line.fields))
             }
-            "wake_deferred" => ModeOp::WakeDeferred(read(&line.fields)),
-            "compaction" => ModeOp::Compaction(read(&line.fields)),
+            WakeDeferred::OP => ModeOp::WakeDeferred(read(&line.fields)),
+            Compaction::OP => ModeOp::Compaction(read(&line.fields)),
             other => ModeOp::Other(other.to_string()),
         })
     }

@@ -5,12 +5,13 @@
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use super::journal::ImportanceMethod;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::lenient::{lenient, lenient_records, read};
+use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Memories kept for the views (the newest); counts cover every line.
 pub const KEPT_MEMORIES: usize = 10_000;
@@ -22,19 +23,6 @@ lenient_records! {
         text: String,
         metadata: SemanticMetadata,
         embedding: Embedding,
-    }
-
-    /// Where a memory came from.
-    pub struct SemanticMetadata {
-        /// `journal` or `tool`.
-        source: String,
-        entry_id: String,
-        tags: Vec<String>,
-        source_type: String,
-        source_trust: f64,
-        source_entity: String,
-        importance: u32,
-        importance_method: ImportanceMethod,
     }
 
     /// The embedding's model and size (the vector is in the side file).
@@ -68,6 +56,70 @@ lenient_records! {
     }
 }
 
+/// Where a memory came from (read leniently, as [`lenient_records!`] reads).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SemanticMetadata {
+    /// `journal` or `tool`.
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source: Option<String>,
+    /// Written `null` for a memory that is no journal entry's.
+    #[serde(default, deserialize_with = "lenient")]
+    pub entry_id: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub tags: Option<Vec<String>>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source_type: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub source_trust: Option<f64>,
+    /// Written `null` when it comes from no one.
+    #[serde(default, deserialize_with = "lenient")]
+    pub source_entity: Option<String>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub importance: Option<u32>,
+    #[serde(
+        default,
+        deserialize_with = "lenient",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub importance_method: Option<ImportanceMethod>,
+}
+
+impl OpRecord for SemanticAdd {
+    const OP: &'static str = "add";
+}
+
+impl OpRecord for SemanticLink {
+    const OP: &'static str = "link";
+}
+
+impl OpRecord for SemanticUnlink {
+    const OP: &'static str = "unlink";
+}
+
+impl OpRecord for SemanticForget {
+    const OP: &'static str = "forget";
+}
+
 /// One line of the semantic file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SemanticOp {
@@ -82,10 +134,10 @@ impl SemanticOp {
     /// The op of a line; a known op without its `id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "add" => SemanticOp::Add(read(&line.fields)),
-            "link" => SemanticOp::Link(read(&line.fields)),
-            "unlink" => SemanticOp::Unlink(read(&line.fields)),
-            "forget" => SemanticOp::Forget(read(&line.fields)),
+            SemanticAdd::OP => SemanticOp::Add(read(&line.fields)),
+            SemanticLink::OP => SemanticOp::Link(read(&line.fields)),
+            SemanticUnlink::OP => SemanticOp::Unlink(read(&line.fields)),
+            SemanticForget::OP => SemanticOp::Forget(read(&line.fields)),
             other => return Ok(SemanticOp::Other(other.to_string())),
         };
         line.key("id")?;
