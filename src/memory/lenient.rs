@@ -9,28 +9,51 @@ use serde_json::{Map, Value};
 use crate::memory::json::LineError;
 
 /// Declares structs whose fields are all `Option`, read with [`lenient`], skipped when
-/// `None`; `#[wire = "name"]` renames a field on the wire.
+/// `None`; `#[wire = "name"]` renames a field on the wire, `#[null]` writes `None` as
+/// `null` (read as missing all the same), and `#[op = "name"]` on a struct makes it the
+/// record of that op of a genome's module file ([`crate::memory::op_line::OpRecord`]).
 macro_rules! lenient_records {
+    // Every field declared: the struct.
+    (@fields [$($attrs:tt)*] $name:ident [$($fields:tt)*]) => {
+        $($attrs)*
+        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct $name { $($fields)* }
+    };
+    (@fields $attrs:tt $name:ident [$($fields:tt)*]
+        $(#[doc = $fdoc:literal])* #[null] $field:ident: $ty:ty, $($rest:tt)*
+    ) => {
+        $crate::memory::lenient::lenient_records!(@fields $attrs $name [$($fields)*
+            $(#[doc = $fdoc])*
+            #[serde(default, deserialize_with = "crate::memory::lenient::lenient")]
+            pub $field: Option<$ty>,
+        ] $($rest)*);
+    };
+    (@fields $attrs:tt $name:ident [$($fields:tt)*]
+        $(#[doc = $fdoc:literal])* $(#[wire = $wire:literal])? $field:ident: $ty:ty,
+        $($rest:tt)*
+    ) => {
+        $crate::memory::lenient::lenient_records!(@fields $attrs $name [$($fields)*
+            $(#[doc = $fdoc])*
+            #[serde(
+                default,
+                deserialize_with = "crate::memory::lenient::lenient",
+                skip_serializing_if = "Option::is_none"
+            )]
+            $(#[serde(rename = $wire)])?
+            pub $field: Option<$ty>,
+        ] $($rest)*);
+    };
     ($(
         $(#[doc = $doc:literal])*
-        pub struct $name:ident {
-            $( $(#[doc = $fdoc:literal])* $(#[wire = $wire:literal])? $field:ident: $ty:ty, )*
-        }
+        $(#[op = $op:literal])?
+        pub struct $name:ident { $($body:tt)* }
     )*) => {$(
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-        pub struct $name {
-            $(
-                $(#[doc = $fdoc])*
-                #[serde(
-                    default,
-                    deserialize_with = "crate::memory::lenient::lenient",
-                    skip_serializing_if = "Option::is_none"
-                )]
-                $(#[serde(rename = $wire)])?
-                pub $field: Option<$ty>,
-            )*
-        }
+        $crate::memory::lenient::lenient_records!(@fields [$(#[doc = $doc])*] $name [] $($body)*);
+        $(
+            impl $crate::memory::op_line::OpRecord for $name {
+                const OP: &'static str = $op;
+            }
+        )?
     )*};
 }
 

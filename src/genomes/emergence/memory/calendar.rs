@@ -16,6 +16,7 @@ use crate::memory::time::parse_time;
 
 lenient_records! {
     /// `add`: an event.
+    #[op = "add"]
     pub struct CalendarAdd {
         id: String,
         /// Its (first) time.
@@ -27,17 +28,10 @@ lenient_records! {
     }
 
     /// `remove`: an event cancelled (every occurrence).
+    #[op = "remove"]
     pub struct CalendarRemove {
         id: String,
     }
-}
-
-impl OpRecord for CalendarAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for CalendarRemove {
-    const OP: &'static str = "remove";
 }
 
 /// Events kept (the newest).

@@ -18,6 +18,7 @@ use crate::memory::op_line::OpRecord;
 
 lenient_records! {
     /// `said`: one thing said in a conversation with another agent.
+    #[op = "said"]
     pub struct SaidLine {
         id: String,
         /// The other party of the conversation.
@@ -26,10 +27,6 @@ lenient_records! {
         from: String,
         text: String,
     }
-}
-
-impl OpRecord for SaidLine {
-    const OP: &'static str = "said";
 }
 
 /// Dialogue lines kept (the newest), archived ones included.

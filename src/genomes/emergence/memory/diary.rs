@@ -12,19 +12,18 @@ use crate::memory::op_line::OpRecord;
 
 lenient_records! {
     /// `entry`: the diary entry of a date (a later one for the date replaces it).
+    #[op = "entry"]
     pub struct DiaryLine {
         /// YYYY-MM-DD.
         date: String,
         text: String,
         /// Written `null` when none.
-        mood: Option<String>,
+        #[null]
+        mood: String,
         /// Written `null` when none.
-        location: Option<String>,
+        #[null]
+        location: String,
     }
-}
-
-impl OpRecord for DiaryLine {
-    const OP: &'static str = "entry";
 }
 
 /// Dates kept (the latest); a creature writes one a day.
@@ -77,8 +76,8 @@ impl Diary {
                     date,
                     t: line.t,
                     text: entry.text.unwrap_or_default(),
-                    mood: text(entry.mood.flatten()),
-                    location: text(entry.location.flatten()),
+                    mood: text(entry.mood),
+                    location: text(entry.location),
                     rewrites,
                     line: line_no,
                 },

@@ -5,19 +5,16 @@ use chrono::{DateTime, Utc};
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{Strings, lenient_records};
-use crate::memory::op_line::{OpLine, OpRecord};
+use crate::memory::op_line::OpLine;
 
 lenient_records! {
     /// `archive` (long-term memories, dialogue lines): the ids self-care summarised into
     /// a summary, archived (kept, flagged).
+    #[op = "archive"]
     pub struct Archive {
         ids: Strings,
         summary_id: String,
     }
-}
-
-impl OpRecord for Archive {
-    const OP: &'static str = "archive";
 }
 
 /// The counts of one file.

@@ -19,6 +19,7 @@ pub const KEPT_LINKS: usize = 200;
 
 lenient_records! {
     /// `add`: a memory, stored by the creature or copied by a neural link.
+    #[op = "add"]
     pub struct LongTermAdd {
         id: String,
         text: String,
@@ -29,6 +30,7 @@ lenient_records! {
     }
 
     /// `neural_link`: this creature's part in a neural link.
+    #[op = "neural_link"]
     pub struct NeuralLinkLine {
         agent: String,
         role: LinkRole,
@@ -37,14 +39,6 @@ lenient_records! {
         /// Summaries copied.
         summaries: u64,
     }
-}
-
-impl OpRecord for LongTermAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for NeuralLinkLine {
-    const OP: &'static str = "neural_link";
 }
 
 /// A long-term memory as it stands now.

@@ -17,6 +17,7 @@ use crate::memory::time::parse_time;
 lenient_records! {
     /// `relation`: a change in how the creature sees `agent` (the fields it leaves out
     /// keep their value).
+    #[op = "relation"]
     pub struct RelationLine {
         agent: String,
         relationship_type: String,
@@ -25,13 +26,10 @@ lenient_records! {
         rationale: String,
         interaction_count: u64,
         /// Written `null` when not known.
-        first_met_at: Option<String>,
+        #[null]
+        first_met_at: String,
         notes: String,
     }
-}
-
-impl OpRecord for RelationLine {
-    const OP: &'static str = "relation";
 }
 
 /// History lines kept per agent (the newest).
@@ -69,7 +67,7 @@ impl Relation {
             interaction_count: line.interaction_count.or(self.interaction_count),
             first_met_at: self
                 .first_met_at
-                .or(text(line.first_met_at.flatten()).and_then(|s| parse_time(&s))),
+                .or(text(line.first_met_at).and_then(|s| parse_time(&s))),
             notes: text(line.notes).or(self.notes.clone()),
             line: line_no,
         }

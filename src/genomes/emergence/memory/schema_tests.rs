@@ -58,7 +58,7 @@ fn records_write_the_files_format() {
                 text: Some("x".into()),
                 covers: Some(Strings(vec!["m1".into()])),
                 folded: Some(Strings::default()),
-                watermark: Some(None),
+                watermark: None,
                 ..Default::default()
             }
             .line(),
@@ -68,8 +68,8 @@ fn records_write_the_files_format() {
             DiaryLine {
                 date: Some("2026-03-01".into()),
                 text: Some("a day".into()),
-                mood: Some(Some("calm".into())),
-                location: Some(None),
+                mood: Some("calm".into()),
+                location: None,
             }
             .line(),
             r#"{"date":"2026-03-01","location":null,"mood":"calm","op":"entry","text":"a day"}"#,
@@ -80,7 +80,7 @@ fn records_write_the_files_format() {
                 title: Some("x".into()),
                 description: Some(String::new()),
                 priority: Some(Priority::Text("medium".into())),
-                due: Some(None),
+                due: None,
             }
             .line(),
             r#"{"description":"","due":null,"id":"td1","op":"add","priority":"medium","title":"x"}"#,
@@ -89,7 +89,7 @@ fn records_write_the_files_format() {
             RelationLine {
                 agent: Some("wren".into()),
                 interaction_count: Some(1),
-                first_met_at: Some(None),
+                first_met_at: None,
                 trust_level: Some(0.4),
                 ..Default::default()
             }
@@ -183,8 +183,8 @@ proptest! {
         let diary = DiaryLine {
             date: Some("2026-03-01".into()),
             text: Some(text.clone()),
-            mood: Some(mood.clone()),
-            location: Some(None),
+            mood: mood.clone(),
+            location: None,
         };
         m.fold(DIARY_LOG, 0, &bytes(&diary.line())).unwrap();
         let day = m.diary.days().next().unwrap();
@@ -196,7 +196,7 @@ proptest! {
             title: Some(text.clone()),
             description: Some(text.clone()),
             priority: Some(Priority::Text("high".into())),
-            due: Some(due),
+            due,
         };
         m.fold(TODOS, 0, &bytes(&todo.line())).unwrap();
         let t = m.todos.get(&id).unwrap();
@@ -209,7 +209,7 @@ proptest! {
             notes: Some(text.clone()),
             trust_level: trust,
             interaction_count: Some(3),
-            first_met_at: Some(None),
+            first_met_at: None,
             ..Default::default()
         };
         m.fold(RELATIONS, 0, &bytes(&relation.line())).unwrap();

@@ -14,23 +14,17 @@ pub const KEPT_ENTRIES: usize = 10_000;
 
 lenient_records! {
     /// `add`: a soul entry.
+    #[op = "add"]
     pub struct SoulAdd {
         id: String,
         text: String,
     }
 
     /// `remove`: a soul entry let go.
+    #[op = "remove"]
     pub struct SoulRemove {
         id: String,
     }
-}
-
-impl OpRecord for SoulAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for SoulRemove {
-    const OP: &'static str = "remove";
 }
 
 /// A soul entry held now.

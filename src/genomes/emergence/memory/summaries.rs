@@ -16,6 +16,7 @@ pub const KEPT_SUMMARIES: usize = 10_000;
 
 lenient_records! {
     /// `summary`: what self-care wrote, or a summary copied by a neural link.
+    #[op = "summary"]
     pub struct SummaryLine {
         id: String,
         kind: SummaryKind,
@@ -26,16 +27,13 @@ lenient_records! {
         /// Earlier summaries re-summarised into it.
         folded: Strings,
         /// The last dialogue id it summarised (written `null` when none).
-        watermark: Option<String>,
+        #[null]
+        watermark: String,
         /// The agent a neural link copied it from.
         from: String,
         /// Its id in that agent's file.
         origin: String,
     }
-}
-
-impl OpRecord for SummaryLine {
-    const OP: &'static str = "summary";
 }
 
 /// What a summary summarised.
@@ -124,7 +122,7 @@ impl Summaries {
                 text: record.text.unwrap_or_default(),
                 covers: record.covers.unwrap_or_default().0,
                 folded: record.folded.unwrap_or_default().0,
-                watermark: text(record.watermark.flatten()),
+                watermark: text(record.watermark),
                 folded_into: None,
                 from: text(record.from),
                 line: line_no,

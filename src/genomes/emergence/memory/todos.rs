@@ -13,27 +13,22 @@ use crate::memory::time::parse_time;
 
 lenient_records! {
     /// `add`: a to-do.
+    #[op = "add"]
     pub struct TodoAdd {
         id: String,
         title: String,
         description: String,
         priority: Priority,
         /// YYYY-MM-DD or a time, as the creature wrote it (written `null` when none).
-        due: Option<String>,
+        #[null]
+        due: String,
     }
 
     /// `complete`: a to-do done.
+    #[op = "complete"]
     pub struct TodoComplete {
         id: String,
     }
-}
-
-impl OpRecord for TodoAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for TodoComplete {
-    const OP: &'static str = "complete";
 }
 
 /// A priority as written: `high`, `medium`, `low` or any text, or a number.
@@ -195,7 +190,7 @@ fn todo(line: &OpLine, add: TodoAdd, id: String, line_no: u64) -> Todo {
         title: add.title.unwrap_or_default(),
         description: text(add.description),
         priority,
-        due: text(add.due.flatten()).and_then(|d| Due::parse(&d)),
+        due: text(add.due).and_then(|d| Due::parse(&d)),
         done: false,
         done_at: None,
         line: line_no,

@@ -405,7 +405,7 @@ impl Summary {
             text: Some(self.text.clone()),
             covers: Some(Strings(self.covers.clone())),
             folded: Some(Strings(self.folded.clone())),
-            watermark: Some(self.watermark.clone()),
+            watermark: self.watermark.clone(),
             from: self.from.clone(),
             origin,
         }

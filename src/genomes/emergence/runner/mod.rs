@@ -22,6 +22,7 @@ pub mod files;
 mod care;
 mod link;
 mod prompts;
+mod restore;
 /// How an emergence creature is hosted.
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Emergence>,
@@ -380,7 +381,7 @@ impl Emergence {
         let line = RelationLine {
             agent: Some(agent.to_string()),
             interaction_count: Some(r.interaction_count),
-            first_met_at: Some(Some(format_time(first))),
+            first_met_at: Some(format_time(first)),
             ..RelationLine::default()
         };
         append(
@@ -403,7 +404,7 @@ impl Emergence {
             emotional_tone: said(&r.emotional_tone),
             rationale: said(&r.rationale),
             interaction_count: Some(r.interaction_count),
-            first_met_at: Some(r.first_met_at.map(format_time)),
+            first_met_at: r.first_met_at.map(format_time),
             notes: said(&r.notes),
         };
         append(

@@ -450,8 +450,8 @@ impl Emergence {
                 DiaryLine {
                     date: Some(date.format("%Y-%m-%d").to_string()),
                     text: Some(entry.text.clone()),
-                    mood: Some(entry.mood.clone()),
-                    location: Some(entry.location.clone()),
+                    mood: entry.mood.clone(),
+                    location: entry.location.clone(),
                 }
                 .line(),
             ],
@@ -530,7 +530,7 @@ impl Emergence {
                     title: Some(todo.title.clone()),
                     description: Some(todo.description.clone()),
                     priority: Some(Priority::Text(todo.priority.clone())),
-                    due: Some(todo.due.clone()),
+                    due: todo.due.clone(),
                 }
                 .line(),
             ],

@@ -23,6 +23,7 @@ pub const KEPT_ENTITIES: usize = 10_000;
 
 lenient_records! {
     /// `observe`: a raw observation of an entity (Pf).
+    #[op = "observe"]
     pub struct EntityObserve {
         entity_id: String,
         /// `creator`, `creature`, `player`, `npc`, `object`.
@@ -31,12 +32,14 @@ lenient_records! {
     }
 
     /// `consolidate`: the entity's attributes now (Pa), from the observations so far.
+    #[op = "consolidate"]
     pub struct EntityConsolidate {
         entity_id: String,
         attributes: serde_json::Map<String, Value>,
     }
 
     /// `relationship`: where the relationship stands after an interaction.
+    #[op = "relationship"]
     pub struct EntityRelationship {
         entity_id: String,
         favorability: f64,
@@ -44,18 +47,6 @@ lenient_records! {
         interaction_count: u64,
         reason: String,
     }
-}
-
-impl OpRecord for EntityObserve {
-    const OP: &'static str = "observe";
-}
-
-impl OpRecord for EntityConsolidate {
-    const OP: &'static str = "consolidate";
-}
-
-impl OpRecord for EntityRelationship {
-    const OP: &'static str = "relationship";
 }
 
 /// One line of the entities file.

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::lenient::{lenient, lenient_records, read};
+use crate::memory::lenient::{lenient_records, read};
 use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Entries kept for the views (the newest); counts cover every line.
@@ -16,108 +16,49 @@ pub const KEPT_ENTRIES: usize = 10_000;
 /// `source_type` of a reflection's insight.
 pub const REFLECTION_SOURCE: &str = "reflection";
 
-/// `add`: a new entry (read leniently, as [`lenient_records!`] reads).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct JournalAdd {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub id: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub text: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tags: Option<Vec<String>>,
-    /// `observation`, `direct`, `reflection`, `synthesis`, `self`.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_type: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_trust: Option<f64>,
-    /// Written `null` when the entry comes from no one.
-    #[serde(default, deserialize_with = "lenient")]
-    pub source_entity: Option<String>,
-    /// 1..=10 (the Generative Agents scale).
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub importance: Option<u32>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub importance_method: Option<ImportanceMethod>,
-    /// The compaction summary.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub synthesis: Option<bool>,
-}
-
-/// `consolidated`: the entry went to semantic memory (`memory_id` written `null`: nothing
-/// was extracted).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct JournalConsolidated {
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub id: Option<String>,
-    #[serde(default, deserialize_with = "lenient")]
-    pub memory_id: Option<String>,
-}
-
 lenient_records! {
+    /// `add`: a new entry.
+    #[op = "add"]
+    pub struct JournalAdd {
+        id: String,
+        text: String,
+        tags: Vec<String>,
+        /// `observation`, `direct`, `reflection`, `synthesis`, `self`.
+        source_type: String,
+        source_trust: f64,
+        /// Written `null` when the entry comes from no one.
+        #[null]
+        source_entity: String,
+        /// 1..=10 (the Generative Agents scale).
+        importance: u32,
+        importance_method: ImportanceMethod,
+        /// The compaction summary.
+        synthesis: bool,
+    }
+
     /// `score`: the model's importance for an entry (compacting phase).
+    #[op = "score"]
     pub struct JournalScore {
         id: String,
         importance: u32,
         importance_method: ImportanceMethod,
     }
 
+    /// `consolidated`: the entry went to semantic memory (`memory_id` written `null`:
+    /// nothing was extracted).
+    #[op = "consolidated"]
+    pub struct JournalConsolidated {
+        id: String,
+        #[null]
+        memory_id: String,
+    }
+
     /// `prune`: the entry is removed from the journal.
+    #[op = "prune"]
     pub struct JournalPrune {
         id: String,
         reason: String,
     }
-}
-
-impl OpRecord for JournalAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for JournalScore {
-    const OP: &'static str = "score";
-}
-
-impl OpRecord for JournalConsolidated {
-    const OP: &'static str = "consolidated";
-}
-
-impl OpRecord for JournalPrune {
-    const OP: &'static str = "prune";
 }
 
 /// How an importance was found.

@@ -15,6 +15,7 @@ pub const KEPT_RECORDS: usize = 200;
 
 lenient_records! {
     /// `transition`: the mode changed, and why.
+    #[op = "transition"]
     pub struct Transition {
         from: String,
         to: String,
@@ -23,16 +24,19 @@ lenient_records! {
     }
 
     /// `phase`: the sleep entered a phase.
+    #[op = "phase"]
     pub struct PhaseLine {
         phase: String,
     }
 
     /// `wake_deferred`: a wake came during the compacting phase and waits for its end.
+    #[op = "wake_deferred"]
     pub struct WakeDeferred {
         reason: String,
     }
 
     /// `compaction`: the context was summarized.
+    #[op = "compaction"]
     pub struct Compaction {
         /// `sleep` (70 % of the context budget, asleep) or `emergency` (80 %, awake).
         trigger: String,
@@ -42,22 +46,6 @@ lenient_records! {
         /// The synthesis journal entry holding the summary.
         journal_id: String,
     }
-}
-
-impl OpRecord for Transition {
-    const OP: &'static str = "transition";
-}
-
-impl OpRecord for PhaseLine {
-    const OP: &'static str = "phase";
-}
-
-impl OpRecord for WakeDeferred {
-    const OP: &'static str = "wake_deferred";
-}
-
-impl OpRecord for Compaction {
-    const OP: &'static str = "compaction";
 }
 
 /// One line of the mode file.

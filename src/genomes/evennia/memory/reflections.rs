@@ -15,6 +15,7 @@ pub const KEPT_REFLECTIONS: usize = 1_000;
 
 lenient_records! {
     /// `reflect`: the questions asked and the journal entries holding the insights.
+    #[op = "reflect"]
     pub struct Reflect {
         id: String,
         questions: Vec<String>,
@@ -23,10 +24,6 @@ lenient_records! {
         cumulative_importance: u64,
         threshold: u64,
     }
-}
-
-impl OpRecord for Reflect {
-    const OP: &'static str = "reflect";
 }
 
 /// One reflection.

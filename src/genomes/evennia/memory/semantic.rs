@@ -5,12 +5,11 @@
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
 use super::journal::ImportanceMethod;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::lenient::{lenient, lenient_records, read};
+use crate::memory::lenient::{lenient_records, read};
 use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Memories kept for the views (the newest); counts cover every line.
@@ -18,11 +17,29 @@ pub const KEPT_MEMORIES: usize = 10_000;
 
 lenient_records! {
     /// `add`: a new memory.
+    #[op = "add"]
     pub struct SemanticAdd {
         id: String,
         text: String,
         metadata: SemanticMetadata,
         embedding: Embedding,
+    }
+
+    /// Where a memory came from.
+    pub struct SemanticMetadata {
+        /// `journal` or `tool`.
+        source: String,
+        /// Written `null` for a memory that is no journal entry's.
+        #[null]
+        entry_id: String,
+        tags: Vec<String>,
+        source_type: String,
+        source_trust: f64,
+        /// Written `null` when it comes from no one.
+        #[null]
+        source_entity: String,
+        importance: u32,
+        importance_method: ImportanceMethod,
     }
 
     /// The embedding's model and size (the vector is in the side file).
@@ -32,6 +49,7 @@ lenient_records! {
     }
 
     /// `link`: the memory's links now (replacing earlier ones).
+    #[op = "link"]
     pub struct SemanticLink {
         id: String,
         linked_to: Vec<LinkTarget>,
@@ -44,80 +62,18 @@ lenient_records! {
     }
 
     /// `unlink`: a link to a memory that is gone is removed.
+    #[op = "unlink"]
     pub struct SemanticUnlink {
         id: String,
         target: String,
     }
 
     /// `forget`: the memory is removed (links to it become orphans).
+    #[op = "forget"]
     pub struct SemanticForget {
         id: String,
         reason: String,
     }
-}
-
-/// Where a memory came from (read leniently, as [`lenient_records!`] reads).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct SemanticMetadata {
-    /// `journal` or `tool`.
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source: Option<String>,
-    /// Written `null` for a memory that is no journal entry's.
-    #[serde(default, deserialize_with = "lenient")]
-    pub entry_id: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub tags: Option<Vec<String>>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_type: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub source_trust: Option<f64>,
-    /// Written `null` when it comes from no one.
-    #[serde(default, deserialize_with = "lenient")]
-    pub source_entity: Option<String>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub importance: Option<u32>,
-    #[serde(
-        default,
-        deserialize_with = "lenient",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub importance_method: Option<ImportanceMethod>,
-}
-
-impl OpRecord for SemanticAdd {
-    const OP: &'static str = "add";
-}
-
-impl OpRecord for SemanticLink {
-    const OP: &'static str = "link";
-}
-
-impl OpRecord for SemanticUnlink {
-    const OP: &'static str = "unlink";
-}
-
-impl OpRecord for SemanticForget {
-    const OP: &'static str = "forget";
 }
 
 /// One line of the semantic file.
