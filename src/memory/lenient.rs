@@ -3,6 +3,7 @@
 //! the genomes' module files declare their payloads with [`lenient_records!`].
 
 use serde::de::DeserializeOwned;
+use serde::de::value::MapDeserializer;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
@@ -69,7 +70,10 @@ pub fn lenient<'de, D: Deserializer<'de>, T: DeserializeOwned>(
 /// A lenient record read from the fields of a line (never fails: what does not fit is
 /// missing).
 pub fn read<T: DeserializeOwned + Default>(fields: &Map<String, Value>) -> T {
-    T::deserialize(Value::Object(fields.clone())).unwrap_or_default()
+    // Field by field from the borrowed map: the line is not copied whole first.
+    let map =
+        MapDeserializer::<_, serde_json::Error>::new(fields.iter().map(|(k, v)| (k.as_str(), v)));
+    T::deserialize(map).unwrap_or_default()
 }
 
 /// A key field that must be there for a line to mean anything (an id): a non-empty
