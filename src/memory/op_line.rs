@@ -1,10 +1,11 @@
 //! One line of a genome's module file: `{"t", "op", ...}` (DESIGN.md section 7).
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::memory::json::{LineError, parse_line};
-use crate::memory::time::parse_time;
+use crate::memory::time::{format_time, parse_time};
 
 /// A line's time, its `op`, and its other fields (read into a typed op by each file's
 /// parser; an op it does not know passes through with its name).
@@ -39,6 +40,33 @@ impl OpLine {
             Some(Value::String(s)) if !s.is_empty() => Ok(s.clone()),
             _ => Err(LineError::Missing(name)),
         }
+    }
+}
+
+/// A record that is one op of a genome's module file: the runner writes it and the
+/// memory model reads it (one type both ways, read leniently).
+pub trait OpRecord: Serialize {
+    /// Its `op`.
+    const OP: &'static str;
+
+    /// Its line without `t` (the runner's appender stamps the time).
+    fn line(&self) -> Value {
+        // A record is a struct of plain fields: it always serialises to an object.
+        let mut fields = match serde_json::to_value(self) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        fields.insert("op".into(), Value::String(Self::OP.into()));
+        Value::Object(fields)
+    }
+
+    /// Its line at `t`.
+    fn line_at(&self, t: DateTime<Utc>) -> Value {
+        let mut line = self.line();
+        if let Value::Object(fields) = &mut line {
+            fields.insert("t".into(), Value::String(format_time(t)));
+        }
+        line
     }
 }
 

@@ -6,11 +6,33 @@
 use chrono::{DateTime, Utc};
 use rrule::RRuleSet;
 
-use super::lines::{LineCounts, text};
+use super::lines::LineCounts;
 use super::recurrence::{Budget, Found, Recurrence, search};
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
+use crate::memory::lenient::{key, lenient_records, read, text};
+use crate::memory::op_line::OpRecord;
 use crate::memory::time::parse_time;
+
+lenient_records! {
+    /// `add`: an event.
+    #[op = "add"]
+    pub struct CalendarAdd {
+        id: String,
+        /// Its (first) time.
+        at: String,
+        location: String,
+        description: String,
+        /// `none`, `daily`, `weekly` or an RFC 5545 RRULE.
+        recurrence: String,
+    }
+
+    /// `remove`: an event cancelled (every occurrence).
+    #[op = "remove"]
+    pub struct CalendarRemove {
+        id: String,
+    }
+}
 
 /// Events kept (the newest).
 pub const KEPT_EVENTS: usize = 10_000;
@@ -167,12 +189,14 @@ impl Calendar {
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
             match line.op.as_str() {
-                "add" => {
-                    let id = line.key("id")?;
-                    let at = text(line, "at")
+                CalendarAdd::OP => {
+                    let add: CalendarAdd = read(&line.fields);
+                    let id = key(add.id, "id")?;
+                    let at = add
+                        .at
                         .and_then(|a| parse_time(&a))
                         .ok_or(LineError::Missing("at"))?;
-                    let recurrence = Recurrence::parse(text(line, "recurrence").as_deref());
+                    let recurrence = Recurrence::parse(text(add.recurrence).as_deref());
                     let (rules, recurrence_error) = match recurrence.rule_set(at) {
                         Ok(rules) => (rules, None),
                         Err(e) => (None, Some(e)),
@@ -182,8 +206,8 @@ impl Calendar {
                         id: id.clone(),
                         t: line.t,
                         at,
-                        location: text(line, "location"),
-                        description: text(line, "description").unwrap_or_default(),
+                        location: text(add.location),
+                        description: add.description.unwrap_or_default(),
                         recurrence,
                         recurrence_error,
                         rules,
@@ -191,8 +215,9 @@ impl Calendar {
                     };
                     self.by_id.insert(id, event);
                 }
-                "remove" => {
-                    let held = self.by_id.remove(&line.key("id")?).is_some();
+                CalendarRemove::OP => {
+                    let remove: CalendarRemove = read(&line.fields);
+                    let held = self.by_id.remove(&key(remove.id, "id")?).is_some();
                     self.removed += u64::from(held);
                 }
                 _ => {}

@@ -10,9 +10,24 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use super::lines::{LineCounts, string_list, text};
+use super::lines::{Archive, LineCounts};
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
+use crate::memory::lenient::{key, lenient_records, read, text};
+use crate::memory::op_line::OpRecord;
+
+lenient_records! {
+    /// `said`: one thing said in a conversation with another agent.
+    #[op = "said"]
+    pub struct SaidLine {
+        id: String,
+        /// The other party of the conversation.
+        with: String,
+        /// Who spoke (the other party when left out).
+        from: String,
+        text: String,
+    }
+}
 
 /// Dialogue lines kept (the newest), archived ones included.
 pub const KEPT_LINES: usize = 50_000;
@@ -86,9 +101,10 @@ impl Dialogues {
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
             match line.op.as_str() {
-                "said" => {
-                    let id = line.key("id")?;
-                    let with = cut(line.key("with")?, KEPT_NAME);
+                SaidLine::OP => {
+                    let said: SaidLine = read(&line.fields);
+                    let id = key(said.id, "id")?;
+                    let with = cut(key(said.with, "with")?, KEPT_NAME);
                     self.said += 1;
                     if let Some(n) = self.per_party.get_mut(&with) {
                         *n += 1;
@@ -100,10 +116,9 @@ impl Dialogues {
                     let said = Said {
                         id: id.clone(),
                         t: line.t,
-                        from: text(line, "from")
-                            .map_or_else(|| with.clone(), |f| cut(f, KEPT_NAME)),
+                        from: text(said.from).map_or_else(|| with.clone(), |f| cut(f, KEPT_NAME)),
                         with,
-                        text: cut(text(line, "text").unwrap_or_default(), KEPT_TEXT),
+                        text: cut(said.text.unwrap_or_default(), KEPT_TEXT),
                         archived: None,
                         n: self.said,
                         line: line_no,
@@ -117,9 +132,10 @@ impl Dialogues {
                     }
                     self.by_id.insert(id, said);
                 }
-                "archive" => {
-                    let summary = line.key("summary_id")?;
-                    for id in string_list(line, "ids") {
+                Archive::OP => {
+                    let archive: Archive = read(&line.fields);
+                    let summary = key(archive.summary_id, "summary_id")?;
+                    for id in archive.ids.unwrap_or_default().0 {
                         if let Some(s) = self.by_id.get_mut(&id)
                             && s.archived.is_none()
                         {

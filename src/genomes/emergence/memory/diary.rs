@@ -5,8 +5,26 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use super::lines::{LineCounts, text};
+use super::lines::LineCounts;
 use crate::memory::json::LineError;
+use crate::memory::lenient::{lenient_records, read, text};
+use crate::memory::op_line::OpRecord;
+
+lenient_records! {
+    /// `entry`: the diary entry of a date (a later one for the date replaces it).
+    #[op = "entry"]
+    pub struct DiaryLine {
+        /// YYYY-MM-DD.
+        date: String,
+        text: String,
+        /// Written `null` when none.
+        #[null]
+        mood: String,
+        /// Written `null` when none.
+        #[null]
+        location: String,
+    }
+}
 
 /// Dates kept (the latest); a creature writes one a day.
 pub const KEPT_DATES: usize = 20_000;
@@ -38,10 +56,11 @@ impl Diary {
     /// pass through. A date that is not YYYY-MM-DD makes a bad line.
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
-            if line.op != "entry" {
+            if line.op != DiaryLine::OP {
                 return Ok(());
             }
-            let date = text(line, "date")
+            let entry: DiaryLine = read(&line.fields);
+            let date = text(entry.date)
                 .and_then(|d| NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
                 .ok_or(LineError::Missing("date"))?;
             let rewrites = match self.by_date.get(&date) {
@@ -56,9 +75,9 @@ impl Diary {
                 DiaryDay {
                     date,
                     t: line.t,
-                    text: text(line, "text").unwrap_or_default(),
-                    mood: text(line, "mood"),
-                    location: text(line, "location"),
+                    text: entry.text.unwrap_or_default(),
+                    mood: text(entry.mood),
+                    location: text(entry.location),
                     rewrites,
                     line: line_no,
                 },

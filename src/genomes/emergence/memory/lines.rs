@@ -4,7 +4,18 @@
 use chrono::{DateTime, Utc};
 
 use crate::memory::json::LineError;
+use crate::memory::lenient::{Strings, lenient_records};
 use crate::memory::op_line::OpLine;
+
+lenient_records! {
+    /// `archive` (long-term memories, dialogue lines): the ids self-care summarised into
+    /// a summary, archived (kept, flagged).
+    #[op = "archive"]
+    pub struct Archive {
+        ids: Strings,
+        summary_id: String,
+    }
+}
 
 /// The counts of one file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,28 +57,6 @@ impl LineCounts {
 pub fn id_number(id: &str) -> u64 {
     let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
     id[id.len() - digits..].parse().unwrap_or(0)
-}
-
-/// The strings of a list field (`ids`, `covers`, `folded`), others left out.
-pub fn string_list(line: &OpLine, name: &str) -> Vec<String> {
-    line.fields
-        .get(name)
-        .and_then(|v| v.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// A text field, absent when missing, empty or not a string.
-pub fn text(line: &OpLine, name: &str) -> Option<String> {
-    line.fields
-        .get(name)
-        .and_then(|v| v.as_str())
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
 }
 
 #[cfg(test)]

@@ -3,17 +3,43 @@
 //! creature by a neural link, and the neural links themselves.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
-use super::lines::{LineCounts, string_list, text};
+use super::lines::{Archive, LineCounts};
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::op_line::OpLine;
+use crate::memory::lenient::{key, lenient_records, read, text};
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 
 /// Memories kept (the newest), archived ones included; every line is counted.
 pub const KEPT_MEMORIES: usize = 50_000;
 /// Neural-link lines kept (the newest).
 pub const KEPT_LINKS: usize = 200;
+
+lenient_records! {
+    /// `add`: a memory, stored by the creature or copied by a neural link.
+    #[op = "add"]
+    pub struct LongTermAdd {
+        id: String,
+        text: String,
+        /// The agent a neural link copied it from.
+        from: String,
+        /// Its id in that agent's file.
+        origin: String,
+    }
+
+    /// `neural_link`: this creature's part in a neural link.
+    #[op = "neural_link"]
+    pub struct NeuralLinkLine {
+        agent: String,
+        role: LinkRole,
+        /// Memories copied (received or shared).
+        memories: u64,
+        /// Summaries copied.
+        summaries: u64,
+    }
+}
 
 /// A long-term memory as it stands now.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +59,8 @@ pub struct LongTermMemory {
 }
 
 /// A neural link's part as one creature's file records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LinkRole {
     /// This creature asked the other for its memory bank.
     Requested,
@@ -46,16 +73,6 @@ pub enum LinkRole {
 }
 
 impl LinkRole {
-    fn parse(s: &str) -> Option<Self> {
-        match s {
-            "requested" => Some(LinkRole::Requested),
-            "received" => Some(LinkRole::Received),
-            "shared" => Some(LinkRole::Shared),
-            "expired" => Some(LinkRole::Expired),
-            _ => None,
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             LinkRole::Requested => "requested",
@@ -112,14 +129,15 @@ impl LongTerm {
     /// through.
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| match line.op.as_str() {
-            "add" => {
-                let id = line.key("id")?;
+            LongTermAdd::OP => {
+                let add: LongTermAdd = read(&line.fields);
+                let id = key(add.id, "id")?;
                 let memory = LongTermMemory {
                     id: id.clone(),
                     t: line.t,
-                    text: text(line, "text").unwrap_or_default(),
-                    from: text(line, "from"),
-                    origin: text(line, "origin"),
+                    text: add.text.unwrap_or_default(),
+                    from: text(add.from),
+                    origin: text(add.origin),
                     archived: None,
                     archived_at: None,
                     line: line_no,
@@ -132,9 +150,10 @@ impl LongTerm {
                 self.memories.insert(id, memory);
                 Ok(())
             }
-            "archive" => {
-                let summary = line.key("summary_id")?;
-                for id in string_list(line, "ids") {
+            Archive::OP => {
+                let archive: Archive = read(&line.fields);
+                let summary = key(archive.summary_id, "summary_id")?;
+                for id in archive.ids.unwrap_or_default().0 {
                     match self.memories.get_mut(&id) {
                         Some(m) => {
                             self.archived += u64::from(m.archived.is_none());
@@ -146,7 +165,7 @@ impl LongTerm {
                 }
                 Ok(())
             }
-            "neural_link" => {
+            NeuralLinkLine::OP => {
                 let link = neural_link(line)?;
                 self.neural_links += 1;
                 self.links.push(link);
@@ -182,17 +201,15 @@ impl LongTerm {
 }
 
 fn neural_link(line: &OpLine) -> Result<NeuralLink, LineError> {
-    let agent = line.key("agent")?;
-    let role = text(line, "role")
-        .and_then(|r| LinkRole::parse(&r))
-        .ok_or(LineError::Missing("role"))?;
-    let count = |name| line.fields.get(name).and_then(|v| v.as_u64());
+    let link: NeuralLinkLine = read(&line.fields);
+    let agent = key(link.agent, "agent")?;
+    let role = link.role.ok_or(LineError::Missing("role"))?;
     Ok(NeuralLink {
         t: line.t,
         agent,
         role,
-        memories: count("memories"),
-        summaries: count("summaries"),
+        memories: link.memories,
+        summaries: link.summaries,
     })
 }
 

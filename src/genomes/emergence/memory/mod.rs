@@ -8,10 +8,12 @@ pub mod calendar;
 pub mod dialogues;
 pub mod diary;
 mod figures;
-mod lines;
+pub mod lines;
 pub mod longterm;
 pub mod recurrence;
 pub mod relations;
+#[cfg(test)]
+mod schema_tests;
 pub mod soul;
 pub mod summaries;
 pub mod todos;

@@ -7,11 +7,30 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use super::lines::{LineCounts, text};
+use super::lines::LineCounts;
 use crate::memory::json::LineError;
-use crate::memory::op_line::OpLine;
+use crate::memory::lenient::{key, lenient_records, read, text};
+use crate::memory::op_line::OpRecord;
 use crate::memory::recent::Recent;
 use crate::memory::time::parse_time;
+
+lenient_records! {
+    /// `relation`: a change in how the creature sees `agent` (the fields it leaves out
+    /// keep their value).
+    #[op = "relation"]
+    pub struct RelationLine {
+        agent: String,
+        relationship_type: String,
+        trust_level: f64,
+        emotional_tone: String,
+        rationale: String,
+        interaction_count: u64,
+        /// Written `null` when not known.
+        #[null]
+        first_met_at: String,
+        notes: String,
+    }
+}
 
 /// History lines kept per agent (the newest).
 pub const KEPT_HISTORY: usize = 200;
@@ -36,24 +55,20 @@ pub struct Relation {
 }
 
 impl Relation {
-    /// This relationship after `line`: the fields it names replace, the others stay.
-    fn updated(&self, line: &OpLine, line_no: u64) -> Self {
-        let number = |name| line.fields.get(name).and_then(|v| v.as_f64());
+    /// This relationship after a line at `t`: the fields it names replace, the others
+    /// stay.
+    fn updated(&self, t: Option<DateTime<Utc>>, line: RelationLine, line_no: u64) -> Self {
         Relation {
-            t: line.t,
-            relationship_type: text(line, "relationship_type").or(self.relationship_type.clone()),
-            trust_level: number("trust_level").or(self.trust_level),
-            emotional_tone: text(line, "emotional_tone").or(self.emotional_tone.clone()),
-            rationale: text(line, "rationale").or(self.rationale.clone()),
-            interaction_count: line
-                .fields
-                .get("interaction_count")
-                .and_then(|v| v.as_u64())
-                .or(self.interaction_count),
+            t,
+            relationship_type: text(line.relationship_type).or(self.relationship_type.clone()),
+            trust_level: line.trust_level.or(self.trust_level),
+            emotional_tone: text(line.emotional_tone).or(self.emotional_tone.clone()),
+            rationale: text(line.rationale).or(self.rationale.clone()),
+            interaction_count: line.interaction_count.or(self.interaction_count),
             first_met_at: self
                 .first_met_at
-                .or(text(line, "first_met_at").and_then(|s| parse_time(&s))),
-            notes: text(line, "notes").or(self.notes.clone()),
+                .or(text(line.first_met_at).and_then(|s| parse_time(&s))),
+            notes: text(line.notes).or(self.notes.clone()),
             line: line_no,
         }
     }
@@ -89,10 +104,11 @@ impl Relations {
     /// Folds line `line_no` (0-based): `relation {agent, ...}`; other ops pass through.
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
-            if line.op != "relation" {
+            if line.op != RelationLine::OP {
                 return Ok(());
             }
-            let agent = line.key("agent")?;
+            let record: RelationLine = read(&line.fields);
+            let agent = key(record.agent.clone(), "agent")?;
             if !self.by_agent.contains_key(&agent) && self.by_agent.len() >= KEPT_AGENTS {
                 self.not_kept += 1;
                 return Ok(());
@@ -109,7 +125,7 @@ impl Relations {
                 .current()
                 .cloned()
                 .unwrap_or_default()
-                .updated(line, line_no);
+                .updated(line.t, record, line_no);
             entry.history.push(now);
             entry.changes += 1;
             Ok(())

@@ -3,12 +3,29 @@
 
 use chrono::{DateTime, Utc};
 
-use super::lines::{LineCounts, text};
+use super::lines::LineCounts;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
+use crate::memory::lenient::{key, lenient_records, read};
+use crate::memory::op_line::OpRecord;
 
 /// Soul entries kept (the newest); far more than a creature writes.
 pub const KEPT_ENTRIES: usize = 10_000;
+
+lenient_records! {
+    /// `add`: a soul entry.
+    #[op = "add"]
+    pub struct SoulAdd {
+        id: String,
+        text: String,
+    }
+
+    /// `remove`: a soul entry let go.
+    #[op = "remove"]
+    pub struct SoulRemove {
+        id: String,
+    }
+}
 
 /// A soul entry held now.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,19 +63,21 @@ impl Soul {
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
             match line.op.as_str() {
-                "add" => {
-                    let id = line.key("id")?;
+                SoulAdd::OP => {
+                    let add: SoulAdd = read(&line.fields);
+                    let id = key(add.id, "id")?;
                     self.added += 1;
                     let entry = SoulEntry {
                         id: id.clone(),
                         t: line.t,
-                        text: text(line, "text").unwrap_or_default(),
+                        text: add.text.unwrap_or_default(),
                         line: line_no,
                     };
                     self.entries.insert(id, entry);
                 }
-                "remove" => {
-                    let held = self.entries.remove(&line.key("id")?).is_some();
+                SoulRemove::OP => {
+                    let remove: SoulRemove = read(&line.fields);
+                    let held = self.entries.remove(&key(remove.id, "id")?).is_some();
                     self.removed += u64::from(held);
                 }
                 _ => {}

@@ -3,31 +3,50 @@
 //! earlier ones in, up to a watermark so nothing is summarised twice.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
-use super::lines::{LineCounts, string_list, text};
+use super::lines::LineCounts;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
+use crate::memory::lenient::{Strings, key, lenient_records, read, text};
+use crate::memory::op_line::OpRecord;
 
 /// Summaries kept (the newest).
 pub const KEPT_SUMMARIES: usize = 10_000;
 
+lenient_records! {
+    /// `summary`: what self-care wrote, or a summary copied by a neural link.
+    #[op = "summary"]
+    pub struct SummaryLine {
+        id: String,
+        kind: SummaryKind,
+        focus: String,
+        text: String,
+        /// Long-term ids or dialogue ids it summarised.
+        covers: Strings,
+        /// Earlier summaries re-summarised into it.
+        folded: Strings,
+        /// The last dialogue id it summarised (written `null` when none).
+        #[null]
+        watermark: String,
+        /// The agent a neural link copied it from.
+        from: String,
+        /// Its id in that agent's file.
+        origin: String,
+    }
+}
+
 /// What a summary summarised.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SummaryKind {
     Memories,
     Conversations,
+    #[serde(untagged)]
     Other(String),
 }
 
 impl SummaryKind {
-    fn parse(s: &str) -> Self {
-        match s {
-            "memories" => SummaryKind::Memories,
-            "conversations" => SummaryKind::Conversations,
-            other => SummaryKind::Other(other.to_string()),
-        }
-    }
-
     pub fn as_str(&self) -> &str {
         match self {
             SummaryKind::Memories => "memories",
@@ -88,21 +107,24 @@ impl Summaries {
     /// Folds line `line_no` (0-based): `summary`; other ops pass through.
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
-            if line.op != "summary" {
+            if line.op != SummaryLine::OP {
                 return Ok(());
             }
-            let id = line.key("id")?;
+            let record: SummaryLine = read(&line.fields);
+            let id = key(record.id, "id")?;
             let summary = Summary {
                 id: id.clone(),
                 t: line.t,
-                kind: SummaryKind::parse(&text(line, "kind").unwrap_or_default()),
-                focus: text(line, "focus"),
-                text: text(line, "text").unwrap_or_default(),
-                covers: string_list(line, "covers"),
-                folded: string_list(line, "folded"),
-                watermark: text(line, "watermark"),
+                kind: record
+                    .kind
+                    .unwrap_or_else(|| SummaryKind::Other(String::new())),
+                focus: text(record.focus),
+                text: record.text.unwrap_or_default(),
+                covers: record.covers.unwrap_or_default().0,
+                folded: record.folded.unwrap_or_default().0,
+                watermark: text(record.watermark),
                 folded_into: None,
-                from: text(line, "from"),
+                from: text(record.from),
                 line: line_no,
             };
             match summary.kind {

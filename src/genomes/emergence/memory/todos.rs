@@ -2,13 +2,42 @@
 //! date, completed by its own tool call. Nothing reminds it: the views mark what is due.
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
-use super::lines::{LineCounts, text};
+use super::lines::LineCounts;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
-use crate::memory::op_line::OpLine;
+use crate::memory::lenient::{key, lenient_records, read, text};
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::time::parse_time;
+
+lenient_records! {
+    /// `add`: a to-do.
+    #[op = "add"]
+    pub struct TodoAdd {
+        id: String,
+        title: String,
+        description: String,
+        priority: Priority,
+        /// YYYY-MM-DD or a time, as the creature wrote it (written `null` when none).
+        #[null]
+        due: String,
+    }
+
+    /// `complete`: a to-do done.
+    #[op = "complete"]
+    pub struct TodoComplete {
+        id: String,
+    }
+}
+
+/// A priority as written: `high`, `medium`, `low` or any text, or a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Priority {
+    Text(String),
+    Number(serde_json::Number),
+}
 
 /// To-dos kept (the newest).
 pub const KEPT_TODOS: usize = 10_000;
@@ -97,16 +126,20 @@ impl Todos {
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.counts.fold(bytes, |line| {
             match line.op.as_str() {
-                "add" => {
-                    let id = line.key("id")?;
+                TodoAdd::OP => {
+                    let add: TodoAdd = read(&line.fields);
+                    let id = key(add.id.clone(), "id")?;
                     self.added += 1;
-                    let todo = todo(line, id.clone(), line_no);
+                    let todo = todo(line, add, id.clone(), line_no);
                     if self.by_id.remove(&id).is_some_and(|old| old.is_done()) {
                         self.completed -= 1;
                     }
                     self.by_id.insert(id, todo);
                 }
-                "complete" => match self.by_id.get_mut(&line.key("id")?) {
+                TodoComplete::OP => match self
+                    .by_id
+                    .get_mut(&key(read::<TodoComplete>(&line.fields).id, "id")?)
+                {
                     Some(todo) if !todo.is_done() => {
                         todo.done = true;
                         todo.done_at = line.t;
@@ -145,19 +178,19 @@ impl Todos {
     }
 }
 
-fn todo(line: &OpLine, id: String, line_no: u64) -> Todo {
-    let priority = match line.fields.get("priority") {
-        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-        Some(Value::Number(n)) => Some(n.to_string()),
-        _ => None,
+fn todo(line: &OpLine, add: TodoAdd, id: String, line_no: u64) -> Todo {
+    let priority = match add.priority {
+        Some(Priority::Text(s)) => text(Some(s)),
+        Some(Priority::Number(n)) => Some(n.to_string()),
+        None => None,
     };
     Todo {
         id,
         t: line.t,
-        title: text(line, "title").unwrap_or_default(),
-        description: text(line, "description"),
+        title: add.title.unwrap_or_default(),
+        description: text(add.description),
         priority,
-        due: text(line, "due").and_then(|d| Due::parse(&d)),
+        due: text(add.due).and_then(|d| Due::parse(&d)),
         done: false,
         done_at: None,
         line: line_no,

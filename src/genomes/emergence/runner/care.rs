@@ -17,8 +17,12 @@ use super::config::{self, tokens};
 use super::tasks::Summarize;
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append, prompts};
+use crate::genomes::emergence::memory::lines::Archive;
+use crate::genomes::emergence::memory::summaries::{SummaryKind as Kind, SummaryLine};
 use crate::llm::{LlmError, Response, joined_text};
 use crate::memory::events::{CreatureEvent, DreamEvent};
+use crate::memory::lenient::Strings;
+use crate::memory::op_line::OpRecord;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, IoProgress, ToolReply};
 
@@ -147,7 +151,7 @@ impl Emergence {
                 append(
                     cx,
                     crate::genomes::emergence::memory::LONG_TERM,
-                    vec![json!({"op": "archive", "ids": ids, "summary_id": summary_id})],
+                    vec![archive(ids.clone(), summary_id.clone())],
                 );
                 for m in self.memories.iter_mut().filter(|m| ids.contains(&m.id)) {
                     m.archived = Some(summary_id.clone());
@@ -192,7 +196,7 @@ impl Emergence {
         append(
             cx,
             crate::genomes::emergence::memory::SUMMARIES,
-            vec![summary.line()],
+            vec![summary.record(None).line()],
         );
         self.summaries.push(summary);
         self.care_next(cx)
@@ -363,10 +367,7 @@ impl Emergence {
         }
         let n = groups.iter().map(|(_, ids)| ids.len()).sum();
         if !groups.is_empty() {
-            let archive = groups
-                .into_iter()
-                .map(|(s, ids)| json!({"op": "archive", "ids": ids, "summary_id": s}))
-                .collect();
+            let archive = groups.into_iter().map(|(s, ids)| archive(ids, s)).collect();
             append(cx, crate::genomes::emergence::memory::DIALOGUES, archive);
         }
         n
@@ -381,15 +382,31 @@ fn list(ids: &[String]) -> String {
     }
 }
 
+/// An `archive` line: `ids` summarised into `summary_id`.
+fn archive(ids: Vec<String>, summary_id: String) -> Value {
+    Archive {
+        ids: Some(Strings(ids)),
+        summary_id: Some(summary_id),
+    }
+    .line()
+}
+
 impl Summary {
-    /// Its `summaries.jsonl` line (without `t`).
-    pub fn line(&self) -> Value {
-        let mut line = json!({"op": "summary", "id": self.id, "kind": self.kind.as_str(),
-            "focus": self.focus, "text": self.text, "covers": self.covers,
-            "folded": self.folded, "watermark": self.watermark});
-        if let Some(a) = &self.from {
-            line["from"] = json!(a);
+    /// Its `summaries.jsonl` record; `origin`: its id in the file it was copied from.
+    pub fn record(&self, origin: Option<String>) -> SummaryLine {
+        SummaryLine {
+            id: Some(self.id.clone()),
+            kind: Some(match self.kind {
+                SummaryKind::Memories => Kind::Memories,
+                SummaryKind::Conversations => Kind::Conversations,
+            }),
+            focus: Some(self.focus.clone()),
+            text: Some(self.text.clone()),
+            covers: Some(Strings(self.covers.clone())),
+            folded: Some(Strings(self.folded.clone())),
+            watermark: self.watermark.clone(),
+            from: self.from.clone(),
+            origin,
         }
-        line
     }
 }

@@ -15,6 +15,8 @@ use serde_json::{Value, json};
 
 use super::tools::{done, str_arg};
 use super::{Emergence, IdKind, Summary, SummaryKind, append};
+use crate::genomes::emergence::memory::longterm::{LinkRole, NeuralLinkLine};
+use crate::memory::op_line::OpRecord;
 use crate::runner::genome::{Cx, Incoming, IoProgress, ToolReply};
 use crate::runner::mail::{self, Delivery, Outgoing};
 
@@ -187,7 +189,7 @@ impl Emergence {
                 return IoProgress::Tool(delivery.outcome(&to));
             }
             Sending::Request { to } => {
-                self.link_line(&to, "requested", None, cx);
+                self.link_line(&to, LinkRole::Requested, None, cx);
                 format!(
                     "Asked {to} for its memory bank; it has {}s to accept.",
                     config::of(cx.cfg).link_window_s
@@ -199,7 +201,7 @@ impl Emergence {
                 summaries,
             } => {
                 self.links.asked_by.remove(&to);
-                self.link_line(&to, "shared", Some((memories, summaries)), cx);
+                self.link_line(&to, LinkRole::Shared, Some((memories, summaries)), cx);
                 format!(
                     "Shared {memories} memories and {summaries} summaries with {to}; you keep them all."
                 )
@@ -266,32 +268,35 @@ impl Emergence {
                 watermark: None,
                 from: Some(from.to_string()),
             };
-            let mut line = summary.line();
-            line["origin"] = json!(field(&s, "id"));
-            lines.push(line);
+            lines.push(summary.record(Some(field(&s, "id"))).line());
             self.summaries.push(summary);
         }
         let summaries = lines.len();
         if !lines.is_empty() {
             append(cx, crate::genomes::emergence::memory::SUMMARIES, lines);
         }
-        self.link_line(from, "received", Some((memories, summaries)), cx);
+        self.link_line(from, LinkRole::Received, Some((memories, summaries)), cx);
     }
 
     /// A `neural_link` line in `longterm.jsonl`.
     fn link_line(
         &self,
         agent: &str,
-        role: &str,
+        role: LinkRole,
         counts: Option<(usize, usize)>,
         cx: &mut Cx<'_, Self>,
     ) {
-        let mut line = json!({"op": "neural_link", "agent": agent, "role": role});
-        if let Some((m, s)) = counts {
-            line["memories"] = json!(m);
-            line["summaries"] = json!(s);
-        }
-        append(cx, crate::genomes::emergence::memory::LONG_TERM, vec![line]);
+        let line = NeuralLinkLine {
+            agent: Some(agent.to_string()),
+            role: Some(role),
+            memories: counts.map(|(m, _)| m as u64),
+            summaries: counts.map(|(_, s)| s as u64),
+        };
+        append(
+            cx,
+            crate::genomes::emergence::memory::LONG_TERM,
+            vec![line.line()],
+        );
     }
 
     /// Whether a request made to this creature may still be accepted.
@@ -317,7 +322,7 @@ impl Emergence {
             .collect();
         for agent in &gone {
             self.links.asked.remove(agent);
-            self.link_line(agent, "expired", None, cx);
+            self.link_line(agent, LinkRole::Expired, None, cx);
         }
         (!gone.is_empty()).then(|| {
             format!(

@@ -24,7 +24,7 @@ mod care;
 mod link;
 mod prompts;
 mod rehearsal;
-
+mod restore;
 /// How an emergence creature is hosted.
 pub static HOSTED: crate::runner::hosting::HostedGenome = crate::runner::hosting::HostedGenome {
     open: crate::runner::hosting::open_as::<Emergence>,
@@ -42,7 +42,7 @@ mod tools;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
@@ -54,7 +54,11 @@ use crate::runner::mail::{self, Delivery, Outgoing};
 use self::calendar::Event;
 use self::care::Care;
 use self::files::EmergenceFiles;
+use crate::genomes::emergence::memory::dialogues::SaidLine;
+use crate::genomes::emergence::memory::longterm::LongTermAdd;
+use crate::genomes::emergence::memory::relations::RelationLine;
 use crate::memory::layout::FileKind;
+use crate::memory::op_line::OpRecord;
 use crate::runner::genome::{
     Cx, Genome, GenomePrompt, GenomeTool, Incoming, IoProgress, SleepCause, SleepEnd, SleepStep,
     ToolCall, ToolReply,
@@ -323,12 +327,17 @@ impl Emergence {
         cx: &mut Cx<'_, Self>,
     ) -> String {
         let id = self.new_id(IdKind::Memory);
-        let mut line = json!({"op": "add", "id": id, "text": text});
-        if let Some((agent, origin)) = from {
-            line["from"] = json!(agent);
-            line["origin"] = json!(origin);
-        }
-        append(cx, crate::genomes::emergence::memory::LONG_TERM, vec![line]);
+        let line = LongTermAdd {
+            id: Some(id.clone()),
+            text: Some(text.to_string()),
+            from: from.map(|(agent, _)| agent.to_string()),
+            origin: from.map(|(_, origin)| origin.to_string()),
+        };
+        append(
+            cx,
+            crate::genomes::emergence::memory::LONG_TERM,
+            vec![line.line()],
+        );
         self.memories.push(Memory {
             id: id.clone(),
             t: cx.now,
@@ -345,7 +354,15 @@ impl Emergence {
         append(
             cx,
             crate::genomes::emergence::memory::DIALOGUES,
-            vec![json!({"op": "said", "id": id, "with": with, "from": from, "text": text})],
+            vec![
+                SaidLine {
+                    id: Some(id.clone()),
+                    with: Some(with.to_string()),
+                    from: Some(from.to_string()),
+                    text: Some(text.to_string()),
+                }
+                .line(),
+            ],
         );
         self.dialogues.push(Said {
             id: id.clone(),
@@ -367,9 +384,17 @@ impl Emergence {
         let r = self.relations.entry(agent.to_string()).or_default();
         r.interaction_count += 1;
         let first = *r.first_met_at.get_or_insert(now);
-        let line = json!({"op": "relation", "agent": agent,
-            "interaction_count": r.interaction_count, "first_met_at": format_time(first)});
-        append(cx, crate::genomes::emergence::memory::RELATIONS, vec![line]);
+        let line = RelationLine {
+            agent: Some(agent.to_string()),
+            interaction_count: Some(r.interaction_count),
+            first_met_at: Some(format_time(first)),
+            ..RelationLine::default()
+        };
+        append(
+            cx,
+            crate::genomes::emergence::memory::RELATIONS,
+            vec![line.line()],
+        );
     }
 
     /// Writes `agent`'s relation as it is now, the fields it has (one line per change).
@@ -377,23 +402,22 @@ impl Emergence {
         let Some(r) = self.relations.get(agent) else {
             return;
         };
-        let mut line = json!({"op": "relation", "agent": agent,
-            "interaction_count": r.interaction_count,
-            "first_met_at": r.first_met_at.map(format_time)});
-        for (key, value) in [
-            ("relationship_type", &r.relationship_type),
-            ("emotional_tone", &r.emotional_tone),
-            ("rationale", &r.rationale),
-            ("notes", &r.notes),
-        ] {
-            if !value.is_empty() {
-                line[key] = json!(value);
-            }
-        }
-        if let Some(t) = r.trust_level {
-            line["trust_level"] = json!(t);
-        }
-        append(cx, crate::genomes::emergence::memory::RELATIONS, vec![line]);
+        let said = |value: &str| Some(value.to_string()).filter(|v| !v.is_empty());
+        let line = RelationLine {
+            agent: Some(agent.to_string()),
+            relationship_type: said(&r.relationship_type),
+            trust_level: r.trust_level,
+            emotional_tone: said(&r.emotional_tone),
+            rationale: said(&r.rationale),
+            interaction_count: Some(r.interaction_count),
+            first_met_at: r.first_met_at.map(format_time),
+            notes: said(&r.notes),
+        };
+        append(
+            cx,
+            crate::genomes::emergence::memory::RELATIONS,
+            vec![line.line()],
+        );
     }
 
     /// What became due since the last look, as a note (`None` when nothing did).

@@ -803,7 +803,7 @@ fn a_restore_reads_back_what_the_genome_wrote() {
         std::fs::write(tmp.path().join(".self").join(name), text).unwrap();
     }
     let mut errors = Vec::new();
-    let r = files::restored(&files::fold(&paths, &mut errors));
+    let r = EmergenceRestored::from_memory(&files::fold(&paths, &mut errors), String::new());
     assert!(errors.is_empty(), "{errors:?}");
     let g = w.genome();
     assert_eq!(r.soul, g.soul());

@@ -7,7 +7,12 @@ use serde_json::{Value, json};
 
 use super::calendar::{self, Event};
 use super::{DiaryEntry, Emergence, IdKind, SoulEntry, Todo, append, prompts};
+use crate::genomes::emergence::memory::calendar::{CalendarAdd, CalendarRemove};
+use crate::genomes::emergence::memory::diary::DiaryLine;
+use crate::genomes::emergence::memory::soul::{SoulAdd, SoulRemove};
+use crate::genomes::emergence::memory::todos::{Priority, TodoAdd, TodoComplete};
 use crate::llm::ToolSpec;
+use crate::memory::op_line::OpRecord;
 use crate::memory::time::{format_time, parse_time};
 use crate::runner::genome::{Cx, GenomeTool, ToolCall, ToolReply, ToolTime};
 use crate::runner::tools::ToolOutcome;
@@ -243,7 +248,13 @@ impl Emergence {
                     append(
                         cx,
                         crate::genomes::emergence::memory::SOUL,
-                        vec![json!({"op": "add", "id": id, "text": text})],
+                        vec![
+                            SoulAdd {
+                                id: Some(id.clone()),
+                                text: Some(text.to_string()),
+                            }
+                            .line(),
+                        ],
                     );
                     self.soul.push(SoulEntry {
                         id: id.clone(),
@@ -264,7 +275,12 @@ impl Emergence {
                         append(
                             cx,
                             crate::genomes::emergence::memory::SOUL,
-                            vec![json!({"op": "remove", "id": gone.id})],
+                            vec![
+                                SoulRemove {
+                                    id: Some(gone.id.clone()),
+                                }
+                                .line(),
+                            ],
                         );
                         reply(
                             true,
@@ -287,7 +303,12 @@ impl Emergence {
                         append(
                             cx,
                             crate::genomes::emergence::memory::TODOS,
-                            vec![json!({"op": "complete", "id": id})],
+                            vec![
+                                TodoComplete {
+                                    id: Some(id.to_string()),
+                                }
+                                .line(),
+                            ],
                         );
                         reply(true, format!("Done: {id} {title}."))
                     }
@@ -324,7 +345,12 @@ impl Emergence {
                         append(
                             cx,
                             crate::genomes::emergence::memory::CALENDAR,
-                            vec![json!({"op": "remove", "id": gone.id})],
+                            vec![
+                                CalendarRemove {
+                                    id: Some(gone.id.clone()),
+                                }
+                                .line(),
+                            ],
                         );
                         reply(
                             true,
@@ -421,8 +447,13 @@ impl Emergence {
             cx,
             crate::genomes::emergence::memory::DIARY_LOG,
             vec![
-                json!({"op": "entry", "date": date.format("%Y-%m-%d").to_string(),
-                "text": entry.text, "mood": entry.mood, "location": entry.location}),
+                DiaryLine {
+                    date: Some(date.format("%Y-%m-%d").to_string()),
+                    text: Some(entry.text.clone()),
+                    mood: entry.mood.clone(),
+                    location: entry.location.clone(),
+                }
+                .line(),
             ],
         );
         let replaced = self.diary.insert(date, entry).is_some();
@@ -493,8 +524,16 @@ impl Emergence {
         append(
             cx,
             crate::genomes::emergence::memory::TODOS,
-            vec![json!({"op": "add", "id": todo.id, "title": todo.title,
-                "description": todo.description, "priority": todo.priority, "due": todo.due})],
+            vec![
+                TodoAdd {
+                    id: Some(todo.id.clone()),
+                    title: Some(todo.title.clone()),
+                    description: Some(todo.description.clone()),
+                    priority: Some(Priority::Text(todo.priority.clone())),
+                    due: todo.due.clone(),
+                }
+                .line(),
+            ],
         );
         let text = format!("To-do {} added: {}.", todo.id, todo.title);
         self.todos.push(todo);
@@ -531,9 +570,14 @@ impl Emergence {
             cx,
             crate::genomes::emergence::memory::CALENDAR,
             vec![
-                json!({"op": "add", "id": event.id, "at": format_time(event.at),
-                "location": event.location, "description": event.description,
-                "recurrence": recurrence_text(&event.recurrence)}),
+                CalendarAdd {
+                    id: Some(event.id.clone()),
+                    at: Some(format_time(event.at)),
+                    location: Some(event.location.clone()),
+                    description: Some(event.description.clone()),
+                    recurrence: Some(recurrence_text(&event.recurrence).to_string()),
+                }
+                .line(),
             ],
         );
         let next = calendar::agenda(

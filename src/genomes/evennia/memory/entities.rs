@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 
 /// Raw observations kept per entity (the newest).
@@ -23,6 +23,7 @@ pub const KEPT_ENTITIES: usize = 10_000;
 
 lenient_records! {
     /// `observe`: a raw observation of an entity (Pf).
+    #[op = "observe"]
     pub struct EntityObserve {
         entity_id: String,
         /// `creator`, `creature`, `player`, `npc`, `object`.
@@ -31,12 +32,14 @@ lenient_records! {
     }
 
     /// `consolidate`: the entity's attributes now (Pa), from the observations so far.
+    #[op = "consolidate"]
     pub struct EntityConsolidate {
         entity_id: String,
         attributes: serde_json::Map<String, Value>,
     }
 
     /// `relationship`: where the relationship stands after an interaction.
+    #[op = "relationship"]
     pub struct EntityRelationship {
         entity_id: String,
         favorability: f64,
@@ -59,9 +62,9 @@ impl EntityOp {
     /// The op of a line; a known op without its `entity_id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "observe" => EntityOp::Observe(read(&line.fields)),
-            "consolidate" => EntityOp::Consolidate(read(&line.fields)),
-            "relationship" => EntityOp::Relationship(read(&line.fields)),
+            EntityObserve::OP => EntityOp::Observe(read(&line.fields)),
+            EntityConsolidate::OP => EntityOp::Consolidate(read(&line.fields)),
+            EntityRelationship::OP => EntityOp::Relationship(read(&line.fields)),
             other => return Ok(EntityOp::Other(other.to_string())),
         };
         line.key("entity_id")?;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Entries kept for the views (the newest); counts cover every line.
 pub const KEPT_ENTRIES: usize = 10_000;
@@ -18,6 +18,7 @@ pub const REFLECTION_SOURCE: &str = "reflection";
 
 lenient_records! {
     /// `add`: a new entry.
+    #[op = "add"]
     pub struct JournalAdd {
         id: String,
         text: String,
@@ -25,6 +26,8 @@ lenient_records! {
         /// `observation`, `direct`, `reflection`, `synthesis`, `self`.
         source_type: String,
         source_trust: f64,
+        /// Written `null` when the entry comes from no one.
+        #[null]
         source_entity: String,
         /// 1..=10 (the Generative Agents scale).
         importance: u32,
@@ -34,20 +37,24 @@ lenient_records! {
     }
 
     /// `score`: the model's importance for an entry (compacting phase).
+    #[op = "score"]
     pub struct JournalScore {
         id: String,
         importance: u32,
         importance_method: ImportanceMethod,
     }
 
-    /// `consolidated`: the entry went to semantic memory (`memory_id` null: nothing was
-    /// extracted).
+    /// `consolidated`: the entry went to semantic memory (`memory_id` written `null`:
+    /// nothing was extracted).
+    #[op = "consolidated"]
     pub struct JournalConsolidated {
         id: String,
+        #[null]
         memory_id: String,
     }
 
     /// `prune`: the entry is removed from the journal.
+    #[op = "prune"]
     pub struct JournalPrune {
         id: String,
         reason: String,
@@ -65,6 +72,15 @@ pub enum ImportanceMethod {
 }
 
 impl ImportanceMethod {
+    /// The method named `s`.
+    pub fn named(s: &str) -> Self {
+        match s {
+            "heuristic" => ImportanceMethod::Heuristic,
+            "llm" => ImportanceMethod::Llm,
+            other => ImportanceMethod::Other(other.to_string()),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             ImportanceMethod::Heuristic => "heuristic",
@@ -89,10 +105,10 @@ impl JournalOp {
     /// The op of a line; a known op without its `id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "add" => JournalOp::Add(read(&line.fields)),
-            "score" => JournalOp::Score(read(&line.fields)),
-            "consolidated" => JournalOp::Consolidated(read(&line.fields)),
-            "prune" => JournalOp::Prune(read(&line.fields)),
+            JournalAdd::OP => JournalOp::Add(read(&line.fields)),
+            JournalScore::OP => JournalOp::Score(read(&line.fields)),
+            JournalConsolidated::OP => JournalOp::Consolidated(read(&line.fields)),
+            JournalPrune::OP => JournalOp::Prune(read(&line.fields)),
             other => return Ok(JournalOp::Other(other.to_string())),
         };
         line.key("id")?;

@@ -8,6 +8,8 @@ mod figures;
 pub mod journal;
 pub mod mode;
 pub mod reflections;
+#[cfg(test)]
+mod schema_tests;
 pub mod semantic;
 pub mod working;
 

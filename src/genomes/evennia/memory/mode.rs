@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 use crate::memory::time::parse_time;
 
@@ -15,6 +15,7 @@ pub const KEPT_RECORDS: usize = 200;
 
 lenient_records! {
     /// `transition`: the mode changed, and why.
+    #[op = "transition"]
     pub struct Transition {
         from: String,
         to: String,
@@ -23,16 +24,19 @@ lenient_records! {
     }
 
     /// `phase`: the sleep entered a phase.
+    #[op = "phase"]
     pub struct PhaseLine {
         phase: String,
     }
 
     /// `wake_deferred`: a wake came during the compacting phase and waits for its end.
+    #[op = "wake_deferred"]
     pub struct WakeDeferred {
         reason: String,
     }
 
     /// `compaction`: the context was summarized.
+    #[op = "compaction"]
     pub struct Compaction {
         /// `sleep` (70 % of the context budget, asleep) or `emergency` (80 %, awake).
         trigger: String,
@@ -58,16 +62,16 @@ impl ModeOp {
     /// The op of a line; a transition without `to` or a phase without `phase` is bad.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         Ok(match line.op.as_str() {
-            "transition" => {
+            Transition::OP => {
                 line.key("to")?;
                 ModeOp::Transition(read(&line.fields))
             }
-            "phase" => {
+            PhaseLine::OP => {
                 line.key("phase")?;
                 ModeOp::Phase(read(&line.fields))
             }
-            "wake_deferred" => ModeOp::WakeDeferred(read(&line.fields)),
-            "compaction" => ModeOp::Compaction(read(&line.fields)),
+            WakeDeferred::OP => ModeOp::WakeDeferred(read(&line.fields)),
+            Compaction::OP => ModeOp::Compaction(read(&line.fields)),
             other => ModeOp::Other(other.to_string()),
         })
     }

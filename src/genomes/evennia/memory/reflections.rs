@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use crate::memory::json::LineError;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 use crate::memory::recent::Recent;
 
 /// The reflection threshold when no reflection names one (the seed's).
@@ -15,6 +15,7 @@ pub const KEPT_REFLECTIONS: usize = 1_000;
 
 lenient_records! {
     /// `reflect`: the questions asked and the journal entries holding the insights.
+    #[op = "reflect"]
     pub struct Reflect {
         id: String,
         questions: Vec<String>,
@@ -71,7 +72,7 @@ impl Reflections {
     pub fn push(&mut self, line_no: u64, bytes: &[u8]) -> Result<(), LineError> {
         self.lines += 1;
         let line = OpLine::parse(bytes).and_then(|l| {
-            if l.op == "reflect" {
+            if l.op == Reflect::OP {
                 l.key("id")?;
             }
             Ok(l)
@@ -86,7 +87,7 @@ impl Reflections {
         if line.t.is_some() {
             self.last_t = self.last_t.max(line.t);
         }
-        if line.op != "reflect" {
+        if line.op != Reflect::OP {
             return Ok(());
         }
         let r: Reflect = read(&line.fields);

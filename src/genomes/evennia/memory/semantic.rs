@@ -10,13 +10,14 @@ use super::journal::ImportanceMethod;
 use crate::memory::json::LineError;
 use crate::memory::keyed::Keyed;
 use crate::memory::lenient::{lenient_records, read};
-use crate::memory::op_line::OpLine;
+use crate::memory::op_line::{OpLine, OpRecord};
 
 /// Memories kept for the views (the newest); counts cover every line.
 pub const KEPT_MEMORIES: usize = 10_000;
 
 lenient_records! {
     /// `add`: a new memory.
+    #[op = "add"]
     pub struct SemanticAdd {
         id: String,
         text: String,
@@ -28,10 +29,14 @@ lenient_records! {
     pub struct SemanticMetadata {
         /// `journal` or `tool`.
         source: String,
+        /// Written `null` for a memory that is no journal entry's.
+        #[null]
         entry_id: String,
         tags: Vec<String>,
         source_type: String,
         source_trust: f64,
+        /// Written `null` when it comes from no one.
+        #[null]
         source_entity: String,
         importance: u32,
         importance_method: ImportanceMethod,
@@ -44,6 +49,7 @@ lenient_records! {
     }
 
     /// `link`: the memory's links now (replacing earlier ones).
+    #[op = "link"]
     pub struct SemanticLink {
         id: String,
         linked_to: Vec<LinkTarget>,
@@ -56,12 +62,14 @@ lenient_records! {
     }
 
     /// `unlink`: a link to a memory that is gone is removed.
+    #[op = "unlink"]
     pub struct SemanticUnlink {
         id: String,
         target: String,
     }
 
     /// `forget`: the memory is removed (links to it become orphans).
+    #[op = "forget"]
     pub struct SemanticForget {
         id: String,
         reason: String,
@@ -82,10 +90,10 @@ impl SemanticOp {
     /// The op of a line; a known op without its `id` is a bad line.
     pub fn parse(line: &OpLine) -> Result<Self, LineError> {
         let op = match line.op.as_str() {
-            "add" => SemanticOp::Add(read(&line.fields)),
-            "link" => SemanticOp::Link(read(&line.fields)),
-            "unlink" => SemanticOp::Unlink(read(&line.fields)),
-            "forget" => SemanticOp::Forget(read(&line.fields)),
+            SemanticAdd::OP => SemanticOp::Add(read(&line.fields)),
+            SemanticLink::OP => SemanticOp::Link(read(&line.fields)),
+            SemanticUnlink::OP => SemanticOp::Unlink(read(&line.fields)),
+            SemanticForget::OP => SemanticOp::Forget(read(&line.fields)),
             other => return Ok(SemanticOp::Other(other.to_string())),
         };
         line.key("id")?;

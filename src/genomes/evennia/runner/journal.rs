@@ -3,9 +3,10 @@
 //! cumulative importance that triggers a reflection.
 
 use chrono::{DateTime, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::genomes::evennia::memory::journal::REFLECTION_SOURCE;
+use crate::genomes::evennia::memory::journal::{ImportanceMethod, JournalAdd, REFLECTION_SOURCE};
+use crate::memory::op_line::OpRecord;
 
 /// One journal entry as the genome keeps it.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,12 +28,18 @@ pub struct Entry {
 impl Entry {
     /// The `add` line of `.self/journal.jsonl`.
     pub fn add_line(&self) -> Value {
-        json!({
-            "op": "add", "id": self.id, "text": self.text, "tags": self.tags,
-            "source_type": self.source_type, "source_trust": self.source_trust,
-            "source_entity": self.source_entity, "importance": self.importance,
-            "importance_method": self.method, "synthesis": self.synthesis,
-        })
+        JournalAdd {
+            id: Some(self.id.clone()),
+            text: Some(self.text.clone()),
+            tags: Some(self.tags.clone()),
+            source_type: Some(self.source_type.clone()),
+            source_trust: Some(self.source_trust),
+            source_entity: self.source_entity.clone(),
+            importance: Some(u32::from(self.importance)),
+            importance_method: Some(ImportanceMethod::named(self.method)),
+            synthesis: Some(self.synthesis),
+        }
+        .line()
     }
 
     /// Counted toward a reflection: not a reflection's own insight, not a summary.

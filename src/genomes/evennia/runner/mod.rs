@@ -56,7 +56,7 @@ use crate::llm::embed::Embeddings;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::llm::{LlmError, Response};
 use crate::memory::events::EventKind;
@@ -70,6 +70,10 @@ use self::files::EvenniaFiles;
 use self::journal::Entry;
 use self::relationship::Profile;
 use self::work::Work;
+use crate::genomes::evennia::memory::entities::{EntityObserve, EntityRelationship};
+use crate::genomes::evennia::memory::mode::{Compaction, Transition, WakeDeferred};
+use crate::genomes::evennia::memory::working::{ConversationState, WorkingMessage};
+use crate::memory::op_line::OpRecord;
 use crate::runner::genome::{
     Compacted, Cx, Genome, GenomePrompt, GenomeTool, Incoming, IoProgress, ScheduledSleep,
     SleepCause, SleepEnd, SleepStep, ToolCall, ToolReply,
@@ -287,12 +291,21 @@ impl Evennia {
         let states = p.interact(delta);
         let mut lines = Vec::new();
         if !observation.trim().is_empty() {
-            lines.push(json!({"op": "observe", "entity_id": entity_id,
-                "entity_type": p.entity_type, "text": observation.trim()}));
+            let observe = EntityObserve {
+                entity_id: Some(entity_id.to_string()),
+                entity_type: Some(p.entity_type.clone()),
+                text: Some(observation.trim().to_string()),
+            };
+            lines.push(observe.line());
         }
-        lines.push(json!({"op": "relationship", "entity_id": entity_id,
-            "favorability": round3(p.favorability), "state": p.state(),
-            "interaction_count": p.interactions, "reason": reason}));
+        let relationship = EntityRelationship {
+            entity_id: Some(entity_id.to_string()),
+            favorability: Some(round3(p.favorability)),
+            state: Some(p.state().to_string()),
+            interaction_count: Some(p.interactions),
+            reason: Some(reason.to_string()),
+        };
+        lines.push(relationship.line());
         append(cx, crate::genomes::evennia::memory::ENTITIES, lines);
         states
     }
@@ -322,17 +335,26 @@ impl Evennia {
     fn write_working(&self, cx: &mut Cx<'_, Self>) {
         let mut map = Map::new();
         for (id, c) in &self.working {
-            let messages: Vec<Value> = c
+            let messages = c
                 .messages
                 .iter()
-                .map(|(t, from, text)| json!({"t": format_time(*t), "from": from, "text": text}))
+                .map(|(t, from, text)| WorkingMessage {
+                    t: Some(format_time(*t)),
+                    from: Some(from.clone()),
+                    text: Some(text.clone()),
+                })
                 .collect();
-            map.insert(
-                id.clone(),
-                json!({"topic": c.topic, "started_at": format_time(c.started_at),
-                       "last_at": format_time(c.last_at), "messages": messages,
-                       "pending_actions": c.pending_actions}),
-            );
+            let state = ConversationState {
+                topic: Some(c.topic.clone()),
+                started_at: Some(format_time(c.started_at)),
+                last_at: Some(format_time(c.last_at)),
+                messages: Some(messages),
+                pending_actions: Some(c.pending_actions.clone()),
+            };
+            // A record of plain fields always serialises.
+            if let Ok(state) = serde_json::to_value(state) {
+                map.insert(id.clone(), state);
+            }
         }
         cx.io(EvenniaIo::WorkingMemory(Value::Object(map)));
     }
@@ -447,8 +469,13 @@ impl Genome for Evennia {
         self.asleep = true;
         self.mode_line(
             cx,
-            json!({"op": "transition", "from": "awake", "to": "sleep", "reason": reason,
-                   "wake_at": wake_at}),
+            Transition {
+                from: Some("awake".into()),
+                to: Some("sleep".into()),
+                reason: Some(reason),
+                wake_at: Some(wake_at),
+            }
+            .line(),
         );
         self.begin_work(cx)
     }
@@ -498,7 +525,10 @@ impl Genome for Evennia {
         let phase = self.phase().unwrap_or("sleep");
         self.mode_line(
             cx,
-            json!({"op": "wake_deferred", "reason": format!("{reason} during {phase}")}),
+            WakeDeferred {
+                reason: Some(format!("{reason} during {phase}")),
+            }
+            .line(),
         );
     }
 
@@ -516,7 +546,13 @@ impl Genome for Evennia {
             Some(cx.now + cx.cfg.wall(config::of(cx.cfg).wake_cooldown_min * 60.0));
         self.mode_line(
             cx,
-            json!({"op": "transition", "from": "sleep", "to": "awake", "reason": reason}),
+            Transition {
+                from: Some("sleep".into()),
+                to: Some("awake".into()),
+                reason: Some(reason.to_string()),
+                wake_at: None,
+            }
+            .line(),
         );
     }
 
@@ -578,8 +614,13 @@ impl Genome for Evennia {
                 w.hold_wake();
                 self.mode_line(
                     cx,
-                    json!({"op": "wake_deferred",
-                           "reason": format!("urgent message from {} during dreaming (deep sleep)", m.from)}),
+                    WakeDeferred {
+                        reason: Some(format!(
+                            "urgent message from {} during dreaming (deep sleep)",
+                            m.from
+                        )),
+                    }
+                    .line(),
                 );
                 false
             }
@@ -613,9 +654,14 @@ impl Genome for Evennia {
             );
             self.mode_line(
                 cx,
-                json!({"op": "compaction", "trigger": c.trigger, "ratio": round3(c.ratio),
-                       "summarized": c.summarized, "preserved": c.preserved,
-                       "journal_id": journal_id}),
+                Compaction {
+                    trigger: Some(c.trigger.to_string()),
+                    ratio: Some(round3(c.ratio)),
+                    summarized: Some(c.summarized as u64),
+                    preserved: Some(c.preserved as u64),
+                    journal_id: Some(journal_id),
+                }
+                .line(),
             );
         }
         if self.work.is_some() {

@@ -7,7 +7,10 @@ use crate::llm::embed::Embeddings;
 use serde_json::{Value, json};
 
 use super::{Evennia, EvenniaIo, Memory, append, first_words, journal, round3};
+use crate::genomes::evennia::memory::journal::ImportanceMethod;
+use crate::genomes::evennia::memory::semantic::{Embedding, SemanticAdd, SemanticMetadata};
 use crate::llm::ToolSpec;
+use crate::memory::op_line::OpRecord;
 use crate::runner::genome::{Cx, GenomeTool, IoProgress, ToolCall, ToolReply, ToolTime};
 use crate::runner::tools::ToolOutcome;
 
@@ -434,21 +437,32 @@ impl Evennia {
         cx: &mut Cx<'_, Self>,
     ) -> String {
         let id = self.memory_id();
-        let metadata = json!({
-            "source": source,
-            "entry_id": entry.map(|e| e.id.clone()),
-            "tags": tags,
-            "source_type": entry.map_or("direct", |e| e.source_type.as_str()),
-            "source_trust": trust,
-            "source_entity": entity,
-            "importance": importance,
-            "importance_method": entry.map_or("heuristic", |e| e.method),
-        });
-        let line = json!({
-            "op": "add", "id": id, "text": text, "metadata": metadata,
-            "t": crate::memory::time::format_time(cx.now),
-            "embedding": {"model": model, "dims": vector.len()},
-        });
+        let metadata = SemanticMetadata {
+            source: Some(source.to_string()),
+            entry_id: entry.map(|e| e.id.clone()),
+            tags: Some(tags),
+            source_type: Some(
+                entry
+                    .map_or("direct", |e| e.source_type.as_str())
+                    .to_string(),
+            ),
+            source_trust: Some(trust),
+            source_entity: entity.clone(),
+            importance: Some(u32::from(importance)),
+            importance_method: Some(ImportanceMethod::named(
+                entry.map_or("heuristic", |e| e.method),
+            )),
+        };
+        let add = SemanticAdd {
+            id: Some(id.clone()),
+            text: Some(text.to_string()),
+            metadata: Some(metadata),
+            embedding: Some(Embedding {
+                model: Some(model.to_string()),
+                dims: u32::try_from(vector.len()).ok(),
+            }),
+        };
+        let line = add.line_at(cx.now);
         cx.io(EvenniaIo::Remember {
             line,
             id: id.clone(),

@@ -13,8 +13,16 @@ use super::journal::{self, Entry};
 use super::prompts::{self, request};
 use super::tasks::{ConsolidateEntity, ExtractFacts, Reflect, ScoreImportance};
 use super::{Evennia, append, relationship};
+use crate::genomes::evennia::memory::entities::EntityConsolidate;
 use crate::genomes::evennia::memory::journal::REFLECTION_SOURCE;
+use crate::genomes::evennia::memory::journal::{
+    ImportanceMethod, JournalConsolidated, JournalPrune, JournalScore,
+};
+use crate::genomes::evennia::memory::mode::PhaseLine;
+use crate::genomes::evennia::memory::reflections::Reflect as ReflectRecord;
+use crate::genomes::evennia::memory::semantic::{LinkTarget, SemanticLink, SemanticUnlink};
 use crate::llm::{LlmError, Response, joined_text};
+use crate::memory::op_line::OpRecord;
 use crate::runner::brain::task::Task;
 use crate::runner::genome::{Cx, Genome, SleepEnd, SleepStep};
 
@@ -95,7 +103,10 @@ impl Work {
 }
 
 fn phase_line(phase: &str) -> Value {
-    json!({"op": "phase", "phase": phase})
+    PhaseLine {
+        phase: Some(phase.to_string()),
+    }
+    .line()
 }
 
 impl Evennia {
@@ -274,8 +285,12 @@ impl Evennia {
             if let Some(e) = self.journal.iter_mut().find(|e| e.id == id) {
                 e.importance = score;
                 e.method = "llm";
-                lines.push(json!({"op": "score", "id": id, "importance": score,
-                                  "importance_method": "llm"}));
+                let line = JournalScore {
+                    id: Some(id),
+                    importance: Some(u32::from(score)),
+                    importance_method: Some(ImportanceMethod::Llm),
+                };
+                lines.push(line.line());
             }
         }
         if !lines.is_empty() {
@@ -391,7 +406,13 @@ impl Evennia {
         append(
             cx,
             crate::genomes::evennia::memory::JOURNAL,
-            vec![json!({"op": "consolidated", "id": entry_id, "memory_id": memory_id})],
+            vec![
+                JournalConsolidated {
+                    id: Some(entry_id),
+                    memory_id,
+                }
+                .line(),
+            ],
         );
     }
 
@@ -443,11 +464,18 @@ impl Evennia {
         let m = &mut self.memories[idx];
         m.linked = true;
         m.links.clone_from(&links);
-        let linked_to: Vec<Value> = links
+        let linked_to = links
             .iter()
-            .map(|(id, s)| json!({"id": id, "score": (f64::from(*s) * 1000.0).round() / 1000.0}))
+            .map(|(id, s)| LinkTarget {
+                id: Some(id.clone()),
+                score: Some((f64::from(*s) * 1000.0).round() / 1000.0),
+            })
             .collect();
-        let line = json!({"op": "link", "id": m.id, "linked_to": linked_to});
+        let line = SemanticLink {
+            id: Some(m.id.clone()),
+            linked_to: Some(linked_to),
+        }
+        .line();
         self.link_line(cx, line);
         if let Some(w) = &mut self.work {
             w.batch_left = w.batch_left.saturating_sub(1);
@@ -465,7 +493,11 @@ impl Evennia {
             m.links.retain(|(target, _)| {
                 let keep = ids.contains(target);
                 if !keep {
-                    lines.push(json!({"op": "unlink", "id": m.id, "target": target}));
+                    let unlink = SemanticUnlink {
+                        id: Some(m.id.clone()),
+                        target: Some(target.clone()),
+                    };
+                    lines.push(unlink.line());
                 }
                 keep
             });
@@ -525,8 +557,16 @@ impl Evennia {
         let parsed = relationship::parse_attributes(answer);
         p.attributes.extend(parsed);
         p.observations.clear();
-        let line = json!({"op": "consolidate", "entity_id": entity_id,
-                          "attributes": p.attributes});
+        let attributes = p
+            .attributes
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        let line = EntityConsolidate {
+            entity_id: Some(entity_id.clone()),
+            attributes: Some(attributes),
+        }
+        .line();
         append(cx, crate::genomes::evennia::memory::ENTITIES, vec![line]);
         SleepStep::Ready
     }
@@ -583,9 +623,14 @@ impl Evennia {
             cx,
             crate::genomes::evennia::memory::REFLECTIONS,
             vec![
-                json!({"op": "reflect", "id": rid, "questions": questions, "insights": ids,
-                        "cumulative_importance": cumulative,
-                        "threshold": config::of(cx.cfg).reflection_threshold}),
+                ReflectRecord {
+                    id: Some(rid),
+                    questions: Some(questions),
+                    insights: Some(ids),
+                    cumulative_importance: Some(u64::from(cumulative)),
+                    threshold: Some(u64::from(config::of(cx.cfg).reflection_threshold)),
+                }
+                .line(),
             ],
         );
         self.reflections += 1;
@@ -607,8 +652,14 @@ impl Evennia {
                 && entry.importance <= max
                 && entry.t < cutoff;
             if prune {
-                lines.push(json!({"op": "prune", "id": entry.id,
-                    "reason": format!("importance {} and older than {} h", entry.importance, e.prune_after_h)}));
+                let prune = JournalPrune {
+                    id: Some(entry.id.clone()),
+                    reason: Some(format!(
+                        "importance {} and older than {} h",
+                        entry.importance, e.prune_after_h
+                    )),
+                };
+                lines.push(prune.line());
             }
             !prune
         });
