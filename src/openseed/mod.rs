@@ -45,13 +45,13 @@ pub mod event;
 pub mod token;
 pub mod wire;
 
-pub use attach::{AttachOptions, Attachment, Costs, Update, attach};
+pub use attach::{AttachOptions, Attachment, Costs, Refresher, Update, attach};
 pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
 pub use token::{Token, Tokens};
 pub use wire::{
-    ApiStatus, Budget, BudgetLevel, CreatureInfo, NEAR_CAP, SleepReason, Usage, UsageEntry,
+    ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage, UsageEntry,
 };
 
 /// What can go wrong talking to the orchestrator. Texts from the orchestrator are made
@@ -66,7 +66,9 @@ pub enum OpenSeedError {
         "the orchestrator asks for a token ({status}): set DREAMWATCH_OPENSEED_TOKEN or [openseed] tokens in the config file"
     )]
     Unauthorized { status: u16 },
-    #[error("the orchestrator refused ({status}): {body}")]
+    /// `body` is the answer whole (inert, its lines kept); the message says its first
+    /// line, and how many more there are.
+    #[error("the orchestrator refused ({status}): {}", first_line(body))]
     Refused { status: u16, body: String },
     #[error(
         "the orchestrator's answer to {what} is larger than {limit_mib} MiB: not read (the rest was dropped)"
@@ -76,4 +78,72 @@ pub enum OpenSeedError {
     Malformed(String),
     #[error("no orchestrator running: {0}")]
     NotRunning(String),
+}
+
+impl OpenSeedError {
+    /// The whole of what went wrong: an answer of several lines (a failed start's command
+    /// output) has them all, one under another.
+    pub fn whole(&self) -> String {
+        match self {
+            Self::Refused { status, body } if first_line(body) != *body => {
+                format!("the orchestrator refused ({status}):\n{body}")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// How much of an answer's first line its message shows.
+const FIRST_SHOWN: usize = 200;
+
+/// The first line of `text` (cut at [`FIRST_SHOWN`] characters), saying how many lines
+/// follow.
+fn first_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let whole = lines.next().unwrap_or_default();
+    let mut first: String = whole.chars().take(FIRST_SHOWN).collect();
+    if first.len() < whole.len() {
+        first.push('…');
+    }
+    match lines.count() {
+        0 => first,
+        1 => format!("{first} [and 1 more line]"),
+        n => format!("{first} [and {n} more lines]"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_says_its_first_line_and_keeps_the_whole() {
+        let short = OpenSeedError::Refused {
+            status: 400,
+            body: "creature \"finch\" is not running".into(),
+        };
+        assert_eq!(
+            short.to_string(),
+            "the orchestrator refused (400): creature \"finch\" is not running"
+        );
+        assert_eq!(short.whole(), short.to_string());
+        let long = OpenSeedError::Refused {
+            status: 400,
+            body: "Command failed: docker build -t creature-finch .\nstep 1/4\nERROR: no space".into(),
+        };
+        assert_eq!(
+            long.to_string(),
+            "the orchestrator refused (400): Command failed: docker build -t creature-finch . [and 2 more lines]"
+        );
+        assert_eq!(
+            long.whole(),
+            "the orchestrator refused (400):\nCommand failed: docker build -t creature-finch .\nstep 1/4\nERROR: no space"
+        );
+        let wide = OpenSeedError::Refused {
+            status: 500,
+            body: "x".repeat(500),
+        };
+        assert_eq!(wide.to_string().chars().count(), 32 + FIRST_SHOWN + 1);
+        assert!(wide.whole().ends_with(&"x".repeat(500)));
+    }
 }

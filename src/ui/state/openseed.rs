@@ -9,7 +9,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use crate::memory::status::Status;
-use crate::openseed::{ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, SleepReason};
+use crate::openseed::{
+    ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, NARRATOR, SleepReason,
+};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::inert;
@@ -128,14 +130,17 @@ impl OpenSeedUi {
         self.costs.budgets.get(name_of(path)?)
     }
 
-    /// What the creature has spent today, as the usage says.
-    pub fn spent_today(&self, path: &Path) -> Option<f64> {
-        let name = name_of(path)?;
-        self.costs
-            .budgets
-            .get(name)
-            .map(|b| b.daily_spent_usd)
-            .or_else(|| self.costs.usage.usage.get(name).map(|u| u.daily_cost_usd))
+    /// What the creatures it lists spent on the UTC day of `now` (each as the garden
+    /// counts it: its budget's word, else its usage of that day), and what its narrator
+    /// spent that day, apart.
+    pub fn spent_today(&self, now: DateTime<Utc>) -> (f64, f64) {
+        let day = now.format("%Y-%m-%d").to_string();
+        // Folded from 0.0: an empty `sum` of floats is -0.0, shown as "$-0.00".
+        let creatures = self
+            .creatures
+            .keys()
+            .fold(0.0, |all, name| all + self.costs.spent_on(name, &day));
+        (creatures, self.costs.usage.spent_on(NARRATOR, &day))
     }
 
     pub fn events_of(&self, path: &Path) -> Option<&VecDeque<LiveEvent>> {
@@ -205,14 +210,23 @@ impl OpenSeedUi {
 /// (images too, which the orchestrator strips only from what it stores).
 pub const TEXT_KEPT: usize = 2000;
 
-/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert.
+/// How much of an orchestrator's refusal is kept (its lines too).
+pub const ANSWER_KEPT: usize = 8 * TEXT_KEPT;
+
+/// `s` cut to `kept` characters (an ellipsis says so).
+fn cut(s: &mut String, kept: usize) {
+    if let Some((at, _)) = s.char_indices().nth(kept) {
+        s.truncate(at);
+        s.push('…');
+    }
+}
+
+/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert
+/// (a refusal's lines kept).
 fn inert_event(mut event: LiveEvent) -> LiveEvent {
     event.creature = inert(&event.creature);
     let fix = |s: &mut String| {
-        if let Some((at, _)) = s.char_indices().nth(TEXT_KEPT) {
-            s.truncate(at);
-            s.push('…');
-        }
+        cut(s, TEXT_KEPT);
         *s = inert(s);
     };
     match &mut event.kind {
@@ -236,12 +250,47 @@ fn inert_event(mut event: LiveEvent) -> LiveEvent {
         }
         EventKind::Error { error, .. } | EventKind::SpawnFailed { error } => fix(error),
         EventKind::Orchestrator { down, .. } => down.iter_mut().for_each(fix),
-        EventKind::Other { kind } => fix(kind),
+        EventKind::Boot { sha } | EventKind::HostPromote { sha } => fix(sha),
+        EventKind::HostSpawn { sha, .. } => fix(sha),
+        EventKind::Dream {
+            priority,
+            reflection,
+            ..
+        } => {
+            fix(priority);
+            fix(reflection);
+        }
+        EventKind::Subconscious { memory } => fix(memory),
+        EventKind::SelfEvaluation {
+            trigger, reasoning, ..
+        } => {
+            fix(trigger);
+            fix(reasoning);
+        }
+        EventKind::RequestRestart { reason } | EventKind::InfraFailure { reason } => fix(reason),
+        EventKind::HostRollback { from, to, reason } => {
+            fix(from);
+            fix(to);
+            fix(reason);
+        }
+        EventKind::Refused { action, answer } => {
+            fix(action);
+            cut(answer, ANSWER_KEPT);
+            *answer = crate::text::sanitize::sanitize(answer);
+        }
+        EventKind::Other { kind, fields } => {
+            fix(kind);
+            for (key, value) in fields {
+                fix(key);
+                fix(value);
+            }
+        }
         EventKind::BudgetExceeded { .. }
         | EventKind::BudgetReset
-        | EventKind::Boot
         | EventKind::Spawning
-        | EventKind::Spawned => {}
+        | EventKind::Spawned
+        | EventKind::ProgressCheck { .. }
+        | EventKind::HostBoot => {}
     }
     event
 }
