@@ -96,9 +96,9 @@ impl OpenSeedError {
 /// How much of an answer's first line its message shows.
 const FIRST_SHOWN: usize = 200;
 
-/// The first line of `text` (cut at [`FIRST_SHOWN`] characters), saying how many lines
+/// The first line of `text` (an answer of the orchestrator's, inert; cut at [`FIRST_SHOWN`] characters), saying how many lines
 /// follow.
-fn first_line(text: &str) -> String {
+pub fn first_line(text: &str) -> String {
     let mut lines = text.lines();
     let whole = lines.next().unwrap_or_default();
     let mut first: String = whole.chars().take(FIRST_SHOWN).collect();

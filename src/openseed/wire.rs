@@ -20,6 +20,15 @@ pub struct CreatureInfo {
     pub sha: Option<String>,
 }
 
+impl CreatureInfo {
+    /// The orchestrator paused it at its daily budget: its container is stopped though
+    /// the API says it sleeps (`supervisor.ts` `budgetPause`); only the start route
+    /// wakes it before the day resets.
+    pub fn paused_for_budget(&self) -> bool {
+        self.status == ApiStatus::Sleeping && self.sleep_reason == Some(SleepReason::Budget)
+    }
+}
+
 /// What the orchestrator says a creature is doing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]

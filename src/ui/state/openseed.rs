@@ -51,6 +51,9 @@ pub struct OpenSeedUi {
     pub live_doc: Vec<DocLine>,
     /// Where each creature's live view is scrolled (the end, following, by default).
     pub live_anchor: BTreeMap<String, Anchor>,
+    /// The creatures a stop or a start was sent for that the orchestrator has not yet
+    /// answered, with which.
+    pub busy: BTreeMap<String, &'static str>,
 }
 
 /// What the files say a creature is doing, corrected by what its orchestrator says: a
@@ -106,6 +109,7 @@ impl OpenSeedUi {
             degraded: Vec::new(),
             live_doc: Vec::new(),
             live_anchor: BTreeMap::new(),
+            busy: BTreeMap::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! An attached OpenSeed orchestrator: what its reports do to the state, and what the
 //! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
-//! `p` stops the container after asking, or starts it; `s` has no endpoint).
+//! `p` stops the container after asking, or starts it; `w` and `p` start a creature its
+//! budget paused after asking; `s` has no endpoint).
 
 use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use std::collections::{BTreeMap, BTreeSet};
@@ -9,7 +10,7 @@ use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
 use super::{Job, RemoteAsk};
-use crate::openseed::{ApiStatus, CreatureInfo, EventKind, Update};
+use crate::openseed::{ApiStatus, BudgetLevel, CreatureInfo, EventKind, LiveEvent, Update};
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
@@ -43,6 +44,17 @@ impl OpenSeedAction {
             _ => None,
         }
     }
+}
+
+/// What the orchestrator made of an action asked of it for a creature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenSeedDone {
+    pub creature: PathBuf,
+    pub action: OpenSeedAction,
+    pub ok: bool,
+    /// Its answer whole, when the status line cannot show all of it (several lines, or
+    /// a long one).
+    pub answer: Option<String>,
 }
 
 impl App {
@@ -161,7 +173,7 @@ impl App {
         if self.message_to.as_deref() == Some(path) {
             self.message_to.clone_from(&heir);
         }
-        if let Some(Confirm::Stop(asked)) = self.confirm.as_mut()
+        if let Some(Confirm::Stop(asked) | Confirm::Start(asked, _)) = self.confirm.as_mut()
             && asked.as_path() == path
         {
             match &heir {
@@ -257,6 +269,12 @@ impl App {
     }
 
     pub(super) fn openseed_wake(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
+        if self.openseed_busy(&path, name) {
+            return Vec::new();
+        }
+        if self.paused_for_budget(&path) {
+            return self.openseed_resume(path, name, Action::Wake);
+        }
         let status = self.api_status(&path);
         match status {
             Some(ApiStatus::Stopped) => {
@@ -272,8 +290,15 @@ impl App {
         }
     }
 
-    /// `p`: start a stopped container; stop a running one once asked twice.
+    /// `p`: start a stopped container (or one its budget paused, once asked twice); stop
+    /// a running one once asked twice.
     pub(super) fn openseed_stop_start(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
+        if self.openseed_busy(&path, name) {
+            return Vec::new();
+        }
+        if self.paused_for_budget(&path) {
+            return self.openseed_resume(path, name, Action::PauseResume);
+        }
         let runs = self.api_status(&path).is_none_or(|s| s.runs());
         if !runs {
             return self.openseed_job(path, OpenSeedAction::Start);
@@ -294,15 +319,142 @@ impl App {
         Vec::new()
     }
 
+    /// `w` or `p` on a creature the orchestrator paused at its daily budget (its
+    /// container stopped, the API saying it sleeps): its start route starts it again, as
+    /// its dashboard's start button does, once asked twice.
+    fn openseed_resume(&mut self, path: PathBuf, name: &str, key: Action) -> Vec<Job> {
+        if ask_or_answer(&mut self.confirm, Confirm::Start(path.clone(), key)) {
+            return self.openseed_job(path, OpenSeedAction::Start);
+        }
+        let past = self
+            .orchestrator_of(&path)
+            .and_then(|o| o.budget(&path))
+            .filter(|b| b.level() == BudgetLevel::Past)
+            .map(|b| {
+                format!(
+                    " (${:.2} of ${:.2}): unless its cap is raised, it is paused again at its next model call",
+                    b.daily_spent_usd, b.daily_cap_usd
+                )
+            })
+            .unwrap_or_default();
+        let again = self.keymap.mention(
+            key,
+            "{} again starts its container, any other key leaves it paused",
+        );
+        self.set_notice(
+            format!(
+                "start {name} again? The orchestrator paused it at its daily budget{past}. {again}"
+            ),
+            false,
+        );
+        Vec::new()
+    }
+
+    /// Says so when the orchestrator has not yet answered a stop or a start of the
+    /// creature at `path` (nothing more is asked of it meanwhile).
+    fn openseed_busy(&mut self, path: &Path, name: &str) -> bool {
+        let Some(verb) = self
+            .orchestrator_of(path)
+            .and_then(|o| o.busy.get(name_of(path)?))
+            .copied()
+        else {
+            return false;
+        };
+        self.set_notice(
+            format!("{name}: the orchestrator has not answered the {verb} yet, wait for it"),
+            true,
+        );
+        true
+    }
+
+    /// The orchestrator paused the creature at `path` at its daily budget.
+    fn paused_for_budget(&self, path: &Path) -> bool {
+        self.orchestrator_of(path)
+            .and_then(|o| o.creature(path))
+            .is_some_and(CreatureInfo::paused_for_budget)
+    }
+
+    /// A stop or a start of the creature at `path` has been sent: until it is answered,
+    /// no other is.
+    pub fn openseed_sent(&mut self, path: &Path, action: &OpenSeedAction) {
+        let verb = action.verb();
+        if matches!(action, OpenSeedAction::Stop | OpenSeedAction::Start)
+            && let Some(name) = name_of(path).map(str::to_owned)
+            && let Some(o) = self.orchestrator_of_mut(path)
+        {
+            o.busy.insert(name, verb);
+        }
+    }
+
+    /// What the orchestrator answered to an action: a stop or a start is no longer under
+    /// way and, done, is seen at once (it tells nothing of either on its stream; the
+    /// status read again says the rest); a refusal longer than the status line is kept
+    /// whole in the creature's live view. Returns what to add to the notice.
+    pub(super) fn on_openseed_done(&mut self, done: OpenSeedDone) -> String {
+        let now = self.now;
+        let Some(name) = name_of(&done.creature).map(str::to_owned) else {
+            return String::new();
+        };
+        let live = self
+            .keymap
+            .mention(Action::ViewLive, " (the whole answer: {}, its live view)");
+        let Some(o) = self.orchestrator_of_mut(&done.creature) else {
+            return String::new();
+        };
+        o.busy.remove(&name);
+        if done.ok
+            && let Some(c) = o.creatures.get_mut(&name)
+        {
+            match done.action {
+                OpenSeedAction::Stop => {
+                    c.status = ApiStatus::Stopped;
+                    c.sleep_reason = None;
+                }
+                OpenSeedAction::Start => {
+                    c.status = ApiStatus::Starting;
+                    c.sleep_reason = None;
+                }
+                OpenSeedAction::Wake | OpenSeedAction::Message(_) => {}
+            }
+        }
+        let said = match done.answer {
+            Some(answer) => {
+                o.push_event(LiveEvent {
+                    creature: name,
+                    t: Some(now),
+                    kind: EventKind::Refused {
+                        action: done.action.verb().to_owned(),
+                        answer,
+                    },
+                });
+                live
+            }
+            None => String::new(),
+        };
+        self.merge_orchestrated();
+        self.sync_api_only();
+        said
+    }
+
     /// A message through the orchestrator, or why it cannot go now (the message then
     /// stays in its box).
     pub(super) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
+        let name = self
+            .creatures
+            .get(&path)
+            .map(|u| u.name.clone())
+            .unwrap_or_default();
+        if self.paused_for_budget(&path) {
+            let start = self.keymap.mention(Action::PauseResume, " ({} starts it again)");
+            self.set_notice(
+                format!(
+                    "{name} is paused at its daily budget, its container stopped{start}: the message waits in its box"
+                ),
+                true,
+            );
+            return Vec::new();
+        }
         if self.api_status(&path) == Some(ApiStatus::Stopped) {
-            let name = self
-                .creatures
-                .get(&path)
-                .map(|u| u.name.clone())
-                .unwrap_or_default();
             let start = self.keymap.mention(Action::PauseResume, " ({} starts it)");
             self.set_notice(
                 format!("{name}'s container is stopped{start}: the message waits in its box"),
