@@ -216,7 +216,9 @@ impl LiveEvent {
                 cap: number(v, "daily_cap").unwrap_or(0.0),
             },
             "budget.reset" => EventKind::BudgetReset,
-            "creature.boot" => EventKind::Boot { sha: text(v, "sha") },
+            "creature.boot" => EventKind::Boot {
+                sha: text(v, "sha"),
+            },
             "creature.dream" => EventKind::Dream {
                 deep: flag(v, "deep"),
                 observations: count(v, "observations"),
@@ -245,7 +247,9 @@ impl LiveEvent {
                 pid: count(v, "pid"),
                 sha: text(v, "sha"),
             },
-            "host.promote" => EventKind::HostPromote { sha: text(v, "sha") },
+            "host.promote" => EventKind::HostPromote {
+                sha: text(v, "sha"),
+            },
             "host.rollback" => EventKind::HostRollback {
                 from: text(v, "from"),
                 to: text(v, "to"),
@@ -392,8 +396,10 @@ mod tests {
     fn the_orchestrators_own_kinds_keep_what_they_say() {
         let parse = |v: Value| LiveEvent::parse(&v, Some("finch")).unwrap().kind;
         assert_eq!(
-            parse(json!({"type": "creature.dream", "deep": true, "observations": 7,
-                "priority": "Fix the cron", "reflection": "I keep retrying."})),
+            parse(
+                json!({"type": "creature.dream", "deep": true, "observations": 7,
+                "priority": "Fix the cron", "reflection": "I keep retrying."})
+            ),
             EventKind::Dream {
                 deep: true,
                 observations: Some(7),
@@ -402,8 +408,10 @@ mod tests {
             }
         );
         assert_eq!(
-            parse(json!({"type": "creature.self_evaluation", "trigger": "timer",
-                "reasoning": "fine", "changes": ["src/mind.ts"]})),
+            parse(
+                json!({"type": "creature.self_evaluation", "trigger": "timer",
+                "reasoning": "fine", "changes": ["src/mind.ts"]})
+            ),
             EventKind::SelfEvaluation {
                 changed: true,
                 trigger: "timer".into(),

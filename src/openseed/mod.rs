@@ -51,7 +51,8 @@ pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
 pub use token::{Token, Tokens};
 pub use wire::{
-    ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage, UsageEntry,
+    ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage,
+    UsageEntry,
 };
 
 /// What can go wrong talking to the orchestrator. Texts from the orchestrator are made
@@ -129,7 +130,8 @@ mod tests {
         assert_eq!(short.whole(), short.to_string());
         let long = OpenSeedError::Refused {
             status: 400,
-            body: "Command failed: docker build -t creature-finch .\nstep 1/4\nERROR: no space".into(),
+            body: "Command failed: docker build -t creature-finch .\nstep 1/4\nERROR: no space"
+                .into(),
         };
         assert_eq!(
             long.to_string(),

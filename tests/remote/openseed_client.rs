@@ -121,8 +121,9 @@ async fn actions_and_refusals() {
     client.stop("finch").await.unwrap();
     assert_eq!(stand_in.creature("finch").status, "stopped");
     assert_eq!(
-        stand_in.creature("finch").sleep_reason.as_deref(),
-        Some("user")
+        stand_in.creature("finch").sleep_reason,
+        None,
+        "after a stop, never `user`"
     );
     match client.wake("finch").await {
         Err(OpenSeedError::Refused { status: 400, body }) => {
@@ -131,7 +132,11 @@ async fn actions_and_refusals() {
         other => panic!("{other:?}"),
     }
     client.start("finch").await.unwrap();
-    assert_eq!(stand_in.creature("finch").status, "running");
+    assert_eq!(
+        stand_in.creature("finch").status,
+        "starting",
+        "until its health gate has passed"
+    );
     assert!(matches!(
         client.start("finch").await,
         Err(OpenSeedError::Refused { status: 400, .. })

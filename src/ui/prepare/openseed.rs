@@ -246,17 +246,13 @@ pub fn live(events: Option<&VecDeque<LiveEvent>>, theme: &Theme) -> Vec<DocLine>
                 EventKind::Refused { answer, .. } => answer.lines().map(str::to_owned).collect(),
                 _ => Vec::new(),
             };
-            std::iter::once(first).chain(
-                answer
-                    .into_iter()
-                    .map(|l| {
-                        let line = Line::from(vec![
-                            Span::raw(" ".repeat(ANSWER_INDENT.into())),
-                            Span::styled(l, theme.base),
-                        ]);
-                        DocLine::word(line, ANSWER_INDENT)
-                    }),
-            )
+            std::iter::once(first).chain(answer.into_iter().map(|l| {
+                let line = Line::from(vec![
+                    Span::raw(" ".repeat(ANSWER_INDENT.into())),
+                    Span::styled(l, theme.base),
+                ]);
+                DocLine::word(line, ANSWER_INDENT)
+            }))
         })
         .collect()
 }

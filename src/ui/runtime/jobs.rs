@@ -232,7 +232,9 @@ impl Jobs {
                     Outcome {
                         text: format!("cannot {} {name}: {e}", action.verb()),
                         error: true,
-                        undelivered: action.message().map(|text| (creature.clone(), text.to_owned())),
+                        undelivered: action
+                            .message()
+                            .map(|text| (creature.clone(), text.to_owned())),
                         dream_edit: None,
                         openseed: Some(OpenSeedDone {
                             creature,

@@ -134,11 +134,19 @@ impl OpenSeedUi {
         self.costs.budgets.get(name_of(path)?)
     }
 
-    /// What the creatures it lists spent on the UTC day of `now` (each as the garden
-    /// counts it: its budget's word, else its usage of that day), and what its narrator
-    /// spent that day, apart.
+    /// What the creatures it lists spent today (each as the garden counts it: its
+    /// budget's word, else its usage of the day), and what its narrator spent, apart.
+    /// Today is the orchestrator's UTC day (the day before its budgets reset), else that
+    /// of `now`.
     pub fn spent_today(&self, now: DateTime<Utc>) -> (f64, f64) {
-        let day = now.format("%Y-%m-%d").to_string();
+        let resets = self
+            .costs
+            .budgets
+            .values()
+            .filter_map(|b| b.resets_at.as_deref())
+            .find_map(|t| DateTime::parse_from_rfc3339(t).ok());
+        let today = resets.map_or(now, |t| t.with_timezone(&Utc) - chrono::Duration::days(1));
+        let day = today.format("%Y-%m-%d").to_string();
         // Folded from 0.0: an empty `sum` of floats is -0.0, shown as "$-0.00".
         let creatures = self
             .creatures

@@ -445,7 +445,9 @@ impl App {
             .map(|u| u.name.clone())
             .unwrap_or_default();
         if self.paused_for_budget(&path) {
-            let start = self.keymap.mention(Action::PauseResume, " ({} starts it again)");
+            let start = self
+                .keymap
+                .mention(Action::PauseResume, " ({} starts it again)");
             self.set_notice(
                 format!(
                     "{name} is paused at its daily budget, its container stopped{start}: the message waits in its box"

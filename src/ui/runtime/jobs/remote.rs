@@ -5,9 +5,9 @@ use std::path::Path;
 
 use super::{Jobs, about_edit, accepted, answered, describe};
 use crate::control::Answer;
+use crate::openseed::first_line;
 use crate::remote::{Answered, Ask};
 use crate::ui::state::App;
-use crate::openseed::first_line;
 use crate::ui::update::{OpenSeedDone, Outcome, RemoteAsk};
 
 impl Jobs {
@@ -118,7 +118,11 @@ impl Jobs {
                         Ok(Answered { text: said, .. }) => {
                             let first = first_line(&said);
                             let answer = (first != said).then_some(said);
-                            (format!("cannot {verb} {name}: {}", inert(&first)), false, answer)
+                            (
+                                format!("cannot {verb} {name}: {}", inert(&first)),
+                                false,
+                                answer,
+                            )
                         }
                         Err(_) => (
                             format!(
