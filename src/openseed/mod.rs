@@ -11,9 +11,11 @@
 //!   `{name, status, sha, port, sleepReason, model}`. `status` is the supervisor's
 //!   (`stopped | starting | running | sleeping | error`, `src/host/supervisor.ts:36`), or
 //!   `spawning` while a spawn is under way (`index.ts:542`); `sleepReason` is
-//!   `budget | fatigue | user | null` (`supervisor.ts:47`): `user` after a stop
-//!   (`supervisor.ts:89`), `budget` after a budget pause (98), `fatigue` on a
-//!   `creature.sleep` event (165).
+//!   `budget | fatigue | user | null` (`supervisor.ts:47`): `budget` after a budget pause
+//!   (98: the container is stopped though the status says `sleeping`), `fatigue` on a
+//!   `creature.sleep` event (165). A creature no supervisor runs (never started, or
+//!   stopped: `stopCreature` drops its supervisor, `index.ts:378`) is listed from its
+//!   directory with `sha`, `port` and `sleepReason` null, so `user` is never seen.
 //! - `GET /api/events` (`index.ts:992`): server-sent events, `data: <json>` lines only (no
 //!   `id:`, no `event:`, no keep-alive), each `{creature, t, type, ...}` with the `Event`
 //!   union of `src/shared/types.ts:13-46`; first an `orchestrator.status` event for
@@ -29,10 +31,14 @@
 //!   ok|exceeded}`.
 //! - `POST /api/creatures/:name/wake` with `{reason}` (`index.ts:1205`), `.../message`
 //!   with `{text}` (1224: delivered to the creature, then a wake), `.../stop` (1147: stops
-//!   the creature's container, `supervisor.ts:89`) and `.../start` (1131; 503 while the
-//!   orchestrator is degraded). Success is `200 ok`; a refusal is a plain-text 400 (`creature
-//!   "x" is not running`). No route forces a sleep: a creature sleeps when it decides to,
-//!   or when its budget pauses it.
+//!   the creature's container, `supervisor.ts:89`) and `.../start` (1131: it also starts
+//!   a creature its budget paused, `index.ts:298`; a JSON 503 `{error, dependencies}`
+//!   while the orchestrator is degraded). Success is `200 ok`; a refusal is a 400 with the
+//!   error's text (`creature "x" is not running`, `fetch failed` when its container is
+//!   stopped, a failed `docker build`'s output over several lines), no content type.
+//!   Neither stop nor start emits an event: a start gives `host.spawn` for a fresh
+//!   container and `host.promote` once its health gate (10 s) has passed. No route forces
+//!   a sleep: a creature sleeps when it decides to, or when its budget pauses it.
 //! - Open pull request #16 ("per-creature token auth for control API") would make
 //!   start, stop, restart, rebuild, wake and message ask for `Authorization: Bearer
 //!   <token>` (the creature's own token), localhost exempt, reads open: [`token`].

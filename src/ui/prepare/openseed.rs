@@ -281,3 +281,75 @@ pub fn no_files_view(name: &str, view: &str, live: &str, theme: &Theme) -> Vec<D
     .map(|text| DocLine::word(Line::styled(text, theme.muted), 0))
     .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn shown(v: serde_json::Value) -> String {
+        let event = LiveEvent::parse(&v, Some("finch")).unwrap();
+        let lines = live(Some(&VecDeque::from([event])), &Theme::default());
+        lines
+            .iter()
+            .map(|l| {
+                l.line
+                    .spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn each_kind_says_what_its_dashboard_says() {
+        let t = "2026-03-09T10:00:00Z";
+        assert_eq!(
+            shown(
+                json!({"t": t, "type": "creature.dream", "deep": true, "observations": 3, "priority": "p", "reflection": "r"})
+            ),
+            "10:00:00 deep sleep 3 observations · priority: p · reflection: r"
+        );
+        assert_eq!(
+            shown(
+                json!({"t": t, "type": "creature.self_evaluation", "reasoning": "fine", "changed": false})
+            ),
+            "10:00:00 self-evaluated fine"
+        );
+        assert_eq!(
+            shown(json!({"t": t, "type": "host.promote", "sha": ""})),
+            "10:00:00 promoted healthy: it runs"
+        );
+        assert_eq!(
+            shown(json!({"t": t, "type": "host.spawn", "sha": "abcdef123"})),
+            "10:00:00 spawn a fresh container, pid ? · abcdef1"
+        );
+        assert_eq!(
+            shown(json!({"t": t, "type": "genome.tick"})),
+            "10:00:00 genome.tick "
+        );
+        assert_eq!(
+            shown(json!({"t": t, "type": "creature.subconscious", "memory": &"m".repeat(700)}))
+                .chars()
+                .count(),
+            "10:00:00 subconscious ".len() + SHOWN_LONG + 1
+        );
+    }
+
+    #[test]
+    fn a_refusal_keeps_its_lines() {
+        let event = LiveEvent {
+            creature: "finch".into(),
+            t: None,
+            kind: EventKind::Refused {
+                action: "start".into(),
+                answer: "one\ntwo".into(),
+            },
+        };
+        let lines = live(Some(&VecDeque::from([event])), &Theme::default());
+        assert_eq!(lines.len(), 3);
+    }
+}

@@ -343,6 +343,42 @@ mod tests {
     }
 
     #[test]
+    fn today_is_the_orchestrators_day_and_the_narrator_is_apart() {
+        let mut ui = OpenSeedUi::new("x".into());
+        ui.set_creatures(
+            serde_json::from_value(json!([
+                {"name": "finch", "status": "running"},
+                {"name": "wren", "status": "stopped"}
+            ]))
+            .unwrap(),
+        );
+        ui.costs = serde_json::from_value(json!({
+            "usage": {"usage": {
+                "finch": {"daily_cost_usd": 9.0, "daily_date": "2026-03-09"},
+                "wren": {"daily_cost_usd": 5.0, "daily_date": "2026-03-08"},
+                "_narrator": {"daily_cost_usd": 0.5, "daily_date": "2026-03-09"}
+            }, "total": 30.0},
+            "budgets": {"finch": {"daily_cap_usd": 20.0, "daily_spent_usd": 4.73,
+                "resets_at": "2026-03-10T00:00:00.000Z", "action": "sleep"}}
+        }))
+        .unwrap();
+        let late = "2026-03-10T00:30:00Z".parse().unwrap();
+        assert_eq!(
+            ui.spent_today(late),
+            (4.73, 0.5),
+            "finch's budget, wren's yesterday, the narrator on the orchestrator's day"
+        );
+        ui.costs.budgets.clear();
+        assert_eq!(
+            ui.spent_today(late),
+            (0.0, 0.0),
+            "our day, without a budget"
+        );
+        let early = "2026-03-09T23:00:00Z".parse().unwrap();
+        assert_eq!(ui.spent_today(early), (9.0, 0.5));
+    }
+
+    #[test]
     fn events_are_made_inert_and_bounded() {
         let mut ui = OpenSeedUi::new("x".into());
         for i in 0..EVENTS_KEPT + 3 {

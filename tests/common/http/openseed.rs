@@ -24,8 +24,8 @@
 //!   code posts them), applied to its status as the supervisor does;
 //! - no authentication (pull request #16's per-creature bearer tokens can be required).
 //!
-//! It can go away (every connection dropped, the port closed) and come back on the same
-//! port, keeping its creatures and stored events meanwhile, as a restarted orchestrator
+//! It can go away (every connection dropped, the port closed; its `orchestrator.json`
+//! left behind, [`StandIn::write_run_file`]) and come back on the same port, keeping its creatures and stored events meanwhile, as a restarted orchestrator
 //! reads them back from `.sys/events.jsonl`.
 //!
 //! Its clock is its own: each event is stamped one second after the one before, from
@@ -170,6 +170,14 @@ impl StandIn {
     /// It comes back on the same port.
     pub async fn come_back(&self) {
         self.server.come_back().await;
+    }
+
+    /// Writes the `orchestrator.json` it would write into OpenSeed's home at `path`. It
+    /// stays behind when the orchestrator goes away (its SIGTERM handler exits before the
+    /// one that removes it), naming a pid no process has.
+    pub fn write_run_file(&self, path: &std::path::Path) {
+        let run = json!({"port": self.port, "pid": 999_999_999u32, "started_at": "2026-03-09T09:59:00.000Z"});
+        std::fs::write(path, run.to_string()).unwrap();
     }
 
     /// The control routes of `creature` ask for this token (pull request #16).
