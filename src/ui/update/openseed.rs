@@ -560,6 +560,17 @@ pub(super) fn take(
                     format!("{} could not be spawned: {error}", event.creature),
                     true,
                 )),
+                EventKind::HostRollback { reason, .. } => Some((
+                    format!("{}'s code was rolled back: {reason}", event.creature),
+                    true,
+                )),
+                EventKind::InfraFailure { reason } => Some((
+                    format!(
+                        "the orchestrator could not run {}: {reason}",
+                        event.creature
+                    ),
+                    true,
+                )),
                 EventKind::Orchestrator {
                     healthy: false,
                     down,
