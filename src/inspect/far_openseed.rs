@@ -49,7 +49,8 @@ pub async fn next(far: &mut Option<FarOpenSeed>) -> Option<Report> {
 }
 
 /// Does `action` (`wake`, `stop`, `start`, `message` with `text`) for the creature the
-/// orchestrator names `name`; says whether it was done, and what became of it.
+/// orchestrator names `name`; says whether it was done, and what became of it (a
+/// refusal whole, its lines too); then has the status read again.
 pub async fn act(
     far: Option<&FarOpenSeed>,
     name: &str,
@@ -79,8 +80,10 @@ pub async fn act(
             .map(|()| "message delivered through its OpenSeed orchestrator (it wakes it)"),
         (other, _) => return (false, format!("not an OpenSeed action: {other}")),
     };
+    // The orchestrator tells nothing of a stop or a start on its stream.
+    far.attachment.refresh();
     match done {
         Ok(said) => (true, said.into()),
-        Err(e) => (false, e.to_string()),
+        Err(e) => (false, e.whole()),
     }
 }

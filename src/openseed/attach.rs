@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{Notify, mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -90,11 +90,22 @@ pub struct Costs {
     pub budgets: BTreeMap<String, Budget>,
 }
 
+impl Costs {
+    /// What the creature `name` spent on `day` (`YYYY-MM-DD`, UTC): its budget's word
+    /// (the orchestrator's own day), else its usage entry of that day.
+    pub fn spent_on(&self, name: &str, day: &str) -> f64 {
+        self.budgets
+            .get(name)
+            .map_or_else(|| self.usage.spent_on(name, day), |b| b.daily_spent_usd)
+    }
+}
+
 /// A running attachment. Dropping it ends its task.
 #[derive(Debug)]
 pub struct Attachment {
     target: Target,
     client: watch::Receiver<Option<Client>>,
+    refresh: Arc<Notify>,
     task: JoinHandle<()>,
 }
 
@@ -106,6 +117,27 @@ impl Attachment {
 
     pub fn target(&self) -> &Target {
         &self.target
+    }
+
+    /// Has the status and costs read again at once (the orchestrator tells nothing of a
+    /// stop or a start on its stream: after one answers, this is how it is seen).
+    pub fn refresh(&self) {
+        self.refresh.notify_one();
+    }
+
+    /// What [`Attachment::refresh`] does, for a task that outlives the borrow.
+    pub fn refresher(&self) -> Refresher {
+        Refresher(Arc::clone(&self.refresh))
+    }
+}
+
+/// Asks an attachment to read the status and costs again at once.
+#[derive(Debug, Clone)]
+pub struct Refresher(Arc<Notify>);
+
+impl Refresher {
+    pub fn refresh(&self) {
+        self.0.notify_one();
     }
 }
 
@@ -123,17 +155,19 @@ pub fn attach(
 ) -> (Attachment, mpsc::UnboundedReceiver<Update>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let (client_tx, client_rx) = watch::channel(None);
+    let refresh = Arc::new(Notify::new());
     let task = tokio::spawn(stay_attached(
         target.clone(),
         Arc::new(tokens),
         options,
-        tx,
-        client_tx,
+        Arc::clone(&refresh),
+        (tx, client_tx),
     ));
     (
         Attachment {
             target,
             client: client_rx,
+            refresh,
             task,
         },
         rx,
@@ -144,6 +178,7 @@ pub fn attach(
 struct Report<'a> {
     tx: &'a mpsc::UnboundedSender<Update>,
     client: &'a watch::Sender<Option<Client>>,
+    refresh: &'a Notify,
     seen: &'a mut Seen,
     /// The cap on creatures was said (once a connection).
     said_cap: bool,
@@ -168,8 +203,8 @@ async fn stay_attached(
     target: Target,
     tokens: Arc<Tokens>,
     options: AttachOptions,
-    tx: mpsc::UnboundedSender<Update>,
-    client: watch::Sender<Option<Client>>,
+    refresh: Arc<Notify>,
+    (tx, client): (mpsc::UnboundedSender<Update>, watch::Sender<Option<Client>>),
 ) {
     let mut seen = Seen::default();
     let mut backoff = options.backoff_first;
@@ -177,6 +212,7 @@ async fn stay_attached(
         let mut report = Report {
             tx: &tx,
             client: &client,
+            refresh: &refresh,
             seen: &mut seen,
             said_cap: false,
         };
@@ -230,6 +266,7 @@ async fn session(
         }
     }
     let mut next_read = Instant::now() + options.poll_every;
+    let refresh = report.refresh;
     loop {
         tokio::select! {
             event = stream.next() => {
@@ -256,6 +293,7 @@ async fn session(
                     return Ok(());
                 }
             }
+            () = refresh.notified() => next_read = Instant::now(),
             () = tokio::time::sleep_until(next_read) => {
                 let creatures = capped(client.creatures().await?, report);
                 let costs = read_costs(&client, &creatures).await?;

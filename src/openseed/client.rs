@@ -15,12 +15,11 @@ use super::OpenSeedError;
 use super::event::LiveEvent;
 use super::token::Tokens;
 use super::wire::{Budget, CreatureInfo, Usage};
-use crate::text::sanitize::sanitize_line;
+use crate::text::sanitize::{sanitize, sanitize_line};
 use crate::text::sse::SseDecoder;
 
-/// How much of an error answer is kept.
-const BODY_SHOWN: usize = 200;
-/// How much of an error answer is read (the rest is not: the connection is dropped).
+/// How much of an error answer is read and kept (the rest is not read: the connection
+/// is dropped).
 const ERROR_READ: usize = 16 << 10;
 /// The largest answer read (`/api/creatures`, `/api/usage`, a budget, 200 stored events
 /// with their tool outputs); a larger one is refused, not held.
@@ -215,9 +214,7 @@ impl Client {
             .read_at_most(&mut response, ERROR_READ)
             .await
             .unwrap_or_default();
-        let body = String::from_utf8_lossy(&bytes);
-        let body: String = self.tokens.scrub(&sanitize_line(body.trim()));
-        let mut body: String = body.chars().take(BODY_SHOWN).collect();
+        let mut body = self.tokens.scrub(&sanitize(&in_words(&bytes)));
         if !whole {
             body.push_str(&format!(
                 " [cut: an answer of more than {} KiB, the rest not read]",
@@ -281,6 +278,35 @@ impl Client {
     }
 }
 
+/// What an error answer says, in words: a JSON body's `error` (the orchestrator's 503
+/// while degraded, `{error, dependencies}`) with the dependencies that are down and why,
+/// else the text as it came (a failed start's command output keeps its lines), trimmed.
+fn in_words(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(Value::Object(json)) = serde_json::from_str::<Value>(&text) else {
+        return text.trim().to_owned();
+    };
+    let Some(error) = json.get("error").and_then(Value::as_str) else {
+        return text.trim().to_owned();
+    };
+    let down: Vec<String> = json
+        .get("dependencies")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, d)| d.get("status").and_then(Value::as_str) == Some("down"))
+        .map(|(name, d)| match d.get("error").and_then(Value::as_str) {
+            Some(why) => format!("{name} down: {}", why.trim()),
+            None => format!("{name} down"),
+        })
+        .collect();
+    if down.is_empty() {
+        error.trim().to_owned()
+    } else {
+        format!("{} ({})", error.trim(), down.join("; "))
+    }
+}
+
 /// What the event stream brings.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Streamed {
@@ -338,5 +364,25 @@ impl EventStream {
                     .filter_map(|v| LiveEvent::parse(&v, None)),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_answers_in_words() {
+        let degraded = br#"{"error":"Orchestrator degraded \u2014 cannot start creatures","dependencies":{"docker":{"status":"down","lastCheck":"x","error":"Cannot connect to the Docker daemon"},"janee":{"status":"up","lastCheck":"x"}}}"#;
+        assert_eq!(
+            in_words(degraded),
+            "Orchestrator degraded \u{2014} cannot start creatures (docker down: Cannot connect to the Docker daemon)"
+        );
+        assert_eq!(in_words(br#"{"error":"nope"}"#), "nope");
+        assert_eq!(
+            in_words(b"Command failed: docker build\nstep 1/3\n"),
+            "Command failed: docker build\nstep 1/3"
+        );
+        assert_eq!(in_words(b"[1, 2]"), "[1, 2]");
     }
 }

@@ -53,8 +53,58 @@ pub enum EventKind {
         cap: f64,
     },
     BudgetReset,
-    /// The creature's process (re)started.
-    Boot,
+    /// The creature's process (re)started (`creature.boot`), at this commit.
+    Boot {
+        sha: String,
+    },
+    /// `creature.dream`: a dream (deep or not) over so many observations, its priority
+    /// and its reflection.
+    Dream {
+        deep: bool,
+        observations: Option<u64>,
+        priority: String,
+        reflection: String,
+    },
+    /// `creature.subconscious`: a memory that surfaced.
+    Subconscious {
+        memory: String,
+    },
+    /// `creature.progress_check`, after so many actions.
+    ProgressCheck {
+        actions: Option<u64>,
+    },
+    /// `creature.self_evaluation` (the older `creator.evaluation`): whether it changed
+    /// its own code, what set it off, its reasoning.
+    SelfEvaluation {
+        changed: bool,
+        trigger: String,
+        reasoning: String,
+    },
+    /// `creature.request_restart`.
+    RequestRestart {
+        reason: String,
+    },
+    /// `host.boot`.
+    HostBoot,
+    /// `host.spawn`: the supervisor started a fresh container.
+    HostSpawn {
+        pid: Option<u64>,
+        sha: String,
+    },
+    /// `host.promote`: the container passed its health gate (and runs).
+    HostPromote {
+        sha: String,
+    },
+    /// `host.rollback`: its code was rolled back.
+    HostRollback {
+        from: String,
+        to: String,
+        reason: String,
+    },
+    /// `host.infra_failure`: the supervisor could not run it.
+    InfraFailure {
+        reason: String,
+    },
     Spawning,
     Spawned,
     SpawnFailed {
@@ -69,9 +119,19 @@ pub enum EventKind {
     Narration {
         text: String,
     },
-    /// Anything else (`host.*`, `genome.*`, a newer kind): its type.
+    /// Not the orchestrator's: its refusal of what this observatory asked (`action`),
+    /// kept whole, its lines too (a failed start's command output), in the live view.
+    Refused {
+        action: String,
+        answer: String,
+    },
+    /// Anything else (`genome.*`, a newer kind): its type, and its other fields as
+    /// `(key, value)` (a string as it is, anything else as JSON), as the orchestrator's
+    /// dashboard lists them.
     Other {
         kind: String,
+        #[serde(default)]
+        fields: Vec<(String, String)>,
     },
 }
 
@@ -85,6 +145,28 @@ fn text(v: &Value, key: &str) -> String {
 
 fn number(v: &Value, key: &str) -> Option<f64> {
     v.get(key).and_then(Value::as_f64)
+}
+
+fn count(v: &Value, key: &str) -> Option<u64> {
+    v.get(key).and_then(Value::as_u64)
+}
+
+fn flag(v: &Value, key: &str) -> bool {
+    v.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+/// The most fields of an event of a kind not known here that are kept.
+const MAX_FIELDS: usize = 32;
+
+/// The event's fields but its envelope (`t`, `type`, `creature`), in key order.
+fn fields(v: &Value) -> Vec<(String, String)> {
+    v.as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(k, _)| !matches!(k.as_str(), "t" | "type" | "creature"))
+        .take(MAX_FIELDS)
+        .map(|(k, _)| (k.clone(), text(v, k)))
+        .collect()
 }
 
 impl LiveEvent {
@@ -134,7 +216,48 @@ impl LiveEvent {
                 cap: number(v, "daily_cap").unwrap_or(0.0),
             },
             "budget.reset" => EventKind::BudgetReset,
-            "creature.boot" => EventKind::Boot,
+            "creature.boot" => EventKind::Boot {
+                sha: text(v, "sha"),
+            },
+            "creature.dream" => EventKind::Dream {
+                deep: flag(v, "deep"),
+                observations: count(v, "observations"),
+                priority: text(v, "priority"),
+                reflection: text(v, "reflection"),
+            },
+            "creature.subconscious" => EventKind::Subconscious {
+                memory: text(v, "memory"),
+            },
+            "creature.progress_check" => EventKind::ProgressCheck {
+                actions: count(v, "actions"),
+            },
+            "creature.self_evaluation" | "creator.evaluation" => EventKind::SelfEvaluation {
+                changed: flag(v, "changed")
+                    || v.get("changes")
+                        .and_then(Value::as_array)
+                        .is_some_and(|c| !c.is_empty()),
+                trigger: text(v, "trigger"),
+                reasoning: text(v, "reasoning"),
+            },
+            "creature.request_restart" => EventKind::RequestRestart {
+                reason: text(v, "reason"),
+            },
+            "host.boot" => EventKind::HostBoot,
+            "host.spawn" => EventKind::HostSpawn {
+                pid: count(v, "pid"),
+                sha: text(v, "sha"),
+            },
+            "host.promote" => EventKind::HostPromote {
+                sha: text(v, "sha"),
+            },
+            "host.rollback" => EventKind::HostRollback {
+                from: text(v, "from"),
+                to: text(v, "to"),
+                reason: text(v, "reason"),
+            },
+            "host.infra_failure" => EventKind::InfraFailure {
+                reason: text(v, "reason"),
+            },
             "creature.spawning" => EventKind::Spawning,
             "creature.spawned" => EventKind::Spawned,
             "creature.spawn_failed" => EventKind::SpawnFailed {
@@ -160,6 +283,7 @@ impl LiveEvent {
             },
             other => EventKind::Other {
                 kind: other.to_owned(),
+                fields: fields(v),
             },
         };
         Some(Self { creature, t, kind })
@@ -174,10 +298,15 @@ impl LiveEvent {
                 | EventKind::Error { .. }
                 | EventKind::BudgetExceeded { .. }
                 | EventKind::BudgetReset
-                | EventKind::Boot
+                | EventKind::Boot { .. }
                 | EventKind::Spawning
                 | EventKind::Spawned
                 | EventKind::SpawnFailed { .. }
+                | EventKind::HostBoot
+                | EventKind::HostSpawn { .. }
+                | EventKind::HostPromote { .. }
+                | EventKind::HostRollback { .. }
+                | EventKind::InfraFailure { .. }
         )
     }
 
@@ -198,13 +327,24 @@ impl LiveEvent {
             EventKind::Error { .. } => "error".into(),
             EventKind::BudgetExceeded { .. } => "budget.exceeded".into(),
             EventKind::BudgetReset => "budget.reset".into(),
-            EventKind::Boot => "boot".into(),
+            EventKind::Boot { .. } => "boot".into(),
+            EventKind::Dream { .. } => "creature.dream".into(),
+            EventKind::Subconscious { .. } => "creature.subconscious".into(),
+            EventKind::ProgressCheck { .. } => "creature.progress_check".into(),
+            EventKind::SelfEvaluation { .. } => "creature.self_evaluation".into(),
+            EventKind::RequestRestart { .. } => "creature.request_restart".into(),
+            EventKind::HostBoot => "host.boot".into(),
+            EventKind::HostSpawn { .. } => "host.spawn".into(),
+            EventKind::HostPromote { .. } => "host.promote".into(),
+            EventKind::HostRollback { .. } => "host.rollback".into(),
+            EventKind::InfraFailure { .. } => "host.infra_failure".into(),
             EventKind::Spawning => "spawning".into(),
             EventKind::Spawned => "spawned".into(),
             EventKind::SpawnFailed { .. } => "spawn_failed".into(),
             EventKind::Orchestrator { .. } => "orchestrator.status".into(),
             EventKind::Narration { .. } => "narrator.entry".into(),
-            EventKind::Other { kind } => kind.clone(),
+            EventKind::Refused { .. } => "dreamwatch.refused".into(),
+            EventKind::Other { kind, .. } => kind.clone(),
         }
     }
 }
@@ -245,10 +385,65 @@ mod tests {
         assert_eq!(
             e.kind,
             EventKind::Other {
-                kind: "genome.dream".into()
+                kind: "genome.dream".into(),
+                fields: vec![("deep".into(), "true".into())]
             }
         );
         assert!(LiveEvent::parse(&json!({"t": "x"}), Some("wren")).is_none());
+    }
+
+    #[test]
+    fn the_orchestrators_own_kinds_keep_what_they_say() {
+        let parse = |v: Value| LiveEvent::parse(&v, Some("finch")).unwrap().kind;
+        assert_eq!(
+            parse(
+                json!({"type": "creature.dream", "deep": true, "observations": 7,
+                "priority": "Fix the cron", "reflection": "I keep retrying."})
+            ),
+            EventKind::Dream {
+                deep: true,
+                observations: Some(7),
+                priority: "Fix the cron".into(),
+                reflection: "I keep retrying.".into()
+            }
+        );
+        assert_eq!(
+            parse(
+                json!({"type": "creature.self_evaluation", "trigger": "timer",
+                "reasoning": "fine", "changes": ["src/mind.ts"]})
+            ),
+            EventKind::SelfEvaluation {
+                changed: true,
+                trigger: "timer".into(),
+                reasoning: "fine".into()
+            }
+        );
+        assert_eq!(
+            parse(json!({"type": "host.rollback", "from": "abc", "to": "def", "reason": "crash"})),
+            EventKind::HostRollback {
+                from: "abc".into(),
+                to: "def".into(),
+                reason: "crash".into()
+            }
+        );
+        assert_eq!(
+            parse(json!({"type": "host.spawn", "pid": 42, "sha": "abc1234"})),
+            EventKind::HostSpawn {
+                pid: Some(42),
+                sha: "abc1234".into()
+            }
+        );
+        assert_eq!(
+            parse(json!({"type": "genome.memory", "count": 3, "tags": ["a"], "note": "x"})),
+            EventKind::Other {
+                kind: "genome.memory".into(),
+                fields: vec![
+                    ("count".into(), "3".into()),
+                    ("note".into(), "x".into()),
+                    ("tags".into(), "[\"a\"]".into())
+                ]
+            }
+        );
     }
 
     #[test]

@@ -20,6 +20,15 @@ pub struct CreatureInfo {
     pub sha: Option<String>,
 }
 
+impl CreatureInfo {
+    /// The orchestrator paused it at its daily budget: its container is stopped though
+    /// the API says it sleeps (`supervisor.ts` `budgetPause`); only the start route
+    /// wakes it before the day resets.
+    pub fn paused_for_budget(&self) -> bool {
+        self.status == ApiStatus::Sleeping && self.sleep_reason == Some(SleepReason::Budget)
+    }
+}
+
 /// What the orchestrator says a creature is doing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(from = "String", into = "String")]
@@ -134,13 +143,18 @@ pub struct UsageEntry {
     pub daily_date: Option<String>,
 }
 
+/// The name the orchestrator books its narrator's model calls under in the usage.
+pub const NARRATOR: &str = "_narrator";
+
 impl Usage {
-    /// What all creatures spent today.
-    pub fn today(&self) -> f64 {
-        // Folded from 0.0: an empty `sum` of floats is -0.0, shown as "$-0.00".
+    /// What `name` spent on `day` (`YYYY-MM-DD`, UTC, as the orchestrator dates it): an
+    /// entry of an earlier day counts nothing (the orchestrator keeps it until that
+    /// name's next call, `src/host/costs.ts`).
+    pub fn spent_on(&self, name: &str, day: &str) -> f64 {
         self.usage
-            .values()
-            .fold(0.0, |all, u| all + u.daily_cost_usd)
+            .get(name)
+            .filter(|u| u.daily_date.as_deref() == Some(day))
+            .map_or(0.0, |u| u.daily_cost_usd)
     }
 }
 
@@ -225,13 +239,15 @@ mod tests {
     }
 
     #[test]
-    fn usage_sums_today() {
+    fn only_the_days_entries_count() {
         let usage: Usage = serde_json::from_str(
-            r#"{"usage":{"a":{"cost_usd":3.5,"daily_cost_usd":1.25,"daily_date":"2026-03-09","calls":4,"input_tokens":10,"output_tokens":2},"b":{"cost_usd":1,"daily_cost_usd":0.5}},"total":4.5}"#,
+            r#"{"usage":{"a":{"cost_usd":3.5,"daily_cost_usd":1.25,"daily_date":"2026-03-09","calls":4,"input_tokens":10,"output_tokens":2},"b":{"cost_usd":1,"daily_cost_usd":0.5,"daily_date":"2026-03-08"},"c":{"cost_usd":1}},"total":4.5}"#,
         )
         .unwrap();
-        assert_eq!(usage.today(), 1.75);
+        assert_eq!(usage.spent_on("a", "2026-03-09"), 1.25);
+        assert_eq!(usage.spent_on("b", "2026-03-09"), 0.0, "yesterday's");
+        assert_eq!(usage.spent_on("c", "2026-03-09"), 0.0, "never dated");
+        assert_eq!(usage.spent_on("z", "2026-03-09"), 0.0);
         assert_eq!(usage.total, 4.5);
-        assert!(Usage::default().today().is_sign_positive(), "never $-0.00");
     }
 }

@@ -13,4 +13,5 @@ mod hostile_far;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
+mod tmux_openseed;
 mod tmux_review;

@@ -11,7 +11,7 @@ use dreamwatch::openseed::{
     ApiStatus, AttachOptions, Client, EventKind, OpenSeedError, SleepReason, Target, Token, Tokens,
     Update, attach, event::ORCHESTRATOR,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 const TOKEN: &str = "finch-token-5d1e-SECRET";
@@ -121,8 +121,9 @@ async fn actions_and_refusals() {
     client.stop("finch").await.unwrap();
     assert_eq!(stand_in.creature("finch").status, "stopped");
     assert_eq!(
-        stand_in.creature("finch").sleep_reason.as_deref(),
-        Some("user")
+        stand_in.creature("finch").sleep_reason,
+        None,
+        "after a stop, never `user`"
     );
     match client.wake("finch").await {
         Err(OpenSeedError::Refused { status: 400, body }) => {
@@ -131,7 +132,11 @@ async fn actions_and_refusals() {
         other => panic!("{other:?}"),
     }
     client.start("finch").await.unwrap();
-    assert_eq!(stand_in.creature("finch").status, "running");
+    assert_eq!(
+        stand_in.creature("finch").status,
+        "starting",
+        "until its health gate has passed"
+    );
     assert!(matches!(
         client.start("finch").await,
         Err(OpenSeedError::Refused { status: 400, .. })
@@ -356,4 +361,103 @@ async fn the_run_file_is_followed() {
     stand_in.come_back().await;
     std::fs::write(&run_file, json!({"port": stand_in.port}).to_string()).unwrap();
     until(&mut rx, |u| matches!(u, Update::Up { .. })).await;
+}
+
+#[tokio::test]
+async fn a_run_file_left_behind_is_a_dead_orchestrator_until_it_is_back() {
+    let stand_in = garden().await;
+    let home = tempfile::tempdir().unwrap();
+    let run_file = home.path().join("orchestrator.json");
+    stand_in.write_run_file(&run_file);
+    let (_attachment, mut rx) = attach(Target::RunFile(run_file), Tokens::default(), options());
+    assert!(matches!(next(&mut rx).await, Update::Up { .. }));
+    // SIGTERM: the file stays, naming a dead pid; its port refuses.
+    stand_in.go_away();
+    let down = until(
+        &mut rx,
+        |u| matches!(u, Update::Down { error, .. } if error.contains("cannot reach the orchestrator")),
+    )
+    .await;
+    assert!(!down.is_empty());
+    stand_in.come_back().await;
+    until(&mut rx, |u| matches!(u, Update::Up { .. })).await;
+}
+
+#[tokio::test]
+async fn the_stand_in_answers_as_the_orchestrator_does() {
+    let stand_in = StandIn::start(&[
+        ("finch", Creature::new("running")),
+        ("wren", Creature::new("stopped")),
+        ("moss", Creature::paused_for_budget(5.5, 5.0)),
+    ])
+    .await;
+    let client = client(&stand_in, Tokens::default());
+    let raw = reqwest::Client::new();
+    let list: Value = raw
+        .get(format!("{}/api/creatures", stand_in.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let wren = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "wren")
+        .unwrap();
+    assert_eq!(
+        (&wren["sha"], &wren["port"], &wren["sleepReason"]),
+        (&Value::Null, &Value::Null, &Value::Null),
+        "no supervisor runs it"
+    );
+    let status: Value = raw
+        .get(format!("{}/api/status", stand_in.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(status["status"], "healthy");
+    assert_eq!(status["dependencies"]["pricing"]["status"], "up");
+    // `ok` and the 400s carry no content type.
+    let ok = raw
+        .post(format!("{}/api/creatures/finch/wake", stand_in.base))
+        .json(&json!({"reason": "test"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(!ok.headers().contains_key("content-type"));
+    // A budget pause is undone by start only.
+    let refused = client
+        .message("moss", "hello")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert_eq!(refused, "the orchestrator refused (400): fetch failed");
+    client.start("moss").await.unwrap();
+    assert_eq!(stand_in.creature("moss").status, "starting");
+    // Stop and start emit nothing; a fresh container gives host.spawn.
+    client.start("wren").await.unwrap();
+    let usage = client.usage().await.unwrap();
+    assert!(usage.usage.contains_key("_narrator"));
+    let stored = client.recent_events("wren").await.unwrap();
+    let kinds: Vec<String> = stored
+        .iter()
+        .map(|e| {
+            format!("{:?}", e.kind)
+                .split([' ', '{'])
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(kinds, ["HostSpawn"]);
+    // Events of a name it does not know: [] (and a directory made for it).
+    assert!(client.recent_events("nobody").await.unwrap().is_empty());
+    assert_eq!(stand_in.asked_of_unknown(), ["nobody"]);
+    stand_in.corrupt_events("wren");
+    assert!(client.recent_events("wren").await.unwrap().is_empty());
 }

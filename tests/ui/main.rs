@@ -22,6 +22,7 @@ mod open;
 mod openseed;
 mod openseed_api_only;
 mod openseed_loop;
+mod openseed_real;
 mod read_only;
 mod remote;
 mod restore;

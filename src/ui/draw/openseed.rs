@@ -135,7 +135,7 @@ pub fn garden_cost(app: &App, path: &std::path::Path) -> Option<Part> {
 }
 
 /// The status bar's word on the orchestrator: reachable (with what all its creatures
-/// spent today, in the colour of the worst budget), or not.
+/// spent today, in the colour of the worst budget, and its narrator apart), or not.
 pub fn bar(app: &App) -> Option<(String, Style)> {
     let o = app.openseed.as_ref()?;
     let theme = &app.theme;
@@ -167,8 +167,14 @@ pub fn bar(app: &App) -> Option<(String, Style)> {
                     BudgetLevel::Past => 2,
                 })
                 .unwrap_or(BudgetLevel::Fine);
+            let (creatures, narrator) = o.spent_today(app.now);
+            let narrator = if narrator > 0.0 {
+                format!(", narrator ${narrator:.2}")
+            } else {
+                String::new()
+            };
             (
-                format!("OpenSeed ${:.2} today", o.costs.usage.today()),
+                format!("OpenSeed ${creatures:.2} today{narrator}"),
                 budget_style(worst, theme),
             )
         }

@@ -29,7 +29,7 @@ use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
-use crate::ui::update::{EditAnswer, HandBack, Job, OpenSeedAction};
+use crate::ui::update::{EditAnswer, HandBack, Job, OpenSeedAction, OpenSeedDone};
 
 pub use crate::ui::update::Outcome;
 
@@ -192,7 +192,11 @@ impl Jobs {
             .get(creature)
             .map_or_else(|| creature.display().to_string(), |u| u.name.clone());
         let api_name = name_of(creature).unwrap_or_default().to_owned();
-        let Some(client) = self.openseed.as_ref().and_then(Attachment::client) else {
+        let Some((client, refresher)) = self
+            .openseed
+            .as_ref()
+            .and_then(|a| Some((a.client()?, a.refresher())))
+        else {
             app.set_notice(
                 format!("the OpenSeed orchestrator cannot be reached now: {name} was not asked"),
                 true,
@@ -201,6 +205,7 @@ impl Jobs {
         };
         let (doing, done) = openseed_texts(&action, &name);
         app.set_notice(doing, false);
+        app.openseed_sent(creature, &action);
         let tx = self.outcomes.clone();
         let creature = creature.to_path_buf();
         tokio::spawn(async move {
@@ -210,14 +215,35 @@ impl Jobs {
                 OpenSeedAction::Stop => client.stop(&api_name).await,
                 OpenSeedAction::Start => client.start(&api_name).await,
             };
+            // The orchestrator tells nothing of a stop or a start on its stream.
+            refresher.refresh();
             let outcome = match result {
-                Ok(()) => Outcome::from((done, false)),
-                Err(e) => Outcome {
-                    text: format!("cannot {} {name}: {e}", action.verb()),
-                    error: true,
-                    undelivered: action.message().map(|text| (creature, text.to_owned())),
-                    dream_edit: None,
+                Ok(()) => Outcome {
+                    openseed: Some(OpenSeedDone {
+                        creature,
+                        action,
+                        ok: true,
+                        answer: None,
+                    }),
+                    ..Outcome::from((done, false))
                 },
+                Err(e) => {
+                    let whole = e.whole();
+                    Outcome {
+                        text: format!("cannot {} {name}: {e}", action.verb()),
+                        error: true,
+                        undelivered: action
+                            .message()
+                            .map(|text| (creature.clone(), text.to_owned())),
+                        dream_edit: None,
+                        openseed: Some(OpenSeedDone {
+                            creature,
+                            action,
+                            ok: false,
+                            answer: (whole != e.to_string()).then_some(whole),
+                        }),
+                    }
+                }
             };
             let _ = tx.send(outcome);
         });
@@ -387,6 +413,7 @@ impl Jobs {
                             error: true,
                             undelivered: Some((dir.clone(), text.clone())),
                             dream_edit: None,
+                            openseed: None,
                         },
                     },
                 };

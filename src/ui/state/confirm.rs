@@ -1,7 +1,7 @@
 //! The one question the observatory may have asked: an action that is done only when
 //! its key is pressed a second time (quitting while creatures are hosted here, stopping
-//! an OpenSeed creature's container, restoring a pruned line, rejecting a held dream).
-//! Any other action takes the question back.
+//! an OpenSeed creature's container or starting one its budget paused, restoring a pruned
+//! line, rejecting a held dream). Any other key takes the question back.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,9 @@ pub enum Confirm {
     Quit,
     /// Stop this OpenSeed creature's container.
     Stop(PathBuf),
+    /// Start this OpenSeed creature, which the orchestrator paused at its daily budget,
+    /// asked by this action (`w` or `p`: the same key again answers).
+    Start(PathBuf, Action),
     /// Append this pruned line to this creature's observations.
     Restore(PathBuf, String),
     /// Reject the dream this creature holds for review.
@@ -26,6 +29,7 @@ impl Confirm {
         match self {
             Confirm::Quit => Action::Quit,
             Confirm::Stop(_) => Action::PauseResume,
+            Confirm::Start(_, action) => *action,
             Confirm::Restore(..) => Action::Restore,
             Confirm::Reject(_) => Action::RejectDream,
         }
@@ -35,7 +39,10 @@ impl Confirm {
     pub fn creature(&self) -> Option<&Path> {
         match self {
             Confirm::Quit => None,
-            Confirm::Stop(p) | Confirm::Restore(p, _) | Confirm::Reject(p) => Some(p),
+            Confirm::Stop(p)
+            | Confirm::Start(p, _)
+            | Confirm::Restore(p, _)
+            | Confirm::Reject(p) => Some(p),
         }
     }
 }

@@ -9,7 +9,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use crate::memory::status::Status;
-use crate::openseed::{ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, SleepReason};
+use crate::openseed::{
+    ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, NARRATOR, SleepReason,
+};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::inert;
@@ -49,6 +51,9 @@ pub struct OpenSeedUi {
     pub live_doc: Vec<DocLine>,
     /// Where each creature's live view is scrolled (the end, following, by default).
     pub live_anchor: BTreeMap<String, Anchor>,
+    /// The creatures a stop or a start was sent for that the orchestrator has not yet
+    /// answered, with which.
+    pub busy: BTreeMap<String, &'static str>,
 }
 
 /// What the files say a creature is doing, corrected by what its orchestrator says: a
@@ -104,6 +109,7 @@ impl OpenSeedUi {
             degraded: Vec::new(),
             live_doc: Vec::new(),
             live_anchor: BTreeMap::new(),
+            busy: BTreeMap::new(),
         }
     }
 
@@ -128,14 +134,25 @@ impl OpenSeedUi {
         self.costs.budgets.get(name_of(path)?)
     }
 
-    /// What the creature has spent today, as the usage says.
-    pub fn spent_today(&self, path: &Path) -> Option<f64> {
-        let name = name_of(path)?;
-        self.costs
+    /// What the creatures it lists spent today (each as the garden counts it: its
+    /// budget's word, else its usage of the day), and what its narrator spent, apart.
+    /// Today is the orchestrator's UTC day (the day before its budgets reset), else that
+    /// of `now`.
+    pub fn spent_today(&self, now: DateTime<Utc>) -> (f64, f64) {
+        let resets = self
+            .costs
             .budgets
-            .get(name)
-            .map(|b| b.daily_spent_usd)
-            .or_else(|| self.costs.usage.usage.get(name).map(|u| u.daily_cost_usd))
+            .values()
+            .filter_map(|b| b.resets_at.as_deref())
+            .find_map(|t| DateTime::parse_from_rfc3339(t).ok());
+        let today = resets.map_or(now, |t| t.with_timezone(&Utc) - chrono::Duration::days(1));
+        let day = today.format("%Y-%m-%d").to_string();
+        // Folded from 0.0: an empty `sum` of floats is -0.0, shown as "$-0.00".
+        let creatures = self
+            .creatures
+            .keys()
+            .fold(0.0, |all, name| all + self.costs.spent_on(name, &day));
+        (creatures, self.costs.usage.spent_on(NARRATOR, &day))
     }
 
     pub fn events_of(&self, path: &Path) -> Option<&VecDeque<LiveEvent>> {
@@ -205,14 +222,23 @@ impl OpenSeedUi {
 /// (images too, which the orchestrator strips only from what it stores).
 pub const TEXT_KEPT: usize = 2000;
 
-/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert.
+/// How much of an orchestrator's refusal is kept (its lines too).
+pub const ANSWER_KEPT: usize = 8 * TEXT_KEPT;
+
+/// `s` cut to `kept` characters (an ellipsis says so).
+fn cut(s: &mut String, kept: usize) {
+    if let Some((at, _)) = s.char_indices().nth(kept) {
+        s.truncate(at);
+        s.push('…');
+    }
+}
+
+/// The event with every text it carries cut to [`TEXT_KEPT`] characters and made inert
+/// (a refusal's lines kept).
 fn inert_event(mut event: LiveEvent) -> LiveEvent {
     event.creature = inert(&event.creature);
     let fix = |s: &mut String| {
-        if let Some((at, _)) = s.char_indices().nth(TEXT_KEPT) {
-            s.truncate(at);
-            s.push('…');
-        }
+        cut(s, TEXT_KEPT);
         *s = inert(s);
     };
     match &mut event.kind {
@@ -236,12 +262,47 @@ fn inert_event(mut event: LiveEvent) -> LiveEvent {
         }
         EventKind::Error { error, .. } | EventKind::SpawnFailed { error } => fix(error),
         EventKind::Orchestrator { down, .. } => down.iter_mut().for_each(fix),
-        EventKind::Other { kind } => fix(kind),
+        EventKind::Boot { sha } | EventKind::HostPromote { sha } => fix(sha),
+        EventKind::HostSpawn { sha, .. } => fix(sha),
+        EventKind::Dream {
+            priority,
+            reflection,
+            ..
+        } => {
+            fix(priority);
+            fix(reflection);
+        }
+        EventKind::Subconscious { memory } => fix(memory),
+        EventKind::SelfEvaluation {
+            trigger, reasoning, ..
+        } => {
+            fix(trigger);
+            fix(reasoning);
+        }
+        EventKind::RequestRestart { reason } | EventKind::InfraFailure { reason } => fix(reason),
+        EventKind::HostRollback { from, to, reason } => {
+            fix(from);
+            fix(to);
+            fix(reason);
+        }
+        EventKind::Refused { action, answer } => {
+            fix(action);
+            cut(answer, ANSWER_KEPT);
+            *answer = crate::text::sanitize::sanitize(answer);
+        }
+        EventKind::Other { kind, fields } => {
+            fix(kind);
+            for (key, value) in fields {
+                fix(key);
+                fix(value);
+            }
+        }
         EventKind::BudgetExceeded { .. }
         | EventKind::BudgetReset
-        | EventKind::Boot
         | EventKind::Spawning
-        | EventKind::Spawned => {}
+        | EventKind::Spawned
+        | EventKind::ProgressCheck { .. }
+        | EventKind::HostBoot => {}
     }
     event
 }
@@ -279,6 +340,42 @@ mod tests {
             merge_status(Status::Awake, &ApiStatus::Error),
             Status::Awake
         );
+    }
+
+    #[test]
+    fn today_is_the_orchestrators_day_and_the_narrator_is_apart() {
+        let mut ui = OpenSeedUi::new("x".into());
+        ui.set_creatures(
+            serde_json::from_value(json!([
+                {"name": "finch", "status": "running"},
+                {"name": "wren", "status": "stopped"}
+            ]))
+            .unwrap(),
+        );
+        ui.costs = serde_json::from_value(json!({
+            "usage": {"usage": {
+                "finch": {"daily_cost_usd": 9.0, "daily_date": "2026-03-09"},
+                "wren": {"daily_cost_usd": 5.0, "daily_date": "2026-03-08"},
+                "_narrator": {"daily_cost_usd": 0.5, "daily_date": "2026-03-09"}
+            }, "total": 30.0},
+            "budgets": {"finch": {"daily_cap_usd": 20.0, "daily_spent_usd": 4.73,
+                "resets_at": "2026-03-10T00:00:00.000Z", "action": "sleep"}}
+        }))
+        .unwrap();
+        let late = "2026-03-10T00:30:00Z".parse().unwrap();
+        assert_eq!(
+            ui.spent_today(late),
+            (4.73, 0.5),
+            "finch's budget, wren's yesterday, the narrator on the orchestrator's day"
+        );
+        ui.costs.budgets.clear();
+        assert_eq!(
+            ui.spent_today(late),
+            (0.0, 0.0),
+            "our day, without a budget"
+        );
+        let early = "2026-03-09T23:00:00Z".parse().unwrap();
+        assert_eq!(ui.spent_today(early), (9.0, 0.5));
     }
 
     #[test]

@@ -314,6 +314,9 @@ impl App {
         if let Some(edit) = outcome.dream_edit {
             text.push_str(&self.on_edit_answered(edit));
         }
+        if let Some(done) = outcome.openseed {
+            text.push_str(&self.on_openseed_done(done));
+        }
         if let Some((path, message)) = outcome.undelivered
             && let Some(ui) = self.creatures.get_mut(&path)
             && ui.draft.is_empty()

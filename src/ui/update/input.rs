@@ -38,6 +38,11 @@ impl App {
             }
             return self.apply(action);
         }
+        // A key that is no action (Esc where nothing is open) takes a question back too.
+        if self.confirm.take().is_some() {
+            self.set_notice("cancelled: nothing was done", false);
+            return Vec::new();
+        }
         match self.mode {
             Mode::Message => {
                 if let Some(area) = self.message.as_mut() {

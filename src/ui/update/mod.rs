@@ -9,13 +9,14 @@ mod hits;
 mod input;
 mod open;
 mod openseed;
+mod openseed_keys;
 mod remote;
 mod restore;
 mod review;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
-pub use openseed::OpenSeedAction;
+pub use openseed_keys::{OpenSeedAction, OpenSeedDone};
 pub use remote::RemoteAsk;
 pub use review::Edited;
 
@@ -32,6 +33,8 @@ pub struct Outcome {
     pub error: bool,
     pub undelivered: Option<(PathBuf, String)>,
     pub dream_edit: Option<EditAnswer>,
+    /// What an OpenSeed orchestrator made of an action.
+    pub openseed: Option<OpenSeedDone>,
 }
 
 impl From<(String, bool)> for Outcome {
@@ -41,6 +44,7 @@ impl From<(String, bool)> for Outcome {
             error,
             undelivered: None,
             dream_edit: None,
+            openseed: None,
         }
     }
 }

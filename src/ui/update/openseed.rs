@@ -1,49 +1,16 @@
-//! An attached OpenSeed orchestrator: what its reports do to the state, and what the
-//! creature keys do for the creatures it runs (through its API: `w` wakes, `m` messages,
-//! `p` stops the container after asking, or starts it; `s` has no endpoint).
+//! An attached OpenSeed orchestrator: what its reports do to the state (and which
+//! creatures it runs; what the keys do for them is `openseed_keys`).
 
-use crate::ui::state::confirm::{Confirm, ask_or_answer};
+use crate::ui::state::confirm::Confirm;
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
-use super::{Job, RemoteAsk};
 use crate::openseed::{ApiStatus, CreatureInfo, EventKind, Update};
-use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::{Link, OpenSeedUi, api_only_path, name_of, plain};
-
-/// What the orchestrator is asked to do for a creature.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OpenSeedAction {
-    Wake,
-    Message(String),
-    /// Stop its container.
-    Stop,
-    Start,
-}
-
-impl OpenSeedAction {
-    /// The route's last segment (`POST /api/creatures/NAME/VERB`).
-    pub fn verb(&self) -> &'static str {
-        match self {
-            Self::Wake => "wake",
-            Self::Message(_) => "message",
-            Self::Stop => "stop",
-            Self::Start => "start",
-        }
-    }
-
-    /// The message's text, for a message.
-    pub fn message(&self) -> Option<&str> {
-        match self {
-            Self::Message(text) => Some(text),
-            _ => None,
-        }
-    }
-}
 
 impl App {
     /// The creature at `path` is run by an orchestrator (no dreamwatch runner hosts it,
@@ -161,7 +128,7 @@ impl App {
         if self.message_to.as_deref() == Some(path) {
             self.message_to.clone_from(&heir);
         }
-        if let Some(Confirm::Stop(asked)) = self.confirm.as_mut()
+        if let Some(Confirm::Stop(asked) | Confirm::Start(asked, _)) = self.confirm.as_mut()
             && asked.as_path() == path
         {
             match &heir {
@@ -244,99 +211,6 @@ impl App {
             }
         }
     }
-
-    /// `s` on an OpenSeed creature: there is no way to make it sleep.
-    pub(super) fn openseed_force_sleep(&mut self, name: &str) -> Vec<Job> {
-        self.set_notice(
-            format!(
-                "OpenSeed has no endpoint to force a sleep: {name} sleeps when it decides to (or when its daily budget runs out)"
-            ),
-            true,
-        );
-        Vec::new()
-    }
-
-    pub(super) fn openseed_wake(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
-        let status = self.api_status(&path);
-        match status {
-            Some(ApiStatus::Stopped) => {
-                let start = self.keymap.mention(Action::PauseResume, ": {} starts it");
-                self.set_notice(format!("{name}'s container is stopped{start}"), true);
-                Vec::new()
-            }
-            Some(ApiStatus::Running) => {
-                self.set_notice(format!("{name} is already awake"), false);
-                Vec::new()
-            }
-            _ => self.openseed_job(path, OpenSeedAction::Wake),
-        }
-    }
-
-    /// `p`: start a stopped container; stop a running one once asked twice.
-    pub(super) fn openseed_stop_start(&mut self, path: PathBuf, name: &str) -> Vec<Job> {
-        let runs = self.api_status(&path).is_none_or(|s| s.runs());
-        if !runs {
-            return self.openseed_job(path, OpenSeedAction::Start);
-        }
-        if ask_or_answer(&mut self.confirm, Confirm::Stop(path.clone())) {
-            return self.openseed_job(path, OpenSeedAction::Stop);
-        }
-        let again = self.keymap.mention(
-            Action::PauseResume,
-            "{} again stops it, any other key keeps it running",
-        );
-        self.set_notice(
-            format!(
-                "stop {name}? This stops its Docker container through the orchestrator: {again}"
-            ),
-            false,
-        );
-        Vec::new()
-    }
-
-    /// A message through the orchestrator, or why it cannot go now (the message then
-    /// stays in its box).
-    pub(super) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
-        if self.api_status(&path) == Some(ApiStatus::Stopped) {
-            let name = self
-                .creatures
-                .get(&path)
-                .map(|u| u.name.clone())
-                .unwrap_or_default();
-            let start = self.keymap.mention(Action::PauseResume, " ({} starts it)");
-            self.set_notice(
-                format!("{name}'s container is stopped{start}: the message waits in its box"),
-                true,
-            );
-            return Vec::new();
-        }
-        self.openseed_job(path, OpenSeedAction::Message(text))
-    }
-
-    /// A job for the orchestrator (a far creature's through its connection), or why it
-    /// cannot be asked now.
-    pub(super) fn openseed_job(&mut self, path: PathBuf, action: OpenSeedAction) -> Vec<Job> {
-        if let Some(o) = self.orchestrator_of(&path)
-            && let Link::Down { error, .. } = &o.link
-        {
-            let text = format!("the OpenSeed orchestrator cannot be reached now ({error})");
-            self.set_notice(text, true);
-            return Vec::new();
-        }
-        if self.remote_of(&path).is_some() {
-            return self.remote_job(path, RemoteAsk::OpenSeed(action));
-        }
-        vec![Job::OpenSeed {
-            creature: path,
-            action,
-        }]
-    }
-
-    fn api_status(&self, path: &Path) -> Option<ApiStatus> {
-        self.orchestrator_of(path)
-            .and_then(|o| o.creature(path))
-            .map(|c| c.status.clone())
-    }
 }
 
 /// What an orchestrator's report does to what is known of it; what to say of it (and
@@ -404,6 +278,17 @@ pub(super) fn take(
                 )),
                 EventKind::SpawnFailed { error } => Some((
                     format!("{} could not be spawned: {error}", event.creature),
+                    true,
+                )),
+                EventKind::HostRollback { reason, .. } => Some((
+                    format!("{}'s code was rolled back: {reason}", event.creature),
+                    true,
+                )),
+                EventKind::InfraFailure { reason } => Some((
+                    format!(
+                        "the orchestrator could not run {}: {reason}",
+                        event.creature
+                    ),
                     true,
                 )),
                 EventKind::Orchestrator {

@@ -123,6 +123,8 @@ pub struct Server {
     up: watch::Sender<bool>,
     /// The runtime of a server started for a test without one.
     runtime: Option<tokio::runtime::Runtime>,
+    /// Where it listens: 127.0.0.1, or every interface.
+    ip: std::net::IpAddr,
 }
 
 impl Server {
@@ -141,7 +143,16 @@ impl Server {
 
     /// Answers each request with what `handler` makes of it, until the test ends.
     pub async fn handling(handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Self::handling_on(std::net::Ipv4Addr::LOCALHOST.into(), handler).await
+    }
+
+    /// [`Server::handling`] listening on `ip` (`0.0.0.0`: every interface, as OpenSeed's
+    /// orchestrator does); it is still reached at 127.0.0.1.
+    pub async fn handling_on(
+        ip: std::net::IpAddr,
+        handler: impl Fn(&Seen) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        let listener = TcpListener::bind((ip, 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let (up, _) = watch::channel(true);
         let server = Self {
@@ -151,6 +162,7 @@ impl Server {
             handler: Arc::new(handler),
             up,
             runtime: None,
+            ip,
         };
         server.serve(listener);
         server
@@ -201,7 +213,7 @@ impl Server {
     /// It comes back on the same port.
     pub async fn come_back(&self) {
         let listener = loop {
-            match TcpListener::bind(("127.0.0.1", self.port)).await {
+            match TcpListener::bind((self.ip, self.port)).await {
                 Ok(l) => break l,
                 Err(_) => tokio::task::yield_now().await,
             }
@@ -254,8 +266,14 @@ async fn answer(
             headers,
             body,
         } => {
+            // An empty content type: none said (the orchestrator's `ok` and its 400s).
+            let content_type = if content_type.is_empty() {
+                String::new()
+            } else {
+                format!("content-type: {content_type}\r\n")
+            };
             let mut head = format!(
-                "HTTP/1.1 {status} Scripted\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\nconnection: close\r\n",
+                "HTTP/1.1 {status} Scripted\r\n{content_type}content-length: {}\r\nconnection: close\r\n",
                 body.len()
             );
             for (name, value) in headers {

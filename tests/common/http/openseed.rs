@@ -1,18 +1,37 @@
-//! A stand-in for OpenSeed's orchestrator on 127.0.0.1, built from its routes
-//! (openseed-dev/openseed `src/host/index.ts`, see `dreamwatch::openseed`'s module doc):
-//! `GET /api/creatures`, `/api/usage`, `/api/creatures/:name/budget`,
-//! `/api/creatures/:name/events`, the event stream `GET /api/events` (chunked
-//! `data: <json>` events, an `orchestrator.status` first), and `POST
-//! /api/creatures/:name/{wake,message,stop,start}` with the supervisor's status changes
-//! and the same plain-text refusals. Open pull request #16's per-creature bearer tokens
-//! can be required. It can go away (every connection dropped, the port closed) and come
-//! back on the same port, keeping its creatures and stored events meanwhile, as a
-//! restarted orchestrator reads them back from `.sys/events.jsonl`.
+//! A stand-in for OpenSeed's orchestrator, built from its code (openseed-dev/openseed
+//! 815f9fd: `src/host/index.ts`, `supervisor.ts`, `costs.ts`, `health.ts`; see
+//! `dreamwatch::openseed`'s module doc), behaving as it does where dreamwatch can tell:
+//! - it listens on every interface; `GET /api/status` says its health (`docker`, `janee`,
+//!   `pricing`), and a change of it is pushed on the stream as `orchestrator.status`;
+//! - `GET /api/creatures`: a creature no supervisor runs has `sha`, `port` and
+//!   `sleepReason` null; a failed start leaves a ghost supervisor (`stopped`, with a port)
+//!   that makes the next start answer "already running"; after a stop `sleepReason` is
+//!   null;
+//! - stop and start emit nothing on the stream; a start gives `host.spawn` at once for a
+//!   fresh container, and `host.promote` (the creature then runs) once its health gate
+//!   has passed (10 s there, [`StandIn::set_health_gate`] here); a creature paused at its
+//!   budget (`sleeping`, `budget`, its container stopped) is started again by the start
+//!   route only: `wake` and `message` answer `400 fetch failed`;
+//! - `start` while degraded answers 503 with a JSON body; a failing start answers 400 with
+//!   the command's output, lines and all; `ok` and the 400s carry no content type;
+//! - `wake` emits `creature.wake` with the reason sent; `message` emits
+//!   `creature.message`, then a wake (`Message from user: ...`) of a sleeper;
+//! - `GET /api/creatures/:name/events` answers `[]` for a name it does not know (and
+//!   creates its directory: [`StandIn::asked_of_unknown`]), and `[]` for a creature with
+//!   one malformed line in its events file ([`StandIn::corrupt_events`]);
+//! - `/api/usage` keeps the narrator's `_narrator` entry and entries of a past day;
+//! - `POST /api/creatures/:name/event` takes a creature's event in (as the creature's own
+//!   code posts them), applied to its status as the supervisor does;
+//! - no authentication (pull request #16's per-creature bearer tokens can be required).
+//!
+//! It can go away (every connection dropped, the port closed; its `orchestrator.json`
+//! left behind, [`StandIn::write_run_file`]) and come back on the same port, keeping its creatures and stored events meanwhile, as a restarted orchestrator
+//! reads them back from `.sys/events.jsonl`.
 //!
 //! Its clock is its own: each event is stamped one second after the one before, from
 //! 2026-03-09 10:00 UTC, so that what tests see does not depend on the time.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
@@ -20,6 +39,9 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use super::{Reply, Seen, Server};
+
+/// The stand-in's day, as its usage dates today's entries.
+pub const TODAY: &str = "2026-03-09";
 
 #[derive(Debug, Clone)]
 pub struct Creature {
@@ -30,10 +52,21 @@ pub struct Creature {
     pub daily_cap: f64,
     pub cap_action: String,
     pub cost_total: f64,
+    /// The day its usage entry is of (the orchestrator keeps a past day's until the
+    /// creature's next call).
+    pub daily_date: String,
+    /// A supervisor runs it (else it is only a directory: `stopped`, no sha or port).
+    pub supervised: bool,
+    /// Its container answers (not after a budget pause).
+    pub reachable: bool,
+    /// Its container exists (a start reuses it: no `host.spawn`).
+    pub container: bool,
+    pub port: Option<u16>,
 }
 
 impl Creature {
     pub fn new(status: &str) -> Self {
+        let supervised = status != "stopped";
         Self {
             status: status.into(),
             sleep_reason: (status == "sleeping").then(|| "fatigue".into()),
@@ -42,6 +75,23 @@ impl Creature {
             daily_cap: 20.0,
             cap_action: "sleep".into(),
             cost_total: 0.0,
+            daily_date: TODAY.into(),
+            supervised,
+            reachable: supervised,
+            container: supervised,
+            port: supervised.then_some(7771),
+        }
+    }
+
+    /// Paused at its daily budget: the API says it sleeps, its container is stopped.
+    pub fn paused_for_budget(spent: f64, cap: f64) -> Self {
+        Self {
+            sleep_reason: Some("budget".into()),
+            daily_spent: spent,
+            daily_cap: cap,
+            cost_total: spent,
+            reachable: false,
+            ..Self::new("sleeping")
         }
     }
 }
@@ -50,17 +100,30 @@ struct State {
     creatures: BTreeMap<String, Creature>,
     /// Each creature's events as its `.sys/events.jsonl` keeps them (no `creature` field).
     stored: BTreeMap<String, Vec<Value>>,
+    /// Creatures whose events file has a malformed line: their stored events read `[]`.
+    corrupt: BTreeSet<String>,
+    /// Names whose events were asked for that it did not know (it made their directory).
+    unknown_asked: Vec<String>,
     /// Tokens the control routes ask for, by creature.
     tokens: BTreeMap<String, String>,
+    /// The dependencies that are down, with why.
+    down: BTreeMap<String, String>,
+    /// The output the next start fails with, by creature.
+    failing_start: BTreeMap<String, String>,
+    /// What the narrator spent today.
+    narrator: f64,
+    health_gate: std::time::Duration,
     clock: DateTime<Utc>,
 }
+
+type Shared = Arc<Mutex<State>>;
 
 pub struct StandIn {
     /// `http://127.0.0.1:PORT`
     pub base: String,
     pub port: u16,
     server: Server,
-    state: Arc<Mutex<State>>,
+    state: Shared,
     /// The stream's events, already in the wire's JSON.
     events: broadcast::Sender<String>,
 }
@@ -74,12 +137,21 @@ impl StandIn {
                 .map(|(n, c)| ((*n).to_owned(), c.clone()))
                 .collect(),
             stored: BTreeMap::new(),
+            corrupt: BTreeSet::new(),
+            unknown_asked: Vec::new(),
             tokens: BTreeMap::new(),
+            down: BTreeMap::new(),
+            failing_start: BTreeMap::new(),
+            narrator: 0.0,
+            health_gate: std::time::Duration::from_millis(300),
             clock: Utc.with_ymd_and_hms(2026, 3, 9, 10, 0, 0).unwrap(),
         }));
         let server = {
             let (state, events) = (Arc::clone(&state), events.clone());
-            Server::handling(move |seen| route(&state, &events, seen)).await
+            Server::handling_on(std::net::Ipv4Addr::UNSPECIFIED.into(), move |seen| {
+                route(&state, &events, seen)
+            })
+            .await
         };
         Self {
             base: server.base.clone(),
@@ -98,6 +170,14 @@ impl StandIn {
     /// It comes back on the same port.
     pub async fn come_back(&self) {
         self.server.come_back().await;
+    }
+
+    /// Writes the `orchestrator.json` it would write into OpenSeed's home at `path`. It
+    /// stays behind when the orchestrator goes away (its SIGTERM handler exits before the
+    /// one that removes it), naming a pid no process has.
+    pub fn write_run_file(&self, path: &std::path::Path) {
+        let run = json!({"port": self.port, "pid": 999_999_999u32, "started_at": "2026-03-09T09:59:00.000Z"});
+        std::fs::write(path, run.to_string()).unwrap();
     }
 
     /// The control routes of `creature` ask for this token (pull request #16).
@@ -123,11 +203,89 @@ impl StandIn {
         c.cost_total = c.cost_total.max(spent);
     }
 
+    /// What the narrator spent today (its `_narrator` usage entry).
+    pub fn set_narrator(&self, spent: f64) {
+        self.state.lock().unwrap().narrator = spent;
+    }
+
+    /// How long a started creature takes to pass its health gate (10 s there).
+    pub fn set_health_gate(&self, gate: std::time::Duration) {
+        self.state.lock().unwrap().health_gate = gate;
+    }
+
+    /// `dependency` goes down (with why) or comes back up (`None`); the change is pushed
+    /// on the stream.
+    pub fn set_down(&self, dependency: &str, why: Option<&str>) {
+        let health = {
+            let mut state = self.state.lock().unwrap();
+            match why {
+                Some(why) => state.down.insert(dependency.into(), why.into()),
+                None => state.down.remove(dependency),
+            };
+            health(&state)
+        };
+        emit(&self.state, &self.events, "_orchestrator", health);
+    }
+
+    /// The next start of `name` fails with this command output.
+    pub fn fail_next_start(&self, name: &str, output: &str) {
+        let mut state = self.state.lock().unwrap();
+        state.failing_start.insert(name.into(), output.into());
+    }
+
+    /// A malformed line in `name`'s events file: its stored events read `[]`.
+    pub fn corrupt_events(&self, name: &str) {
+        self.state.lock().unwrap().corrupt.insert(name.into());
+    }
+
+    /// The names whose stored events were asked for that it does not know (each made a
+    /// directory in its creatures' home).
+    pub fn asked_of_unknown(&self) -> Vec<String> {
+        self.state.lock().unwrap().unknown_asked.clone()
+    }
+
+    /// The orchestrator pauses `name` at its budget (its proxy's `handleBudgetExceeded`).
+    pub fn pause_for_budget(&self, name: &str) {
+        let (spent, cap) = {
+            let mut state = self.state.lock().unwrap();
+            let c = state.creatures.get_mut(name).unwrap();
+            c.status = "sleeping".into();
+            c.sleep_reason = Some("budget".into());
+            c.reachable = false;
+            (c.daily_spent, c.daily_cap)
+        };
+        self.emit(
+            name,
+            json!({"type": "budget.exceeded", "daily_spent": spent, "daily_cap": cap}),
+        );
+    }
+
     /// An event of `creature` (`{"type": ..., ...}`): stamped, stored and streamed, and
     /// applied to its status as the supervisor does. Returns its time.
     pub fn emit(&self, creature: &str, event: Value) -> String {
         emit(&self.state, &self.events, creature, event)
     }
+}
+
+/// `orchestrator.status`'s body and `GET /api/status`: its health.
+fn health(state: &State) -> Value {
+    let t = "2026-03-09T09:59:59.000Z";
+    let dependencies: serde_json::Map<String, Value> = ["docker", "janee", "pricing"]
+        .into_iter()
+        .map(|name| {
+            let dep = match state.down.get(name) {
+                Some(why) => json!({"status": "down", "lastCheck": t, "error": why}),
+                None => json!({"status": "up", "lastCheck": t}),
+            };
+            (name.to_owned(), dep)
+        })
+        .collect();
+    let status = if state.down.is_empty() {
+        "healthy"
+    } else {
+        "degraded"
+    };
+    json!({"type": "orchestrator.status", "status": status, "dependencies": dependencies})
 }
 
 fn emit(
@@ -158,7 +316,9 @@ fn emit(
                 }
             }
             Some("creature.error") => c.status = "error".into(),
-            Some("creature.tool_call" | "creature.thought") if c.status != "running" => {
+            Some("creature.tool_call" | "creature.thought")
+                if matches!(c.status.as_str(), "sleeping" | "error") =>
+            {
                 c.status = "running".into();
                 c.sleep_reason = None;
             }
@@ -174,20 +334,27 @@ fn emit(
 }
 
 const JSON: &str = "application/json";
-const TEXT: &str = "text/plain";
+/// The orchestrator's `ok` and its 400s say no content type.
+const NONE: &str = "";
 
 /// The orchestrator's answer to a request.
-fn route(state: &Arc<Mutex<State>>, events: &broadcast::Sender<String>, seen: &Seen) -> Reply {
+fn route(state: &Shared, events: &broadcast::Sender<String>, seen: &Seen) -> Reply {
     let path: Vec<&str> = seen.path.trim_start_matches('/').split('/').collect();
     let (status, content_type, body) = match (seen.method.as_str(), path.as_slice()) {
         ("GET", ["api", "events"]) => {
             // The event stream: the orchestrator's health first, then every event.
-            let health = json!({"creature": "_orchestrator", "t": "2026-03-09T09:59:59.000Z", "type": "orchestrator.status",
-                "status": "healthy", "dependencies": {"docker": {"status": "up", "lastCheck": "2026-03-09T09:59:59.000Z"}}});
+            let mut first = health(&state.lock().unwrap());
+            first["creature"] = json!("_orchestrator");
+            first["t"] = json!("2026-03-09T09:59:59.000Z");
             return Reply::Events {
-                first: vec![health.to_string()],
+                first: vec![first.to_string()],
                 live: events.subscribe(),
             };
+        }
+        ("GET", ["api", "status"]) => {
+            let mut health = health(&state.lock().unwrap());
+            health.as_object_mut().unwrap().remove("type");
+            (200, JSON, health.to_string())
         }
         ("GET", ["api", "creatures"]) => {
             let state = state.lock().unwrap();
@@ -195,26 +362,37 @@ fn route(state: &Arc<Mutex<State>>, events: &broadcast::Sender<String>, seen: &S
                 .creatures
                 .iter()
                 .map(|(name, c)| {
-                    json!({"name": name, "status": c.status, "sha": null, "port": null,
-                        "sleepReason": c.sleep_reason, "model": c.model})
+                    if c.supervised {
+                        json!({"name": name, "status": c.status, "sha": "abc1234def", "port": c.port,
+                            "sleepReason": c.sleep_reason, "model": c.model})
+                    } else {
+                        json!({"name": name, "status": c.status, "sha": null, "port": null,
+                            "sleepReason": null, "model": c.model})
+                    }
                 })
                 .collect();
             (200, JSON, Value::from(list).to_string())
         }
         ("GET", ["api", "usage"]) => {
             let state = state.lock().unwrap();
-            let usage: serde_json::Map<String, Value> = state
+            let mut usage: serde_json::Map<String, Value> = state
                 .creatures
                 .iter()
                 .map(|(name, c)| {
                     (
                         name.clone(),
                         json!({"input_tokens": 1000, "output_tokens": 100, "cost_usd": c.cost_total,
-                        "calls": 3, "daily_cost_usd": c.daily_spent, "daily_date": "2026-03-09"}),
+                        "calls": 3, "daily_cost_usd": c.daily_spent, "daily_date": c.daily_date}),
                     )
                 })
                 .collect();
-            let total: f64 = state.creatures.values().map(|c| c.cost_total).sum();
+            usage.insert(
+                "_narrator".into(),
+                json!({"input_tokens": 50, "output_tokens": 5, "cost_usd": state.narrator,
+                    "calls": 1, "daily_cost_usd": state.narrator, "daily_date": TODAY}),
+            );
+            let total: f64 =
+                state.creatures.values().map(|c| c.cost_total).sum::<f64>() + state.narrator;
             (
                 200,
                 JSON,
@@ -228,19 +406,40 @@ fn route(state: &Arc<Mutex<State>>, events: &broadcast::Sender<String>, seen: &S
                 .get(*name)
                 .cloned()
                 .unwrap_or_else(|| Creature::new("stopped"));
-            let exceeded = c.daily_spent >= c.daily_cap;
-            (200, JSON, json!({"daily_cap_usd": c.daily_cap, "daily_spent_usd": c.daily_spent,
-                "remaining_usd": (c.daily_cap - c.daily_spent).max(0.0), "resets_at": "2026-03-10T00:00:00.000Z",
+            // `getCreatureDailyCost`: nothing when its entry is of another day.
+            let spent = if c.daily_date == TODAY {
+                c.daily_spent
+            } else {
+                0.0
+            };
+            let exceeded = spent >= c.daily_cap;
+            (200, JSON, json!({"daily_cap_usd": c.daily_cap, "daily_spent_usd": spent,
+                "remaining_usd": (c.daily_cap - spent).max(0.0), "resets_at": "2026-03-10T00:00:00.000Z",
                 "action": c.cap_action, "status": if exceeded { "exceeded" } else { "ok" }}).to_string())
         }
         ("GET", ["api", "creatures", name, "events"]) => {
-            let state = state.lock().unwrap();
-            let stored = state.stored.get(*name).cloned().unwrap_or_default();
+            let mut state = state.lock().unwrap();
+            if !state.creatures.contains_key(*name) {
+                state.unknown_asked.push((*name).to_owned());
+            }
+            let stored = if state.corrupt.contains(*name) {
+                Vec::new()
+            } else {
+                state.stored.get(*name).cloned().unwrap_or_default()
+            };
             let recent = &stored[stored.len().saturating_sub(200)..];
             (200, JSON, Value::from(recent.to_vec()).to_string())
         }
+        ("POST", ["api", "creatures", name, "event"]) => {
+            if seen.body.get("type").and_then(Value::as_str).is_none() {
+                (400, NONE, "invalid event".into())
+            } else {
+                emit(state, events, name, seen.body.clone());
+                (200, NONE, "ok".into())
+            }
+        }
         ("POST", ["api", "creatures", name, action]) => act(state, events, seen, name, action),
-        _ => (404, TEXT, "not found".into()),
+        _ => (404, NONE, "not found".into()),
     };
     Reply::Whole {
         status,
@@ -252,40 +451,54 @@ fn route(state: &Arc<Mutex<State>>, events: &broadcast::Sender<String>, seen: &S
 
 /// The control routes, with the orchestrator's answers.
 fn act(
-    state: &Arc<Mutex<State>>,
+    state: &Shared,
     events: &broadcast::Sender<String>,
     seen: &Seen,
     name: &str,
     action: &str,
 ) -> (u16, &'static str, String) {
-    let status = {
+    let c = {
         let state = state.lock().unwrap();
         if let Some(token) = state.tokens.get(name)
             && seen.headers.get("authorization") != Some(&format!("Bearer {token}"))
         {
-            return (401, TEXT, "unauthorized".into());
+            return (401, NONE, "unauthorized".into());
         }
-        match state.creatures.get(name) {
-            Some(c) => c.status.clone(),
-            None => return (400, TEXT, format!("creature \"{name}\" not found")),
+        if action == "start" && !state.down.is_empty() {
+            let mut health = health(&state);
+            let body = json!({"error": "Orchestrator degraded — cannot start creatures",
+                "dependencies": health["dependencies"].take()});
+            return (503, JSON, body.to_string());
+        }
+        state.creatures.get(name).cloned()
+    };
+    let not_running = (400, NONE, format!("creature \"{name}\" is not running"));
+    let ok = (200, NONE, "ok".to_string());
+    let change = |f: &dyn Fn(&mut Creature)| {
+        let mut state = state.lock().unwrap();
+        if let Some(c) = state.creatures.get_mut(name) {
+            f(c);
         }
     };
-    let not_running = (400, TEXT, format!("creature \"{name}\" is not running"));
-    let ok = (200, TEXT, "ok".to_string());
-    let set = |status: &str, reason: Option<&str>| {
-        let mut state = state.lock().unwrap();
-        let c = state.creatures.get_mut(name).unwrap();
-        c.status = status.into();
-        c.sleep_reason = reason.map(str::to_owned);
+    let Some(c) = c else {
+        return match action {
+            "start" => (400, NONE, format!("creature \"{name}\" not found")),
+            _ => not_running,
+        };
     };
     match action {
-        "wake" if status == "stopped" => not_running,
+        "wake" | "message" if !c.supervised => not_running,
+        // Its container is stopped: the orchestrator's fetch to it fails.
+        "wake" | "message" if !c.reachable => (400, NONE, "fetch failed".into()),
         "wake" => {
             let reason = seen.body["reason"]
                 .as_str()
                 .unwrap_or("Woken manually")
                 .to_owned();
-            set("running", None);
+            change(&|c| {
+                c.status = "running".into();
+                c.sleep_reason = None;
+            });
             emit(
                 state,
                 events,
@@ -294,7 +507,6 @@ fn act(
             );
             ok
         }
-        "message" if status == "stopped" => not_running,
         "message" => {
             let text = seen.body["text"].as_str().unwrap_or_default().to_owned();
             emit(
@@ -303,8 +515,11 @@ fn act(
                 name,
                 json!({"type": "creature.message", "text": text, "source": "user"}),
             );
-            if status == "sleeping" {
-                set("running", None);
+            if c.status == "sleeping" {
+                change(&|c| {
+                    c.status = "running".into();
+                    c.sleep_reason = None;
+                });
                 let reason: String = format!(
                     "Message from user: {}",
                     text.chars().take(100).collect::<String>()
@@ -318,24 +533,85 @@ fn act(
             }
             ok
         }
-        "stop" if status == "stopped" => not_running,
+        "stop" if !c.supervised => not_running,
         "stop" => {
-            set("stopped", Some("user"));
+            // The supervisor is dropped: listed from its directory again. No event.
+            change(&|c| {
+                c.status = "stopped".into();
+                c.sleep_reason = None;
+                c.supervised = false;
+                c.reachable = false;
+                c.port = None;
+            });
             ok
         }
-        "start" if status != "stopped" => {
-            (400, TEXT, format!("creature \"{name}\" is already running"))
+        "start" if c.supervised && c.sleep_reason.as_deref() != Some("budget") => {
+            (400, NONE, format!("creature \"{name}\" is already running"))
         }
-        "start" => {
-            set("running", None);
-            emit(
-                state,
-                events,
-                name,
-                json!({"type": "creature.boot", "sha": "abc1234"}),
-            );
-            ok
-        }
-        _ => (404, TEXT, "not found".into()),
+        "start" => start(state, events, name, &c),
+        _ => (404, NONE, "not found".into()),
     }
+}
+
+/// `startCreature`: from a budget pause, or afresh; no event but `host.spawn` for a fresh
+/// container, then `host.promote` once the health gate has passed.
+fn start(
+    state: &Shared,
+    events: &broadcast::Sender<String>,
+    name: &str,
+    c: &Creature,
+) -> (u16, &'static str, String) {
+    let (failure, gate) = {
+        let mut state = state.lock().unwrap();
+        let failure = state.failing_start.remove(name);
+        let c = state.creatures.get_mut(name).unwrap();
+        // The supervisor is made before its start can fail: a ghost stays behind.
+        c.supervised = true;
+        c.port = Some(7771);
+        c.sleep_reason = None;
+        if failure.is_some() {
+            c.status = "stopped".into();
+        } else {
+            c.status = "starting".into();
+            c.reachable = true;
+        }
+        (failure, state.health_gate)
+    };
+    if let Some(output) = failure {
+        return (400, NONE, output);
+    }
+    if !c.container {
+        {
+            let mut state = state.lock().unwrap();
+            state.creatures.get_mut(name).unwrap().container = true;
+        }
+        emit(
+            state,
+            events,
+            name,
+            json!({"type": "host.spawn", "pid": 4242, "sha": "abc1234def"}),
+        );
+    }
+    let (state, events, name) = (Arc::clone(state), events.clone(), name.to_owned());
+    tokio::spawn(async move {
+        tokio::time::sleep(gate).await;
+        let starting = {
+            let mut state = state.lock().unwrap();
+            let c = state.creatures.get_mut(&name).unwrap();
+            let starting = c.status == "starting";
+            if starting {
+                c.status = "running".into();
+            }
+            starting
+        };
+        if starting {
+            emit(
+                &state,
+                &events,
+                &name,
+                json!({"type": "host.promote", "sha": "abc1234def"}),
+            );
+        }
+    });
+    (200, NONE, "ok".to_string())
 }

@@ -5,9 +5,10 @@ use std::path::Path;
 
 use super::{Jobs, about_edit, accepted, answered, describe};
 use crate::control::Answer;
+use crate::openseed::first_line;
 use crate::remote::{Answered, Ask};
 use crate::ui::state::App;
-use crate::ui::update::{Outcome, RemoteAsk};
+use crate::ui::update::{OpenSeedDone, Outcome, RemoteAsk};
 
 impl Jobs {
     pub(super) fn remote(&mut self, app: &mut App, creature: &Path, ask: RemoteAsk) {
@@ -85,6 +86,7 @@ impl Jobs {
                             error: true,
                             undelivered: Some((creature, text)),
                             dream_edit: None,
+                            openseed: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -93,6 +95,7 @@ impl Jobs {
                             error: true,
                             undelivered: Some((creature, text)),
                             dream_edit: None,
+                            openseed: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -101,32 +104,45 @@ impl Jobs {
             RemoteAsk::OpenSeed(action) => {
                 let (doing, done) = super::openseed_texts(&action, &name);
                 app.set_notice(doing, false);
+                app.openseed_sent(&creature, &action);
                 let rx = remote.ask(Ask::OpenSeed {
                     name: id.to_string(),
                     action: action.verb().to_string(),
                     text: action.message().map(str::to_owned),
                 });
                 tokio::spawn(async move {
-                    let undelivered = action.message().map(|t| (creature, t.to_owned()));
-                    let outcome = match rx.await {
-                        Ok(Answered { ok: true, .. }) => {
-                            Outcome::from((format!("{host}: {done}"), false))
+                    let undelivered = action.message().map(|t| (creature.clone(), t.to_owned()));
+                    let verb = action.verb();
+                    let (text, ok, answer) = match rx.await {
+                        Ok(Answered { ok: true, .. }) => (format!("{host}: {done}"), true, None),
+                        Ok(Answered { text: said, .. }) => {
+                            let first = first_line(&said);
+                            let answer = (first != said).then_some(said);
+                            (
+                                format!("cannot {verb} {name}: {}", inert(&first)),
+                                false,
+                                answer,
+                            )
                         }
-                        Ok(Answered { text: said, .. }) => Outcome {
-                            text: format!("cannot {} {name}: {}", action.verb(), inert(&said)),
-                            error: true,
-                            undelivered,
-                            dream_edit: None,
-                        },
-                        Err(_) => Outcome {
-                            text: format!(
-                                "{name}: the connection to {host} dropped before its orchestrator answered: {} may or may not have been done",
-                                action.verb()
+                        Err(_) => (
+                            format!(
+                                "{name}: the connection to {host} dropped before its orchestrator answered: {verb} may or may not have been done"
                             ),
-                            error: true,
-                            undelivered,
-                            dream_edit: None,
-                        },
+                            false,
+                            None,
+                        ),
+                    };
+                    let outcome = Outcome {
+                        text,
+                        error: !ok,
+                        undelivered: undelivered.filter(|_| !ok),
+                        dream_edit: None,
+                        openseed: Some(OpenSeedDone {
+                            creature,
+                            action,
+                            ok,
+                            answer,
+                        }),
                     };
                     let _ = tx.send(outcome);
                 });

@@ -1,0 +1,57 @@
+//! The real binary attached to the stand-in orchestrator as OpenSeed's own behaves: Esc
+//! takes the stop question back, a stop is seen in the header as soon as it is answered
+//! (the orchestrator emits nothing), and a failed start's output reads whole in Live.
+
+use crate::common::http::openseed::{Creature, StandIn};
+use crate::common::ui::Garden;
+use crate::support::{Pane, tmux_available};
+
+#[test]
+fn a_stop_asked_cancelled_asked_again_and_seen_at_once() {
+    if !tmux_available() {
+        return;
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stand_in = rt.block_on(StandIn::start(&[
+        ("ember", Creature::new("running")),
+        ("pip", Creature::new("sleeping")),
+    ]));
+    let garden = Garden::new();
+    let home = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
+    pane.wait_text("OpenSeed running");
+    pane.keys(&["p"]);
+    pane.wait_text("stop ember?");
+    pane.keys(&["Escape"]);
+    pane.wait_text("cancelled: nothing was done");
+    pane.keys(&["p"]);
+    pane.wait_text("stop ember?");
+    let stops = || {
+        stand_in
+            .seen()
+            .iter()
+            .filter(|s| s.path == "/api/creatures/ember/stop")
+            .count()
+    };
+    assert_eq!(stops(), 0, "Esc took the question back");
+    pane.keys(&["p"]);
+    // Well before the next poll (15 s): the header says it.
+    let screen = pane.wait_text("OpenSeed stopped");
+    assert!(screen.contains("ember's container stopped"), "{screen}");
+    assert_eq!(stops(), 1);
+
+    // A start that fails: its output, every line, in Live.
+    stand_in.fail_next_start(
+        "ember",
+        "Command failed: docker build -t creature-ember .\nERROR: no space left on device",
+    );
+    pane.keys(&["p"]);
+    pane.wait_text("[and 1 more line]");
+    pane.keys(&["5"]);
+    let screen = pane.wait_text("ERROR: no space left on device");
+    assert!(!screen.contains("^J"), "{screen}");
+    drop(pane);
+    drop(rt);
+}
