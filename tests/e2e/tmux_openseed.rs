@@ -48,7 +48,7 @@ fn a_stop_asked_cancelled_asked_again_and_seen_at_once() {
         "Command failed: docker build -t creature-ember .\nERROR: no space left on device",
     );
     pane.keys(&["p"]);
-    pane.wait_text("[and 1 more line]");
+    pane.wait_text("[and 1 ");
     pane.keys(&["5"]);
     let screen = pane.wait_text("ERROR: no space left on device");
     assert!(!screen.contains("^J"), "{screen}");
