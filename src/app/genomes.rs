@@ -69,10 +69,10 @@ mod tests {
         let registry = memory();
         assert_eq!(
             genome::within(MainView::Dreams, evennia::ui::VIEWS),
-            MainView::Entities
+            evennia::ui::VIEWS[1]
         );
         assert_eq!(
-            genome::within(MainView::Memory, dreamer::ui::VIEWS),
+            genome::within(evennia::ui::VIEWS[2], dreamer::ui::VIEWS),
             MainView::Diary
         );
         assert_eq!(
@@ -80,15 +80,15 @@ mod tests {
             MainView::Recall
         );
         assert_eq!(
-            genome::within(MainView::Journal, evennia::ui::VIEWS),
-            MainView::Journal
+            genome::within(evennia::ui::VIEWS[0], evennia::ui::VIEWS),
+            evennia::ui::VIEWS[0]
         );
         assert!(genome::offered_together(
-            MainView::Journal,
+            evennia::ui::VIEWS[0],
             MainView::Recall
         ));
         assert!(!genome::offered_together(
-            MainView::Journal,
+            evennia::ui::VIEWS[0],
             MainView::Observations
         ));
         assert_eq!(
@@ -115,7 +115,7 @@ mod tests {
         );
         assert_eq!(
             genome::within(MainView::Relations, evennia::ui::VIEWS),
-            MainView::Journal
+            evennia::ui::VIEWS[0]
         );
         assert!(!genome::offered_together(MainView::Plans, MainView::Live));
     }

@@ -6,16 +6,15 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use unicode_width::UnicodeWidthStr;
 
 use super::doc::scroll::Viewport;
-use super::focus::{MainView, Pane};
+use super::focus::{MainView, Pane, ViewLayout};
 use super::input::action::Action;
 use super::input::keymap::Keymap;
 
 /// Rows of the dreams timeline strip: axis labels, the strip, the cursor.
 pub const TIMELINE_ROWS: u16 = 3;
-/// Rows of the journal's importance gauge: the gauge and the counts, then a rule.
+/// Rows of a gauge over a view (the evennia journal's: the gauge and the counts, then a
+/// rule).
 pub const GAUGE_ROWS: u16 = 3;
-/// Columns of the entity list beside the profile (at most).
-pub const ENTITY_LIST_WIDTH: u16 = 34;
 /// Columns of the relation list beside an agent's history (at most).
 pub const RELATION_LIST_WIDTH: u16 = 38;
 /// The relations view draws the garden's graph from this many columns and rows of text.
@@ -97,19 +96,32 @@ impl Areas {
                 .areas(text);
                 (main_view, timeline, detail) = (l, Some(t), Some(d));
             }
-            MainView::Journal => {
-                let [g, l] = Layout::vertical([Constraint::Length(GAUGE_ROWS), Constraint::Min(0)])
-                    .areas(text);
-                (main_view, gauge) = (l, Some(g));
-            }
-            MainView::Entities => {
-                let w = (text.width * 9 / 20)
-                    .clamp(16, ENTITY_LIST_WIDTH)
-                    .min(text.width);
-                let [l, d] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                (main_view, detail) = (l, Some(d));
-            }
+            MainView::Own(own) => match own.layout {
+                ViewLayout::Text => {}
+                ViewLayout::Gauge => {
+                    let [g, l] =
+                        Layout::vertical([Constraint::Length(GAUGE_ROWS), Constraint::Min(0)])
+                            .areas(text);
+                    (main_view, gauge) = (l, Some(g));
+                }
+                ViewLayout::ListGraph { width }
+                    if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
+                {
+                    let w = (text.width * 9 / 20).max(width);
+                    let [left, g] =
+                        Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                    let list_h = (left.height * 2 / 5).max(3);
+                    let [l, d] = Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)])
+                        .areas(left);
+                    (main_view, detail, graph) = (l, Some(d), Some(g));
+                }
+                ViewLayout::List { width } | ViewLayout::ListGraph { width } => {
+                    let w = (text.width * 9 / 20).clamp(16, width).min(text.width);
+                    let [l, d] =
+                        Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                    (main_view, detail) = (l, Some(d));
+                }
+            },
             MainView::Relations
                 if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
             {
@@ -396,6 +408,7 @@ pub fn creature_at(list: Rect, selected: Option<usize>, count: usize, row: u16) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::focus::test_views;
 
     #[test]
     fn wide_terminals_show_every_pane_and_narrow_ones_drop_the_sides() {
@@ -414,9 +427,9 @@ mod tests {
         let dreams = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Dreams);
         assert_eq!(dreams.timeline.map(|t| t.height), Some(TIMELINE_ROWS));
         assert!(dreams.detail.is_some_and(|d| d.height > 0));
-        let journal = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Journal);
+        let journal = Areas::compute(Rect::new(0, 0, 120, 40), test_views::FIRST);
         assert_eq!(journal.gauge.map(|g| g.height), Some(GAUGE_ROWS));
-        let entities = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Entities);
+        let entities = Areas::compute(Rect::new(0, 0, 120, 40), test_views::SECOND);
         let (list, profile) = (entities.main_view, entities.detail.unwrap());
         assert_eq!(list.x + list.width, profile.x);
     }
@@ -449,10 +462,10 @@ mod tests {
         );
         assert_eq!(tab_at(&keymap, views, shown, main, 12, 5), None);
         // ` 1 Journal │ 2 Entities`.
-        let views = crate::ui::focus::test_views::JOURNAL_FIRST;
+        let views = test_views::OWN_FIRST;
         assert_eq!(
-            tab_at(&keymap, views, MainView::Journal, main, 25, 4),
-            Some(MainView::Entities)
+            tab_at(&keymap, views, test_views::FIRST, main, 25, 4),
+            Some(test_views::SECOND)
         );
         // Too narrow for every title: ` 1 │ 2 Dreams │ 3 │ 4 │ 6`, the shown view's whole.
         let narrow = Rect::new(10, 4, 30, 20);
@@ -471,7 +484,7 @@ mod tests {
     #[test]
     fn tiny_terminals_do_not_panic() {
         for (w, h) in [(0, 0), (1, 1), (10, 3), (69, 5)] {
-            for view in [MainView::Dreams, MainView::Journal, MainView::Entities] {
+            for view in [MainView::Dreams, test_views::FIRST, test_views::SECOND] {
                 let a = Areas::compute(Rect::new(0, 0, w, h), view);
                 assert!(a.main_view.width <= w);
             }

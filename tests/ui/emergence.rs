@@ -128,7 +128,7 @@ fn views_by_genome() {
     // sable, the evennia creature: its own views, the same tab.
     screen.press("[").expect("key");
     assert_eq!(screen.app.views(), EVENNIA_VIEWS);
-    assert_eq!(screen.app.shown_view(), MainView::Memory);
+    assert_eq!(screen.app.shown_view(), EVENNIA_VIEWS[2]);
     for word in ["Soul", "Plans", "Relations"] {
         assert!(
             !screen.text().unwrap().contains(&format!(" {word} ")),

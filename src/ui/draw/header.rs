@@ -1,5 +1,5 @@
 //! The selected creature's header: name, brain, status, the fatigue gauge, dream counts;
-//! for an evennia creature its mode and sleep phase, and the importance gauge.
+//! a genome's own figures instead where it has some.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,7 +12,6 @@ use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
 use crate::ui::prepare::emergence::EmergenceSummary;
-use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 
@@ -66,9 +65,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         )),
     }
     first.push(Part::keep(Span::raw("  ")));
-    // An evennia creature says where it is in its sleep, unless paused or stopped.
-    let label = match (&ui.evennia, s.status) {
-        (Some(e), Status::Awake | Status::Asleep { .. }) => e.summary.mode.clone(),
+    // A genome may say where it is in its sleep, unless paused or stopped.
+    let label = match (ui.own.as_ref().and_then(|own| own.mode()), s.status) {
+        (Some(mode), Status::Awake | Status::Asleep { .. }) => mode.to_string(),
         _ => s.status.label().to_string(),
     };
     first.push(Part::keep(Span::styled(format!("{glyph} {label}"), style)));
@@ -113,12 +112,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match (&ui.evennia, &ui.emergence) {
+    let second = match &ui.emergence {
         _ if ui.without_files => api_only_line(s, app),
-        (Some(e), _) => evennia_line(&e.summary, s, app),
-        (None, Some(e)) => emergence_line(&e.summary, s, app),
-        (None, None) => match ui.own.as_ref().map(|own| own.header(theme)) {
-            Some(spans) if !spans.is_empty() => spans.into_iter().map(Part::keep).collect(),
+        Some(e) => emergence_line(&e.summary, s, app),
+        None => match ui.own.as_ref().map(|own| own.header(s, app.now, theme)) {
+            Some(parts) if !parts.is_empty() => parts,
             _ => dreamer_line(ui, app),
         },
     };
@@ -150,7 +148,7 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     let theme = &app.theme;
     let cells = spark_cells(width);
     // Only a creature counted by the cycle's fatigue gets its fatigue sparkline.
-    let dreamer = ui.evennia.is_none() && ui.emergence.is_none() && ui.own.is_none();
+    let dreamer = ui.emergence.is_none() && ui.own.is_none();
     let labelled = |label: &'static str, spans: Vec<Span<'static>>| {
         let mut all = vec![Span::styled(label, theme.muted)];
         all.extend(spans);
@@ -206,39 +204,6 @@ fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
             "its files are not on this machine: what its orchestrator says",
             theme.muted,
         )),
-        Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )),
-    ]
-}
-
-/// The importance toward the next reflection, the journal, memories and entities.
-fn evennia_line(e: &EvenniaSummary, s: &Summary, app: &App) -> Vec<Part> {
-    let theme = &app.theme;
-    vec![
-        Part::optional(2, Span::styled("importance ", theme.muted)),
-        Part {
-            drop: 1,
-            spans: fmt::reflection_bar(e, GAUGE, theme),
-            short: None,
-        },
-        Part::keep(Span::styled(
-            format!(" {}/{}", e.cumulative, e.threshold),
-            fmt::reflection_style(e, theme),
-        )),
-        Part::optional(
-            4,
-            Span::styled(format!("  journal {}", e.entries), theme.muted),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  memories {}", e.memories), theme.muted),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  entities {}", e.entities), theme.muted),
-        ),
         Part::keep(Span::styled(
             format!("  active {}", fmt::ago(s.last_activity, app.now)),
             theme.muted,

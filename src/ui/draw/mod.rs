@@ -3,16 +3,14 @@
 
 mod bars;
 mod cost;
-mod doc;
+pub(crate) mod doc;
 mod dreams;
-mod entities;
 mod events;
 pub(crate) mod fmt;
 mod garden;
 mod header;
 mod help;
 mod hits;
-mod journal;
 mod main_view;
 mod message;
 mod openseed;

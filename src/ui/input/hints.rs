@@ -126,8 +126,12 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                 hint: match (action, keymap.command(action), action.view_in(ctx.views)) {
                     (_, Some(command), _) => command.description.clone(),
                     (Action::PauseResume, _, _) if ctx.openseed => "stop/start".into(),
-                    // A genome's own view goes by its title.
-                    (_, _, Some(MainView::Own(view))) => view.title.to_lowercase(),
+                    // A genome's own view on a key of no view in particular goes by its title.
+                    (
+                        Action::ViewOwnFirst | Action::ViewOwnSecond,
+                        _,
+                        Some(MainView::Own(view)),
+                    ) => view.title.to_lowercase(),
                     _ => spec.hint.into(),
                 },
                 description: match (action, keymap.command(action)) {
@@ -140,7 +144,11 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                         format!("{} ({how})", command.description)
                     }
                     (action, _) => match action.view_in(ctx.views) {
-                        Some(MainView::Own(view)) => view.title.to_lowercase(),
+                        Some(MainView::Own(view))
+                            if matches!(action, Action::ViewOwnFirst | Action::ViewOwnSecond) =>
+                        {
+                            view.title.to_lowercase()
+                        }
                         _ => builtin_description(action, ctx).into(),
                     },
                 },

@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::evennia::text_lines;
 use super::inert;
+use super::items::text_lines;
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;

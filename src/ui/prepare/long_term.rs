@@ -5,8 +5,8 @@
 use ratatui::text::{Line, Span};
 
 use super::emergence::{stamp, text_under};
-use super::evennia::ItemDoc;
 use super::inert;
+use super::items::ItemDoc;
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::genomes::emergence::memory::longterm::LongTermMemory;
 use crate::genomes::emergence::memory::summaries::Summary;

@@ -6,8 +6,8 @@ use chrono::{DateTime, Days, Utc};
 use ratatui::text::{Line, Span};
 
 use super::emergence::{stamp, text_under};
-use super::evennia::ItemDoc;
 use super::inert;
+use super::items::ItemDoc;
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::genomes::emergence::memory::todos::{Due, Todo};
 use crate::ui::doc::DocLine;

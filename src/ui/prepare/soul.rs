@@ -4,8 +4,8 @@
 use ratatui::text::{Line, Span};
 
 use super::emergence::{stamp, text_under};
-use super::evennia::ItemDoc;
 use super::inert;
+use super::items::ItemDoc;
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
 use crate::ui::theme::Theme;

@@ -10,10 +10,9 @@ use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::emergence::EmergenceSummary;
-use crate::ui::prepare::evennia::ItemDoc;
+use crate::ui::prepare::items::{ItemDoc, keep_place};
 use crate::ui::prepare::relations::{self, RelationRow};
 use crate::ui::prepare::{diary_log, long_term, plans, soul};
-use crate::ui::state::evennia::keep_place;
 use crate::ui::theme::Theme;
 
 #[derive(Debug)]

@@ -4,7 +4,6 @@
 pub mod confirm;
 pub mod creature;
 pub mod emergence;
-pub mod evennia;
 pub mod events;
 pub mod garden;
 pub mod health;
@@ -485,8 +484,13 @@ impl App {
         };
         match view {
             MainView::Talk => self.talk.prepare(model.name(), &self.theme),
-            // Prepared as the files change (`CreatureUi::apply`).
-            MainView::Own(_) => {}
+            // Prepared as the files change (`CreatureUi::apply`), but for what is
+            // prepared only while shown.
+            MainView::Own(view) => {
+                if let Some(own) = ui.own.as_mut() {
+                    own.before_draw(model, view, &self.theme);
+                }
+            }
             MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {
@@ -497,11 +501,6 @@ impl App {
             MainView::Recall => {
                 ui.recall
                     .prepare(model.conversation(), &self.theme, areas.main_viewport())
-            }
-            MainView::Entities => {
-                if let Some(evennia) = ui.evennia.as_mut() {
-                    evennia.prepare_profile(model, &self.theme);
-                }
             }
             MainView::Relations => {
                 if let Some(emergence) = ui.emergence.as_mut() {
@@ -514,8 +513,6 @@ impl App {
             }
             MainView::Observations
             | MainView::Dreams
-            | MainView::Journal
-            | MainView::Memory
             | MainView::Soul
             | MainView::LongTerm
             | MainView::DiaryLog

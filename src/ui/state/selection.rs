@@ -18,7 +18,7 @@ use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::{self, Anchor, Viewport};
 use crate::ui::focus::MainView;
-use crate::ui::prepare::evennia::ItemDoc;
+use crate::ui::prepare::items::ItemDoc;
 
 /// The selected file, line and text of the main pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,17 +37,14 @@ pub fn file_of(view: MainView) -> FileKind {
         MainView::Dreams => FileKind::Dreams,
         MainView::Diary => FileKind::Diary,
         MainView::Recall => FileKind::Conversation,
-        MainView::Journal => crate::genomes::evennia::memory::JOURNAL,
-        MainView::Entities => crate::genomes::evennia::memory::ENTITIES,
-        MainView::Memory => crate::genomes::evennia::memory::SEMANTIC,
         MainView::Soul => crate::genomes::emergence::memory::SOUL,
         MainView::LongTerm => crate::genomes::emergence::memory::LONG_TERM,
         MainView::DiaryLog => crate::genomes::emergence::memory::DIARY_LOG,
         MainView::Plans => crate::genomes::emergence::memory::TODOS,
         MainView::Relations => crate::genomes::emergence::memory::RELATIONS,
         MainView::Live | MainView::Events | MainView::Talk => FileKind::Events,
-        // A genome's own view: what it shows comes from its files and the events log.
-        MainView::Own(_) => FileKind::Events,
+        // A genome's own view: the file it says.
+        MainView::Own(view) => view.file,
     }
 }
 
@@ -67,7 +64,12 @@ fn top_line(lines: &[DocLine], anchor: Anchor, vp: Viewport) -> Option<usize> {
 }
 
 /// The top row's item of an item document: its file, line and text.
-fn item_doc(doc: &ItemDoc, anchor: Anchor, vp: Viewport, model: &Creature) -> Option<Selection> {
+pub fn item_doc(
+    doc: &ItemDoc,
+    anchor: Anchor,
+    vp: Viewport,
+    model: &Creature,
+) -> Option<Selection> {
     let top = top_line(&doc.lines, anchor, vp)?;
     let item = doc.items.iter().rev().find(|i| i.at <= top)?;
     Some(Selection {
@@ -101,13 +103,7 @@ impl App {
                     item_doc(doc, anchor, vp, model)
                 })
             }
-            MainView::Journal | MainView::Memory => ui.evennia.as_ref().and_then(|e| {
-                let (doc, anchor) = match view {
-                    MainView::Journal => (&e.journal, e.journal_anchor),
-                    _ => (&e.memory, e.memory_anchor),
-                };
-                item_doc(doc, anchor, vp, model)
-            }),
+            MainView::Own(own) => ui.own.as_ref().and_then(|o| o.selection(own, vp, model)),
             MainView::Talk => top_line(&self.talk.doc, self.talk.anchor, vp).map(|top| Selection {
                 file: file.clone(),
                 line: None,

@@ -85,9 +85,6 @@ impl App {
             Action::ViewDreams => self.show(MainView::Dreams),
             Action::ViewDiary => self.show(MainView::Diary),
             Action::ViewRecall => self.show(MainView::Recall),
-            Action::ViewJournal => self.show(MainView::Journal),
-            Action::ViewEntities => self.show(MainView::Entities),
-            Action::ViewMemory => self.show(MainView::Memory),
             Action::ViewSoul => self.show(MainView::Soul),
             Action::ViewLongTerm => self.show(MainView::LongTerm),
             Action::ViewDiaryLog => self.show(MainView::DiaryLog),
@@ -96,7 +93,12 @@ impl App {
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::ViewTalk => self.show(MainView::Talk),
-            Action::ViewOwnFirst | Action::ViewOwnSecond => {
+            // A genome's own views.
+            Action::ViewOwnFirst
+            | Action::ViewOwnSecond
+            | Action::ViewJournal
+            | Action::ViewEntities
+            | Action::ViewMemory => {
                 if let Some(view) = action.view_in(self.views()) {
                     self.show(view);
                 }

@@ -1,10 +1,10 @@
 //! Search hits: stepping through them (`n`/`N`), the list of them (its overlay), and
 //! showing one in its creature's view.
 
-use crate::memory::creature::Creature;
 use crate::search::{Hit, SearchSource};
 use crate::ui::doc::scroll::{Anchor, Step};
 use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::genome::HitShown;
 use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
@@ -163,19 +163,6 @@ impl App {
                     .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
                 ui.diary_anchor = Anchor::Line(at);
             }
-            SearchSource::Journal
-            | SearchSource::Reflections
-            | SearchSource::Semantic
-            | SearchSource::Entities => {
-                let (view, found) = evennia_hit(ui, model, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: pruned, forgotten, or older than what is shown",
-                        false,
-                    );
-                }
-            }
             SearchSource::Dialogues => {
                 self.view = MainView::Relations;
                 let found = ui
@@ -202,6 +189,26 @@ impl App {
                     );
                 }
             }
+            // A file of the creature's genome: its views show it.
+            source => {
+                let shown = ui
+                    .own
+                    .as_mut()
+                    .and_then(|own| own.show_hit(model, source, hit.line, &self.theme));
+                let missing = match shown {
+                    Some(HitShown { view, missing }) => {
+                        self.view = view;
+                        missing
+                    }
+                    None => {
+                        self.view = MainView::Recall;
+                        Some("that line is about something its creature's views do not show")
+                    }
+                };
+                if let Some(missing) = missing {
+                    self.set_notice(missing, false);
+                }
+            }
         }
     }
 }
@@ -223,46 +230,4 @@ fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainV
         *anchor = Anchor::Line(at);
     }
     (view, at.is_some())
-}
-
-/// Shows an evennia creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there.
-fn evennia_hit(
-    ui: &mut CreatureUi,
-    model: &Creature,
-    source: SearchSource,
-    line: u64,
-) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.evennia.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    match source {
-        SearchSource::Semantic => {
-            let at = e.memory.find(file, line);
-            if let Some(at) = at {
-                e.memory_anchor = Anchor::Line(at);
-            }
-            (MainView::Memory, at.is_some())
-        }
-        SearchSource::Entities => {
-            let id = crate::genomes::evennia::memory::of(model)
-                .entities
-                .all()
-                .find(|entity| entity.has_line(line))
-                .map(|entity| entity.id.clone());
-            let index = id.and_then(|id| e.entities.iter().position(|r| r.id == id));
-            if let Some(i) = index {
-                e.select_entity(i);
-            }
-            (MainView::Entities, index.is_some())
-        }
-        _ => {
-            let at = e.journal.find(file, line);
-            if let Some(at) = at {
-                e.journal_anchor = Anchor::Line(at);
-            }
-            (MainView::Journal, at.is_some())
-        }
-    }
 }

@@ -50,4 +50,6 @@ pub static GENOME: GenomeViews = GenomeViews {
     side_title: " Priorities & rules ",
     side: side::side,
     own: None,
+    search: &[],
+    garden: None,
 };

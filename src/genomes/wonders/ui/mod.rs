@@ -7,19 +7,23 @@ use ratatui::text::{Line, Span};
 
 use super::memory::{self, SubconsciousStep};
 use crate::memory::creature::Creature;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
 use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
 use crate::ui::theme::Theme;
 
 /// Its subconscious, newest first.
-const SUBCONSCIOUS: MainView = MainView::Own(&OwnView {
-    slot: 0,
-    title: "Subconscious",
-    empty: "Nothing yet: the subconscious runs after each turn that used a tool.",
-});
+const SUBCONSCIOUS: MainView = MainView::Own(&OwnView::text(
+    Action::ViewOwnFirst,
+    "Subconscious",
+    "Nothing yet: the subconscious runs after each turn that used a tool.",
+));
 
 /// Its views, in tab order.
 pub const VIEWS: &[MainView] = &[SUBCONSCIOUS, MainView::Events];
@@ -39,18 +43,33 @@ pub static GENOME: GenomeViews = GenomeViews {
     side_title: " Surfaced memories ",
     side,
     own: Some(|c, now, theme| {
-        let mut ui = WondersUi::default();
+        let mut ui = WondersUi::new();
         ui.prepare(c, now, theme);
         Box::new(ui)
     }),
+    search: &[],
+    garden: None,
 };
 
 /// The subconscious view and the header's figures, prepared.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct WondersUi {
+    /// Where the view is scrolled.
+    anchor: Anchor,
     steps: Vec<DocLine>,
     /// Cycle count, memories surfaced, wonders, searches.
     figures: (Option<u64>, u64, u64, u64),
+}
+
+impl WondersUi {
+    /// Nothing prepared yet, the view at its top (the newest).
+    fn new() -> Self {
+        Self {
+            anchor: Anchor::Line(0),
+            steps: Vec::new(),
+            figures: Default::default(),
+        }
+    }
 }
 
 impl GenomeUi for WondersUi {
@@ -72,14 +91,22 @@ impl GenomeUi for WondersUi {
             .collect();
     }
 
-    fn doc(&self, _slot: u8) -> &[DocLine] {
+    fn doc(&self, _view: &OwnView) -> &[DocLine] {
         &self.steps
     }
 
-    fn header(&self, theme: &Theme) -> Vec<Span<'static>> {
+    fn anchor(&self, _view: &OwnView) -> Anchor {
+        self.anchor
+    }
+
+    fn anchor_mut(&mut self, _view: &OwnView) -> Option<&mut Anchor> {
+        Some(&mut self.anchor)
+    }
+
+    fn header(&self, _s: &Summary, _now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
         let (count, surfaced, wonders, searches) = self.figures;
         let count = count.map_or("?".to_string(), |n| n.to_string());
-        vec![
+        [
             Span::styled("cycle ", theme.muted),
             Span::styled(count, theme.accent),
             Span::styled("  surfaced ", theme.muted),
@@ -89,6 +116,9 @@ impl GenomeUi for WondersUi {
                 theme.muted,
             ),
         ]
+        .into_iter()
+        .map(Part::keep)
+        .collect()
     }
 }
 
