@@ -111,13 +111,16 @@ mod tests {
         assert_eq!(genome::with_live(emergence), emergence);
         assert_eq!(
             genome::within(MainView::Diary, emergence::ui::VIEWS),
-            MainView::DiaryLog
+            emergence::ui::VIEWS[2]
         );
         assert_eq!(
-            genome::within(MainView::Relations, evennia::ui::VIEWS),
+            genome::within(emergence::ui::VIEWS[6], evennia::ui::VIEWS),
             evennia::ui::VIEWS[0]
         );
-        assert!(!genome::offered_together(MainView::Plans, MainView::Live));
+        assert!(!genome::offered_together(
+            emergence::ui::VIEWS[4],
+            MainView::Live
+        ));
     }
 
     #[test]
@@ -139,7 +142,10 @@ mod tests {
             genome::within(MainView::Talk, dreamer::ui::VIEWS),
             MainView::Observations
         );
-        assert!(genome::offered_together(MainView::Talk, MainView::Soul));
+        assert!(genome::offered_together(
+            MainView::Talk,
+            emergence::ui::VIEWS[0]
+        ));
     }
 
     #[test]

@@ -21,16 +21,6 @@ pub enum MainView {
     Dreams,
     Diary,
     Recall,
-    /// emergence: the soul entries.
-    Soul,
-    /// emergence: long-term memories, summaries and the archive.
-    LongTerm,
-    /// emergence: the diary by date, with mood and location.
-    DiaryLog,
-    /// emergence: to-dos and the calendar as an agenda.
-    Plans,
-    /// emergence: the relationship graph, each agent's history, the garden drawn.
-    Relations,
     /// An OpenSeed creature's live events, from its orchestrator.
     Live,
     /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
@@ -90,11 +80,6 @@ impl MainView {
             MainView::Dreams => "Dreams",
             MainView::Diary => "Diary",
             MainView::Recall => "Recall",
-            MainView::LongTerm => "Memory",
-            MainView::Soul => "Soul",
-            MainView::DiaryLog => "Diary",
-            MainView::Plans => "Plans",
-            MainView::Relations => "Relations",
             MainView::Live => "Live",
             MainView::Events => "Events",
             MainView::Talk => "Talk",

@@ -30,6 +30,8 @@ pub struct ViewCx<'a> {
     pub theme: &'a Theme,
     /// The creature's name (inert).
     pub name: &'a str,
+    /// What the genome keeps of the whole garden ([`GenomeViews::garden_part`]).
+    pub garden: Option<&'a dyn GardenState>,
 }
 
 /// What the garden list's row of a creature is drawn with.
@@ -172,6 +174,51 @@ pub trait GenomeUi: std::fmt::Debug + Send {
     }
 }
 
+/// What a genome keeps of the whole garden, for its views (the emergence relations of
+/// every creature, drawn as one graph).
+pub trait GardenState: std::any::Any + std::fmt::Debug + Send {}
+
+/// How a genome's state of the whole garden is made: from every creature the observatory
+/// sees, again when one comes or goes, its identity changes, or one of `files` changes.
+#[derive(Debug)]
+pub struct GardenPart {
+    pub make: fn(&[&Creature]) -> Box<dyn GardenState>,
+    pub files: &'static [FileKind],
+}
+
+/// Every genome's state of the whole garden, by genome.
+#[derive(Debug, Default)]
+pub struct Gardens(Vec<(&'static str, Box<dyn GardenState>)>);
+
+impl Gardens {
+    /// Makes again the states of the genomes that keep one: all of them, or (`changed`)
+    /// those that read one of the files of these kinds.
+    pub fn prepare(&mut self, creatures: &[&Creature], changed: Option<&[FileKind]>) {
+        for g in installed() {
+            let Some(part) = &g.garden_part else {
+                continue;
+            };
+            if changed.is_some_and(|kinds| !kinds.iter().any(|k| part.files.contains(k))) {
+                continue;
+            }
+            let state = (part.make)(creatures);
+            match self.0.iter_mut().find(|(name, _)| *name == g.genome) {
+                Some((_, kept)) => *kept = state,
+                None => self.0.push((g.genome, state)),
+            }
+        }
+    }
+
+    /// The state of the garden `genome`'s views show, where it keeps one.
+    pub fn of(&self, genome: &Genome) -> Option<&dyn GardenState> {
+        let name = of(genome).genome;
+        self.0
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, state)| state.as_ref())
+    }
+}
+
 /// Makes the state behind a genome's own views for one creature, prepared.
 pub type NewGenomeUi = fn(&Creature, DateTime<Utc>, &Theme) -> Box<dyn GenomeUi>;
 
@@ -206,6 +253,8 @@ pub struct GenomeViews {
     pub search: &'static [(SearchSource, FileKind)],
     /// Its column in the garden list, where it is not the cycle's fatigue and dreams.
     pub garden: Option<GardenColumn>,
+    /// What it keeps of the whole garden, where its views show some.
+    pub garden_part: Option<GardenPart>,
 }
 
 impl GenomeViews {
@@ -226,6 +275,7 @@ static NONE: GenomeViews = GenomeViews {
     own: None,
     search: &[],
     garden: None,
+    garden_part: None,
 };
 
 static INSTALLED: OnceLock<&'static [&'static GenomeViews]> = OnceLock::new();

@@ -15,9 +15,7 @@ pub const TIMELINE_ROWS: u16 = 3;
 /// Rows of a gauge over a view (the evennia journal's: the gauge and the counts, then a
 /// rule).
 pub const GAUGE_ROWS: u16 = 3;
-/// Columns of the relation list beside an agent's history (at most).
-pub const RELATION_LIST_WIDTH: u16 = 38;
-/// The relations view draws the garden's graph from this many columns and rows of text.
+/// A view with a graph draws it from this many columns and rows of text.
 pub const GRAPH_MIN_WIDTH: u16 = 76;
 pub const GRAPH_MIN_HEIGHT: u16 = 14;
 
@@ -122,25 +120,6 @@ impl Areas {
                     (main_view, detail) = (l, Some(d));
                 }
             },
-            MainView::Relations
-                if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
-            {
-                let w = (text.width * 9 / 20).max(RELATION_LIST_WIDTH);
-                let [left, g] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                let list_h = (left.height * 2 / 5).max(3);
-                let [l, d] =
-                    Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(left);
-                (main_view, detail, graph) = (l, Some(d), Some(g));
-            }
-            MainView::Relations => {
-                let w = (text.width * 9 / 20)
-                    .clamp(16, RELATION_LIST_WIDTH)
-                    .min(text.width);
-                let [l, d] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                (main_view, detail) = (l, Some(d));
-            }
             _ => {}
         }
         Self {

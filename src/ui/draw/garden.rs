@@ -178,9 +178,7 @@ const FATIGUE: GardenColumn = GardenColumn {
 /// The garden column a creature's row shows: its genome's, else the cycle's fatigue and
 /// dreams (`None`).
 fn column_of(ui: &CreatureUi) -> Option<&'static GardenColumn> {
-    if ui.own.is_none() && ui.emergence.is_none() {
-        return None;
-    }
+    ui.own.as_ref()?;
     genome::of(&ui.genome).garden.as_ref()
 }
 
@@ -307,43 +305,21 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
         format!("{number:<2}"),
         theme.muted,
     ))];
-    match (column_of(ui), &ui.emergence) {
+    match column_of(ui) {
         // Nothing of its files is known: no gauge to draw.
-        (None, _) if ui.without_files => {
+        None if ui.without_files => {
             let text = match spark {
                 Some(cells) => format!("{:<w$}", "no files here", w = 16 + cells),
                 None => "no files here".to_string(),
             };
             second.push(Part::keep(Span::styled(text, theme.muted)));
         }
-        // Its soul entries, the memories it holds (self-care summarises them), and
-        // when self-care last ran: it has no fatigue and does not dream.
-        (Some(_), Some(e)) => {
-            let e = &e.summary;
-            second.push(Part::keep(Span::styled(
-                format!("✦{:<5}", e.soul),
-                theme.accent,
-            )));
-            second.push(Part::keep(Span::styled(
-                format!("{:>3}", e.memories),
-                theme.title,
-            )));
-            let since = e.last_self_care.map(|t| (app.now - t).num_seconds());
-            let care = match (since, spark) {
-                (None, Some(_)) => "  ↻-  ".to_string(),
-                (None, None) => "  ↻-".to_string(),
-                // Under the activity column's header: one unit, as wide as the counts.
-                (Some(secs), Some(_)) => format!("  ↻{:<3}", fmt::coarse_duration(secs)),
-                (Some(secs), None) => format!("  ↻{}", fmt::duration(secs)),
-            };
-            second.push(Part::keep(Span::styled(care, theme.dream)));
-        }
-        (Some(_), None) => {
+        Some(_) => {
             if let Some(own) = &ui.own {
                 second.extend(own.garden(&cx));
             }
         }
-        (None, _) => {
+        None => {
             let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
             second.push(Part {
                 drop: 0,

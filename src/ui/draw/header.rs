@@ -11,7 +11,6 @@ use super::pane;
 use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
-use crate::ui::prepare::emergence::EmergenceSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 
@@ -112,13 +111,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match &ui.emergence {
+    let second = match ui.own.as_ref().map(|own| own.header(s, app.now, theme)) {
         _ if ui.without_files => api_only_line(s, app),
-        Some(e) => emergence_line(&e.summary, s, app),
-        None => match ui.own.as_ref().map(|own| own.header(s, app.now, theme)) {
-            Some(parts) if !parts.is_empty() => parts,
-            _ => dreamer_line(ui, app),
-        },
+        Some(parts) if !parts.is_empty() => parts,
+        _ => cycle_line(ui, app),
     };
     let (first, second) = match sparklines(ui, app, width) {
         Some((activity, fatigue)) => {
@@ -148,7 +144,7 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     let theme = &app.theme;
     let cells = spark_cells(width);
     // Only a creature counted by the cycle's fatigue gets its fatigue sparkline.
-    let dreamer = ui.emergence.is_none() && ui.own.is_none();
+    let tires = ui.own.is_none();
     let labelled = |label: &'static str, spans: Vec<Span<'static>>| {
         let mut all = vec![Span::styled(label, theme.muted)];
         all.extend(spans);
@@ -156,14 +152,11 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     };
     let activity = Part {
         drop: 6,
-        spans: labelled(
-            "activity ",
-            super::spark::activity(ui, cells, dreamer, theme),
-        ),
+        spans: labelled("activity ", super::spark::activity(ui, cells, tires, theme)),
         short: None,
     };
     // Shown where the warning's figure is all it takes (it reads on the gauge's tick).
-    let fatigue = dreamer.then(|| Part {
+    let fatigue = tires.then(|| Part {
         drop: 4,
         spans: labelled("fatigue  ", super::spark::fatigue(ui, cells, theme)),
         short: None,
@@ -211,48 +204,8 @@ fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
     ]
 }
 
-/// The soul, memories, plans (overdue to-dos, the next event) and relations.
-fn emergence_line(e: &EmergenceSummary, s: &Summary, app: &App) -> Vec<Part> {
-    let theme = &app.theme;
-    let overdue = if e.overdue > 0 {
-        Part::keep(Span::styled(format!(" ({} overdue)", e.overdue), theme.red))
-    } else {
-        Part::keep(Span::raw(""))
-    };
-    vec![
-        Part::keep(Span::styled("soul ", theme.muted)),
-        Part::keep(Span::styled(e.soul.to_string(), theme.title)),
-        Part::keep(Span::styled("  memories ", theme.muted)),
-        Part::keep(Span::styled(e.memories.to_string(), theme.base)),
-        Part::optional(
-            4,
-            Span::styled(format!(" ({} archived)", e.archived), theme.muted),
-        ),
-        Part::keep(Span::styled("  to-dos ", theme.muted)),
-        Part::keep(Span::styled(e.open.to_string(), theme.base)),
-        overdue,
-        Part::optional(
-            3,
-            Span::styled(
-                e.next_event
-                    .as_deref()
-                    .map_or(String::new(), |n| format!("  next {n}")),
-                theme.dream,
-            ),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  relations {}", e.relations), theme.muted),
-        ),
-        Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )),
-    ]
-}
-
 /// The fatigue gauge, the dreams and the deep-sleep cadence.
-fn dreamer_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
+fn cycle_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
     let theme = &app.theme;
     let s = &ui.summary;
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);

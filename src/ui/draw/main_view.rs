@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
-use super::{doc, dreams, events, pane, recall, relations};
+use super::{doc, dreams, events, pane, recall};
 use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::genome::ViewCx;
@@ -12,7 +12,6 @@ use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::prepare::openseed::no_files_view;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
-use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::recall::Follow;
 
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
@@ -53,15 +52,6 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         return;
     }
     match shown {
-        MainView::Soul
-        | MainView::LongTerm
-        | MainView::DiaryLog
-        | MainView::Plans
-        | MainView::Relations => {
-            if let Some(e) = &ui.emergence {
-                emergence(frame, areas, shown, e, app, &ui.name);
-            }
-        }
         MainView::Observations => doc::render(
             frame,
             areas.main_view,
@@ -101,6 +91,7 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
                     areas,
                     theme,
                     name: &ui.name,
+                    garden: app.gardens.of(&ui.genome),
                 };
                 own.draw(frame, view, &cx);
             }
@@ -114,36 +105,6 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             theme,
         ),
     }
-}
-
-/// An emergence creature's soul, memory, diary, plans or relations.
-fn emergence(
-    frame: &mut Frame,
-    areas: &Areas,
-    view: MainView,
-    e: &EmergenceUi,
-    app: &App,
-    name: &str,
-) {
-    let theme = &app.theme;
-    let (lines, anchor, empty) = match view {
-        MainView::Soul => (
-            &e.soul.lines,
-            e.soul_anchor,
-            "No soul entries: only the creature adds them, by its own tool calls.",
-        ),
-        MainView::LongTerm => (&e.memory.lines, e.memory_anchor, ""),
-        MainView::DiaryLog => (
-            &e.diary.lines,
-            e.diary_anchor,
-            "No diary yet: the creature writes one entry per date when it wants to.",
-        ),
-        MainView::Plans => (&e.plans.lines, e.plans_anchor, ""),
-        _ => {
-            return relations::render(frame, areas, e, &app.garden_graph, name, theme);
-        }
-    };
-    doc::render(frame, areas.main_view, lines, anchor, empty, theme);
 }
 
 /// Why the diary is empty: a dreamwatch runner writes it at deep sleep; an OpenSeed
@@ -168,15 +129,6 @@ fn status(app: &App) -> Line<'static> {
         MainView::Live => super::openseed::live_status(app),
         // Nothing of its files to filter or order.
         _ if ui.without_files => Vec::new(),
-        MainView::Soul
-        | MainView::LongTerm
-        | MainView::DiaryLog
-        | MainView::Plans
-        | MainView::Relations => ui
-            .emergence
-            .as_ref()
-            .map(|e| emergence_status(app, e))
-            .unwrap_or_default(),
         MainView::Own(view) => ui
             .own
             .as_ref()
@@ -271,44 +223,4 @@ fn talk_status(app: &App) -> Vec<Span<'static>> {
         spans.push(Span::styled("following ", app.theme.accent));
     }
     spans
-}
-
-/// What an emergence view's title says: where the reader is, and the counts.
-fn emergence_status(app: &App, e: &EmergenceUi) -> Vec<Span<'static>> {
-    let s = &e.summary;
-    let position = |lines: &[crate::ui::doc::DocLine], anchor| {
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let top = scroll::top(lines, anchor, app.areas().main_viewport());
-            format!(" {}/{} ·", top + 1, lines.len())
-        }
-    };
-    let text = match app.shown_view() {
-        MainView::Soul => format!(
-            "{} {} entries ",
-            position(&e.soul.lines, e.soul_anchor),
-            s.soul
-        ),
-        MainView::LongTerm => format!(
-            "{} {} memories · {} archived · {} summaries ",
-            position(&e.memory.lines, e.memory_anchor),
-            s.memories,
-            s.archived,
-            s.summaries
-        ),
-        MainView::DiaryLog => format!(
-            "{} {} dates ",
-            position(&e.diary.lines, e.diary_anchor),
-            s.diary
-        ),
-        MainView::Plans => format!(
-            "{} {} open · {} overdue ",
-            position(&e.plans.lines, e.plans_anchor),
-            s.open,
-            s.overdue
-        ),
-        _ => format!(" {} agents ", s.relations),
-    };
-    vec![Span::styled(text, app.theme.muted)]
 }

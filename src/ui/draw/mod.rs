@@ -16,7 +16,6 @@ mod message;
 mod openseed;
 mod pane;
 mod recall;
-mod relations;
 mod review;
 mod side;
 mod spark;

@@ -5,7 +5,6 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::emergence::EmergenceUi;
 use super::events::EventsState;
 use super::health::{Attention, Health};
 use super::recall::RecallState;
@@ -80,8 +79,6 @@ pub struct CreatureUi {
     pub orchestrated: Option<ApiStatus>,
     /// The memory system it lives by: which views it offers.
     pub genome: Genome,
-    /// An emergence creature's figures and prepared views.
-    pub emergence: Option<EmergenceUi>,
     /// Its genome's own views ([`MainView::Own`]): their state, drawing and keys.
     pub own: Option<Box<dyn crate::ui::genome::GenomeUi>>,
 
@@ -217,7 +214,6 @@ impl CreatureUi {
             host: None,
             orchestrated: None,
             genome: crate::memory::genome::Registry::installed().default_genome(),
-            emergence: None,
             own: None,
             obs_items: Vec::new(),
             obs_older: None,
@@ -315,14 +311,6 @@ impl CreatureUi {
                     self.prepare_identity(c);
                     self.prepare_genome(c, theme, now);
                     side = true;
-                }
-                Change::Genome(kind) | Change::Reset(kind)
-                    if crate::genomes::emergence::memory::FILES.contains(kind) =>
-                {
-                    self.prepare_genome(c, theme, now);
-                    if let Some(emergence) = self.emergence.as_mut() {
-                        emergence.apply(c, *kind, now, theme);
-                    }
                 }
                 // A genome's files (or files read again), and what marks its creatures.
                 Change::Genome(_) | Change::Reset(_) => self.prepare_genome(c, theme, now),
@@ -509,11 +497,6 @@ impl CreatureUi {
             self.own = crate::ui::genome::of(&self.genome)
                 .own
                 .map(|new| new(c, now, theme));
-        }
-        if self.genome.name() != crate::genomes::emergence::memory::NAME {
-            self.emergence = None;
-        } else if self.emergence.is_none() {
-            self.emergence = Some(EmergenceUi::new(c, now, theme));
         }
     }
 

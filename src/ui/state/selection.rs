@@ -37,11 +37,6 @@ pub fn file_of(view: MainView) -> FileKind {
         MainView::Dreams => FileKind::Dreams,
         MainView::Diary => FileKind::Diary,
         MainView::Recall => FileKind::Conversation,
-        MainView::Soul => crate::genomes::emergence::memory::SOUL,
-        MainView::LongTerm => crate::genomes::emergence::memory::LONG_TERM,
-        MainView::DiaryLog => crate::genomes::emergence::memory::DIARY_LOG,
-        MainView::Plans => crate::genomes::emergence::memory::TODOS,
-        MainView::Relations => crate::genomes::emergence::memory::RELATIONS,
         MainView::Live | MainView::Events | MainView::Talk => FileKind::Events,
         // A genome's own view: the file it says.
         MainView::Own(view) => view.file,
@@ -92,24 +87,13 @@ impl App {
         let vp = self.areas().main_viewport();
         let file = model.path_of(file_of(view));
         let found = match view {
-            MainView::Soul | MainView::LongTerm | MainView::DiaryLog | MainView::Plans => {
-                ui.emergence.as_ref().and_then(|e| {
-                    let (doc, anchor) = match view {
-                        MainView::Soul => (&e.soul, e.soul_anchor),
-                        MainView::LongTerm => (&e.memory, e.memory_anchor),
-                        MainView::DiaryLog => (&e.diary, e.diary_anchor),
-                        _ => (&e.plans, e.plans_anchor),
-                    };
-                    item_doc(doc, anchor, vp, model)
-                })
-            }
             MainView::Own(own) => ui.own.as_ref().and_then(|o| o.selection(own, vp, model)),
             MainView::Talk => top_line(&self.talk.doc, self.talk.anchor, vp).map(|top| Selection {
                 file: file.clone(),
                 line: None,
                 text: self.talk.doc.get(top).map(|l| text_of(&l.line)),
             }),
-            _ => dreamer_selection(ui, view, vp, file.clone()),
+            _ => shared_selection(ui, view, vp, file.clone()),
         };
         Some(found.unwrap_or(Selection {
             file,
@@ -119,8 +103,8 @@ impl App {
     }
 }
 
-/// The selection of the views every genome (or the dreamer) has.
-fn dreamer_selection(
+/// The selection of the shared views (and the cycle's: observations, dreams, diary).
+fn shared_selection(
     ui: &CreatureUi,
     view: MainView,
     vp: Viewport,

@@ -85,11 +85,6 @@ impl App {
             Action::ViewDreams => self.show(MainView::Dreams),
             Action::ViewDiary => self.show(MainView::Diary),
             Action::ViewRecall => self.show(MainView::Recall),
-            Action::ViewSoul => self.show(MainView::Soul),
-            Action::ViewLongTerm => self.show(MainView::LongTerm),
-            Action::ViewDiaryLog => self.show(MainView::DiaryLog),
-            Action::ViewPlans => self.show(MainView::Plans),
-            Action::ViewRelations => self.show(MainView::Relations),
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::ViewTalk => self.show(MainView::Talk),
@@ -98,7 +93,12 @@ impl App {
             | Action::ViewOwnSecond
             | Action::ViewJournal
             | Action::ViewEntities
-            | Action::ViewMemory => {
+            | Action::ViewMemory
+            | Action::ViewSoul
+            | Action::ViewLongTerm
+            | Action::ViewDiaryLog
+            | Action::ViewPlans
+            | Action::ViewRelations => {
                 if let Some(view) = action.view_in(self.views()) {
                     self.show(view);
                 }

@@ -8,8 +8,6 @@ use crate::ui::genome::HitShown;
 use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
-use crate::ui::state::creature::CreatureUi;
-use crate::ui::state::search;
 
 impl App {
     /// Shows the next (or previous) hit, wrapping around.
@@ -163,32 +161,6 @@ impl App {
                     .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
                 ui.diary_anchor = Anchor::Line(at);
             }
-            SearchSource::Dialogues => {
-                self.view = MainView::Relations;
-                let found = ui
-                    .emergence
-                    .as_mut()
-                    .is_some_and(|e| e.show_dialogue(model, hit.line, &self.theme));
-                if !found {
-                    self.set_notice(
-                        "that line was said with an agent the relations do not list, or is older than what is shown",
-                        false,
-                    );
-                }
-            }
-            SearchSource::Soul
-            | SearchSource::LongTerm
-            | SearchSource::Summaries
-            | SearchSource::DiaryLog => {
-                let (view, found) = emergence_hit(ui, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: removed, replaced, or older than what is shown",
-                        false,
-                    );
-                }
-            }
             // A file of the creature's genome: its views show it.
             source => {
                 let shown = ui
@@ -211,23 +183,4 @@ impl App {
             }
         }
     }
-}
-
-/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there (a soul entry removed, a diary line replaced is not).
-fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.emergence.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    let (view, doc, anchor) = match source {
-        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
-        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
-        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
-    };
-    let at = doc.find(file, line);
-    if let Some(at) = at {
-        *anchor = Anchor::Line(at);
-    }
-    (view, at.is_some())
 }

@@ -5,7 +5,6 @@ use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
 use crate::ui::state::App;
-use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::state::openseed::name_of;
 
 /// Rows the mouse wheel scrolls.
@@ -148,10 +147,8 @@ impl App {
             return false;
         };
         let view = self.shown_view();
-        if !matches!(
-            view,
-            MainView::Own(_) | MainView::Relations | MainView::Dreams
-        ) || !detail.contains(ratatui::layout::Position::new(column, row))
+        if !matches!(view, MainView::Own(_) | MainView::Dreams)
+            || !detail.contains(ratatui::layout::Position::new(column, row))
         {
             return false;
         }
@@ -166,14 +163,10 @@ impl App {
             return false;
         };
         let vp = layout::viewport(detail);
-        match (view, ui.own.as_mut(), ui.emergence.as_mut()) {
-            (MainView::Own(view), Some(own), _) => return own.scroll_detail(view, vp, step),
-            (MainView::Relations, _, Some(e)) => {
-                e.history_anchor = scroll::scroll(&e.history, e.history_anchor, vp, step);
-            }
-            _ => return false,
+        match (view, ui.own.as_mut()) {
+            (MainView::Own(view), Some(own)) => own.scroll_detail(view, vp, step),
+            _ => false,
         }
-        true
     }
 
     /// Scrolls the selected dream's detail; returns whether it is on screen.
@@ -224,15 +217,6 @@ impl App {
         match view {
             // Scrolled above, from the orchestrator's or the garden's state.
             MainView::Live | MainView::Talk => {}
-            MainView::Soul
-            | MainView::LongTerm
-            | MainView::DiaryLog
-            | MainView::Plans
-            | MainView::Relations => {
-                if let Some(emergence) = ui.emergence.as_mut() {
-                    scroll_emergence(emergence, view, vp, step);
-                }
-            }
             MainView::Observations => {
                 // Newest first, the newest (where new lines arrive) is the top: `G` goes
                 // there, as it goes to the newest oldest first, and `g` to the oldest.
@@ -280,22 +264,4 @@ impl App {
             }
         }
     }
-}
-
-/// Scrolls an emergence view: its documents, or the relation list (the selection moves).
-fn scroll_emergence(e: &mut EmergenceUi, view: MainView, vp: scroll::Viewport, step: Step) {
-    let (doc, anchor) = match view {
-        MainView::Soul => (&e.soul, &mut e.soul_anchor),
-        MainView::LongTerm => (&e.memory, &mut e.memory_anchor),
-        MainView::DiaryLog => (&e.diary, &mut e.diary_anchor),
-        MainView::Plans => (&e.plans, &mut e.plans_anchor),
-        _ => {
-            let n = e.relations.len();
-            if let Some(at) = e.selected_agent() {
-                e.select_agent(scroll::list_step(at, n, vp, step));
-            }
-            return;
-        }
-    };
-    *anchor = scroll::scroll(&doc.lines, *anchor, vp, step);
 }

@@ -52,4 +52,5 @@ pub static GENOME: GenomeViews = GenomeViews {
     own: None,
     search: &[],
     garden: None,
+    garden_part: None,
 };

@@ -97,4 +97,5 @@ pub static GENOME: GenomeViews = GenomeViews {
         short: "imp",
         glyph: "◆",
     }),
+    garden_part: None,
 };

@@ -47,6 +47,7 @@ pub static GENOME: GenomeViews = GenomeViews {
     }),
     search: &[],
     garden: None,
+    garden_part: None,
 };
 
 /// The cycles view and the header's figures, prepared.

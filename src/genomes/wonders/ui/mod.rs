@@ -49,6 +49,7 @@ pub static GENOME: GenomeViews = GenomeViews {
     }),
     search: &[],
     garden: None,
+    garden_part: None,
 };
 
 /// The subconscious view and the header's figures, prepared.
