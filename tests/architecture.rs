@@ -39,7 +39,6 @@ const STILL_REACHING_INTO_A_GENOME: &[&str] = &[
     "runner/prompt.rs",
     "runner/restore.rs",
     "runner/tools.rs",
-    "ui/screenshot/talk.rs",
 ];
 
 fn layer_of(module: &str) -> Option<usize> {
@@ -286,7 +285,7 @@ fn the_checker_sees_paths_groups_and_ignores_comments() {
 /// genomes more often, or one not listed, fails; one that names them less fails until
 /// its number here is lowered.
 const STILL_NAMING_A_GENOME: &[(&str, usize)] = &[
-    ("app/mod.rs", 4),
+    ("app/mod.rs", 2),
     ("runner/brain/mod.rs", 2),
     ("runner/brain/rehearsal.rs", 16),
     ("runner/brain/rehearsal_emergence.rs", 2),
@@ -296,8 +295,6 @@ const STILL_NAMING_A_GENOME: &[(&str, usize)] = &[
     ("runner/engine/mail_tests.rs", 1),
     ("runner/engine/review_tests.rs", 3),
     ("runner/engine/tests.rs", 39),
-    ("ui/screenshot/talk.rs", 1),
-    ("ui/screenshot.rs", 29),
 ];
 
 /// The genomes: the folders under `src/genomes/`.

@@ -194,8 +194,10 @@ fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
         height: args.height,
         theme: cli.ui.theme.clone(),
         fixtures: args.fixtures.clone(),
-        evennia_fixtures: args.evennia_fixtures.clone(),
-        emergence_fixtures: args.emergence_fixtures.clone(),
+        more_fixtures: vec![
+            args.evennia_fixtures.clone(),
+            args.emergence_fixtures.clone(),
+        ],
     })
     .map_err(AppError::Observatory)
 }

@@ -21,6 +21,7 @@ use crate::ui::draw::doc;
 use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
 use crate::ui::layout::Areas;
+use crate::ui::screenshot::Pictures;
 use crate::ui::state::selection::Selection;
 use crate::ui::theme::Theme;
 
@@ -255,6 +256,8 @@ pub struct GenomeViews {
     pub garden: Option<GardenColumn>,
     /// What it keeps of the whole garden, where its views show some.
     pub garden_part: Option<GardenPart>,
+    /// Its pictures for `dreamwatch screenshot`, on the fixtures of its creatures.
+    pub pictures: Pictures,
 }
 
 impl GenomeViews {
@@ -276,6 +279,7 @@ static NONE: GenomeViews = GenomeViews {
     search: &[],
     garden: None,
     garden_part: None,
+    pictures: Pictures::NONE,
 };
 
 static INSTALLED: OnceLock<&'static [&'static GenomeViews]> = OnceLock::new();

@@ -1,6 +1,7 @@
 //! The dreamer in the observatory: observations, dreams and the diary, and a side panel of
 //! priorities, rules and the briefing.
 
+mod pictures;
 mod side;
 
 use crate::ui::focus::MainView;
@@ -53,4 +54,5 @@ pub static GENOME: GenomeViews = GenomeViews {
     search: &[],
     garden: None,
     garden_part: None,
+    pictures: pictures::PICTURES,
 };

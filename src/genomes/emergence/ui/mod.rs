@@ -5,12 +5,14 @@ mod diary;
 mod figures;
 mod graph;
 mod long_term;
+mod pictures;
 mod plans;
 mod relations;
 mod relations_draw;
 mod side;
 mod soul;
 mod state;
+mod talk_picture;
 
 use crate::genomes::emergence::memory;
 use crate::search::SearchSource;
@@ -110,4 +112,5 @@ pub static GENOME: GenomeViews = GenomeViews {
         make: graph::make,
         files: &[memory::RELATIONS],
     }),
+    pictures: pictures::PICTURES,
 };

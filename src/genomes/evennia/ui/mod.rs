@@ -4,6 +4,7 @@
 mod entities;
 mod figures;
 mod journal;
+mod pictures;
 mod semantic;
 mod side;
 mod state;
@@ -98,4 +99,5 @@ pub static GENOME: GenomeViews = GenomeViews {
         glyph: "◆",
     }),
     garden_part: None,
+    pictures: pictures::PICTURES,
 };

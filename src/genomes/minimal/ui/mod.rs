@@ -17,6 +17,7 @@ use crate::ui::genome::{GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
+use crate::ui::screenshot::{Pictures, Shot};
 use crate::ui::theme::Theme;
 
 /// Its cycles, newest first.
@@ -48,6 +49,15 @@ pub static GENOME: GenomeViews = GenomeViews {
     search: &[],
     garden: None,
     garden_part: None,
+    pictures: Pictures {
+        shots: &[Shot {
+            name: "minimal-cycles",
+            theme: None,
+            input: &[],
+            min_width: 0,
+        }],
+        staged: &[],
+    },
 };
 
 /// The cycles view and the header's figures, prepared.

@@ -16,6 +16,7 @@ use crate::ui::genome::{GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
+use crate::ui::screenshot::{Pictures, Shot};
 use crate::ui::theme::Theme;
 
 /// Its subconscious, newest first.
@@ -50,6 +51,15 @@ pub static GENOME: GenomeViews = GenomeViews {
     search: &[],
     garden: None,
     garden_part: None,
+    pictures: Pictures {
+        shots: &[Shot {
+            name: "wonders-subconscious",
+            theme: None,
+            input: &[],
+            min_width: 0,
+        }],
+        staged: &[],
+    },
 };
 
 /// The subconscious view and the header's figures, prepared.
