@@ -13,7 +13,7 @@ use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
-use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
@@ -47,7 +47,11 @@ pub static GENOME: GenomeViews = GenomeViews {
         Box::new(ui)
     }),
     search: &[],
-    garden: None,
+    garden: Some(GardenColumn {
+        label: "cycle calls",
+        short: "calls",
+        glyph: "✗",
+    }),
     garden_part: None,
     pictures: Pictures {
         shots: &[Shot {
@@ -132,6 +136,24 @@ impl GenomeUi for MinimalUi {
             spans.push(Span::styled("  a cycle under way", theme.muted));
         }
         spans.into_iter().map(Part::keep).collect()
+    }
+
+    /// The cycle it is in, its tool calls, and how many failed.
+    fn garden(&self, cx: &GardenCx) -> Vec<Part> {
+        let (count, _, calls, failed, _) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        vec![
+            Part::keep(Span::styled(format!("⟳{count:<5}"), cx.theme.accent)),
+            Part::keep(Span::styled(format!("{calls:>3}"), cx.theme.base)),
+            Part::keep(Span::styled(
+                cx.count('✗', failed),
+                if failed > 0 {
+                    cx.theme.red
+                } else {
+                    cx.theme.muted
+                },
+            )),
+        ]
     }
 }
 

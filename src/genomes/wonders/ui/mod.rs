@@ -12,7 +12,7 @@ use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
-use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
@@ -49,7 +49,11 @@ pub static GENOME: GenomeViews = GenomeViews {
         Box::new(ui)
     }),
     search: &[],
-    garden: None,
+    garden: Some(GardenColumn {
+        label: "cycle surf",
+        short: "surf",
+        glyph: "✧",
+    }),
     garden_part: None,
     pictures: Pictures {
         shots: &[Shot {
@@ -130,6 +134,17 @@ impl GenomeUi for WondersUi {
         .into_iter()
         .map(Part::keep)
         .collect()
+    }
+
+    /// The cycle it is in, the memories it surfaced, and how often it wondered.
+    fn garden(&self, cx: &GardenCx) -> Vec<Part> {
+        let (count, surfaced, wonders, _) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        vec![
+            Part::keep(Span::styled(format!("⟳{count:<5}"), cx.theme.accent)),
+            Part::keep(Span::styled(format!("{surfaced:>3}"), cx.theme.grn)),
+            Part::keep(Span::styled(cx.count('✧', wonders), cx.theme.dream)),
+        ]
     }
 }
 
