@@ -27,16 +27,16 @@ pub struct Areas {
     pub header: Rect,
     /// The main view (with its border).
     pub main: Rect,
-    /// The text area of the main view (for dreams and entities: the list).
+    /// The text area of the main view (for dreams and a genome's list view: the list).
     pub main_view: Rect,
     /// Dreams only: the timeline strip.
     pub timeline: Option<Rect>,
-    /// Dreams: the selected dream; entities: the selected entity's profile; relations:
-    /// the selected agent's history.
+    /// Dreams: the selected dream; a genome's list view: the selected row's detail (an
+    /// entity's profile, an agent's history).
     pub detail: Option<Rect>,
-    /// Relations, where the terminal is large enough: the garden's graph.
+    /// A genome's view with a graph (the relations), where the terminal is large enough.
     pub graph: Option<Rect>,
-    /// Journal only: the importance gauge above the entries.
+    /// A genome's view with a gauge (the journal's importance) above its document.
     pub gauge: Option<Rect>,
     /// Priorities and rules (with its border); hidden on narrow terminals.
     pub side: Option<Rect>,

@@ -140,8 +140,9 @@ impl App {
         ui.side_anchor = scroll::scroll(&ui.side, ui.side_anchor, vp, step);
     }
 
-    /// The wheel over an entity's profile or an agent's history scrolls it (the keys move
-    /// along the list); returns whether it was there.
+    /// The wheel over a detail pane (a dream's, or a genome's list view's: an entity's
+    /// profile, an agent's history) scrolls it (the keys move along the list); returns
+    /// whether it was there.
     fn scroll_profile(&mut self, column: u16, row: u16, step: Step) -> bool {
         let Some(detail) = self.areas().detail else {
             return false;
