@@ -194,10 +194,7 @@ fn screenshot(cli: &Cli, args: &cli::ScreenshotArgs) -> Result<(), AppError> {
         height: args.height,
         theme: cli.ui.theme.clone(),
         fixtures: args.fixtures.clone(),
-        more_fixtures: vec![
-            args.evennia_fixtures.clone(),
-            args.emergence_fixtures.clone(),
-        ],
+        more_fixtures: args.more_fixtures(),
     })
     .map_err(AppError::Observatory)
 }
