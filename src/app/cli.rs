@@ -271,6 +271,17 @@ pub struct ScreenshotArgs {
     pub emergence_fixtures: PathBuf,
 }
 
+impl ScreenshotArgs {
+    /// The directories of fixtures drawn beside `fixtures` (each genome's pictures are of
+    /// the creatures of that genome).
+    pub fn more_fixtures(&self) -> Vec<PathBuf> {
+        vec![
+            self.evennia_fixtures.clone(),
+            self.emergence_fixtures.clone(),
+        ]
+    }
+}
+
 /// A set of fixture creatures of the repository the binary was built from.
 fn built_fixtures(set: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -287,8 +298,7 @@ impl ScreenshotArgs {
             height: self.height,
             theme,
             fixtures: self.fixtures.clone(),
-            evennia_fixtures: self.evennia_fixtures.clone(),
-            emergence_fixtures: self.emergence_fixtures.clone(),
+            more_fixtures: self.more_fixtures(),
         }
     }
 }

@@ -77,10 +77,10 @@ mod tests {
         let registry = memory();
         assert_eq!(
             genome::within(MainView::Dreams, evennia::ui::VIEWS),
-            MainView::Entities
+            evennia::ui::VIEWS[1]
         );
         assert_eq!(
-            genome::within(MainView::Memory, dreamer::ui::VIEWS),
+            genome::within(evennia::ui::VIEWS[2], dreamer::ui::VIEWS),
             MainView::Diary
         );
         assert_eq!(
@@ -88,15 +88,15 @@ mod tests {
             MainView::Recall
         );
         assert_eq!(
-            genome::within(MainView::Journal, evennia::ui::VIEWS),
-            MainView::Journal
+            genome::within(evennia::ui::VIEWS[0], evennia::ui::VIEWS),
+            evennia::ui::VIEWS[0]
         );
         assert!(genome::offered_together(
-            MainView::Journal,
+            evennia::ui::VIEWS[0],
             MainView::Recall
         ));
         assert!(!genome::offered_together(
-            MainView::Journal,
+            evennia::ui::VIEWS[0],
             MainView::Observations
         ));
         assert_eq!(
@@ -119,13 +119,16 @@ mod tests {
         assert_eq!(genome::with_live(emergence), emergence);
         assert_eq!(
             genome::within(MainView::Diary, emergence::ui::VIEWS),
-            MainView::DiaryLog
+            emergence::ui::VIEWS[2]
         );
         assert_eq!(
-            genome::within(MainView::Relations, evennia::ui::VIEWS),
-            MainView::Journal
+            genome::within(emergence::ui::VIEWS[6], evennia::ui::VIEWS),
+            evennia::ui::VIEWS[0]
         );
-        assert!(!genome::offered_together(MainView::Plans, MainView::Live));
+        assert!(!genome::offered_together(
+            emergence::ui::VIEWS[4],
+            MainView::Live
+        ));
     }
 
     #[test]
@@ -147,7 +150,10 @@ mod tests {
             genome::within(MainView::Talk, dreamer::ui::VIEWS),
             MainView::Observations
         );
-        assert!(genome::offered_together(MainView::Talk, MainView::Soul));
+        assert!(genome::offered_together(
+            MainView::Talk,
+            emergence::ui::VIEWS[0]
+        ));
     }
 
     #[test]

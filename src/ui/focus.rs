@@ -2,6 +2,9 @@
 //! and the mode (the normal screen, or a popup or prompt over it). State, layout, hints
 //! and drawing all speak in these.
 
+use crate::memory::layout::FileKind;
+use crate::ui::input::action::Action;
+
 /// The pane that has the keyboard focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pane {
@@ -18,22 +21,6 @@ pub enum MainView {
     Dreams,
     Diary,
     Recall,
-    /// evennia: the journal, its importance and reflections.
-    Journal,
-    /// evennia: entity profiles and relationships.
-    Entities,
-    /// evennia: semantic memory and its links.
-    Memory,
-    /// emergence: the soul entries.
-    Soul,
-    /// emergence: long-term memories, summaries and the archive.
-    LongTerm,
-    /// emergence: the diary by date, with mood and location.
-    DiaryLog,
-    /// emergence: to-dos and the calendar as an agenda.
-    Plans,
-    /// emergence: the relationship graph, each agent's history, the garden drawn.
-    Relations,
     /// An OpenSeed creature's live events, from its orchestrator.
     Live,
     /// `events.jsonl`: errors, wakes, sleeps, messages, tool calls, dreams, pauses.
@@ -45,14 +32,45 @@ pub enum MainView {
 }
 
 /// A view a genome adds through the plug-in seam: the state behind it is the genome's
-/// ([`crate::ui::genome::GenomeUi`]), its key the `slot`th of the keys for such views.
+/// ([`crate::ui::genome::GenomeUi`]), its key that of the action that shows it.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct OwnView {
-    /// Which of the genome's own views it is (0: the first).
-    pub slot: u8,
+    /// The action that shows it (a view action of the keymap: its keys, hint and help).
+    pub show: Action,
     pub title: &'static str,
     /// What it says while it has nothing to show.
     pub empty: &'static str,
+    /// The file its entries are lines of (what the keys that open and copy select).
+    pub file: FileKind,
+    /// How the main pane is divided for it.
+    pub layout: ViewLayout,
+}
+
+/// How the main pane is divided for a genome's view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewLayout {
+    /// One document.
+    Text,
+    /// A gauge of [`crate::ui::layout::GAUGE_ROWS`] rows over a document.
+    Gauge,
+    /// A list at most `width` columns wide, beside the selected row's detail.
+    List { width: u16 },
+    /// A list at least `width` wide over the selected row's detail, beside a graph; as
+    /// [`ViewLayout::List`] where the pane is too small for the graph.
+    ListGraph { width: u16 },
+}
+
+impl OwnView {
+    /// A view of one document, shown by `show`.
+    pub const fn text(show: Action, title: &'static str, empty: &'static str) -> Self {
+        Self {
+            show,
+            title,
+            empty,
+            file: FileKind::Events,
+            layout: ViewLayout::Text,
+        }
+    }
 }
 
 impl MainView {
@@ -62,13 +80,6 @@ impl MainView {
             MainView::Dreams => "Dreams",
             MainView::Diary => "Diary",
             MainView::Recall => "Recall",
-            MainView::Journal => "Journal",
-            MainView::Entities => "Entities",
-            MainView::Memory | MainView::LongTerm => "Memory",
-            MainView::Soul => "Soul",
-            MainView::DiaryLog => "Diary",
-            MainView::Plans => "Plans",
-            MainView::Relations => "Relations",
             MainView::Live => "Live",
             MainView::Events => "Events",
             MainView::Talk => "Talk",
@@ -102,7 +113,8 @@ pub enum Mode {
 /// their plug-ins, installed by the composition root).
 #[cfg(test)]
 pub(crate) mod test_views {
-    use super::MainView;
+    use super::{MainView, OwnView, ViewLayout};
+    use crate::ui::input::action::Action;
 
     pub const OBSERVATIONS_FIRST: &[MainView] = &[
         MainView::Observations,
@@ -112,11 +124,15 @@ pub(crate) mod test_views {
         MainView::Events,
     ];
 
-    pub const JOURNAL_FIRST: &[MainView] = &[
-        MainView::Journal,
-        MainView::Entities,
-        MainView::Memory,
-        MainView::Recall,
-        MainView::Events,
-    ];
+    /// A genome's own views: a gauge over its first, a list beside its second.
+    pub const FIRST: MainView = MainView::Own(&OwnView {
+        layout: ViewLayout::Gauge,
+        ..OwnView::text(Action::ViewOwnFirst, "Journal", "")
+    });
+    pub const SECOND: MainView = MainView::Own(&OwnView {
+        layout: ViewLayout::List { width: 34 },
+        ..OwnView::text(Action::ViewOwnSecond, "Entities", "")
+    });
+
+    pub const OWN_FIRST: &[MainView] = &[FIRST, SECOND, MainView::Recall, MainView::Events];
 }

@@ -6,19 +6,16 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use unicode_width::UnicodeWidthStr;
 
 use super::doc::scroll::Viewport;
-use super::focus::{MainView, Pane};
+use super::focus::{MainView, Pane, ViewLayout};
 use super::input::action::Action;
 use super::input::keymap::Keymap;
 
 /// Rows of the dreams timeline strip: axis labels, the strip, the cursor.
 pub const TIMELINE_ROWS: u16 = 3;
-/// Rows of the journal's importance gauge: the gauge and the counts, then a rule.
+/// Rows of a gauge over a view (the evennia journal's: the gauge and the counts, then a
+/// rule).
 pub const GAUGE_ROWS: u16 = 3;
-/// Columns of the entity list beside the profile (at most).
-pub const ENTITY_LIST_WIDTH: u16 = 34;
-/// Columns of the relation list beside an agent's history (at most).
-pub const RELATION_LIST_WIDTH: u16 = 38;
-/// The relations view draws the garden's graph from this many columns and rows of text.
+/// A view with a graph draws it from this many columns and rows of text.
 pub const GRAPH_MIN_WIDTH: u16 = 76;
 pub const GRAPH_MIN_HEIGHT: u16 = 14;
 
@@ -30,16 +27,16 @@ pub struct Areas {
     pub header: Rect,
     /// The main view (with its border).
     pub main: Rect,
-    /// The text area of the main view (for dreams and entities: the list).
+    /// The text area of the main view (for dreams and a genome's list view: the list).
     pub main_view: Rect,
     /// Dreams only: the timeline strip.
     pub timeline: Option<Rect>,
-    /// Dreams: the selected dream; entities: the selected entity's profile; relations:
-    /// the selected agent's history.
+    /// Dreams: the selected dream; a genome's list view: the selected row's detail (an
+    /// entity's profile, an agent's history).
     pub detail: Option<Rect>,
-    /// Relations, where the terminal is large enough: the garden's graph.
+    /// A genome's view with a graph (the relations), where the terminal is large enough.
     pub graph: Option<Rect>,
-    /// Journal only: the importance gauge above the entries.
+    /// A genome's view with a gauge (the journal's importance) above its document.
     pub gauge: Option<Rect>,
     /// Priorities and rules (with its border); hidden on narrow terminals.
     pub side: Option<Rect>,
@@ -97,38 +94,32 @@ impl Areas {
                 .areas(text);
                 (main_view, timeline, detail) = (l, Some(t), Some(d));
             }
-            MainView::Journal => {
-                let [g, l] = Layout::vertical([Constraint::Length(GAUGE_ROWS), Constraint::Min(0)])
-                    .areas(text);
-                (main_view, gauge) = (l, Some(g));
-            }
-            MainView::Entities => {
-                let w = (text.width * 9 / 20)
-                    .clamp(16, ENTITY_LIST_WIDTH)
-                    .min(text.width);
-                let [l, d] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                (main_view, detail) = (l, Some(d));
-            }
-            MainView::Relations
-                if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
-            {
-                let w = (text.width * 9 / 20).max(RELATION_LIST_WIDTH);
-                let [left, g] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                let list_h = (left.height * 2 / 5).max(3);
-                let [l, d] =
-                    Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)]).areas(left);
-                (main_view, detail, graph) = (l, Some(d), Some(g));
-            }
-            MainView::Relations => {
-                let w = (text.width * 9 / 20)
-                    .clamp(16, RELATION_LIST_WIDTH)
-                    .min(text.width);
-                let [l, d] =
-                    Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
-                (main_view, detail) = (l, Some(d));
-            }
+            MainView::Own(own) => match own.layout {
+                ViewLayout::Text => {}
+                ViewLayout::Gauge => {
+                    let [g, l] =
+                        Layout::vertical([Constraint::Length(GAUGE_ROWS), Constraint::Min(0)])
+                            .areas(text);
+                    (main_view, gauge) = (l, Some(g));
+                }
+                ViewLayout::ListGraph { width }
+                    if text.width >= GRAPH_MIN_WIDTH && text.height >= GRAPH_MIN_HEIGHT =>
+                {
+                    let w = (text.width * 9 / 20).max(width);
+                    let [left, g] =
+                        Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                    let list_h = (left.height * 2 / 5).max(3);
+                    let [l, d] = Layout::vertical([Constraint::Length(list_h), Constraint::Min(0)])
+                        .areas(left);
+                    (main_view, detail, graph) = (l, Some(d), Some(g));
+                }
+                ViewLayout::List { width } | ViewLayout::ListGraph { width } => {
+                    let w = (text.width * 9 / 20).clamp(16, width).min(text.width);
+                    let [l, d] =
+                        Layout::horizontal([Constraint::Length(w), Constraint::Min(0)]).areas(text);
+                    (main_view, detail) = (l, Some(d));
+                }
+            },
             _ => {}
         }
         Self {
@@ -396,6 +387,7 @@ pub fn creature_at(list: Rect, selected: Option<usize>, count: usize, row: u16) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::focus::test_views;
 
     #[test]
     fn wide_terminals_show_every_pane_and_narrow_ones_drop_the_sides() {
@@ -414,9 +406,9 @@ mod tests {
         let dreams = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Dreams);
         assert_eq!(dreams.timeline.map(|t| t.height), Some(TIMELINE_ROWS));
         assert!(dreams.detail.is_some_and(|d| d.height > 0));
-        let journal = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Journal);
+        let journal = Areas::compute(Rect::new(0, 0, 120, 40), test_views::FIRST);
         assert_eq!(journal.gauge.map(|g| g.height), Some(GAUGE_ROWS));
-        let entities = Areas::compute(Rect::new(0, 0, 120, 40), MainView::Entities);
+        let entities = Areas::compute(Rect::new(0, 0, 120, 40), test_views::SECOND);
         let (list, profile) = (entities.main_view, entities.detail.unwrap());
         assert_eq!(list.x + list.width, profile.x);
     }
@@ -449,10 +441,10 @@ mod tests {
         );
         assert_eq!(tab_at(&keymap, views, shown, main, 12, 5), None);
         // ` 1 Journal │ 2 Entities`.
-        let views = crate::ui::focus::test_views::JOURNAL_FIRST;
+        let views = test_views::OWN_FIRST;
         assert_eq!(
-            tab_at(&keymap, views, MainView::Journal, main, 25, 4),
-            Some(MainView::Entities)
+            tab_at(&keymap, views, test_views::FIRST, main, 25, 4),
+            Some(test_views::SECOND)
         );
         // Too narrow for every title: ` 1 │ 2 Dreams │ 3 │ 4 │ 6`, the shown view's whole.
         let narrow = Rect::new(10, 4, 30, 20);
@@ -471,7 +463,7 @@ mod tests {
     #[test]
     fn tiny_terminals_do_not_panic() {
         for (w, h) in [(0, 0), (1, 1), (10, 3), (69, 5)] {
-            for view in [MainView::Dreams, MainView::Journal, MainView::Entities] {
+            for view in [MainView::Dreams, test_views::FIRST, test_views::SECOND] {
                 let a = Areas::compute(Rect::new(0, 0, w, h), view);
                 assert!(a.main_view.width <= w);
             }

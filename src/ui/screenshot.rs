@@ -1,14 +1,13 @@
 //! `dreamwatch screenshot`: the observatory on the OpenSeed fixture creatures, the clock
 //! stopped, drawn to SVG (and PNG when `rsvg-convert` is installed) in `--out`.
 //!
-//! The fixtures are every `*/creature` directory in [`ScreenshotOptions::fixtures`] (the
-//! command line says where they are); the pictures of the evennia views are of those in
-//! [`ScreenshotOptions::evennia_fixtures`], of the emergence views of those in
-//! [`ScreenshotOptions::emergence_fixtures`].
+//! The fixtures are every `*/creature` directory in [`ScreenshotOptions::fixtures`] and
+//! [`ScreenshotOptions::more_fixtures`] (the command line says where they are); each
+//! genome's pictures ([`crate::ui::genome::GenomeViews::pictures`]) are of the fixture
+//! creatures of that genome.
 
-mod changed;
+pub mod changed;
 mod review;
-mod talk;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,179 +37,56 @@ pub fn clock_after(creatures: &[PathBuf]) -> DateTime<Utc> {
 }
 
 /// An input before a picture is taken: a key by its config name, or text typed.
-enum Input {
+#[derive(Debug)]
+pub enum Input {
     Key(&'static str),
     Text(&'static str),
 }
 
 use Input::{Key, Text};
 
-/// Which creatures a picture shows.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Garden {
-    /// The OpenSeed fixtures.
-    OpenSeed,
-    /// The evennia fixtures.
-    Evennia,
-    /// The emergence fixtures.
-    Emergence,
+/// One picture of a genome's views, on the fixtures of its creatures: a file name, a
+/// theme (else the default), the input before it, and its width when it needs more than
+/// the one asked for (the relations graph).
+#[derive(Debug)]
+pub struct Shot {
+    pub name: &'static str,
+    pub theme: Option<&'static str>,
+    pub input: &'static [Input],
+    pub min_width: u16,
 }
 
-/// One picture: a file name, a theme (else the default), the garden, the input before
-/// it, and its width when it needs more than the one asked for (the relations graph).
-struct Shot {
-    name: &'static str,
-    theme: Option<&'static str>,
-    garden: Garden,
-    input: &'static [Input],
-    min_width: u16,
+/// A picture of a garden staged from a genome's fixtures (copies in a temporary
+/// directory, which must outlive the screen): its file name, and how it is staged from
+/// the creatures, in a theme, at a time, in a size.
+#[derive(Debug)]
+pub struct Staged {
+    pub name: &'static str,
+    pub stage: StageFn,
 }
 
-const SHOTS: &[Shot] = &[
-    Shot {
-        name: "observations",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[],
-        min_width: 0,
-    },
-    Shot {
-        name: "dreams",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[Key("2"), Key("j"), Key("j"), Key("j"), Key("j"), Key("j")],
-        min_width: 0,
-    },
-    Shot {
-        name: "recall",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[
-            // wren: the garden is sorted by name (finch, moss, wren).
-            Key("h"),
-            Key("j"),
-            Key("j"),
-            Key("4"),
-            Key("/"),
-            Text("weekly_mean"),
-            Key("enter"),
-            Key("n"),
-            Key("n"),
-        ],
-        min_width: 0,
-    },
-    Shot {
-        name: "events",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[Key("6")],
-        min_width: 0,
-    },
-    Shot {
-        name: "diary",
-        theme: None,
-        garden: Garden::OpenSeed,
-        // moss: the creature whose model wrote its diary itself.
-        input: &[Key("h"), Key("j"), Key("3")],
-        min_width: 0,
-    },
-    Shot {
-        name: "help",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[Key("?")],
-        min_width: 0,
-    },
-    Shot {
-        name: "message",
-        theme: None,
-        garden: Garden::OpenSeed,
-        input: &[
-            Key("m"),
-            Text("Please write the weekly summary to workspace/weekly.md first."),
-            Key("enter"),
-            Text("Then fix weekly_mean."),
-        ],
-        min_width: 0,
-    },
-    Shot {
-        name: "light",
-        theme: Some("light"),
-        garden: Garden::OpenSeed,
-        input: &[],
-        min_width: 0,
-    },
-    Shot {
-        name: "high-contrast",
-        theme: Some("high-contrast"),
-        garden: Garden::OpenSeed,
-        input: &[Key("2")],
-        min_width: 0,
-    },
-    Shot {
-        name: "evennia-journal",
-        theme: None,
-        garden: Garden::Evennia,
-        input: &[Key("1"), Key("pagedown"), Key("pagedown")],
-        min_width: 0,
-    },
-    Shot {
-        name: "evennia-entities",
-        theme: None,
-        garden: Garden::Evennia,
-        input: &[Key("2"), Key("j"), Key("j")],
-        min_width: 0,
-    },
-    Shot {
-        name: "evennia-memory",
-        theme: None,
-        garden: Garden::Evennia,
-        input: &[
-            Key("3"),
-            Key("/"),
-            Text("north wing"),
-            Key("enter"),
-            Key("n"),
-        ],
-        min_width: 0,
-    },
-    // wren: the garden is sorted by name (ivy, wren); `]` selects the next.
-    Shot {
-        name: "emergence-soul",
-        theme: None,
-        garden: Garden::Emergence,
-        input: &[Key("]"), Key("1")],
-        min_width: 0,
-    },
-    Shot {
-        name: "emergence-memory",
-        theme: None,
-        garden: Garden::Emergence,
-        input: &[Key("]"), Key("2"), Key("pagedown")],
-        min_width: 0,
-    },
-    Shot {
-        name: "emergence-diary",
-        theme: None,
-        garden: Garden::Emergence,
-        input: &[Key("]"), Key("3")],
-        min_width: 0,
-    },
-    Shot {
-        name: "emergence-plans",
-        theme: None,
-        garden: Garden::Emergence,
-        input: &[Key("]"), Key("5")],
-        min_width: 0,
-    },
-    Shot {
-        name: "emergence-relations",
-        theme: None,
-        garden: Garden::Emergence,
-        input: &[Key("]"), Key("7")],
-        min_width: 160,
-    },
-];
+/// Stages a picture: the observatory on copies of `creatures`.
+pub type StageFn = fn(
+    creatures: &[PathBuf],
+    theme: Theme,
+    now: DateTime<Utc>,
+    width: u16,
+    height: u16,
+) -> anyhow::Result<(Headless, tempfile::TempDir)>;
+
+/// The pictures a genome offers of its views (`dreamwatch screenshot`).
+#[derive(Debug)]
+pub struct Pictures {
+    pub shots: &'static [Shot],
+    pub staged: &'static [Staged],
+}
+
+impl Pictures {
+    pub const NONE: Pictures = Pictures {
+        shots: &[],
+        staged: &[],
+    };
+}
 
 /// The fixture creatures, sorted.
 pub fn fixture_creatures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
@@ -241,60 +117,76 @@ fn svg_options(theme: &Theme) -> SvgOptions {
     }
 }
 
-/// The creatures of each garden drawn: the OpenSeed fixtures, and those of the evennia
-/// and emergence views (none drawn when there are none).
-pub struct Gardens<'a> {
-    pub openseed: &'a [PathBuf],
-    pub evennia: &'a [PathBuf],
-    pub emergence: &'a [PathBuf],
-}
-
-/// Renders every screenshot of the gardens; returns the files written.
+/// Renders every genome's pictures, each on the `creatures` of that genome (none where it
+/// has none), and what a dream changed and a dream held for review on the first creature of
+/// the default genome; returns the files written.
 pub fn render_all(
-    gardens: &Gardens,
+    creatures: &[PathBuf],
     default_theme: &str,
     out: &Path,
     width: u16,
     height: u16,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let genomes: Vec<String> = creatures
+        .iter()
+        .map(|c| Creature::open(c).genome().name().to_string())
+        .collect();
+    let of = |genome: &str| -> Vec<PathBuf> {
+        creatures
+            .iter()
+            .zip(&genomes)
+            .filter(|(_, g)| *g == genome)
+            .map(|(c, _)| c.clone())
+            .collect()
+    };
     let mut written = Vec::new();
-    for shot in SHOTS {
-        let creatures = match shot.garden {
-            Garden::OpenSeed => gardens.openseed,
-            Garden::Evennia => gardens.evennia,
-            Garden::Emergence => gardens.emergence,
-        };
+    for g in crate::ui::genome::installed() {
+        let creatures = of(g.genome);
         if creatures.is_empty() {
             continue;
         }
-        let now = clock_after(creatures);
-        let (theme, warnings) = Theme::load(shot.theme.unwrap_or(default_theme), None, false);
-        if let Some(w) = warnings.first() {
-            anyhow::bail!("{w}");
-        }
-        let options = svg_options(&theme);
-        let width = width.max(shot.min_width);
-        let mut screen = Headless::open(creatures, Settings::with_theme(theme), now, width, height)
-            .map_err(anyhow::Error::msg)?;
-        for input in shot.input {
-            match input {
-                Key(name) => {
-                    screen.press(name).map_err(anyhow::Error::msg)?;
-                }
-                Text(text) => {
-                    screen.type_text(text);
+        let now = clock_after(&creatures);
+        for shot in g.pictures.shots {
+            let (theme, warnings) = Theme::load(shot.theme.unwrap_or(default_theme), None, false);
+            if let Some(w) = warnings.first() {
+                anyhow::bail!("{w}");
+            }
+            let options = svg_options(&theme);
+            let width = width.max(shot.min_width);
+            let mut screen =
+                Headless::open(&creatures, Settings::with_theme(theme), now, width, height)
+                    .map_err(anyhow::Error::msg)?;
+            for input in shot.input {
+                match input {
+                    Key(name) => {
+                        screen.press(name).map_err(anyhow::Error::msg)?;
+                    }
+                    Text(text) => {
+                        screen.type_text(text);
+                    }
                 }
             }
+            written.push(save(
+                &mut screen,
+                &options,
+                &out.join(format!("{}.svg", shot.name)),
+            )?);
         }
-        written.push(save(
-            &mut screen,
-            &options,
-            &out.join(format!("{}.svg", shot.name)),
-        )?);
+        for staged in g.pictures.staged {
+            let (theme, _) = Theme::load(default_theme, None, false);
+            let options = svg_options(&theme);
+            let (mut screen, _tmp) = (staged.stage)(&creatures, theme, now, width, height)?;
+            written.push(save(
+                &mut screen,
+                &options,
+                &out.join(format!("{}.svg", staged.name)),
+            )?);
+        }
     }
     // What a dream changed, seen by the watched history, on the first fixture.
-    if let Some(creature) = gardens.openseed.first() {
+    let default = crate::ui::genome::installed().first().map(|g| of(g.genome));
+    if let Some(creature) = default.as_deref().and_then(<[PathBuf]>::first) {
         let now = clock_after(std::slice::from_ref(creature));
         let (theme, _) = Theme::load(default_theme, None, false);
         let options = svg_options(&theme);
@@ -304,14 +196,6 @@ pub fn render_all(
         let (theme, _) = Theme::load(default_theme, None, false);
         let (mut screen, _tmp) = review::screen(creature, theme, now, width, height)?;
         written.push(save(&mut screen, &options, &out.join("review.svg"))?);
-    }
-    // The garden talking: who wrote to whom, from the emergence creatures' dialogues.
-    if !gardens.emergence.is_empty() {
-        let now = clock_after(gardens.emergence);
-        let (theme, _) = Theme::load(default_theme, None, false);
-        let options = svg_options(&theme);
-        let (mut screen, _tmp) = talk::screen(gardens.emergence, theme, now, width, height)?;
-        written.push(save(&mut screen, &options, &out.join("garden-talk.svg"))?);
     }
     Ok(written)
 }
@@ -350,11 +234,9 @@ pub struct ScreenshotOptions {
     pub theme: Option<String>,
     /// The directory of `*/creature` fixtures drawn.
     pub fixtures: PathBuf,
-    /// The directory of `*/creature` evennia fixtures drawn in the evennia views'
-    /// pictures (none drawn when it has none).
-    pub evennia_fixtures: PathBuf,
-    /// The same for the emergence views.
-    pub emergence_fixtures: PathBuf,
+    /// More directories of them (a genome's pictures are left out where none has one of
+    /// its creatures).
+    pub more_fixtures: Vec<PathBuf>,
 }
 
 pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
@@ -362,19 +244,11 @@ pub fn run(args: &ScreenshotOptions) -> anyhow::Result<()> {
         "give --fixtures (or DREAMWATCH_FIXTURES) a directory of */creature fixtures, such as \
          the repository's tests/fixtures/openseed"
     })?;
-    // The pictures of the dreamer's views are of the creatures of the default genome (the
-    // fixtures of OpenSeed's other genomes sit beside them).
-    let default = crate::memory::genome::Registry::installed().default_genome();
-    creatures.retain(|c| Creature::open(c).genome() == default);
-    let evennia = fixture_creatures(&args.evennia_fixtures).unwrap_or_default();
-    let emergence = fixture_creatures(&args.emergence_fixtures).unwrap_or_default();
+    for dir in &args.more_fixtures {
+        creatures.extend(fixture_creatures(dir).unwrap_or_default());
+    }
     let theme = args.theme.as_deref().unwrap_or(DEFAULT_THEME);
-    let gardens = Gardens {
-        openseed: &creatures,
-        evennia: &evennia,
-        emergence: &emergence,
-    };
-    let written = render_all(&gardens, theme, &args.out, args.width, args.height)?;
+    let written = render_all(&creatures, theme, &args.out, args.width, args.height)?;
     let mut png_note = None;
     for svg in &written {
         println!("{}", svg.display());

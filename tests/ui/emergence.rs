@@ -80,7 +80,7 @@ fn a_search_hit_in_the_archive() {
     screen.type_text("pear tree");
     screen.press("enter").expect("key");
     screen.press("n").expect("key");
-    assert_eq!(screen.app.shown_view(), MainView::LongTerm);
+    assert_eq!(screen.app.shown_view(), EMERGENCE_VIEWS[1]);
     let text = screen.text().expect("render");
     assert!(text.contains("the pear tree needs pruning"), "{text}");
     filters(&garden).bind(|| insta::assert_snapshot!("emergence_memory_search", text));
@@ -128,7 +128,7 @@ fn views_by_genome() {
     // sable, the evennia creature: its own views, the same tab.
     screen.press("[").expect("key");
     assert_eq!(screen.app.views(), EVENNIA_VIEWS);
-    assert_eq!(screen.app.shown_view(), MainView::Memory);
+    assert_eq!(screen.app.shown_view(), EVENNIA_VIEWS[2]);
     for word in ["Soul", "Plans", "Relations"] {
         assert!(
             !screen.text().unwrap().contains(&format!(" {word} ")),
@@ -165,13 +165,15 @@ fn the_wheel_scrolls_an_agent_s_history() {
     }
     let after = screen.text().unwrap();
     assert!(!after.contains("ivy · ally"), "{after}");
-    // Still ivy selected: the list did not move.
-    assert_eq!(
-        screen
-            .app
-            .selected_ui()
-            .and_then(|u| u.emergence.as_ref())
-            .and_then(|e| e.selected_name()),
-        Some("ivy")
-    );
+    // Still ivy selected (the list did not move): scrolled back, her history's top.
+    for _ in 0..3 {
+        screen.mouse(MouseEvent {
+            kind: MouseEventKind::ScrollUp,
+            column: detail.x + 2,
+            row: detail.y + 2,
+            modifiers: KeyModifiers::NONE,
+        });
+    }
+    let back = screen.text().unwrap();
+    assert!(back.contains("ivy · ally"), "{back}");
 }

@@ -137,7 +137,7 @@ fn a_dreamer_is_not_offered_the_evennia_views() {
     // sable: the same tab, its own views.
     screen.press("]").expect("key");
     assert_eq!(screen.app.views(), EVENNIA_VIEWS);
-    assert_eq!(screen.app.shown_view(), MainView::Memory);
+    assert_eq!(screen.app.shown_view(), EVENNIA_VIEWS[2]);
     let text = screen.text().expect("render");
     assert!(
         text.contains("1 Journal │ 2 Entities │ 3 Memory │ 4 Recall"),
@@ -170,14 +170,14 @@ fn search_hits_open_the_entity_or_the_entry() {
     let (_garden, mut screen) = sable(&["/"]);
     screen.type_text("offered to teach");
     screen.press("enter").expect("key");
-    assert_eq!(screen.app.shown_view(), MainView::Entities);
+    assert_eq!(screen.app.shown_view(), EVENNIA_VIEWS[1]);
     let text = screen.text().expect("render");
     assert!(text.contains("ada · player"), "{text}");
 
     screen.press("/").expect("key");
     screen.type_text("bucket comes up");
     screen.press("enter").expect("key");
-    assert_eq!(screen.app.shown_view(), MainView::Journal);
+    assert_eq!(screen.app.shown_view(), EVENNIA_VIEWS[0]);
     let text = screen.text().expect("render");
     // The first entry on screen (`17:09 j31   █...`) is the hit's.
     let first_entry = text

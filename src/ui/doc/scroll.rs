@@ -32,6 +32,21 @@ pub enum Step {
     Bottom,
 }
 
+/// Where a list's selection at `at` of `n` rows moves by `step` (the top row first; a
+/// page is the viewport's height less one).
+pub fn list_step(at: usize, n: usize, vp: Viewport, step: Step) -> usize {
+    let page = usize::from(vp.height.max(2) - 1);
+    let last = n.saturating_sub(1);
+    match step {
+        Step::Up(k) => at.saturating_sub(k),
+        Step::Down(k) => (at + k).min(last),
+        Step::PageUp => at.saturating_sub(page),
+        Step::PageDown => (at + page).min(last),
+        Step::Top => 0,
+        Step::Bottom => last,
+    }
+}
+
 /// The top line that shows the end of `lines` on the last row.
 pub fn end_top(lines: &[DocLine], vp: Viewport) -> usize {
     let mut rows = 0;

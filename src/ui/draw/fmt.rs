@@ -7,7 +7,6 @@ use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
 use crate::memory::status::Status;
-use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::theme::Theme;
 
 /// `45s`, `4m`, `2h05m`, `3d04h`.
@@ -94,25 +93,6 @@ pub fn fatigue_bar(
         .collect();
     spans.push(Span::styled(empty, theme.gauge_empty));
     spans
-}
-
-/// The style of the importance toward the next reflection: red once a reflection is due.
-pub fn reflection_style(e: &EvenniaSummary, theme: &Theme) -> Style {
-    if e.cumulative >= e.threshold.max(1) {
-        theme.red
-    } else {
-        theme.deep_sleep
-    }
-}
-
-/// A bar of `cells` cells filled to the cumulative importance over the threshold.
-pub fn reflection_bar(e: &EvenniaSummary, cells: usize, theme: &Theme) -> Vec<Span<'static>> {
-    let threshold = e.threshold.max(1);
-    let filled = (e.cumulative.min(threshold) as usize * cells).div_ceil(threshold as usize);
-    vec![
-        Span::styled("█".repeat(filled), reflection_style(e, theme)),
-        Span::styled("░".repeat(cells - filled), theme.gauge_empty),
-    ]
 }
 
 /// One piece of a line that may be shortened or left out when the line is too wide: `drop`

@@ -1,5 +1,5 @@
-//! The garden list: every creature, its status, fatigue, dreams and last activity (an
-//! evennia creature: its importance toward the next reflection and its reflections).
+//! The garden list: every creature, its status, fatigue, dreams and last activity (or its
+//! genome's figures, where it has a column of its own).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,6 +10,7 @@ use unicode_width::UnicodeWidthStr;
 use super::fmt::{self, Part, truncate};
 use super::pane;
 use crate::ui::focus::Pane;
+use crate::ui::genome::{self, GardenColumn, GardenCx};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{first_shown, garden_list};
 use crate::ui::state::App;
@@ -126,31 +127,17 @@ fn title(app: &App, shown: usize, width: u16) -> String {
 fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
     let style = app.theme.muted;
     let sort = app.garden_view.sort;
-    let name = |label: &'static str, by: GardenSort| {
+    let name = |label: &str, by: GardenSort| {
         if sort == by {
             format!("{label}▾")
         } else {
             label.to_string()
         }
     };
-    // A dreamer's row shows fatigue and dreams, an evennia creature's importance toward
-    // its next reflection and reflections, an emergence creature's soul entries and
-    // memories and its last self-care: a mixed garden's header names each.
-    let evennia = app.creatures.values().any(|u| u.evennia.is_some());
-    let emergence = app.creatures.values().any(|u| u.emergence.is_some());
-    let dreamer = app
-        .creatures
-        .values()
-        .any(|u| u.evennia.is_none() && u.emergence.is_none());
-    let (load, count) = match (dreamer, evennia, emergence) {
-        (false, true, false) => ("importance", "◆"),
-        (false, false, true) => ("soul   mem", "↻"),
-        (_, true, false) => ("fatig/imp", "☾◆"),
-        (false, true, true) => ("imp/soul", "◆↻"),
-        (true, false, true) => ("fatig/soul", "☾↻"),
-        (true, true, true) => ("load", "☾◆↻"),
-        _ => ("fatigue", "☾"),
-    };
+    // A row shows the cycle's fatigue and dreams, or its genome's column: a mixed
+    // garden's header names each.
+    let (load, count) = column_header(app);
+    let load = load.as_str();
     let width = usize::from(width);
     let first_left = format!("  {}", name("name", GardenSort::Name));
     let first_right = name("status", GardenSort::Status);
@@ -179,6 +166,48 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         ),
         Line::styled(truncate(&second, width), style),
     ]
+}
+
+/// The column of the cycle's fatigue and dreams, of creatures whose genome has none.
+const FATIGUE: GardenColumn = GardenColumn {
+    label: "fatigue",
+    short: "fatig",
+    glyph: "☾",
+};
+
+/// The garden column a creature's row shows: its genome's, else the cycle's fatigue and
+/// dreams (`None`).
+fn column_of(ui: &CreatureUi) -> Option<&'static GardenColumn> {
+    ui.own.as_ref()?;
+    genome::of(&ui.genome).garden.as_ref()
+}
+
+/// The header of the column of figures, and of their counts: one column's own; two
+/// columns' short headers; three or more, `load`.
+fn column_header(app: &App) -> (String, String) {
+    let mut columns: Vec<&GardenColumn> = Vec::new();
+    if app.creatures.values().any(|u| column_of(u).is_none()) {
+        columns.push(&FATIGUE);
+    }
+    for g in genome::installed() {
+        if let Some(column) = &g.garden
+            && app
+                .creatures
+                .values()
+                .any(|u| column_of(u).is_some_and(|c| std::ptr::eq(c, column)))
+        {
+            columns.push(column);
+        }
+    }
+    match columns.as_slice() {
+        [] => (FATIGUE.label.to_string(), FATIGUE.glyph.to_string()),
+        [one] => (one.label.to_string(), one.glyph.to_string()),
+        [a, b] => (
+            format!("{}/{}", a.short, b.short),
+            format!("{}{}", a.glyph, b.glyph),
+        ),
+        all => ("load".to_string(), all.iter().map(|c| c.glyph).collect()),
+    }
 }
 
 /// Cells of the activity column.
@@ -266,63 +295,31 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
     ]);
     let spark = spark_column(app, width);
     // With the activity column the count is padded to it.
-    let count = |glyph: char, n: u64| match spark {
-        Some(_) => format!("  {glyph}{n:<3}"),
-        None => format!("  {glyph}{n}"),
+    let cx = GardenCx {
+        spark,
+        now: app.now,
+        theme,
     };
     // Its row number, for jumping to it (`/3`).
     let mut second = vec![Part::keep(Span::styled(
         format!("{number:<2}"),
         theme.muted,
     ))];
-    match (&ui.evennia, &ui.emergence) {
+    match column_of(ui) {
         // Nothing of its files is known: no gauge to draw.
-        (None, None) if ui.without_files => {
+        None if ui.without_files => {
             let text = match spark {
                 Some(cells) => format!("{:<w$}", "no files here", w = 16 + cells),
                 None => "no files here".to_string(),
             };
             second.push(Part::keep(Span::styled(text, theme.muted)));
         }
-        (Some(e), _) => {
-            let e = &e.summary;
-            second.push(Part {
-                drop: 0,
-                spans: fmt::reflection_bar(e, 6, theme),
-                short: None,
-            });
-            second.push(Part::keep(Span::styled(
-                format!(" {:>2}", e.cumulative),
-                fmt::reflection_style(e, theme),
-            )));
-            second.push(Part::keep(Span::styled(
-                count('◆', e.reflections),
-                theme.deep_sleep,
-            )));
+        Some(_) => {
+            if let Some(own) = &ui.own {
+                second.extend(own.garden(&cx));
+            }
         }
-        // Its soul entries, the memories it holds (self-care summarises them), and
-        // when self-care last ran: it has no fatigue and does not dream.
-        (None, Some(e)) => {
-            let e = &e.summary;
-            second.push(Part::keep(Span::styled(
-                format!("✦{:<5}", e.soul),
-                theme.accent,
-            )));
-            second.push(Part::keep(Span::styled(
-                format!("{:>3}", e.memories),
-                theme.title,
-            )));
-            let since = e.last_self_care.map(|t| (app.now - t).num_seconds());
-            let care = match (since, spark) {
-                (None, Some(_)) => "  ↻-  ".to_string(),
-                (None, None) => "  ↻-".to_string(),
-                // Under the activity column's header: one unit, as wide as the counts.
-                (Some(secs), Some(_)) => format!("  ↻{:<3}", fmt::coarse_duration(secs)),
-                (Some(secs), None) => format!("  ↻{}", fmt::duration(secs)),
-            };
-            second.push(Part::keep(Span::styled(care, theme.dream)));
-        }
-        (None, None) => {
+        None => {
             let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);
             second.push(Part {
                 drop: 0,
@@ -333,12 +330,15 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
                 format!(" {:>2}", s.fatigue),
                 fmt::fatigue_style(s.fatigue, warning, limit, theme),
             )));
-            second.push(Part::keep(Span::styled(count('☾', s.dreams), theme.dream)));
+            second.push(Part::keep(Span::styled(
+                cx.count('☾', s.dreams),
+                theme.dream,
+            )));
         }
     }
     if let Some(cells) = spark.filter(|_| !ui.without_files) {
         // Coloured by fatigue where the row shows the fatigue gauge.
-        let by_fatigue = ui.evennia.is_none() && ui.emergence.is_none();
+        let by_fatigue = column_of(ui).is_none();
         let mut spans = vec![Span::raw(" ")];
         spans.extend(super::spark::activity(ui, cells, by_fatigue, theme));
         second.push(Part {

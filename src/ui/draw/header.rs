@@ -1,5 +1,5 @@
 //! The selected creature's header: name, brain, status, the fatigue gauge, dream counts;
-//! for an evennia creature its mode and sleep phase, and the importance gauge.
+//! a genome's own figures instead where it has some.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,8 +11,6 @@ use super::pane;
 use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
-use crate::ui::prepare::emergence::EmergenceSummary;
-use crate::ui::prepare::evennia::EvenniaSummary;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 
@@ -66,9 +64,9 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         )),
     }
     first.push(Part::keep(Span::raw("  ")));
-    // An evennia creature says where it is in its sleep, unless paused or stopped.
-    let label = match (&ui.evennia, s.status) {
-        (Some(e), Status::Awake | Status::Asleep { .. }) => e.summary.mode.clone(),
+    // A genome may say where it is in its sleep, unless paused or stopped.
+    let label = match (ui.own.as_ref().and_then(|own| own.mode()), s.status) {
+        (Some(mode), Status::Awake | Status::Asleep { .. }) => mode.to_string(),
         _ => s.status.label().to_string(),
     };
     first.push(Part::keep(Span::styled(format!("{glyph} {label}"), style)));
@@ -113,14 +111,10 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match (&ui.evennia, &ui.emergence) {
+    let second = match ui.own.as_ref().map(|own| own.header(s, app.now, theme)) {
         _ if ui.without_files => api_only_line(s, app),
-        (Some(e), _) => evennia_line(&e.summary, s, app),
-        (None, Some(e)) => emergence_line(&e.summary, s, app),
-        (None, None) => match ui.own.as_ref().map(|own| own.header(theme)) {
-            Some(spans) if !spans.is_empty() => spans.into_iter().map(Part::keep).collect(),
-            _ => dreamer_line(ui, app),
-        },
+        Some(parts) if !parts.is_empty() => parts,
+        _ => cycle_line(ui, app),
     };
     let (first, second) = match sparklines(ui, app, width) {
         Some((activity, fatigue)) => {
@@ -150,7 +144,7 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     let theme = &app.theme;
     let cells = spark_cells(width);
     // Only a creature counted by the cycle's fatigue gets its fatigue sparkline.
-    let dreamer = ui.evennia.is_none() && ui.emergence.is_none() && ui.own.is_none();
+    let tires = ui.own.is_none();
     let labelled = |label: &'static str, spans: Vec<Span<'static>>| {
         let mut all = vec![Span::styled(label, theme.muted)];
         all.extend(spans);
@@ -158,14 +152,11 @@ fn sparklines(ui: &CreatureUi, app: &App, width: usize) -> Option<(Part, Option<
     };
     let activity = Part {
         drop: 6,
-        spans: labelled(
-            "activity ",
-            super::spark::activity(ui, cells, dreamer, theme),
-        ),
+        spans: labelled("activity ", super::spark::activity(ui, cells, tires, theme)),
         short: None,
     };
     // Shown where the warning's figure is all it takes (it reads on the gauge's tick).
-    let fatigue = dreamer.then(|| Part {
+    let fatigue = tires.then(|| Part {
         drop: 4,
         spans: labelled("fatigue  ", super::spark::fatigue(ui, cells, theme)),
         short: None,
@@ -213,81 +204,8 @@ fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
     ]
 }
 
-/// The importance toward the next reflection, the journal, memories and entities.
-fn evennia_line(e: &EvenniaSummary, s: &Summary, app: &App) -> Vec<Part> {
-    let theme = &app.theme;
-    vec![
-        Part::optional(2, Span::styled("importance ", theme.muted)),
-        Part {
-            drop: 1,
-            spans: fmt::reflection_bar(e, GAUGE, theme),
-            short: None,
-        },
-        Part::keep(Span::styled(
-            format!(" {}/{}", e.cumulative, e.threshold),
-            fmt::reflection_style(e, theme),
-        )),
-        Part::optional(
-            4,
-            Span::styled(format!("  journal {}", e.entries), theme.muted),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  memories {}", e.memories), theme.muted),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  entities {}", e.entities), theme.muted),
-        ),
-        Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )),
-    ]
-}
-
-/// The soul, memories, plans (overdue to-dos, the next event) and relations.
-fn emergence_line(e: &EmergenceSummary, s: &Summary, app: &App) -> Vec<Part> {
-    let theme = &app.theme;
-    let overdue = if e.overdue > 0 {
-        Part::keep(Span::styled(format!(" ({} overdue)", e.overdue), theme.red))
-    } else {
-        Part::keep(Span::raw(""))
-    };
-    vec![
-        Part::keep(Span::styled("soul ", theme.muted)),
-        Part::keep(Span::styled(e.soul.to_string(), theme.title)),
-        Part::keep(Span::styled("  memories ", theme.muted)),
-        Part::keep(Span::styled(e.memories.to_string(), theme.base)),
-        Part::optional(
-            4,
-            Span::styled(format!(" ({} archived)", e.archived), theme.muted),
-        ),
-        Part::keep(Span::styled("  to-dos ", theme.muted)),
-        Part::keep(Span::styled(e.open.to_string(), theme.base)),
-        overdue,
-        Part::optional(
-            3,
-            Span::styled(
-                e.next_event
-                    .as_deref()
-                    .map_or(String::new(), |n| format!("  next {n}")),
-                theme.dream,
-            ),
-        ),
-        Part::optional(
-            4,
-            Span::styled(format!("  relations {}", e.relations), theme.muted),
-        ),
-        Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.now)),
-            theme.muted,
-        )),
-    ]
-}
-
 /// The fatigue gauge, the dreams and the deep-sleep cadence.
-fn dreamer_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
+fn cycle_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
     let theme = &app.theme;
     let s = &ui.summary;
     let (warning, limit) = (ui.cycle.fatigue_warning, ui.cycle.fatigue_limit);

@@ -3,18 +3,16 @@
 use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
-use super::{doc, dreams, entities, events, journal, pane, recall, relations};
+use super::{doc, dreams, events, pane, recall};
 use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Pane};
+use crate::ui::genome::ViewCx;
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
 use crate::ui::prepare::openseed::no_files_view;
 use crate::ui::state::App;
 use crate::ui::state::creature::{CreatureUi, RunnerLink};
-use crate::ui::state::emergence::EmergenceUi;
-use crate::ui::state::evennia::EvenniaUi;
 use crate::ui::state::recall::Follow;
-use crate::ui::theme::Theme;
 
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let theme = &app.theme;
@@ -54,20 +52,6 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         return;
     }
     match shown {
-        MainView::Journal | MainView::Entities | MainView::Memory => {
-            if let Some(e) = &ui.evennia {
-                evennia(frame, areas, shown, e, theme);
-            }
-        }
-        MainView::Soul
-        | MainView::LongTerm
-        | MainView::DiaryLog
-        | MainView::Plans
-        | MainView::Relations => {
-            if let Some(e) = &ui.emergence {
-                emergence(frame, areas, shown, e, app, &ui.name);
-            }
-        }
         MainView::Observations => doc::render(
             frame,
             areas.main_view,
@@ -103,15 +87,13 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         MainView::Events => events::render(frame, areas.main_view, ui, app),
         MainView::Own(view) => {
             if let Some(own) = &ui.own {
-                let anchor = own_anchor(ui, view.slot);
-                doc::render(
-                    frame,
-                    areas.main_view,
-                    own.doc(view.slot),
-                    anchor,
-                    view.empty,
+                let cx = ViewCx {
+                    areas,
                     theme,
-                );
+                    name: &ui.name,
+                    garden: app.gardens.of(&ui.genome),
+                };
+                own.draw(frame, view, &cx);
             }
         }
         MainView::Talk => doc::render(
@@ -123,60 +105,6 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             theme,
         ),
     }
-}
-
-/// Where the genome's own view `slot` is scrolled.
-fn own_anchor(ui: &CreatureUi, slot: u8) -> scroll::Anchor {
-    ui.own_anchors
-        .get(usize::from(slot))
-        .copied()
-        .unwrap_or(scroll::Anchor::Line(0))
-}
-
-/// An evennia creature's journal, entities or memory.
-fn evennia(frame: &mut Frame, areas: &Areas, view: MainView, e: &EvenniaUi, theme: &Theme) {
-    match view {
-        MainView::Journal => journal::render(frame, areas, e, theme),
-        MainView::Entities => entities::render(frame, areas, e, theme),
-        _ => doc::render(
-            frame,
-            areas.main_view,
-            &e.memory.lines,
-            e.memory_anchor,
-            "No semantic memories yet: journal entries become facts while the creature sleeps.",
-            theme,
-        ),
-    }
-}
-
-/// An emergence creature's soul, memory, diary, plans or relations.
-fn emergence(
-    frame: &mut Frame,
-    areas: &Areas,
-    view: MainView,
-    e: &EmergenceUi,
-    app: &App,
-    name: &str,
-) {
-    let theme = &app.theme;
-    let (lines, anchor, empty) = match view {
-        MainView::Soul => (
-            &e.soul.lines,
-            e.soul_anchor,
-            "No soul entries: only the creature adds them, by its own tool calls.",
-        ),
-        MainView::LongTerm => (&e.memory.lines, e.memory_anchor, ""),
-        MainView::DiaryLog => (
-            &e.diary.lines,
-            e.diary_anchor,
-            "No diary yet: the creature writes one entry per date when it wants to.",
-        ),
-        MainView::Plans => (&e.plans.lines, e.plans_anchor, ""),
-        _ => {
-            return relations::render(frame, areas, e, &app.garden_graph, name, theme);
-        }
-    };
-    doc::render(frame, areas.main_view, lines, anchor, empty, theme);
 }
 
 /// Why the diary is empty: a dreamwatch runner writes it at deep sleep; an OpenSeed
@@ -201,35 +129,11 @@ fn status(app: &App) -> Line<'static> {
         MainView::Live => super::openseed::live_status(app),
         // Nothing of its files to filter or order.
         _ if ui.without_files => Vec::new(),
-        MainView::Journal | MainView::Entities | MainView::Memory => ui
-            .evennia
+        MainView::Own(view) => ui
+            .own
             .as_ref()
-            .map(|e| evennia_status(app, e))
+            .map(|own| own.status(view, app.areas().main_viewport(), theme))
             .unwrap_or_default(),
-        MainView::Soul
-        | MainView::LongTerm
-        | MainView::DiaryLog
-        | MainView::Plans
-        | MainView::Relations => ui
-            .emergence
-            .as_ref()
-            .map(|e| emergence_status(app, e))
-            .unwrap_or_default(),
-        MainView::Own(view) => match &ui.own {
-            Some(own) if !own.doc(view.slot).is_empty() => {
-                let lines = own.doc(view.slot);
-                let top = scroll::top(
-                    lines,
-                    own_anchor(ui, view.slot),
-                    app.areas().main_viewport(),
-                );
-                vec![Span::styled(
-                    format!(" {}/{} ", top + 1, lines.len()),
-                    theme.muted,
-                )]
-            }
-            _ => Vec::new(),
-        },
         MainView::Observations => {
             let f = ui.obs_filter;
             let mut spans = Vec::new();
@@ -319,89 +223,4 @@ fn talk_status(app: &App) -> Vec<Span<'static>> {
         spans.push(Span::styled("following ", app.theme.accent));
     }
     spans
-}
-
-/// What an evennia view's title says: where the reader is, and the counts.
-fn evennia_status(app: &App, e: &EvenniaUi) -> Vec<Span<'static>> {
-    let theme = &app.theme;
-    let s = &e.summary;
-    let position = |lines: &[crate::ui::doc::DocLine], anchor| {
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let top = scroll::top(lines, anchor, app.areas().main_viewport());
-            format!(" {}/{} ·", top + 1, lines.len())
-        }
-    };
-    let text = match app.shown_view() {
-        MainView::Journal => format!(
-            "{} {} entries · {} pruned ",
-            position(&e.journal.lines, e.journal_anchor),
-            s.entries,
-            s.pruned
-        ),
-        MainView::Memory => format!(
-            "{} {} memories · {} links · {} orphaned ",
-            position(&e.memory.lines, e.memory_anchor),
-            s.memories,
-            s.links,
-            s.orphans
-        ),
-        _ => {
-            let states: Vec<String> = s
-                .by_state
-                .iter()
-                .rev()
-                .filter(|(_, n)| **n > 0)
-                .map(|(state, n)| format!("{n} {}", state.as_str()))
-                .collect();
-            let states = if states.is_empty() {
-                String::new()
-            } else {
-                format!(" · {}", states.join(" · "))
-            };
-            format!(" {} entities{states} ", s.entities)
-        }
-    };
-    vec![Span::styled(text, theme.muted)]
-}
-
-/// What an emergence view's title says: where the reader is, and the counts.
-fn emergence_status(app: &App, e: &EmergenceUi) -> Vec<Span<'static>> {
-    let s = &e.summary;
-    let position = |lines: &[crate::ui::doc::DocLine], anchor| {
-        if lines.is_empty() {
-            String::new()
-        } else {
-            let top = scroll::top(lines, anchor, app.areas().main_viewport());
-            format!(" {}/{} ·", top + 1, lines.len())
-        }
-    };
-    let text = match app.shown_view() {
-        MainView::Soul => format!(
-            "{} {} entries ",
-            position(&e.soul.lines, e.soul_anchor),
-            s.soul
-        ),
-        MainView::LongTerm => format!(
-            "{} {} memories · {} archived · {} summaries ",
-            position(&e.memory.lines, e.memory_anchor),
-            s.memories,
-            s.archived,
-            s.summaries
-        ),
-        MainView::DiaryLog => format!(
-            "{} {} dates ",
-            position(&e.diary.lines, e.diary_anchor),
-            s.diary
-        ),
-        MainView::Plans => format!(
-            "{} {} open · {} overdue ",
-            position(&e.plans.lines, e.plans_anchor),
-            s.open,
-            s.overdue
-        ),
-        _ => format!(" {} agents ", s.relations),
-    };
-    vec![Span::styled(text, app.theme.muted)]
 }

@@ -3,22 +3,19 @@
 
 mod bars;
 mod cost;
-mod doc;
+pub(crate) mod doc;
 mod dreams;
-mod entities;
 mod events;
 pub(crate) mod fmt;
 mod garden;
 mod header;
 mod help;
 mod hits;
-mod journal;
 mod main_view;
 mod message;
 mod openseed;
 mod pane;
 mod recall;
-mod relations;
 mod review;
 mod side;
 mod spark;

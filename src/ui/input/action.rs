@@ -544,63 +544,38 @@ impl Action {
             MainView::Dreams => Action::ViewDreams,
             MainView::Diary => Action::ViewDiary,
             MainView::Recall => Action::ViewRecall,
-            MainView::Journal => Action::ViewJournal,
-            MainView::Entities => Action::ViewEntities,
-            MainView::Memory => Action::ViewMemory,
-            MainView::Soul => Action::ViewSoul,
-            MainView::LongTerm => Action::ViewLongTerm,
-            MainView::DiaryLog => Action::ViewDiaryLog,
-            MainView::Plans => Action::ViewPlans,
-            MainView::Relations => Action::ViewRelations,
             MainView::Live => Action::ViewLive,
             MainView::Events => Action::ViewEvents,
             MainView::Talk => Action::ViewTalk,
-            MainView::Own(view) if view.slot == 0 => Action::ViewOwnFirst,
-            MainView::Own(_) => Action::ViewOwnSecond,
+            MainView::Own(view) => view.show,
         }
     }
 
-    /// The slot of the genome's own views this action shows, if it shows one.
-    fn own_slot(self) -> Option<u8> {
-        match self {
-            Action::ViewOwnFirst => Some(0),
-            Action::ViewOwnSecond => Some(1),
-            _ => None,
-        }
-    }
-
-    /// The view this action shows among `views` (a creature's): its own view, or the
-    /// genome's own view in its slot.
+    /// The view this action shows among `views` (a creature's): one of the shared views,
+    /// or the genome's own view it is the key of.
     pub fn view_in(self, views: &[MainView]) -> Option<MainView> {
-        match self.own_slot() {
-            Some(slot) => views
+        match self.view() {
+            Some(view) => views.contains(&view).then_some(view),
+            None => views
                 .iter()
                 .copied()
-                .find(|v| matches!(v, MainView::Own(o) if o.slot == slot)),
-            None => self.view().filter(|v| views.contains(v)),
+                .find(|v| matches!(v, MainView::Own(o) if o.show == self)),
         }
     }
 
     /// Whether the action shows a view (of some creature).
     pub fn shows_a_view(self) -> bool {
-        self.view().is_some() || self.own_slot().is_some()
+        self.spec().needs == Needs::View
     }
 
-    /// The view this action shows, if it shows one.
+    /// The shared view this action shows, if it shows one (a genome's own views are
+    /// found by [`Action::view_in`]).
     pub fn view(self) -> Option<MainView> {
         Some(match self {
             Action::ViewObservations => MainView::Observations,
             Action::ViewDreams => MainView::Dreams,
             Action::ViewDiary => MainView::Diary,
             Action::ViewRecall => MainView::Recall,
-            Action::ViewJournal => MainView::Journal,
-            Action::ViewEntities => MainView::Entities,
-            Action::ViewMemory => MainView::Memory,
-            Action::ViewSoul => MainView::Soul,
-            Action::ViewLongTerm => MainView::LongTerm,
-            Action::ViewDiaryLog => MainView::DiaryLog,
-            Action::ViewPlans => MainView::Plans,
-            Action::ViewRelations => MainView::Relations,
             Action::ViewLive => MainView::Live,
             Action::ViewEvents => MainView::Events,
             Action::ViewTalk => MainView::Talk,

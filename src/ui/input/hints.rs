@@ -153,8 +153,12 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                     (Action::PauseResume, _, _) if ctx.paused => "resume".into(),
                     (Action::MessageAll, _, _) if ctx.to_all => "to one".into(),
                     (Action::SearchScope, _, _) if ctx.garden_search => "this creature".into(),
-                    // A genome's own view goes by its title.
-                    (_, _, Some(MainView::Own(view))) => view.title.to_lowercase(),
+                    // A genome's own view on a key of no view in particular goes by its title.
+                    (
+                        Action::ViewOwnFirst | Action::ViewOwnSecond,
+                        _,
+                        Some(MainView::Own(view)),
+                    ) => view.title.to_lowercase(),
                     _ => spec.hint.into(),
                 },
                 description: match (action, keymap.command(action)) {
@@ -167,7 +171,11 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                         format!("{} ({how})", command.description)
                     }
                     (action, _) => match action.view_in(ctx.views) {
-                        Some(MainView::Own(view)) => view.title.to_lowercase(),
+                        Some(MainView::Own(view))
+                            if matches!(action, Action::ViewOwnFirst | Action::ViewOwnSecond) =>
+                        {
+                            view.title.to_lowercase()
+                        }
                         _ => builtin_description(action, ctx).into(),
                     },
                 },

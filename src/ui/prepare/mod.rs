@@ -5,27 +5,17 @@
 
 pub mod changes;
 pub mod diary;
-pub mod diary_log;
 pub mod dream_detail;
 pub mod dreams;
-pub mod emergence;
-pub mod entities;
-pub mod evennia;
 pub mod events;
-pub mod garden_graph;
 pub mod help;
 pub mod hits;
-pub mod journal;
-pub mod long_term;
-pub mod memory;
+pub mod items;
 pub mod observations;
 pub mod openseed;
-pub mod plans;
 pub mod recall;
-pub mod relations;
 pub mod review;
 pub mod side;
-pub mod soul;
 pub mod talk;
 
 use crate::text::sanitize::sanitize_line;

@@ -76,7 +76,7 @@ fn deep_sleep(creature: &Path, at: DateTime<Utc>) -> anyhow::Result<()> {
 }
 
 /// A recursive copy (a fixture is a few small files: no crate needed for it).
-pub(super) fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
+pub fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(to).with_context(|| to.display().to_string())?;
     for entry in std::fs::read_dir(from).with_context(|| from.display().to_string())? {
         let entry = entry?;

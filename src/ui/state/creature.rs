@@ -5,8 +5,6 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::emergence::EmergenceUi;
-use super::evennia::EvenniaUi;
 use super::events::EventsState;
 use super::health::{Attention, Health};
 use super::recall::RecallState;
@@ -81,14 +79,8 @@ pub struct CreatureUi {
     pub orchestrated: Option<ApiStatus>,
     /// The memory system it lives by: which views it offers.
     pub genome: Genome,
-    /// An evennia creature's figures and prepared views.
-    pub evennia: Option<EvenniaUi>,
-    /// An emergence creature's figures and prepared views.
-    pub emergence: Option<EmergenceUi>,
-    /// What the views of its genome's own show ([`MainView::Own`]).
+    /// Its genome's own views ([`MainView::Own`]): their state, drawing and keys.
     pub own: Option<Box<dyn crate::ui::genome::GenomeUi>>,
-    /// Where each of those views is scrolled (by slot).
-    pub own_anchors: [Anchor; 2],
 
     pub obs_items: Vec<observations::PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
@@ -222,10 +214,7 @@ impl CreatureUi {
             host: None,
             orchestrated: None,
             genome: crate::memory::genome::Registry::installed().default_genome(),
-            evennia: None,
-            emergence: None,
             own: None,
-            own_anchors: [Anchor::Line(0); 2],
             obs_items: Vec::new(),
             obs_older: None,
             obs_filter: observations::PriorityFilter::default(),
@@ -323,27 +312,8 @@ impl CreatureUi {
                     self.prepare_genome(c, theme, now);
                     side = true;
                 }
-                Change::Genome(kind) | Change::Reset(kind)
-                    if crate::genomes::emergence::memory::FILES.contains(kind) =>
-                {
-                    self.prepare_genome(c, theme, now);
-                    if let Some(emergence) = self.emergence.as_mut() {
-                        emergence.apply(c, *kind, now, theme);
-                    }
-                }
-                Change::Genome(kind) | Change::Reset(kind)
-                    if crate::genomes::evennia::memory::FILES.contains(kind) =>
-                {
-                    self.prepare_genome(c, theme, now);
-                    if let Some(evennia) = self.evennia.as_mut() {
-                        evennia.apply(c, *kind, theme);
-                    }
-                    side |= matches!(
-                        *kind,
-                        crate::genomes::evennia::memory::OPERATING_MODE
-                            | crate::genomes::evennia::memory::WORKING_MEMORY
-                    );
-                }
+                // A genome's files (or files read again), and what marks its creatures.
+                Change::Genome(_) | Change::Reset(_) => self.prepare_genome(c, theme, now),
                 Change::Priorities | Change::Rules | Change::Briefing | Change::Problem(_) => {
                     side = true;
                 }
@@ -351,16 +321,18 @@ impl CreatureUi {
             }
         }
         // The genome's own views read its files and the events log: prepared once.
-        if let Some(own) = self.own.as_mut()
-            && changes.iter().any(|ch| {
-                matches!(
-                    ch,
-                    Change::Genome(_) | Change::Events { .. } | Change::Reset(_)
-                )
+        let kinds: Vec<FileKind> = changes
+            .iter()
+            .filter_map(|ch| match ch {
+                Change::Genome(kind) | Change::Reset(kind) => Some(*kind),
+                _ => None,
             })
+            .collect();
+        let events = changes.iter().any(|ch| matches!(ch, Change::Events { .. }));
+        if let Some(own) = self.own.as_mut()
+            && (events || !kinds.is_empty())
         {
-            own.prepare(c, now, theme);
-            side = true;
+            side |= own.changed(c, &kinds, events, now, theme);
         }
         if side {
             self.side = prepare::side::prepare(c, theme);
@@ -516,8 +488,8 @@ impl CreatureUi {
             .and_then(crate::memory::time::parse_time);
     }
 
-    /// The genome, and an evennia or emergence creature's views (prepared when it becomes
-    /// one).
+    /// The genome, and its own views' state (prepared when the creature becomes one of
+    /// its creatures).
     fn prepare_genome(&mut self, c: &Creature, theme: &Theme, now: DateTime<Utc>) {
         let before = self.genome;
         self.genome = c.genome();
@@ -525,16 +497,6 @@ impl CreatureUi {
             self.own = crate::ui::genome::of(&self.genome)
                 .own
                 .map(|new| new(c, now, theme));
-        }
-        if self.genome.name() != crate::genomes::evennia::memory::NAME {
-            self.evennia = None;
-        } else if self.evennia.is_none() {
-            self.evennia = Some(EvenniaUi::new(c, theme));
-        }
-        if self.genome.name() != crate::genomes::emergence::memory::NAME {
-            self.emergence = None;
-        } else if self.emergence.is_none() {
-            self.emergence = Some(EmergenceUi::new(c, now, theme));
         }
     }
 

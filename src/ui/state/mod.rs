@@ -3,8 +3,6 @@
 
 pub mod confirm;
 pub mod creature;
-pub mod emergence;
-pub mod evennia;
 pub mod events;
 pub mod garden;
 pub mod health;
@@ -36,12 +34,12 @@ use crate::memory::status::Status;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::genome::Gardens;
 use crate::ui::input::action::Action;
 use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
 use crate::ui::prepare;
-use crate::ui::prepare::garden_graph::GardenGraph;
 use crate::ui::theme::Theme;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
@@ -133,8 +131,8 @@ pub struct App {
     watched: Option<Watched>,
     /// The popup of a dream held for review: where it is scrolled, what is asked.
     pub review: ReviewUi,
-    /// The relationships of the garden's emergence creatures, for the relations view.
-    pub garden_graph: GardenGraph,
+    /// What the genomes keep of the whole garden, for their views.
+    pub gardens: Gardens,
     /// The garden's conversation, for the talk view and the garden list.
     pub talk: TalkUi,
     /// What model calls cost.
@@ -179,7 +177,7 @@ impl App {
             openseed: None,
             remotes: BTreeMap::new(),
             review: ReviewUi::default(),
-            garden_graph: GardenGraph::default(),
+            gardens: Gardens::default(),
             talk: TalkUi::default(),
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
@@ -188,7 +186,7 @@ impl App {
         for path in paths {
             app.add(&path);
         }
-        app.prepare_graph();
+        app.prepare_gardens(None);
         app.talk.refresh(app.garden.creatures().values());
         // The top of the list as it is shown (by name), not the first directory found.
         if let Some(first) = app.garden_order().first() {
@@ -230,9 +228,11 @@ impl App {
         }
     }
 
-    /// The garden's relationship graph again, from every creature.
-    fn prepare_graph(&mut self) {
-        self.garden_graph = GardenGraph::of(self.garden.creatures().values());
+    /// What the genomes keep of the whole garden again, from every creature: all of it,
+    /// or what reads the files of `changed` kinds.
+    fn prepare_gardens(&mut self, changed: Option<&[FileKind]>) {
+        let creatures: Vec<&Creature> = self.garden.creatures().values().collect();
+        self.gardens.prepare(&creatures, changed);
     }
 
     /// Applies a batch of model changes: creatures added, removed or changed.
@@ -240,19 +240,25 @@ impl App {
         let comings_and_goings = changes
             .iter()
             .any(|c| matches!(c, LiveChange::Added(_) | LiveChange::Removed(_)));
-        let graph = changes.iter().any(|c| match c {
+        let all = changes.iter().any(|c| match c {
             LiveChange::Added(_) | LiveChange::Removed(_) => true,
-            LiveChange::Changed(_, changes) => changes.iter().any(|c| {
-                matches!(
-                    c,
-                    Change::Identity
-                        | Change::Genome(crate::genomes::emergence::memory::RELATIONS)
-                        | Change::Reset(crate::genomes::emergence::memory::RELATIONS)
-                )
-            }),
+            LiveChange::Changed(_, changes) => changes.contains(&Change::Identity),
         });
-        if graph {
-            self.prepare_graph();
+        let kinds: Vec<FileKind> = changes
+            .iter()
+            .flat_map(|c| match c {
+                LiveChange::Changed(_, changes) => changes.as_slice(),
+                _ => &[],
+            })
+            .filter_map(|c| match c {
+                Change::Genome(kind) | Change::Reset(kind) => Some(*kind),
+                _ => None,
+            })
+            .collect();
+        if all {
+            self.prepare_gardens(None);
+        } else if !kinds.is_empty() {
+            self.prepare_gardens(Some(&kinds));
         }
         let talk = changes.iter().any(|c| match c {
             LiveChange::Added(_) | LiveChange::Removed(_) => true,
@@ -368,8 +374,8 @@ impl App {
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
                 ui.refresh_summary(model, now);
-                if let Some(emergence) = ui.emergence.as_mut() {
-                    emergence.tick(model, now, &self.theme);
+                if let Some(own) = ui.own.as_mut() {
+                    own.tick(model, now, &self.theme);
                 }
             }
         }
@@ -493,8 +499,13 @@ impl App {
         };
         match view {
             MainView::Talk => self.talk.prepare(model.name(), &self.theme),
-            // Prepared as the files change (`CreatureUi::apply`).
-            MainView::Own(_) => {}
+            // Prepared as the files change (`CreatureUi::apply`), but for what is
+            // prepared only while shown.
+            MainView::Own(view) => {
+                if let Some(own) = ui.own.as_mut() {
+                    own.before_draw(model, view, &self.theme);
+                }
+            }
             MainView::Diary => {
                 let width = areas.main_view.width;
                 if ui.diary_width != width {
@@ -506,29 +517,11 @@ impl App {
                 ui.recall
                     .prepare(model.conversation(), &self.theme, areas.main_viewport())
             }
-            MainView::Entities => {
-                if let Some(evennia) = ui.evennia.as_mut() {
-                    evennia.prepare_profile(model, &self.theme);
-                }
-            }
-            MainView::Relations => {
-                if let Some(emergence) = ui.emergence.as_mut() {
-                    emergence.prepare_history(model, &self.theme);
-                }
-            }
             MainView::Events => {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
             }
-            MainView::Observations
-            | MainView::Dreams
-            | MainView::Journal
-            | MainView::Memory
-            | MainView::Soul
-            | MainView::LongTerm
-            | MainView::DiaryLog
-            | MainView::Plans
-            | MainView::Live => {}
+            MainView::Observations | MainView::Dreams | MainView::Live => {}
         }
     }
 

@@ -7,60 +7,35 @@ use crate::memory::creature::Creature;
 use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
 
-/// Where each source of hits lives.
-pub const SOURCES: [(SearchSource, FileKind); 13] = [
+/// Where each source of hits every creature may have lives.
+const SHARED: [(SearchSource, FileKind); 4] = [
     (SearchSource::Conversation, FileKind::Conversation),
     (SearchSource::Observations, FileKind::Observations),
     (SearchSource::Dreams, FileKind::Dreams),
     (SearchSource::Diary, FileKind::Diary),
-    (
-        SearchSource::Journal,
-        crate::genomes::evennia::memory::JOURNAL,
-    ),
-    (
-        SearchSource::Semantic,
-        crate::genomes::evennia::memory::SEMANTIC,
-    ),
-    (
-        SearchSource::Entities,
-        crate::genomes::evennia::memory::ENTITIES,
-    ),
-    (
-        SearchSource::Reflections,
-        crate::genomes::evennia::memory::REFLECTIONS,
-    ),
-    (SearchSource::Soul, crate::genomes::emergence::memory::SOUL),
-    (
-        SearchSource::LongTerm,
-        crate::genomes::emergence::memory::LONG_TERM,
-    ),
-    (
-        SearchSource::Summaries,
-        crate::genomes::emergence::memory::SUMMARIES,
-    ),
-    (
-        SearchSource::DiaryLog,
-        crate::genomes::emergence::memory::DIARY_LOG,
-    ),
-    (
-        SearchSource::Dialogues,
-        crate::genomes::emergence::memory::DIALOGUES,
-    ),
 ];
+
+/// Every source of hits and the file it searches: the shared ones, then each installed
+/// genome's.
+pub fn sources() -> impl Iterator<Item = (SearchSource, FileKind)> {
+    SHARED.into_iter().chain(
+        crate::ui::genome::installed()
+            .iter()
+            .flat_map(|g| g.search.iter().copied()),
+    )
+}
 
 /// The file a source's hits are lines of.
 pub fn file_of(source: SearchSource) -> FileKind {
-    SOURCES
-        .iter()
+    sources()
         .find(|(s, _)| *s == source)
-        .map_or(FileKind::Conversation, |(_, kind)| *kind)
+        .map_or(FileKind::Conversation, |(_, kind)| kind)
 }
 
 /// A search of `query` over the total recall of `models` (one creature, or the whole
-/// garden): conversation, observations, dreams and diary, an evennia creature's journal,
-/// semantic memory, entities and reflections, an emergence creature's soul, long-term
-/// memories (the archive too), summaries, diary and dialogues (the files each has). A capital letter in the
-/// query makes it case-sensitive. Beside it, the creature (root) of each file.
+/// garden): conversation, observations, dreams and diary, and the files each genome
+/// searches (those each creature has). A capital letter in the query makes it
+/// case-sensitive. Beside it, the creature (root) of each file.
 pub fn request<'c>(
     models: impl IntoIterator<Item = &'c Creature>,
     query: String,
@@ -69,8 +44,7 @@ pub fn request<'c>(
     let (files, owners) = models
         .into_iter()
         .flat_map(|model| {
-            SOURCES
-                .into_iter()
+            sources()
                 .map(|(source, kind)| ((source, model.path_of(kind)), model.root().to_path_buf()))
         })
         .filter(|((_, path), _)| path.exists())

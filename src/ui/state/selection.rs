@@ -18,7 +18,7 @@ use crate::memory::layout::FileKind;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::{self, Anchor, Viewport};
 use crate::ui::focus::MainView;
-use crate::ui::prepare::evennia::ItemDoc;
+use crate::ui::prepare::items::ItemDoc;
 
 /// The selected file, line and text of the main pane.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,17 +37,9 @@ pub fn file_of(view: MainView) -> FileKind {
         MainView::Dreams => FileKind::Dreams,
         MainView::Diary => FileKind::Diary,
         MainView::Recall => FileKind::Conversation,
-        MainView::Journal => crate::genomes::evennia::memory::JOURNAL,
-        MainView::Entities => crate::genomes::evennia::memory::ENTITIES,
-        MainView::Memory => crate::genomes::evennia::memory::SEMANTIC,
-        MainView::Soul => crate::genomes::emergence::memory::SOUL,
-        MainView::LongTerm => crate::genomes::emergence::memory::LONG_TERM,
-        MainView::DiaryLog => crate::genomes::emergence::memory::DIARY_LOG,
-        MainView::Plans => crate::genomes::emergence::memory::TODOS,
-        MainView::Relations => crate::genomes::emergence::memory::RELATIONS,
         MainView::Live | MainView::Events | MainView::Talk => FileKind::Events,
-        // A genome's own view: what it shows comes from its files and the events log.
-        MainView::Own(_) => FileKind::Events,
+        // A genome's own view: the file it says.
+        MainView::Own(view) => view.file,
     }
 }
 
@@ -67,7 +59,12 @@ fn top_line(lines: &[DocLine], anchor: Anchor, vp: Viewport) -> Option<usize> {
 }
 
 /// The top row's item of an item document: its file, line and text.
-fn item_doc(doc: &ItemDoc, anchor: Anchor, vp: Viewport, model: &Creature) -> Option<Selection> {
+pub fn item_doc(
+    doc: &ItemDoc,
+    anchor: Anchor,
+    vp: Viewport,
+    model: &Creature,
+) -> Option<Selection> {
     let top = top_line(&doc.lines, anchor, vp)?;
     let item = doc.items.iter().rev().find(|i| i.at <= top)?;
     Some(Selection {
@@ -90,30 +87,13 @@ impl App {
         let vp = self.areas().main_viewport();
         let file = model.path_of(file_of(view));
         let found = match view {
-            MainView::Soul | MainView::LongTerm | MainView::DiaryLog | MainView::Plans => {
-                ui.emergence.as_ref().and_then(|e| {
-                    let (doc, anchor) = match view {
-                        MainView::Soul => (&e.soul, e.soul_anchor),
-                        MainView::LongTerm => (&e.memory, e.memory_anchor),
-                        MainView::DiaryLog => (&e.diary, e.diary_anchor),
-                        _ => (&e.plans, e.plans_anchor),
-                    };
-                    item_doc(doc, anchor, vp, model)
-                })
-            }
-            MainView::Journal | MainView::Memory => ui.evennia.as_ref().and_then(|e| {
-                let (doc, anchor) = match view {
-                    MainView::Journal => (&e.journal, e.journal_anchor),
-                    _ => (&e.memory, e.memory_anchor),
-                };
-                item_doc(doc, anchor, vp, model)
-            }),
+            MainView::Own(own) => ui.own.as_ref().and_then(|o| o.selection(own, vp, model)),
             MainView::Talk => top_line(&self.talk.doc, self.talk.anchor, vp).map(|top| Selection {
                 file: file.clone(),
                 line: None,
                 text: self.talk.doc.get(top).map(|l| text_of(&l.line)),
             }),
-            _ => dreamer_selection(ui, view, vp, file.clone()),
+            _ => shared_selection(ui, view, vp, file.clone()),
         };
         Some(found.unwrap_or(Selection {
             file,
@@ -123,8 +103,8 @@ impl App {
     }
 }
 
-/// The selection of the views every genome (or the dreamer) has.
-fn dreamer_selection(
+/// The selection of the shared views (and the cycle's: observations, dreams, diary).
+fn shared_selection(
     ui: &CreatureUi,
     view: MainView,
     vp: Viewport,

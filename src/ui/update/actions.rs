@@ -97,18 +97,20 @@ impl App {
             Action::ViewDreams => self.show(MainView::Dreams),
             Action::ViewDiary => self.show(MainView::Diary),
             Action::ViewRecall => self.show(MainView::Recall),
-            Action::ViewJournal => self.show(MainView::Journal),
-            Action::ViewEntities => self.show(MainView::Entities),
-            Action::ViewMemory => self.show(MainView::Memory),
-            Action::ViewSoul => self.show(MainView::Soul),
-            Action::ViewLongTerm => self.show(MainView::LongTerm),
-            Action::ViewDiaryLog => self.show(MainView::DiaryLog),
-            Action::ViewPlans => self.show(MainView::Plans),
-            Action::ViewRelations => self.show(MainView::Relations),
             Action::ViewLive => self.show(MainView::Live),
             Action::ViewEvents => self.show(MainView::Events),
             Action::ViewTalk => self.show(MainView::Talk),
-            Action::ViewOwnFirst | Action::ViewOwnSecond => {
+            // A genome's own views.
+            Action::ViewOwnFirst
+            | Action::ViewOwnSecond
+            | Action::ViewJournal
+            | Action::ViewEntities
+            | Action::ViewMemory
+            | Action::ViewSoul
+            | Action::ViewLongTerm
+            | Action::ViewDiaryLog
+            | Action::ViewPlans
+            | Action::ViewRelations => {
                 if let Some(view) = action.view_in(self.views()) {
                     self.show(view);
                 }

@@ -1,15 +1,13 @@
 //! Search hits: stepping through them (`n`/`N`), the list of them (its overlay), and
 //! showing one in its creature's view.
 
-use crate::memory::creature::Creature;
 use crate::search::{Hit, SearchSource};
 use crate::ui::doc::scroll::{Anchor, Step};
 use crate::ui::focus::{MainView, Mode, Pane};
+use crate::ui::genome::HitShown;
 use crate::ui::layout::{self, Areas};
 use crate::ui::prepare;
 use crate::ui::state::App;
-use crate::ui::state::creature::CreatureUi;
-use crate::ui::state::search;
 
 impl App {
     /// Shows the next (or previous) hit, wrapping around.
@@ -163,106 +161,26 @@ impl App {
                     .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
                 ui.diary_anchor = Anchor::Line(at);
             }
-            SearchSource::Journal
-            | SearchSource::Reflections
-            | SearchSource::Semantic
-            | SearchSource::Entities => {
-                let (view, found) = evennia_hit(ui, model, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: pruned, forgotten, or older than what is shown",
-                        false,
-                    );
-                }
-            }
-            SearchSource::Dialogues => {
-                self.view = MainView::Relations;
-                let found = ui
-                    .emergence
+            // A file of the creature's genome: its views show it.
+            source => {
+                let shown = ui
+                    .own
                     .as_mut()
-                    .is_some_and(|e| e.show_dialogue(model, hit.line, &self.theme));
-                if !found {
-                    self.set_notice(
-                        "that line was said with an agent the relations do not list, or is older than what is shown",
-                        false,
-                    );
+                    .and_then(|own| own.show_hit(model, source, hit.line, &self.theme));
+                let missing = match shown {
+                    Some(HitShown { view, missing }) => {
+                        self.view = view;
+                        missing
+                    }
+                    None => {
+                        self.view = MainView::Recall;
+                        Some("that line is about something its creature's views do not show")
+                    }
+                };
+                if let Some(missing) = missing {
+                    self.set_notice(missing, false);
                 }
             }
-            SearchSource::Soul
-            | SearchSource::LongTerm
-            | SearchSource::Summaries
-            | SearchSource::DiaryLog => {
-                let (view, found) = emergence_hit(ui, hit.source, hit.line);
-                self.view = view;
-                if !found {
-                    self.set_notice(
-                        "that line is about something not shown: removed, replaced, or older than what is shown",
-                        false,
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// Shows an emergence creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there (a soul entry removed, a diary line replaced is not).
-fn emergence_hit(ui: &mut CreatureUi, source: SearchSource, line: u64) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.emergence.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    let (view, doc, anchor) = match source {
-        SearchSource::Soul => (MainView::Soul, &e.soul, &mut e.soul_anchor),
-        SearchSource::DiaryLog => (MainView::DiaryLog, &e.diary, &mut e.diary_anchor),
-        _ => (MainView::LongTerm, &e.memory, &mut e.memory_anchor),
-    };
-    let at = doc.find(file, line);
-    if let Some(at) = at {
-        *anchor = Anchor::Line(at);
-    }
-    (view, at.is_some())
-}
-
-/// Shows an evennia creature's item folded from the hit's line: the view it is in, and
-/// whether it is still there.
-fn evennia_hit(
-    ui: &mut CreatureUi,
-    model: &Creature,
-    source: SearchSource,
-    line: u64,
-) -> (MainView, bool) {
-    let file = search::file_of(source);
-    let Some(e) = ui.evennia.as_mut() else {
-        return (MainView::Recall, false);
-    };
-    match source {
-        SearchSource::Semantic => {
-            let at = e.memory.find(file, line);
-            if let Some(at) = at {
-                e.memory_anchor = Anchor::Line(at);
-            }
-            (MainView::Memory, at.is_some())
-        }
-        SearchSource::Entities => {
-            let id = crate::genomes::evennia::memory::of(model)
-                .entities
-                .all()
-                .find(|entity| entity.has_line(line))
-                .map(|entity| entity.id.clone());
-            let index = id.and_then(|id| e.entities.iter().position(|r| r.id == id));
-            if let Some(i) = index {
-                e.select_entity(i);
-            }
-            (MainView::Entities, index.is_some())
-        }
-        _ => {
-            let at = e.journal.find(file, line);
-            if let Some(at) = at {
-                e.journal_anchor = Anchor::Line(at);
-            }
-            (MainView::Journal, at.is_some())
         }
     }
 }

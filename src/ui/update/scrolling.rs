@@ -5,8 +5,6 @@ use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
 use crate::ui::state::App;
-use crate::ui::state::emergence::EmergenceUi;
-use crate::ui::state::evennia::EvenniaUi;
 use crate::ui::state::openseed::name_of;
 
 /// Rows the mouse wheel scrolls.
@@ -161,17 +159,16 @@ impl App {
         ui.side_anchor = scroll::scroll(&ui.side, ui.side_anchor, vp, step);
     }
 
-    /// The wheel over an entity's profile or an agent's history scrolls it (the keys move
-    /// along the list); returns whether it was there.
+    /// The wheel over a detail pane (a dream's, or a genome's list view's: an entity's
+    /// profile, an agent's history) scrolls it (the keys move along the list); returns
+    /// whether it was there.
     fn scroll_profile(&mut self, column: u16, row: u16, step: Step) -> bool {
         let Some(detail) = self.areas().detail else {
             return false;
         };
         let view = self.shown_view();
-        if !matches!(
-            view,
-            MainView::Entities | MainView::Relations | MainView::Dreams
-        ) || !detail.contains(ratatui::layout::Position::new(column, row))
+        if !matches!(view, MainView::Own(_) | MainView::Dreams)
+            || !detail.contains(ratatui::layout::Position::new(column, row))
         {
             return false;
         }
@@ -186,16 +183,10 @@ impl App {
             return false;
         };
         let vp = layout::viewport(detail);
-        match (view, ui.evennia.as_mut(), ui.emergence.as_mut()) {
-            (MainView::Entities, Some(e), _) => {
-                e.profile_anchor = scroll::scroll(&e.profile, e.profile_anchor, vp, step);
-            }
-            (MainView::Relations, _, Some(e)) => {
-                e.history_anchor = scroll::scroll(&e.history, e.history_anchor, vp, step);
-            }
-            _ => return false,
+        match (view, ui.own.as_mut()) {
+            (MainView::Own(view), Some(own)) => own.scroll_detail(view, vp, step),
+            _ => false,
         }
-        true
     }
 
     /// Scrolls the selected dream's detail; returns whether it is on screen.
@@ -246,20 +237,6 @@ impl App {
         match view {
             // Scrolled above, from the orchestrator's or the garden's state.
             MainView::Live | MainView::Talk => {}
-            MainView::Journal | MainView::Memory | MainView::Entities => {
-                if let Some(evennia) = ui.evennia.as_mut() {
-                    scroll_evennia(evennia, view, vp, step);
-                }
-            }
-            MainView::Soul
-            | MainView::LongTerm
-            | MainView::DiaryLog
-            | MainView::Plans
-            | MainView::Relations => {
-                if let Some(emergence) = ui.emergence.as_mut() {
-                    scroll_emergence(emergence, view, vp, step);
-                }
-            }
             MainView::Observations => {
                 // Newest first, the newest (where new lines arrive) is the top: `G` goes
                 // there, as it goes to the newest oldest first, and `g` to the oldest.
@@ -278,10 +255,8 @@ impl App {
                 .scroll(model.conversation(), &self.theme, vp, step),
             MainView::Events => ui.events.scroll(model.events(), &self.theme, vp, step),
             MainView::Own(view) => {
-                if let (Some(own), Some(anchor)) =
-                    (&ui.own, ui.own_anchors.get_mut(usize::from(view.slot)))
-                {
-                    *anchor = scroll::scroll(own.doc(view.slot), *anchor, vp, step);
+                if let Some(own) = ui.own.as_mut() {
+                    own.scroll(view, vp, step);
                 }
             }
             // A page key pages the selected dream's detail; the others move along the list.
@@ -307,57 +282,6 @@ impl App {
                 ui.dream_selected = (next + 1 < n).then_some(next);
                 ui.load_dream_detail(model);
             }
-        }
-    }
-}
-
-/// Scrolls an emergence view: its documents, or the relation list (the selection moves).
-fn scroll_emergence(e: &mut EmergenceUi, view: MainView, vp: scroll::Viewport, step: Step) {
-    let (doc, anchor) = match view {
-        MainView::Soul => (&e.soul, &mut e.soul_anchor),
-        MainView::LongTerm => (&e.memory, &mut e.memory_anchor),
-        MainView::DiaryLog => (&e.diary, &mut e.diary_anchor),
-        MainView::Plans => (&e.plans, &mut e.plans_anchor),
-        _ => {
-            let n = e.relations.len();
-            if let Some(at) = e.selected_agent() {
-                e.select_agent(select(at, n, vp, step));
-            }
-            return;
-        }
-    };
-    *anchor = scroll::scroll(&doc.lines, *anchor, vp, step);
-}
-
-/// Where a selection at `at` of `n` rows moves (the top row first).
-fn select(at: usize, n: usize, vp: scroll::Viewport, step: Step) -> usize {
-    let page = usize::from(vp.height.max(2) - 1);
-    match step {
-        Step::Up(k) => at.saturating_sub(k),
-        Step::Down(k) => (at + k).min(n - 1),
-        Step::PageUp => at.saturating_sub(page),
-        Step::PageDown => (at + page).min(n - 1),
-        Step::Top => 0,
-        Step::Bottom => n - 1,
-    }
-}
-
-/// Scrolls an evennia view: the journal and memory documents, the entity list (the
-/// selection moves, as in the dreams list).
-fn scroll_evennia(e: &mut EvenniaUi, view: MainView, vp: scroll::Viewport, step: Step) {
-    match view {
-        MainView::Journal => {
-            e.journal_anchor = scroll::scroll(&e.journal.lines, e.journal_anchor, vp, step);
-        }
-        MainView::Memory => {
-            e.memory_anchor = scroll::scroll(&e.memory.lines, e.memory_anchor, vp, step);
-        }
-        _ => {
-            let n = e.entities.len();
-            let Some(at) = e.selected_entity() else {
-                return;
-            };
-            e.select_entity(select(at, n, vp, step));
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The dreamer in the observatory: observations, dreams and the diary, and a side panel of
 //! priorities, rules and the briefing.
 
+mod pictures;
 mod side;
 
 use crate::ui::focus::MainView;
@@ -50,4 +51,8 @@ pub static GENOME: GenomeViews = GenomeViews {
     side_title: " Priorities & rules ",
     side: side::side,
     own: None,
+    search: &[],
+    garden: None,
+    garden_part: None,
+    pictures: pictures::PICTURES,
 };

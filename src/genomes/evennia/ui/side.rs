@@ -3,11 +3,13 @@
 
 use ratatui::text::{Line, Span};
 
+use super::figures::pending;
 use crate::genomes::evennia::memory::{self, mode::Mode};
 use crate::memory::creature::Creature;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::clock;
 use crate::ui::prepare::side::{none, title};
-use crate::ui::prepare::{evennia, inert};
 use crate::ui::theme::Theme;
 
 /// Transitions and compactions listed, the newest.
@@ -36,7 +38,7 @@ pub(super) fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {
         };
         out.push(DocLine::hanging(
             Line::from(vec![
-                Span::styled(format!("{} ", evennia::clock(tr.t)), theme.muted),
+                Span::styled(format!("{} ", clock(tr.t)), theme.muted),
                 Span::styled(format!("→ {to}"), theme.accent),
                 Span::styled(
                     tr.reason
@@ -76,7 +78,7 @@ pub(super) fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {
             .map_or(String::new(), |j| format!(" → {}", inert(j)));
         out.push(DocLine::hanging(
             Line::from(vec![
-                Span::styled(format!("{} ", evennia::clock(c.t)), theme.muted),
+                Span::styled(format!("{} ", clock(c.t)), theme.muted),
                 Span::styled(
                     format!(
                         "{}{ratio}{counts}{entry}",
@@ -111,7 +113,7 @@ pub(super) fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {
             2,
         ));
         for action in &c.pending_actions {
-            out.push(evennia::pending(action, 2, theme));
+            out.push(pending(action, 2, theme));
         }
     }
 }

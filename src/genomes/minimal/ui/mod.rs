@@ -8,19 +8,24 @@ use ratatui::text::{Line, Span};
 use super::memory::{self, Cycle, Step};
 use crate::memory::creature::Creature;
 use crate::memory::figures::counted;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
-use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
+use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
+use crate::ui::screenshot::{Pictures, Shot};
 use crate::ui::theme::Theme;
 
 /// Its cycles, newest first.
-const CYCLES: MainView = MainView::Own(&OwnView {
-    slot: 0,
-    title: "Cycles",
-    empty: "No cycles yet: one begins when the creature boots or wakes.",
-});
+const CYCLES: MainView = MainView::Own(&OwnView::text(
+    Action::ViewOwnFirst,
+    "Cycles",
+    "No cycles yet: one begins when the creature boots or wakes.",
+));
 
 /// Its views, in tab order.
 pub const VIEWS: &[MainView] = &[CYCLES, MainView::Events];
@@ -37,18 +42,47 @@ pub static GENOME: GenomeViews = GenomeViews {
     side_title: " Loop ",
     side,
     own: Some(|c, now, theme| {
-        let mut ui = MinimalUi::default();
+        let mut ui = MinimalUi::new();
         ui.prepare(c, now, theme);
         Box::new(ui)
     }),
+    search: &[],
+    garden: Some(GardenColumn {
+        label: "cycle calls",
+        short: "calls",
+        glyph: "✗",
+    }),
+    garden_part: None,
+    pictures: Pictures {
+        shots: &[Shot {
+            name: "minimal-cycles",
+            theme: None,
+            input: &[],
+            min_width: 0,
+        }],
+        staged: &[],
+    },
 };
 
 /// The cycles view and the header's figures, prepared.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct MinimalUi {
+    /// Where the view is scrolled.
+    anchor: Anchor,
     cycles: Vec<DocLine>,
     /// Cycle count, cycles ended, tool calls, failed, and whether one is under way.
     figures: (Option<u64>, u64, u64, u64, bool),
+}
+
+impl MinimalUi {
+    /// Nothing prepared yet, the view at its top (the newest).
+    fn new() -> Self {
+        Self {
+            anchor: Anchor::Line(0),
+            cycles: Vec::new(),
+            figures: Default::default(),
+        }
+    }
 }
 
 impl GenomeUi for MinimalUi {
@@ -74,11 +108,19 @@ impl GenomeUi for MinimalUi {
             .collect();
     }
 
-    fn doc(&self, _slot: u8) -> &[DocLine] {
+    fn doc(&self, _view: &OwnView) -> &[DocLine] {
         &self.cycles
     }
 
-    fn header(&self, theme: &Theme) -> Vec<Span<'static>> {
+    fn anchor(&self, _view: &OwnView) -> Anchor {
+        self.anchor
+    }
+
+    fn anchor_mut(&mut self, _view: &OwnView) -> Option<&mut Anchor> {
+        Some(&mut self.anchor)
+    }
+
+    fn header(&self, _s: &Summary, _now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
         let (count, ended, calls, failed, under_way) = self.figures;
         let count = count.map_or("?".to_string(), |n| n.to_string());
         let mut spans = vec![
@@ -93,7 +135,25 @@ impl GenomeUi for MinimalUi {
         if under_way {
             spans.push(Span::styled("  a cycle under way", theme.muted));
         }
-        spans
+        spans.into_iter().map(Part::keep).collect()
+    }
+
+    /// The cycle it is in, its tool calls, and how many failed.
+    fn garden(&self, cx: &GardenCx) -> Vec<Part> {
+        let (count, _, calls, failed, _) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        vec![
+            Part::keep(Span::styled(format!("⟳{count:<5}"), cx.theme.accent)),
+            Part::keep(Span::styled(format!("{calls:>3}"), cx.theme.base)),
+            Part::keep(Span::styled(
+                cx.count('✗', failed),
+                if failed > 0 {
+                    cx.theme.red
+                } else {
+                    cx.theme.muted
+                },
+            )),
+        ]
     }
 }
 

@@ -7,19 +7,24 @@ use ratatui::text::{Line, Span};
 
 use super::memory::{self, SubconsciousStep};
 use crate::memory::creature::Creature;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::Anchor;
+use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
-use crate::ui::genome::{GenomeUi, GenomeViews};
+use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
+use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::side::{none, title};
+use crate::ui::screenshot::{Pictures, Shot};
 use crate::ui::theme::Theme;
 
 /// Its subconscious, newest first.
-const SUBCONSCIOUS: MainView = MainView::Own(&OwnView {
-    slot: 0,
-    title: "Subconscious",
-    empty: "Nothing yet: the subconscious runs after each turn that used a tool.",
-});
+const SUBCONSCIOUS: MainView = MainView::Own(&OwnView::text(
+    Action::ViewOwnFirst,
+    "Subconscious",
+    "Nothing yet: the subconscious runs after each turn that used a tool.",
+));
 
 /// Its views, in tab order.
 pub const VIEWS: &[MainView] = &[SUBCONSCIOUS, MainView::Events];
@@ -39,18 +44,47 @@ pub static GENOME: GenomeViews = GenomeViews {
     side_title: " Surfaced memories ",
     side,
     own: Some(|c, now, theme| {
-        let mut ui = WondersUi::default();
+        let mut ui = WondersUi::new();
         ui.prepare(c, now, theme);
         Box::new(ui)
     }),
+    search: &[],
+    garden: Some(GardenColumn {
+        label: "cycle surf",
+        short: "surf",
+        glyph: "✧",
+    }),
+    garden_part: None,
+    pictures: Pictures {
+        shots: &[Shot {
+            name: "wonders-subconscious",
+            theme: None,
+            input: &[],
+            min_width: 0,
+        }],
+        staged: &[],
+    },
 };
 
 /// The subconscious view and the header's figures, prepared.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct WondersUi {
+    /// Where the view is scrolled.
+    anchor: Anchor,
     steps: Vec<DocLine>,
     /// Cycle count, memories surfaced, wonders, searches.
     figures: (Option<u64>, u64, u64, u64),
+}
+
+impl WondersUi {
+    /// Nothing prepared yet, the view at its top (the newest).
+    fn new() -> Self {
+        Self {
+            anchor: Anchor::Line(0),
+            steps: Vec::new(),
+            figures: Default::default(),
+        }
+    }
 }
 
 impl GenomeUi for WondersUi {
@@ -72,14 +106,22 @@ impl GenomeUi for WondersUi {
             .collect();
     }
 
-    fn doc(&self, _slot: u8) -> &[DocLine] {
+    fn doc(&self, _view: &OwnView) -> &[DocLine] {
         &self.steps
     }
 
-    fn header(&self, theme: &Theme) -> Vec<Span<'static>> {
+    fn anchor(&self, _view: &OwnView) -> Anchor {
+        self.anchor
+    }
+
+    fn anchor_mut(&mut self, _view: &OwnView) -> Option<&mut Anchor> {
+        Some(&mut self.anchor)
+    }
+
+    fn header(&self, _s: &Summary, _now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
         let (count, surfaced, wonders, searches) = self.figures;
         let count = count.map_or("?".to_string(), |n| n.to_string());
-        vec![
+        [
             Span::styled("cycle ", theme.muted),
             Span::styled(count, theme.accent),
             Span::styled("  surfaced ", theme.muted),
@@ -88,6 +130,20 @@ impl GenomeUi for WondersUi {
                 format!("  {wonders} wonders  {searches} searches"),
                 theme.muted,
             ),
+        ]
+        .into_iter()
+        .map(Part::keep)
+        .collect()
+    }
+
+    /// The cycle it is in, the memories it surfaced, and how often it wondered.
+    fn garden(&self, cx: &GardenCx) -> Vec<Part> {
+        let (count, surfaced, wonders, _) = self.figures;
+        let count = count.map_or("?".to_string(), |n| n.to_string());
+        vec![
+            Part::keep(Span::styled(format!("⟳{count:<5}"), cx.theme.accent)),
+            Part::keep(Span::styled(format!("{surfaced:>3}"), cx.theme.grn)),
+            Part::keep(Span::styled(cx.count('✧', wonders), cx.theme.dream)),
         ]
     }
 }

@@ -13,11 +13,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as Edge};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::doc;
+use super::RELATIONS;
+use super::figures::trust_style;
+use super::graph::GardenGraph;
+use super::state::EmergenceUi;
+use crate::ui::draw::doc;
 use crate::ui::layout::Areas;
-use crate::ui::prepare::emergence::trust_style;
-use crate::ui::prepare::garden_graph::GardenGraph;
-use crate::ui::state::emergence::EmergenceUi;
 use crate::ui::theme::Theme;
 
 /// Where along an edge (from its holder) its label goes: the two directions of a pair
@@ -34,10 +35,7 @@ pub fn render(
 ) {
     if e.relations.is_empty() {
         frame.render_widget(
-            Paragraph::new(Line::styled(
-                "No relationships yet: they come as the creature meets other agents.",
-                theme.muted,
-            )),
+            Paragraph::new(Line::styled(RELATIONS.empty, theme.muted)),
             areas.main_view,
         );
     } else {

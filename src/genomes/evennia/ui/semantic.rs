@@ -3,11 +3,12 @@
 
 use ratatui::text::{Line, Span};
 
-use super::evennia::{ItemDoc, clock, importance_style, method, text_lines};
-use super::inert;
+use super::figures::{importance_style, method};
 use crate::genomes::evennia::memory::EvenniaMemory;
 use crate::genomes::evennia::memory::semantic::SemanticMemory;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::{ItemDoc, clock, text_lines};
 use crate::ui::theme::Theme;
 
 /// Memories shown, the newest (the document is prepared again at each change, so it

@@ -3,11 +3,11 @@
 
 use ratatui::text::{Line, Span};
 
-use super::emergence::text_under;
-use super::evennia::ItemDoc;
-use super::inert;
+use super::figures::text_under;
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::ItemDoc;
 use crate::ui::theme::Theme;
 
 /// Dates shown, the latest (search finds the older ones' lines).

@@ -5,13 +5,13 @@
 use chrono::{DateTime, Days, Utc};
 use ratatui::text::{Line, Span};
 
-use super::emergence::{stamp, text_under};
-use super::evennia::ItemDoc;
-use super::inert;
+use super::figures::{stamp, text_under};
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::genomes::emergence::memory::todos::{Due, Todo};
 use crate::ui::doc::DocLine;
 use crate::ui::draw::fmt::duration;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::ItemDoc;
 use crate::ui::theme::Theme;
 
 /// Days the agenda covers from the clock.

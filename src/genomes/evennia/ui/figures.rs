@@ -1,7 +1,5 @@
-//! What the evennia views share, prepared (and the emergence views: the item document,
-//! text lines, clock): a document whose items can be found by their file lines (for search
-//! hits), importance bars, relationship colours, and the figures of the header and the
-//! garden list.
+//! What the evennia views share, prepared: importance bars, relationship colours, and the
+//! figures of the header and the garden list.
 
 use std::collections::BTreeMap;
 
@@ -9,52 +7,19 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::inert;
 use crate::genomes::evennia::memory::EvenniaMemory;
 use crate::genomes::evennia::memory::entities::RelationshipState;
 use crate::genomes::evennia::memory::journal::ImportanceMethod;
-use crate::memory::layout::FileKind;
-use crate::text::sanitize::sanitize;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::draw::fmt::{self, Part};
+use crate::ui::genome::GardenCx;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::clock;
 use crate::ui::theme::Theme;
 
 /// Cells of an importance bar: one per point of the 1..10 scale.
 pub const IMPORTANCE_CELLS: usize = 10;
-
-/// One item of a document (an entry, a reflection, a memory): where it starts in the
-/// document, and which lines of which file it was folded from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DocItem {
-    pub at: usize,
-    pub file: FileKind,
-    pub lines: Vec<u64>,
-}
-
-/// A document of items.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ItemDoc {
-    pub lines: Vec<DocLine>,
-    pub items: Vec<DocItem>,
-}
-
-impl ItemDoc {
-    /// Starts an item at the current end of the document.
-    pub fn item(&mut self, file: FileKind, lines: &[u64]) {
-        self.items.push(DocItem {
-            at: self.lines.len(),
-            file,
-            lines: lines.to_vec(),
-        });
-    }
-
-    /// The document line where the item folded from `line` (0-based) of `file` starts.
-    pub fn find(&self, file: FileKind, line: u64) -> Option<usize> {
-        self.items
-            .iter()
-            .find(|i| i.file == file && i.lines.contains(&line))
-            .map(|i| i.at)
-    }
-}
 
 /// The importance 1..10 as a bar of [`IMPORTANCE_CELLS`] cells, coloured by how much it
 /// matters (GRN, YLW, RED as the observations are).
@@ -95,15 +60,6 @@ pub fn state_style(state: RelationshipState, theme: &Theme) -> Style {
     }
 }
 
-/// Text from a creature as inert lines (empty lines dropped).
-pub fn text_lines(text: &str) -> Vec<String> {
-    sanitize(text.trim())
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
 /// A pending action of a conversation in working memory, `lead` columns in.
 pub fn pending(action: &str, lead: usize, theme: &Theme) -> DocLine {
     DocLine::hanging(
@@ -113,11 +69,6 @@ pub fn pending(action: &str, lead: usize, theme: &Theme) -> DocLine {
         ]),
         1,
     )
-}
-
-/// `HH:MM`, or `--:--` without a time.
-pub fn clock(t: Option<DateTime<Utc>>) -> String {
-    t.map_or_else(|| "--:--".into(), |t| t.format("%H:%M").to_string())
 }
 
 /// The figures the header and the garden list show for an evennia creature.
@@ -169,26 +120,81 @@ impl EvenniaSummary {
     }
 }
 
+/// The style of the importance toward the next reflection: red once a reflection is due.
+pub fn reflection_style(e: &EvenniaSummary, theme: &Theme) -> Style {
+    if e.cumulative >= e.threshold.max(1) {
+        theme.red
+    } else {
+        theme.deep_sleep
+    }
+}
+
+/// A bar of `cells` cells filled to the cumulative importance over the threshold.
+pub fn reflection_bar(e: &EvenniaSummary, cells: usize, theme: &Theme) -> Vec<Span<'static>> {
+    let threshold = e.threshold.max(1);
+    let filled = (e.cumulative.min(threshold) as usize * cells).div_ceil(threshold as usize);
+    vec![
+        Span::styled("█".repeat(filled), reflection_style(e, theme)),
+        Span::styled("░".repeat(cells - filled), theme.gauge_empty),
+    ]
+}
+
+/// Cells of the importance gauge in the header.
+const GAUGE: usize = 20;
+
+/// The header's second line: the importance toward the next reflection, the journal,
+/// memories and entities.
+pub fn header(e: &EvenniaSummary, s: &Summary, now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+    vec![
+        Part::optional(2, Span::styled("importance ", theme.muted)),
+        Part {
+            drop: 1,
+            spans: reflection_bar(e, GAUGE, theme),
+            short: None,
+        },
+        Part::keep(Span::styled(
+            format!(" {}/{}", e.cumulative, e.threshold),
+            reflection_style(e, theme),
+        )),
+        Part::optional(
+            4,
+            Span::styled(format!("  journal {}", e.entries), theme.muted),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  memories {}", e.memories), theme.muted),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  entities {}", e.entities), theme.muted),
+        ),
+        Part::keep(Span::styled(
+            format!("  active {}", fmt::ago(s.last_activity, now)),
+            theme.muted,
+        )),
+    ]
+}
+
+/// The garden list's figures: the importance toward the next reflection, the reflections.
+pub fn garden(e: &EvenniaSummary, cx: &GardenCx) -> Vec<Part> {
+    let theme = cx.theme;
+    vec![
+        Part {
+            drop: 0,
+            spans: reflection_bar(e, 6, theme),
+            short: None,
+        },
+        Part::keep(Span::styled(
+            format!(" {:>2}", e.cumulative),
+            reflection_style(e, theme),
+        )),
+        Part::keep(Span::styled(cx.count('◆', e.reflections), theme.deep_sleep)),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn items_are_found_by_any_of_their_lines() {
-        let mut doc = ItemDoc::default();
-        doc.item(crate::genomes::evennia::memory::JOURNAL, &[0, 4]);
-        doc.lines.push(DocLine::hard(Default::default()));
-        doc.item(crate::genomes::evennia::memory::REFLECTIONS, &[0]);
-        assert_eq!(
-            doc.find(crate::genomes::evennia::memory::JOURNAL, 4),
-            Some(0)
-        );
-        assert_eq!(
-            doc.find(crate::genomes::evennia::memory::REFLECTIONS, 0),
-            Some(1)
-        );
-        assert_eq!(doc.find(crate::genomes::evennia::memory::JOURNAL, 1), None);
-    }
 
     #[test]
     fn bars_fill_one_cell_per_point() {

@@ -4,13 +4,13 @@
 
 use ratatui::text::{Line, Span};
 
-use super::emergence::{stamp, text_under};
-use super::evennia::ItemDoc;
-use super::inert;
+use super::figures::{stamp, text_under};
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::genomes::emergence::memory::longterm::LongTermMemory;
 use crate::genomes::emergence::memory::summaries::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::ItemDoc;
 use crate::ui::theme::Theme;
 
 /// Items shown per section, the newest (search finds the older ones' lines).

@@ -5,10 +5,13 @@ use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::evennia::text_lines;
-use super::inert;
 use crate::genomes::emergence::memory::EmergenceMemory;
+use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
+use crate::ui::draw::fmt::{self, Part};
+use crate::ui::genome::GardenCx;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::text_lines;
 use crate::ui::theme::Theme;
 
 /// A text from the creature after a lead (an id and a time, or an indent): the lead kept
@@ -97,6 +100,64 @@ impl EmergenceSummary {
             last_self_care: m.summaries.counts.last_t,
         }
     }
+}
+
+/// The header's second line: the soul, memories, plans (overdue to-dos, the next event) and relations.
+pub fn header(e: &EmergenceSummary, s: &Summary, now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+    let overdue = if e.overdue > 0 {
+        Part::keep(Span::styled(format!(" ({} overdue)", e.overdue), theme.red))
+    } else {
+        Part::keep(Span::raw(""))
+    };
+    vec![
+        Part::keep(Span::styled("soul ", theme.muted)),
+        Part::keep(Span::styled(e.soul.to_string(), theme.title)),
+        Part::keep(Span::styled("  memories ", theme.muted)),
+        Part::keep(Span::styled(e.memories.to_string(), theme.base)),
+        Part::optional(
+            4,
+            Span::styled(format!(" ({} archived)", e.archived), theme.muted),
+        ),
+        Part::keep(Span::styled("  to-dos ", theme.muted)),
+        Part::keep(Span::styled(e.open.to_string(), theme.base)),
+        overdue,
+        Part::optional(
+            3,
+            Span::styled(
+                e.next_event
+                    .as_deref()
+                    .map_or(String::new(), |n| format!("  next {n}")),
+                theme.dream,
+            ),
+        ),
+        Part::optional(
+            4,
+            Span::styled(format!("  relations {}", e.relations), theme.muted),
+        ),
+        Part::keep(Span::styled(
+            format!("  active {}", fmt::ago(s.last_activity, now)),
+            theme.muted,
+        )),
+    ]
+}
+
+/// The garden list's figures: its soul entries, the memories it holds (self-care
+/// summarises them), and when self-care last ran: it has no fatigue and does not dream.
+pub fn garden(e: &EmergenceSummary, cx: &GardenCx) -> Vec<Part> {
+    let theme = cx.theme;
+    let since = e.last_self_care.map(|t| (cx.now - t).num_seconds());
+    let care = match (since, cx.spark) {
+        (None, Some(_)) => "  ↻-  ".to_string(),
+        (None, None) => "  ↻-".to_string(),
+        // Under the activity column's header: one unit, as wide as the counts.
+        (Some(secs), Some(_)) => format!("  ↻{:<3}", fmt::coarse_duration(secs)),
+        (Some(secs), None) => format!("  ↻{}", fmt::duration(secs)),
+    };
+    vec![
+        Part::keep(Span::styled(format!("✦{:<5}", e.soul), theme.accent)),
+        Part::keep(Span::styled(format!("{:>3}", e.memories), theme.title)),
+        Part::keep(Span::styled(care, theme.dream)),
+    ]
 }
 
 #[cfg(test)]

@@ -1,16 +1,27 @@
 //! The journal view's document, newest first: each entry with its importance bar and
 //! method, tags, source and trust, where it went at consolidation; each reflection where it
-//! happened, with its questions and its insights; a date line where the day changes.
+//! happened, with its questions and its insights; a date line where the day changes. Over
+//! it, the gauge of importance toward the next reflection.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use ratatui::Frame;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 
-use super::evennia::{ItemDoc, clock, importance_bar, importance_style, method, text_lines};
-use super::inert;
+use super::JOURNAL;
+use super::figures::{
+    EvenniaSummary, importance_bar, importance_style, method, reflection_bar, reflection_style,
+};
+use super::state::EvenniaUi;
 use crate::genomes::evennia::memory::EvenniaMemory;
 use crate::genomes::evennia::memory::journal::{Consolidation, JournalEntry};
 use crate::genomes::evennia::memory::reflections::Reflection;
 use crate::ui::doc::DocLine;
+use crate::ui::draw::doc;
+use crate::ui::draw::fmt::{self, Part};
+use crate::ui::layout::Areas;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::{ItemDoc, clock, text_lines};
 use crate::ui::theme::Theme;
 
 /// Entries shown, the newest (the document is prepared again at each change, so it stays
@@ -218,6 +229,96 @@ fn reflection(doc: &mut ItemDoc, r: &Reflection, m: &EvenniaMemory, theme: &Them
             14,
         ));
     }
+}
+
+/// Cells of the gauge at most.
+const GAUGE_CELLS: usize = 40;
+
+/// The gauge over the journal, then the journal.
+pub fn draw(frame: &mut Frame, areas: &Areas, e: &EvenniaUi, theme: &Theme) {
+    if let Some(area) = areas.gauge {
+        let width = usize::from(area.width);
+        let rule = Line::styled("─".repeat(width), theme.border);
+        frame.render_widget(
+            Paragraph::new(vec![
+                gauge(&e.summary, width, theme),
+                counts(&e.summary, width, theme),
+                rule,
+            ]),
+            area,
+        );
+    }
+    doc::render(
+        frame,
+        areas.main_view,
+        &e.journal.lines,
+        e.journal_anchor,
+        JOURNAL.empty,
+        theme,
+    );
+}
+
+/// `importance ██████░░░░ 49/150 toward the next reflection`: full (and red) when a
+/// reflection is due.
+fn gauge(s: &EvenniaSummary, width: usize, theme: &Theme) -> Line<'static> {
+    let label = "importance ";
+    let figures = format!(" {}/{}", s.cumulative, s.threshold);
+    let tail = " toward the next reflection";
+    let cells = width
+        .saturating_sub(label.len() + figures.len() + tail.len())
+        .min(GAUGE_CELLS);
+    let due = s.cumulative >= s.threshold.max(1);
+    let mut spans = vec![Span::styled(label, theme.muted)];
+    spans.extend(reflection_bar(s, cells, theme));
+    spans.push(Span::styled(figures, reflection_style(s, theme)));
+    spans.push(Span::styled(
+        if due { " reflection due" } else { tail },
+        theme.muted,
+    ));
+    Line::from(spans)
+}
+
+/// `34 entries · 2 pruned · 26 scored by the model, 8 heuristic · 1 reflection, last r1
+/// 16:48`, the least useful parts left out first when narrow.
+fn counts(s: &EvenniaSummary, width: usize, theme: &Theme) -> Line<'static> {
+    let part = |drop, text: String| Part::optional(drop, Span::styled(text, theme.muted));
+    let reflections = if s.reflections == 1 {
+        "reflection"
+    } else {
+        "reflections"
+    };
+    let last = s
+        .last_reflection
+        .as_deref()
+        .map_or(String::new(), |r| format!(", last {r}"));
+    fmt::fit(
+        vec![
+            Part::keep(Span::styled(format!("{} entries", s.entries), theme.muted)),
+            part(2, format!(" · {} pruned", s.pruned)),
+            part(
+                3,
+                format!(
+                    " · {} scored by the model, {} heuristic",
+                    s.llm, s.heuristic
+                ),
+            ),
+            Part {
+                drop: 1,
+                spans: vec![Span::styled(
+                    format!(" · {} {reflections}{last}", s.reflections),
+                    theme.muted,
+                )],
+                short: Some((
+                    1,
+                    vec![Span::styled(
+                        format!(" · ◆{}", s.reflections),
+                        theme.deep_sleep,
+                    )],
+                )),
+            },
+        ],
+        width,
+    )
 }
 
 #[cfg(test)]

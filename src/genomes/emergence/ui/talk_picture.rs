@@ -10,10 +10,10 @@ use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 
-use super::changed::copy_dir;
 use crate::genomes::emergence::memory::dialogues::Dialogues;
 use crate::memory::time::format_time;
 use crate::ui::headless::Headless;
+use crate::ui::screenshot::changed::copy_dir;
 use crate::ui::state::Settings;
 use crate::ui::theme::Theme;
 

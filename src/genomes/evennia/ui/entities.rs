@@ -4,16 +4,24 @@
 
 use std::cmp::Ordering;
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
-use super::evennia::{clock, pending, state_style, text_lines};
-use super::inert;
+use super::ENTITIES;
+use super::figures::{pending, state_style};
+use super::state::EvenniaUi;
 use crate::genomes::evennia::memory::EvenniaMemory;
 use crate::genomes::evennia::memory::entities::{Entity, RelationshipState};
 use crate::genomes::evennia::memory::working::Conversation;
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
+use crate::ui::draw::doc;
+use crate::ui::layout::Areas;
+use crate::ui::prepare::inert;
+use crate::ui::prepare::items::{clock, text_lines};
 use crate::ui::theme::Theme;
 
 /// Cells of the favorability bar in a profile (0.0 to 1.0).
@@ -302,6 +310,55 @@ fn relationship_lines(e: &Entity, theme: &Theme) -> Vec<DocLine> {
 fn spark(f: f64) -> char {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     BLOCKS[((f.clamp(0.0, 1.0) * 7.0).round() as usize).min(7)]
+}
+
+/// The list of entities beside the selected one's profile.
+pub fn draw(frame: &mut Frame, areas: &Areas, e: &EvenniaUi, theme: &Theme) {
+    if e.entities.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(ENTITIES.empty, theme.muted)),
+            areas.main_view,
+        );
+        return;
+    }
+    list(frame, areas.main_view, e, theme);
+    if let Some(area) = areas.detail {
+        let block = Block::default()
+            .borders(Borders::LEFT)
+            .border_style(theme.border);
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let inner = Rect {
+            x: inner.x.saturating_add(1),
+            width: inner.width.saturating_sub(1),
+            ..inner
+        };
+        doc::render(frame, inner, &e.profile, e.profile_anchor, "", theme);
+    }
+}
+
+fn list(frame: &mut Frame, area: Rect, e: &EvenniaUi, theme: &Theme) {
+    let height = usize::from(area.height);
+    if height == 0 {
+        return;
+    }
+    let selected = e.selected_entity();
+    let first = selected.map_or(0, |s| (s + 1).saturating_sub(height));
+    let rows: Vec<Line> = e
+        .entities
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(height)
+        .map(|(i, row)| {
+            if Some(i) == selected {
+                row.line.clone().patch_style(theme.selection)
+            } else {
+                row.line.clone()
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(rows), area);
 }
 
 #[cfg(test)]

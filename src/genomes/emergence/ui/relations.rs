@@ -7,13 +7,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-use super::emergence::{stamp, text_under, trust_bar, trust_style};
-use super::inert;
+use super::figures::{stamp, text_under, trust_bar, trust_style};
 use crate::genomes::emergence::memory::EmergenceMemory;
 use crate::genomes::emergence::memory::dialogues::Dialogues;
 use crate::genomes::emergence::memory::relations::{AgentRelation, Relation};
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Columns of an agent's name in the list at most.

@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::inert;
 use crate::memory::creature::Creature;
+use crate::ui::genome::GardenState;
+use crate::ui::prepare::inert;
 
 /// Nodes drawn at most (a large garden keeps those with relations, then the first).
 pub const MAX_NODES: usize = 24;
@@ -37,6 +38,13 @@ pub struct GardenGraph {
     pub edges: Vec<GraphEdge>,
     /// Nodes past [`MAX_NODES`], not drawn.
     pub left_out: usize,
+}
+
+impl GardenState for GardenGraph {}
+
+/// The graph of every creature the observatory sees.
+pub fn make(creatures: &[&Creature]) -> Box<dyn GardenState> {
+    Box::new(GardenGraph::of(creatures.iter().copied()))
 }
 
 impl GardenGraph {
