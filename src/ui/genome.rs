@@ -230,7 +230,18 @@ pub struct GardenColumn {
     pub label: &'static str,
     pub short: &'static str,
     pub glyph: &'static str,
+    /// What the row's figures are, for the help's legend.
+    pub legend: &'static str,
 }
+
+/// The cycle's column, for a creature whose genome has none of its own: fatigue and
+/// dreams.
+pub const FATIGUE: GardenColumn = GardenColumn {
+    label: "fatigue",
+    short: "fatig",
+    glyph: "☾",
+    legend: "the bar and number: fatigue (the mark: where it warns), ☾ dreams",
+};
 
 /// What the observatory shows of a genome's creatures.
 #[derive(Debug)]

@@ -822,3 +822,18 @@ fn a_key_that_does_nothing_here_says_so() {
         "{text}"
     );
 }
+
+#[test]
+fn the_help_ends_with_a_legend_of_the_garden_list() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 140, 48);
+    press(&mut screen, &["?", "G"]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("The garden list"), "{text}");
+    assert!(text.contains("● awake"), "{text}");
+    assert!(text.contains("✱ news while it was not selected"), "{text}");
+    assert!(text.contains("fatigue: the bar and number: fatigue"), "{text}");
+    assert!(text.contains("evennia: the bar and number: importance"), "{text}");
+    assert!(text.contains("wonders: ⟳ the cycle it is in"), "{text}");
+}

@@ -168,13 +168,6 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
     ]
 }
 
-/// The column of the cycle's fatigue and dreams, of creatures whose genome has none.
-const FATIGUE: GardenColumn = GardenColumn {
-    label: "fatigue",
-    short: "fatig",
-    glyph: "☾",
-};
-
 /// The garden column a creature's row shows: its genome's, else the cycle's fatigue and
 /// dreams (`None`).
 fn column_of(ui: &CreatureUi) -> Option<&'static GardenColumn> {
@@ -187,7 +180,7 @@ fn column_of(ui: &CreatureUi) -> Option<&'static GardenColumn> {
 fn column_header(app: &App) -> (String, String) {
     let mut columns: Vec<&GardenColumn> = Vec::new();
     if app.creatures.values().any(|u| column_of(u).is_none()) {
-        columns.push(&FATIGUE);
+        columns.push(&genome::FATIGUE);
     }
     for g in genome::installed() {
         if let Some(column) = &g.garden
@@ -200,7 +193,10 @@ fn column_header(app: &App) -> (String, String) {
         }
     }
     match columns.as_slice() {
-        [] => (FATIGUE.label.to_string(), FATIGUE.glyph.to_string()),
+        [] => (
+            genome::FATIGUE.label.to_string(),
+            genome::FATIGUE.glyph.to_string(),
+        ),
         [one] => (one.label.to_string(), one.glyph.to_string()),
         [a, b] => (
             format!("{}/{}", a.short, b.short),

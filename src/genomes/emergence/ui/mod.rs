@@ -107,6 +107,7 @@ pub static GENOME: GenomeViews = GenomeViews {
         label: "soul   mem",
         short: "soul",
         glyph: "↻",
+        legend: "✦ soul entries, then long-term memories, ↻ time since its last self-care",
     }),
     garden_part: Some(GardenPart {
         make: graph::make,

@@ -97,6 +97,7 @@ pub static GENOME: GenomeViews = GenomeViews {
         label: "importance",
         short: "imp",
         glyph: "◆",
+        legend: "the bar and number: importance gathered toward the next reflection, ◆ reflections",
     }),
     garden_part: None,
     pictures: pictures::PICTURES,

@@ -51,6 +51,7 @@ pub static GENOME: GenomeViews = GenomeViews {
         label: "cycle calls",
         short: "calls",
         glyph: "✗",
+        legend: "⟳ the cycle it is in, then its tool calls, ✗ those that failed",
     }),
     garden_part: None,
     pictures: Pictures {

@@ -53,6 +53,7 @@ pub static GENOME: GenomeViews = GenomeViews {
         label: "cycle surf",
         short: "surf",
         glyph: "✧",
+        legend: "⟳ the cycle it is in, then memories its subconscious surfaced, ✧ times it wondered",
     }),
     garden_part: None,
     pictures: Pictures {
