@@ -494,8 +494,9 @@ fn host_runners(
 /// What a hosting run says when it ends, headless or in the observatory.
 fn closing_line(who: &str, report: &RunReport) -> String {
     format!(
-        "dreamwatch: {who}stopped after {} dream(s) this run, {} in all",
-        report.dreams_this_run, report.dreams
+        "dreamwatch: {who}stopped after {} this run, {} in all",
+        crate::text::count(report.dreams_this_run, "dream", "dreams"),
+        report.dreams
     )
 }
 

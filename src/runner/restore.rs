@@ -40,7 +40,8 @@ pub fn read_back(
 fn oversized(file: &str, n: u64, errors: &mut Vec<String>) {
     if n > 0 {
         errors.push(format!(
-            "{file}: {n} line(s) over {} MiB skipped",
+            "{file}: {} over {} MiB skipped",
+            crate::text::count(n, "line", "lines"),
             MAX_RESTORED_LINE >> 20
         ));
     }

@@ -833,7 +833,13 @@ fn the_help_ends_with_a_legend_of_the_garden_list() {
     assert!(text.contains("The garden list"), "{text}");
     assert!(text.contains("● awake"), "{text}");
     assert!(text.contains("✱ news while it was not selected"), "{text}");
-    assert!(text.contains("fatigue: the bar and number: fatigue"), "{text}");
-    assert!(text.contains("evennia: the bar and number: importance"), "{text}");
+    assert!(
+        text.contains("fatigue: the bar and number: fatigue"),
+        "{text}"
+    );
+    assert!(
+        text.contains("evennia: the bar and number: importance"),
+        "{text}"
+    );
     assert!(text.contains("wonders: ⟳ the cycle it is in"), "{text}");
 }

@@ -124,7 +124,7 @@ fn the_runner_s_record_is_shown_for_a_creature_that_keeps_one() {
     filters(&garden).bind(|| insta::assert_snapshot!("dream_changes_runner", text));
     assert!(text.contains("- [.] Week 3 data had gaps"), "{text}");
     assert!(
-        text.contains("priorities.md rewritten: 1 line(s) removed, 1 added"),
+        text.contains("priorities.md rewritten: 1 line removed, 1 added"),
         "{text}"
     );
     // The dream before it was recorded by nobody: said so.

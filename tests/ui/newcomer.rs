@@ -289,7 +289,7 @@ fn hosting_says_hosting() {
     let garden = Garden::new();
     let ember = garden.creature("ember");
     let text = hosting(&garden, &ember, true).text().unwrap();
-    assert!(text.contains("1 creature(s) · hosting"), "{text}");
+    assert!(text.contains("1 creature · hosting"), "{text}");
     assert!(!text.contains("watching"), "{text}");
     let text = hosting(&garden, &ember, false).text().unwrap();
     assert!(text.contains("hosting 1 · watching"), "{text}");
@@ -491,7 +491,7 @@ fn q_asks_before_it_stops_a_hosted_creature() {
     assert!(!screen.app.quit);
     let text = screen.text().unwrap();
     assert!(
-        text.contains("ember live here: q again stops hosting"),
+        text.contains("ember lives here: q again stops hosting"),
         "{text}"
     );
     screen.press("j").unwrap();

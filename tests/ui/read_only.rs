@@ -52,7 +52,7 @@ fn every_acting_key_is_refused_and_nothing_is_sent_or_written() {
     for hint in ["s sleep", "p pause", "w wake", "m message"] {
         assert!(!hints.contains(hint), "{hint} offered: {hints}");
     }
-    assert!(text.contains("read-only · 2 creature(s)"), "{text}");
+    assert!(text.contains("read-only · 2 creatures"), "{text}");
     // Watching and moving still work.
     screen.press("2").unwrap();
     screen.press("j").unwrap();

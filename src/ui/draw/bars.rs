@@ -64,7 +64,8 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         (h, _) => format!("hosting {h} · {watching}"),
     };
     let read_only = if app.read_only { "read-only · " } else { "" };
-    let right = format!("{read_only}{count} creature(s) · {doing} ");
+    let creatures = crate::text::count(count as u64, "creature", "creatures");
+    let right = format!("{read_only}{creatures} · {doing} ");
     // The orchestrator's word, when one is attached, before the count.
     let openseed = super::openseed::bar(app).map(|(text, style)| (format!("{text} · "), style));
     let openseed_width = openseed.as_ref().map_or(0, |(t, _)| t.width());

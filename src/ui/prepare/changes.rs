@@ -9,6 +9,7 @@ use super::inert;
 use crate::memory::dream_diff::{FileChanges, LineChanges, ObsLine, ObservationChanges};
 use crate::memory::dream_diffs::{DiffRecord, DreamRecords};
 use crate::memory::observations::{ObsItem, Priority, parse_item};
+use crate::text::count;
 use crate::ui::theme::Theme;
 
 /// Lines of prose (diary, briefing) shown per file; the rest are counted.
@@ -87,7 +88,10 @@ pub fn prepare(source: Source<'_>) -> DreamChanges {
                 if r.bad > 0 {
                     note(
                         &mut out,
-                        &format!("{} unreadable line(s) in the record skipped", r.bad),
+                        &format!(
+                            "{} in the record skipped",
+                            count(r.bad as u64, "unreadable line", "unreadable lines")
+                        ),
                     );
                 }
             }
@@ -203,6 +207,11 @@ fn observations(out: &mut DreamChanges, file: &str, o: &ObservationChanges) {
         (o.duplicated.len(), "duplicated"),
         (o.deduplicated.len(), "copies removed"),
     ] {
+        let what = if n == 1 && what == "copies removed" {
+            "copy removed"
+        } else {
+            what
+        };
         if n > 0 {
             head.push_str(&format!(" {n} {what},"));
         }
@@ -255,7 +264,10 @@ fn observations(out: &mut DreamChanges, file: &str, o: &ObservationChanges) {
         push(
             out,
             Mark::Changed,
-            format!("= {text} ({n} copies removed: still in the file)"),
+            format!(
+                "= {text} ({} removed: still in the file)",
+                count(n as u64, "copy", "copies")
+            ),
         );
     }
 }
@@ -282,8 +294,8 @@ fn lines(out: &mut DreamChanges, file: &str, l: &LineChanges) {
         out,
         Mark::File,
         format!(
-            "{file} {verb}: {} line(s) removed, {} added",
-            l.removed.len(),
+            "{file} {verb}: {} removed, {} added",
+            count(l.removed.len() as u64, "line", "lines"),
             l.added.len()
         ),
     );
@@ -301,7 +313,8 @@ fn lines(out: &mut DreamChanges, file: &str, l: &LineChanges) {
             push(out, mark, format!("{sign} {line}"));
         }
         if shown < list.len() {
-            note(out, &format!("... {} more line(s)", list.len() - shown));
+            let more = count((list.len() - shown) as u64, "more line", "more lines");
+            note(out, &format!("... {more}"));
         }
     }
 }
@@ -351,7 +364,7 @@ mod tests {
                 "- RED 10:01 b^[[31m",
                 "- GRN 10:00 a",
                 "+ YLW 11:00 c",
-                "1 unreadable line(s) in the record skipped"
+                "1 unreadable line in the record skipped"
             ]
         );
         assert_eq!(out.lines[1].mark, Mark::Pruned(Some(Priority::Red)));

@@ -564,7 +564,8 @@ impl App {
             Action::Quit,
             "{} again stops hosting them and quits; any other key keeps them running",
         );
-        self.set_notice(format!("{} live here: {again}", names.join(", ")), false);
+        let live = if names.len() == 1 { "lives" } else { "live" };
+        self.set_notice(format!("{} {live} here: {again}", names.join(", ")), false);
     }
 
     /// Any action but the one that answers it takes a pending question back.
