@@ -207,7 +207,22 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         opts.max_sleeps = args.max_sleeps;
         hosted.push((opts, genome));
     }
-    host(hosted, args.headless, vec![garden], cli, watching, secrets)
+    host(
+        hosted,
+        args.headless,
+        vec![garden.clone()],
+        cli,
+        watching,
+        secrets,
+    )?;
+    if args.dir.is_some() {
+        say!(
+            "dreamwatch demo: the garden is kept in {dir}: `dreamwatch {dir}` watches it, \
+             `dreamwatch demo --dir {dir}` wakes it again",
+            dir = garden.display()
+        );
+    }
+    Ok(())
 }
 
 /// Refuses a `demo --dir` that is not a demo's garden: the demo plants its creatures only

@@ -59,7 +59,9 @@ fn an_earlier_demo_garden_is_resumed() {
     let dir = home.path().join("garden");
     for round in 0..2 {
         let out = demo(home.path(), &dir, true);
-        assert!(out.status.success(), "round {round}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(out.status.success(), "round {round}: {err}");
+        assert!(err.contains("the garden is kept in"), "{err}");
     }
     for name in ["sprout", "fern", "moss"] {
         assert!(dir.join(name).join("BIRTH.json").is_file(), "{name}");

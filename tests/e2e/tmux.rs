@@ -450,6 +450,8 @@ fn the_demo_garden_talks_on_screen() {
     // Several creatures hosted here: the Talk view is offered before anyone spoke (its
     // tab is `8`, its title once shown).
     pane.wait_text("Garden · 3");
+    // It opens on the dreamer, the creature the README's headline describes.
+    pane.wait_text("1 Observations");
     pane.keys(&["8"]);
     pane.wait_text("8 Talk");
     let names = ["sprout", "fern", "moss"];
@@ -466,4 +468,6 @@ fn the_demo_garden_talks_on_screen() {
     pane.keys(&["q"]);
     pane.keys(&["q"]);
     pane.wait_text("EXITED 0");
+    // Where the garden was kept, and how to watch it again.
+    pane.wait_text("the garden is kept in");
 }

@@ -139,6 +139,8 @@ pub async fn observe(
     let (outcome_tx, outcome_rx) = mpsc::unbounded_channel();
     let mut senders = HashMap::new();
     let mut hosted_dirs = BTreeMap::new();
+    // The observatory opens on the first creature it hosts (the demo's dreamer).
+    let first_hosted = hosted.first().map(|h| canonical(&h.dir));
     for h in hosted {
         let dir = canonical(&h.dir);
         hosted_dirs.insert(dir.clone(), h.cycle);
@@ -159,6 +161,9 @@ pub async fn observe(
     let size = guard.terminal.size()?;
     let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(garden, settings, hosted_dirs, Utc::now(), area);
+    if let Some(first) = first_hosted.filter(|p| app.creatures.contains_key(p)) {
+        app.selected = Some(first);
+    }
     if !warnings.is_empty() {
         for w in &warnings {
             tracing::warn!("{w}");
