@@ -340,3 +340,34 @@ fn a_far_orchestrators_creature_without_files_there_is_shown_and_merges() {
     screen.remote(root, far_openseed(OpenSeed::Creatures(list)));
     assert_eq!(screen.app.creatures.len(), 2);
 }
+
+#[test]
+fn a_far_garden_that_failed_has_a_row_not_the_empty_garden_text() {
+    dreamwatch::app::genomes::install();
+    let mirror = tempfile::tempdir().unwrap();
+    let (theme, _) = dreamwatch::ui::theme::Theme::load("dark", None, false);
+    let mut screen = dreamwatch::ui::headless::Headless::open(
+        &[mirror.path().to_path_buf()],
+        dreamwatch::ui::state::Settings::with_theme(theme),
+        crate::common::ui::clock(),
+        120,
+        30,
+    )
+    .unwrap();
+    screen.add_remote(mirror.path(), "box");
+    let text = screen.text().unwrap();
+    assert!(text.contains("ssh://box/garden"), "{text}");
+    assert!(text.contains("connecting…"), "{text}");
+    assert!(!text.contains("No creatures yet"), "{text}");
+    screen.remote(
+        mirror.path(),
+        Update::Down {
+            error: "ssh: Could not resolve hostname box".into(),
+            retry_in: Duration::from_secs(4),
+        },
+    );
+    let text = screen.text().unwrap();
+    assert!(text.contains("ssh://box/garden ⚡ ssh:"), "{text}");
+    assert!(text.contains("(tried again in 4s)"), "{text}");
+    assert!(!text.contains("No creatures yet"), "{text}");
+}

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::fmt::{self, Part, truncate};
@@ -17,6 +17,7 @@ use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::state::garden::GardenSort;
 use crate::ui::state::health::Attention;
+use crate::ui::state::remote::RemoteLink;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -28,14 +29,15 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if app.creatures.is_empty() {
-        frame.render_widget(
-            Paragraph::new(vec![
+        let mut lines = far_gardens(app);
+        if lines.is_empty() {
+            lines = vec![
                 Line::styled("No creatures yet.", theme.muted),
                 Line::styled("They appear here as soon", theme.muted),
                 Line::styled("as their directory does.", theme.muted),
-            ]),
-            inner,
-        );
+            ];
+        }
+        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
         return;
     }
     let split = garden_list(inner);
@@ -166,6 +168,35 @@ fn headers(app: &App, width: u16) -> Vec<Line<'static>> {
         ),
         Line::styled(truncate(&second, width), style),
     ]
+}
+
+/// A row for each far garden while none of its creatures is here yet: whether it is
+/// connecting, or why it is not followed (a garden that failed is not an empty one).
+fn far_gardens(app: &App) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    app.remotes
+        .values()
+        .map(|r| {
+            let (state, style) = match &r.link {
+                RemoteLink::Connecting => ("connecting…".to_string(), theme.muted),
+                RemoteLink::Up => ("connected: no creatures there yet".to_string(), theme.muted),
+                RemoteLink::Down {
+                    error, retry_in, ..
+                } => (
+                    format!(
+                        "⚡ {error} (tried again in {})",
+                        fmt::duration(retry_in.as_secs() as i64)
+                    ),
+                    theme.error,
+                ),
+                RemoteLink::Refused { error } => (format!("⚡ not followed: {error}"), theme.error),
+            };
+            Line::from(vec![
+                Span::styled(format!("{} ", r.place), theme.accent),
+                Span::styled(state, style),
+            ])
+        })
+        .collect()
 }
 
 /// The garden column a creature's row shows: its genome's, else the cycle's fatigue and
