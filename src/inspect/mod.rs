@@ -106,6 +106,11 @@ fn status_name(status: &Status) -> String {
     status.label().replace(' ', "_")
 }
 
+/// Whether a dreamwatch runner hosted the creature (`runner.json`) and no longer runs.
+fn runner_gone(c: &Creature) -> bool {
+    c.runner().is_some() && !c.runner_probe().alive
+}
+
 /// One creature as the documented `inspect --json` object.
 pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
     let s = c.summary(now, k);
@@ -117,6 +122,7 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "path": s.path,
         "model": s.model,
         "status": status_name(&s.status),
+        "runner_gone": runner_gone(c),
         "wakes_at": time(s.status.wakes_at()),
         "fatigue": s.fatigue,
         "dreams": s.dreams,
@@ -170,7 +176,14 @@ fn write_text(
         .wakes_at()
         .map(|t| format!(", wakes {}", t.format("%Y-%m-%d %H:%M:%S UTC")))
         .unwrap_or_default();
-    writeln!(out, "  status        {}{wake}", s.status.label())?;
+    // A dreamwatch runner hosted it and is gone: its files are as the runner left them
+    // (a mode or a sleep they name is not going on now), as the observatory says it.
+    let gone = if runner_gone(c) {
+        " · runner gone (its files are as the runner left them)"
+    } else {
+        ""
+    };
+    writeln!(out, "  status        {}{wake}{gone}", s.status.label())?;
     if let Some(model) = &s.model {
         writeln!(out, "  model         {}", sanitize_line(model))?;
     }

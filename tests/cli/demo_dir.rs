@@ -66,4 +66,16 @@ fn an_earlier_demo_garden_is_resumed() {
     for name in ["sprout", "fern", "moss"] {
         assert!(dir.join(name).join("BIRTH.json").is_file(), "{name}");
     }
+    // After the demo, inspect says what the observatory says: the runner is gone, and
+    // what the files say is as it left them.
+    let out = bin(home.path())
+        .args(["inspect"])
+        .arg(dir.join("fern"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("stopped · runner gone (its files are as the runner left them)"),
+        "{text}"
+    );
 }
