@@ -384,6 +384,20 @@ pub fn creature_at(list: Rect, selected: Option<usize>, count: usize, row: u16) 
     Some(top + usize::from((row - list.y) / ROWS_PER_CREATURE))
 }
 
+/// The first row the dreams list shows, of `n` dreams newest first (row r is dream
+/// n-1-r) in `height` rows: the selected one stays on screen.
+pub fn first_dream_row(n: usize, selected: Option<usize>, height: usize) -> usize {
+    let sel_row = selected.map_or(0, |i| n.saturating_sub(1 + i));
+    (sel_row + 1).saturating_sub(height)
+}
+
+/// The dream at screen `row` of the dreams list in `area`, if a dream is there.
+pub fn dream_at(area: Rect, n: usize, selected: Option<usize>, row: u16) -> Option<usize> {
+    let offset = usize::from(row.checked_sub(area.y).filter(|r| *r < area.height)?);
+    let r = first_dream_row(n, selected, usize::from(area.height)) + offset;
+    (r < n).then(|| n - 1 - r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

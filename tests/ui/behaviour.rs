@@ -843,3 +843,27 @@ fn the_help_ends_with_a_legend_of_the_garden_list() {
     );
     assert!(text.contains("wonders: ⟳ the cycle it is in"), "{text}");
 }
+
+#[test]
+fn a_click_on_a_dream_selects_it() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 120, 36);
+    press(&mut screen, &["2"]);
+    let ember = garden.creature("ember");
+    let dreams = |screen: &Headless| {
+        let ui = screen.app.creatures.get(&ember).unwrap();
+        (ui.dreams.len(), ui.selected_dream())
+    };
+    let (n, selected) = dreams(&screen);
+    assert_eq!(selected, Some(n - 1), "the newest is selected at first");
+    // The list is in the main view, newest first: its third row is the third newest.
+    let main = screen.app.areas().main_view;
+    screen.mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: main.x + 2,
+        row: main.y + 2,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert_eq!(dreams(&screen).1, Some(n - 3));
+}

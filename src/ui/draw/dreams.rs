@@ -44,9 +44,7 @@ fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>,
     if height == 0 {
         return;
     }
-    // Row r shows dream n-1-r; keep the selected row on screen.
-    let sel_row = selected.map_or(0, |i| n - 1 - i);
-    let first = (sel_row + 1).saturating_sub(height);
+    let first = layout::first_dream_row(n, selected, height);
     let width = usize::from(area.width);
     let rows: Vec<Line> = (first..n.min(first + height))
         .map(|r| {

@@ -79,6 +79,23 @@ impl App {
             self.view = view;
             return;
         }
+        if pane == Pane::Main && shown == MainView::Dreams {
+            let main = areas.main_view;
+            let Some(path) = self.selected.clone() else {
+                return;
+            };
+            if column >= main.x
+                && column < main.x + main.width
+                && let (Some(ui), Some(model)) =
+                    (self.creatures.get_mut(&path), self.garden.creature(&path))
+                && let Some(i) = layout::dream_at(main, ui.dreams.len(), ui.selected_dream(), row)
+            {
+                // The newest dream selected follows new ones, as the keys leave it.
+                ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
+                ui.load_dream_detail(model);
+            }
+            return;
+        }
         if pane != Pane::Garden {
             return;
         }
