@@ -151,7 +151,7 @@ impl History {
             append_private(&changes, r).map_err(io_at(&changes))?;
         }
         // A file too large for its share of the store is not kept: its next change is
-        // not shown (said in the README).
+        // not shown (said in docs/observatory.md).
         if (text.len() as u64) <= self.limit / 8 {
             replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
             state.seen.insert(file.to_string(), Seen { t: Some(now) });

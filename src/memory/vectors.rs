@@ -35,7 +35,7 @@
 //! [`VectorIndex`] keeps the unit vectors in one contiguous `Vec<f32>` and scores a query
 //! against every live one (a dot product the compiler vectorises), keeping the best `k`
 //! in a small heap: exact, no index to build or tune, and within budget up to the scale
-//! measured in the README ("Semantic memory: vectors and recall").
+//! measured in docs/memory.md ("Semantic memory: vectors and recall").
 
 mod file;
 mod index;

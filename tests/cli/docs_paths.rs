@@ -1,11 +1,13 @@
-//! `--help` and the README point only to files the repository has.
+//! `--help`, the README and the reference in `docs/` point only to files the repository
+//! has, and the README stays short.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Top-level folders of the repository: a path starting with one is a file of ours.
-const REPO_DIRS: [&str; 6] = [
+const REPO_DIRS: [&str; 7] = [
+    "docs/",
     "src/",
     "tests/",
     "benches/",
@@ -88,4 +90,66 @@ fn the_readme_names_only_files_the_repository_has() {
     let text = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(text.contains("config.sample.toml"), "the check sees paths");
     assert_eq!(missing(&text), Vec::<String>::new());
+}
+
+/// The README is read in one sitting; the reference is in `docs/`.
+const README_MAX_LINES: usize = 300;
+
+/// The relative link targets of a markdown text (`[text](target)`), without their `#anchor`;
+/// web links and links within the page are left out.
+fn relative_links(text: &str) -> Vec<String> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+        .filter(|t| !t.starts_with('#') && !t.contains("://") && !t.starts_with("mailto:"))
+        .map(|t| t.split('#').next().unwrap_or(t).to_string())
+        .collect()
+}
+
+/// README.md and every `docs/*.md`.
+fn markdown_files() -> Vec<PathBuf> {
+    let mut files = vec![root().join("README.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    files
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_docs_points_to_a_file() {
+    let mut broken = Vec::new();
+    let mut seen = 0;
+    for file in markdown_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let dir = file.parent().unwrap();
+        for link in relative_links(&text) {
+            seen += 1;
+            if !dir.join(&link).exists() {
+                broken.push(format!("{}: {link}", file.display()));
+            }
+        }
+    }
+    assert!(seen > 20, "the check sees links ({seen})");
+    assert_eq!(broken, Vec::<String>::new());
+}
+
+#[test]
+fn the_readme_is_short() {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(
+        lines < README_MAX_LINES,
+        "README.md has {lines} lines: keep it under {README_MAX_LINES}, the reference goes in docs/"
+    );
+}
+
+#[test]
+fn links_are_found_and_anchors_dropped() {
+    let text = "see [a](docs/a.md#x), [b](https://e.org), [c](#here), ![d](../s/d.png)";
+    assert_eq!(relative_links(text), ["docs/a.md", "../s/d.png"]);
 }

@@ -20,7 +20,7 @@ pub const ID_BYTES: usize = 16;
 pub(super) const MAX_DIMS: usize = 16_384;
 
 /// The largest file read: 2.8 million vectors of 768 dimensions, far past what exact
-/// search serves (see the README), and a bound on what a hostile (sparse) file costs.
+/// search serves (see docs/memory.md), and a bound on what a hostile (sparse) file costs.
 pub(super) const MAX_FILE_BYTES: u64 = 8 << 30;
 
 pub(super) const OP_VECTOR: u32 = 1;

@@ -1,7 +1,7 @@
 //! The emergence genome's memory (seed 003, Emergence World's "Agent Memory & Cognition";
 //! DESIGN.md section 7): soul entries, long-term memories, self-care summaries, the diary,
 //! to-dos, the calendar, the relationship graph and the dialogues, each file folded from
-//! its lines as it is followed. What the DESIGN table leaves open is fixed in the README
+//! its lines as it is followed. What the DESIGN table leaves open is fixed in docs/emergence.md
 //! ("emergence creatures"); the runner restores its state through these folds.
 
 pub mod calendar;

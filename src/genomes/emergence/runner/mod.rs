@@ -11,7 +11,7 @@
 //! with the earlier summary folded in; then fatigue starts over and the context is trimmed
 //! (the engine's consolidation). `set_sleep` is a plain rest. A sleep the engine forces
 //! (fatigue limit, operator) rests and trims the context but summarises nothing. Files:
-//! DESIGN.md section 7 and the README's "The emergence genome".
+//! DESIGN.md section 7 and docs/emergence.md ("The emergence genome").
 //!
 //! [`Emergence`] is pure; [`files::EmergenceFiles`] does its IO.
 

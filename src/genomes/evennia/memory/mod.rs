@@ -1,7 +1,7 @@
 //! The evennia genome's memory (seed 002, "Memory and Sleep"; DESIGN.md section 7): the
 //! journal, semantic memory, entity profiles, reflections, the operating mode and the
 //! working memory, each file folded from its lines as it is followed. The contract with
-//! the runner that writes them is the file format in the README ("evennia creatures").
+//! the runner that writes them is the file format in docs/evennia.md ("evennia creatures").
 
 pub mod entities;
 mod figures;

@@ -11,8 +11,8 @@
 //! atomic: a wake meanwhile is deferred) and dreaming (links, link cleanup, entity
 //! consolidation, reflection at a cumulative importance of 150, pruning, stale working
 //! memory, the pre-compaction extraction turn, compaction). Then it rests until its wake
-//! time, a light sleep that an urgent event ends. Files: DESIGN.md section 7 and the
-//! README's "The evennia genome".
+//! time, a light sleep that an urgent event ends. Files: DESIGN.md section 7 and
+//! docs/evennia.md ("The evennia genome").
 //!
 //! [`Evennia`] is pure; [`files::EvenniaFiles`] does its IO.
 
