@@ -48,7 +48,14 @@ impl AnthropicProvider {
         };
         let mut headers = HeaderMap::new();
         headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
-        let api = Api::new(endpoint, options, auth, headers, "/v1/messages")?;
+        let api = Api::new(
+            endpoint,
+            options,
+            auth,
+            headers,
+            "/v1/messages",
+            "ANTHROPIC_API_KEY",
+        )?;
         Ok(Self { api })
     }
 

@@ -29,10 +29,19 @@ const CONTEXT_OVERFLOW: &[&str] = &[
     "greater than the context length", // LM Studio
 ];
 
+/// Error types and codes that say the key was refused (Anthropic, OpenAI).
+const AUTH_KINDS: &[&str] = &[
+    "authentication_error",
+    "permission_error",
+    "invalid_api_key",
+];
+
 /// What a server said went wrong: a kind (`type` or `code`) and a message.
 #[derive(Debug, Default, PartialEq)]
 struct Detail {
     kind: Option<String>,
+    /// A `code` given as a name (OpenAI's `invalid_api_key` beside its `type`).
+    code_name: Option<String>,
     /// A numeric `code`, which some servers put in the body of a 200 answer.
     code: Option<u16>,
     message: String,
@@ -58,8 +67,10 @@ impl Detail {
         };
         let text = |key: &str| inner.get(key).and_then(Value::as_str).map(str::to_owned);
         let code = inner.get("code");
+        let code_name = code.and_then(Value::as_str).map(str::to_owned);
         Self {
-            kind: text("type").or_else(|| code.and_then(Value::as_str).map(str::to_owned)),
+            kind: text("type").or_else(|| code_name.clone()),
+            code_name,
             code: code
                 .and_then(Value::as_u64)
                 .and_then(|c| u16::try_from(c).ok()),
@@ -73,6 +84,13 @@ impl Detail {
         CONTEXT_OVERFLOW
             .iter()
             .any(|phrase| haystack.contains(phrase))
+    }
+
+    fn is_auth(&self) -> bool {
+        [&self.kind, &self.code_name]
+            .into_iter()
+            .flatten()
+            .any(|name| AUTH_KINDS.contains(&name.as_str()))
     }
 
     fn summary(&self) -> String {
@@ -112,6 +130,7 @@ pub(crate) fn from_error_body(body: &[u8]) -> Fault {
     let status = detail
         .code
         .filter(|code| (400..600).contains(code))
+        .or_else(|| detail.code_name.as_deref().and_then(status_of_kind))
         .or_else(|| detail.kind.as_deref().and_then(status_of_kind))
         .unwrap_or(500);
     classify(status, &detail, None)
@@ -121,7 +140,7 @@ pub(crate) fn from_error_body(body: &[u8]) -> Fault {
 fn status_of_kind(kind: &str) -> Option<u16> {
     Some(match kind {
         "invalid_request_error" => 400,
-        "authentication_error" => 401,
+        "authentication_error" | "invalid_api_key" => 401,
         "billing_error" => 402,
         "permission_error" => 403,
         "not_found_error" => 404,
@@ -142,6 +161,8 @@ fn classify(status: u16, detail: &Detail, retry_after: Option<Duration>) -> Faul
             body: detail.summary(),
         },
         429 => LlmError::RateLimited { retry_after },
+        401 | 403 => auth(status, detail),
+        _ if detail.is_auth() => auth(status, detail),
         413 => LlmError::ContextTooLong(detail.summary()),
         _ if detail.is_context_overflow() => LlmError::ContextTooLong(detail.summary()),
         408 => LlmError::Timeout,
@@ -155,6 +176,15 @@ fn classify(status: u16, detail: &Detail, retry_after: Option<Duration>) -> Faul
         },
     };
     Fault { error, retry_after }
+}
+
+/// The key was refused; the provider names its variable later ([`LlmError::naming_key`]).
+fn auth(status: u16, detail: &Detail) -> LlmError {
+    LlmError::Auth {
+        status,
+        body: detail.summary(),
+        variable: None,
+    }
 }
 
 #[cfg(test)]
@@ -228,6 +258,58 @@ mod tests {
                 error: LlmError::RateLimited { retry_after: wait },
                 retry_after: wait
             }
+        );
+    }
+
+    #[test]
+    fn refused_keys_are_auth_errors() {
+        let anthropic = br#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#;
+        let openai = br#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#;
+        let auth = |status: u16, body: &str| LlmError::Auth {
+            status,
+            body: body.into(),
+            variable: None,
+        };
+        assert_eq!(
+            from_status(401, anthropic, None).error,
+            auth(401, "authentication_error: invalid x-api-key")
+        );
+        assert_eq!(
+            from_error_body(anthropic).error,
+            auth(401, "authentication_error: invalid x-api-key")
+        );
+        assert_eq!(
+            from_status(401, openai, None).error,
+            auth(401, "invalid_request_error: Incorrect API key provided")
+        );
+        assert_eq!(
+            from_error_body(openai).error,
+            auth(401, "invalid_request_error: Incorrect API key provided")
+        );
+        assert_eq!(from_status(403, b"", None).error, auth(403, ""));
+        // A 400 whose body names a refused key is one too.
+        assert!(matches!(
+            from_status(400, openai, None).error,
+            LlmError::Auth { status: 400, .. }
+        ));
+        assert!(!from_status(401, b"", None).error.is_retryable());
+    }
+
+    #[test]
+    fn auth_errors_say_which_variable_to_check() {
+        let error = from_status(401, b"", None)
+            .error
+            .naming_key("ANTHROPIC_API_KEY");
+        assert_eq!(
+            error.to_string(),
+            "the model refused the key (401): check ANTHROPIC_API_KEY"
+        );
+        let error = from_status(403, br#"{"error":"no access"}"#, None)
+            .error
+            .naming_key("OPENAI_API_KEY");
+        assert_eq!(
+            error.to_string(),
+            "the model refused the key (403): check OPENAI_API_KEY (no access)"
         );
     }
 

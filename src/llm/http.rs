@@ -4,7 +4,6 @@
 //! [`Api`], which sends a provider's request with its retries.
 
 use std::collections::VecDeque;
-use std::error::Error as _;
 use std::fmt;
 use std::future::Future;
 use std::time::Duration;
@@ -49,15 +48,17 @@ pub(crate) struct Api {
 }
 
 impl Api {
-    /// `path` is added to the endpoint's base URL.
+    /// `path` is added to the endpoint's base URL; `key_variable` is where the key comes
+    /// from, named when the server refuses it.
     pub fn new(
         endpoint: Endpoint,
         options: ProviderOptions,
         auth: Auth,
         headers: HeaderMap,
         path: &str,
+        key_variable: &'static str,
     ) -> Result<Self, ProviderError> {
-        let http = Http::new(&options.timeouts, auth, headers)?;
+        let http = Http::new(&options.timeouts, auth, headers, key_variable)?;
         let url = format!("{}{path}", endpoint.base_url);
         Ok(Self {
             endpoint,
@@ -108,7 +109,7 @@ impl Api {
             label,
             || {
                 self.http
-                    .attempt(exchange::<A>(&self.http, &self.url, body, parse))
+                    .attempt(&self.url, exchange::<A>(&self.http, &self.url, body, parse))
             },
         )
         .await
@@ -129,7 +130,7 @@ impl Api {
             &self.options.retry_clock,
             label,
             || {
-                self.http.attempt(async move {
+                self.http.attempt(&self.url, async move {
                     let response = self.http.post(&self.url, body).await?;
                     parse(&read_body(response).await?)
                 })
@@ -145,6 +146,7 @@ struct Http {
     /// Sent with every request, the auth header among them.
     headers: HeaderMap,
     key: Option<ApiKey>,
+    key_variable: &'static str,
 }
 
 impl fmt::Debug for Http {
@@ -162,6 +164,7 @@ impl Http {
         timeouts: &Timeouts,
         auth: Auth,
         mut headers: HeaderMap,
+        key_variable: &'static str,
     ) -> Result<Self, ProviderError> {
         let bad_key = |_| ProviderError::KeyNotAHeader;
         let key = match auth {
@@ -189,25 +192,32 @@ impl Http {
             overall: timeouts.overall,
             headers,
             key,
+            key_variable,
         })
     }
 
-    /// Runs one try within the overall timeout, and scrubs the key from whatever
-    /// error comes out of it.
+    /// Runs one try (to `url`) within the overall timeout, names the key's variable in
+    /// an auth error, and scrubs the key from whatever error comes out of it.
     pub async fn attempt<T>(
         &self,
+        url: &str,
         work: impl Future<Output = Result<T, Fault>>,
     ) -> Result<T, Fault> {
         let result = match tokio::time::timeout(self.overall, work).await {
             Ok(result) => result,
-            Err(_) => Err(LlmError::Timeout.into()),
+            Err(_) => Err(LlmError::NoAnswer {
+                url: shown_url(url),
+                secs: self.overall.as_secs().max(1),
+            }
+            .into()),
         };
-        result.map_err(|fault| match &self.key {
-            Some(key) => Fault {
-                error: key.scrub_error(fault.error),
-                ..fault
-            },
-            None => fault,
+        result.map_err(|fault| {
+            let error = fault.error.naming_key(self.key_variable);
+            let error = match &self.key {
+                Some(key) => key.scrub_error(error),
+                None => error,
+            };
+            Fault { error, ..fault }
         })
     }
 
@@ -237,22 +247,54 @@ fn sensitive(value: &str) -> Result<HeaderValue, reqwest::header::InvalidHeaderV
     Ok(value)
 }
 
-/// A transport failure: timed out, could not connect, or cut off mid-answer. The
-/// message is the error with its causes, without the URL (which may carry credentials;
-/// the provider's label names the server).
+/// A transport failure in words, the cause first: could not connect, or cut off
+/// mid-answer, with the URL (credentials stripped) and the innermost cause, e.g.
+/// `cannot connect to http://127.0.0.1:9/v1/messages: connection refused`.
 fn transport_fault(error: reqwest::Error) -> Fault {
-    if error.is_timeout() {
-        return LlmError::Timeout.into();
+    let url = error
+        .url()
+        .map_or_else(|| "the server".to_owned(), |url| shown_url(url.as_str()));
+    let cause = root_cause(&error);
+    let words = if error.is_connect() {
+        format!("cannot connect to {url}: {cause}")
+    } else if error.is_body() || error.is_decode() {
+        format!("the answer from {url} broke off: {cause}")
+    } else {
+        format!("the request to {url} failed: {cause}")
+    };
+    LlmError::Connection(fault::shorten(&words)).into()
+}
+
+/// The innermost cause of `error`, starting in lower case and without the OS error
+/// number ("connection refused").
+fn root_cause(error: &reqwest::Error) -> String {
+    let mut cause: &dyn std::error::Error = error;
+    while let Some(source) = cause.source() {
+        cause = source;
     }
-    let error = error.without_url();
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    LlmError::Connection(fault::shorten(&message)).into()
+    let text = cause.to_string();
+    let text = match text.find(" (os error") {
+        Some(cut) => &text[..cut],
+        None => text.as_str(),
+    };
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_lowercase().chain(chars).collect()
+    })
+}
+
+/// `url` as it may be shown: without user, password, query or fragment, which may
+/// carry credentials.
+fn shown_url(url: &str) -> String {
+    let Ok(mut url) = reqwest::Url::parse(url) else {
+        return "the server".to_owned();
+    };
+    // Only URLs that cannot be a base refuse these, and such a URL is never sent.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    url.set_query(None);
+    url.set_fragment(None);
+    url.to_string()
 }
 
 /// Whether the server answered with an event stream (rather than one JSON document).
@@ -335,5 +377,31 @@ impl EventStream {
             };
             self.ready.extend(decoded.map_err(LlmError::Malformed)?);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_urls_carry_no_credentials() {
+        assert_eq!(
+            shown_url("http://user:sk-secret@127.0.0.1:9/v1/messages?key=sk-secret#x"),
+            "http://127.0.0.1:9/v1/messages"
+        );
+        assert_eq!(shown_url("not a url"), "the server");
+    }
+
+    #[test]
+    fn a_stalled_try_says_where_and_how_long() {
+        let error = LlmError::NoAnswer {
+            url: shown_url("https://api.anthropic.com/v1/messages"),
+            secs: 600,
+        };
+        assert_eq!(
+            error.to_string(),
+            "no answer from https://api.anthropic.com/v1/messages within 600s"
+        );
     }
 }

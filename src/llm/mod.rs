@@ -167,16 +167,42 @@ pub enum LlmError {
     RateLimited { retry_after: Option<Duration> },
     #[error("server error {status}: {body}")]
     Server { status: u16, body: String },
+    /// The server said the request timed out (408).
     #[error("request timed out")]
     Timeout,
+    /// No whole answer within the overall timeout.
+    #[error("no answer from {url} within {secs}s")]
+    NoAnswer { url: String, secs: u64 },
     #[error("context too long: {0}")]
     ContextTooLong(String),
     #[error("malformed answer: {0}")]
     Malformed(String),
     #[error("request rejected {status}: {body}")]
     Rejected { status: u16, body: String },
-    #[error("connection failed: {0}")]
+    /// The request did not get through, or its answer broke off: said in words, with
+    /// the URL (credentials stripped), the cause first.
+    #[error("{0}")]
     Connection(String),
+    /// The server refused the key (401/403, or an authentication error in the body):
+    /// waiting will not help. `variable` is where the key comes from, once the provider
+    /// has named it.
+    #[error("{}", auth_words(*status, body, *variable))]
+    Auth {
+        status: u16,
+        body: String,
+        variable: Option<&'static str>,
+    },
+}
+
+/// An [`LlmError::Auth`] in words: the variable to check first, then what the server said.
+fn auth_words(status: u16, body: &str, variable: Option<&str>) -> String {
+    let check = variable.map_or_else(String::new, |v| format!(": check {v}"));
+    let said = if body.is_empty() {
+        String::new()
+    } else {
+        format!(" ({body})")
+    };
+    format!("the model refused the key ({status}){check}{said}")
 }
 
 impl LlmError {
@@ -187,9 +213,22 @@ impl LlmError {
             Self::RateLimited { .. }
                 | Self::Server { .. }
                 | Self::Timeout
+                | Self::NoAnswer { .. }
                 | Self::Malformed(_)
                 | Self::Connection(_)
         )
+    }
+
+    /// An auth error with the variable its key comes from named (other errors as they are).
+    pub(crate) fn naming_key(self, variable: &'static str) -> Self {
+        match self {
+            Self::Auth { status, body, .. } => Self::Auth {
+                status,
+                body,
+                variable: Some(variable),
+            },
+            other => other,
+        }
     }
 }
 

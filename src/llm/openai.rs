@@ -58,6 +58,7 @@ impl OpenAiProvider {
             auth,
             HeaderMap::new(),
             "/chat/completions",
+            "OPENAI_API_KEY",
         )?;
         Ok(Self { api })
     }

@@ -39,9 +39,22 @@ impl ApiKey {
                 status,
                 body: self.scrub(&body),
             },
+            LlmError::Auth {
+                status,
+                body,
+                variable,
+            } => LlmError::Auth {
+                status,
+                body: self.scrub(&body),
+                variable,
+            },
             LlmError::ContextTooLong(text) => LlmError::ContextTooLong(self.scrub(&text)),
             LlmError::Malformed(text) => LlmError::Malformed(self.scrub(&text)),
             LlmError::Connection(text) => LlmError::Connection(self.scrub(&text)),
+            LlmError::NoAnswer { url, secs } => LlmError::NoAnswer {
+                url: self.scrub(&url),
+                secs,
+            },
             LlmError::RateLimited { .. } | LlmError::Timeout => error,
         }
     }

@@ -36,7 +36,14 @@ impl fmt::Debug for OpenAiEmbedder {
 impl OpenAiEmbedder {
     pub fn new(endpoint: Endpoint, options: ProviderOptions) -> Result<Self, ProviderError> {
         let auth = Auth::bearer_of(&endpoint);
-        let api = Api::new(endpoint, options, auth, HeaderMap::new(), "/embeddings")?;
+        let api = Api::new(
+            endpoint,
+            options,
+            auth,
+            HeaderMap::new(),
+            "/embeddings",
+            "DREAMWATCH_EMBED_API_KEY (or OPENAI_API_KEY)",
+        )?;
         Ok(Self { api })
     }
 

@@ -359,6 +359,9 @@ impl<G: Genome> Engine<G> {
             return self.unpark(now, step, out);
         }
         self.retries += 1;
+        if matches!(e, LlmError::Auth { .. }) {
+            return self.refused_key(now, &e, out);
+        }
         if matches!(e, LlmError::ContextTooLong(_) | LlmError::Rejected { .. }) {
             let keep = (self.cfg.cycle.keep_recent_messages / 2).max(2);
             let dropped = self
@@ -394,6 +397,21 @@ impl<G: Genome> Engine<G> {
             id: timer,
             at: now + TimeDelta::milliseconds((delay_s * 1000.0) as i64),
         });
+    }
+
+    /// The key was refused: trying again will not help, so no timer is set. The creature
+    /// waits in its backoff until the operator wakes it (after fixing the key), which
+    /// tries again at once.
+    fn refused_key(&mut self, now: DateTime<Utc>, e: &LlmError, out: &mut Vec<Output<G>>) {
+        let error = ErrorEvent {
+            error: Some(format!("{e} · wake to try again")),
+            retry_in: None,
+            retries: Some(u64::from(self.retries)),
+            phase: None,
+        };
+        self.error(now, error, out);
+        let timer = self.id();
+        self.state = State::Backoff { timer };
     }
 
     pub(super) fn next_tool(&mut self, now: DateTime<Utc>, out: &mut Vec<Output<G>>) {

@@ -109,7 +109,8 @@ enum State {
         id: u64,
     },
     Acting(Acting),
-    /// Waiting to retry a failed model call.
+    /// Waiting to retry a failed model call: on its timer, or (the key refused, no timer
+    /// set) when the operator wakes the creature.
     Backoff {
         timer: u64,
     },

@@ -1063,6 +1063,39 @@ fn a_rate_limit_waits_as_long_as_the_server_asks() {
 }
 
 #[test]
+fn a_refused_key_waits_for_the_operator_and_a_wake_tries_again() {
+    let mut h = H::fresh();
+    let (id, _, _) = h.pending.take().unwrap();
+    h.send(Input::Thought {
+        id,
+        result: Err(LlmError::Auth {
+            status: 401,
+            body: String::new(),
+            variable: Some("ANTHROPIC_API_KEY"),
+        }),
+    });
+    assert!(h.timer().is_none(), "no retry is scheduled");
+    assert!(h.pending.is_none(), "no model call");
+    assert!(h.all.iter().any(|e| matches!(
+        e,
+        Output::Record(Record::Event { fields, .. })
+            if fields.get("error") == Some(&json!("the model refused the key (401): check ANTHROPIC_API_KEY · wake to try again"))
+                && !fields.contains_key("retryIn")
+    )));
+    assert!(
+        h.all.iter().any(
+            |e| matches!(e, Output::Fault(Some(why)) if why.contains("check ANTHROPIC_API_KEY"))
+        )
+    );
+    h.now += TimeDelta::hours(1);
+    assert!(h.pending.is_none(), "still waiting");
+    h.send(Input::Control(ControlCommand::Wake));
+    assert!(h.pending.is_some(), "a wake tries again at once");
+    h.reply_text("the key works now");
+    assert!(h.out.iter().any(|e| matches!(e, Output::Fault(None))));
+}
+
+#[test]
 fn max_dreams_ends_the_run_after_the_nth_dream() {
     let mut h = H::start_with(RunnerConfig::default(), Some(2), fresh());
     for n in 1..=2 {
