@@ -107,6 +107,8 @@ pub enum Mode {
     Hits,
     /// The status line's log.
     Log,
+    /// One entry shown whole (an event).
+    Detail,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -867,3 +867,25 @@ fn a_click_on_a_dream_selects_it() {
     });
     assert_eq!(dreams(&screen).1, Some(n - 3));
 }
+
+#[test]
+fn enter_shows_the_top_event_whole_and_esc_closes_it() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let ember = garden.creature("ember");
+    append(
+        &ember.join(".sys/events.jsonl"),
+        "{\"t\":\"2026-11-22T17:59:30.000Z\",\"type\":\"creature.error\",\"error\":\"model call failed: cannot connect to http://127.0.0.1:9/v1/messages: connection refused, a long way past the edge of any pane on this screen\",\"retryIn\":30000}\n",
+    );
+    let mut screen = garden.screen("dark", 100, 30);
+    press(&mut screen, &["6", "enter"]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("creature.error · line"), "{text}");
+    assert!(
+        text.contains("connection refused, a long way past the edge"),
+        "{text}"
+    );
+    assert!(text.contains("retryIn: 30000"), "{text}");
+    press(&mut screen, &["esc"]);
+    assert!(!screen.text().unwrap().contains("retryIn: 30000"));
+}

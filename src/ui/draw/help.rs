@@ -33,6 +33,13 @@ pub fn render_log(frame: &mut Frame, app: &App) {
     );
 }
 
+/// An entry shown whole, in the help's place.
+pub fn render_detail(frame: &mut Frame, app: &App) {
+    if let Some(d) = &app.detail {
+        overlay(frame, app, &d.title, &d.lines, d.anchor);
+    }
+}
+
 fn overlay(frame: &mut Frame, app: &App, title: &str, lines: &[DocLine], anchor: Anchor) {
     let theme = &app.theme;
     let area = layout::help(frame.area());

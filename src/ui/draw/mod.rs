@@ -49,6 +49,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Mode::Review => review::render(frame, app),
         Mode::Hits => hits::render(frame, app),
         Mode::Log => help::render_log(frame, app),
+        Mode::Detail => help::render_detail(frame, app),
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

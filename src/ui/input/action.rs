@@ -247,32 +247,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -395,6 +395,11 @@ actions! {
         group: Filter, keys: ["f"], modes: [Normal],
         needs: Events, bar: MainPane(5),
         hint: "kind", description: "events: all, errors, wakes/sleeps, messages, tools, dreams (cycles)",
+    }
+    EventDetail {
+        group: Filter, keys: ["enter"], modes: [Normal, Detail],
+        needs: Events, bar: MainPane(5),
+        hint: "whole", description: "events: the top event whole (every field, long texts wrapped), or close it",
     }
     ToggleOrder {
         group: Filter, keys: ["o"], modes: [Normal],
@@ -530,7 +535,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

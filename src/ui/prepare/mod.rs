@@ -7,6 +7,7 @@ pub mod changes;
 pub mod diary;
 pub mod dream_detail;
 pub mod dreams;
+pub mod event_detail;
 pub mod events;
 pub mod help;
 pub mod hits;

@@ -3,6 +3,7 @@
 
 pub mod confirm;
 pub mod creature;
+pub mod detail;
 pub mod events;
 pub mod garden;
 pub mod health;
@@ -106,6 +107,8 @@ pub struct App {
     pub notice: Option<Notice>,
     /// Everything the status line said.
     pub status_log: status_log::StatusLog,
+    /// The entry shown whole, while [`Mode::Detail`].
+    pub detail: Option<detail::Detail>,
     pub help_anchor: Anchor,
     pub message: Option<TextArea<'static>>,
     /// The creature the open message box writes to: the one selected when it opened.
@@ -164,6 +167,7 @@ impl App {
             area,
             notice: None,
             status_log: Default::default(),
+            detail: None,
             help_anchor: Anchor::Line(0),
             message: None,
             message_to: None,

@@ -41,6 +41,11 @@ impl App {
                 let vp = layout::help_viewport(self.area);
                 let lines = self.help_document();
                 self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
+            } else if self.mode == Mode::Detail {
+                let vp = layout::help_viewport(self.area);
+                if let Some(d) = self.detail.as_mut() {
+                    d.anchor = scroll::scroll(&d.lines, d.anchor, vp, step);
+                }
             } else if self.mode == Mode::Log {
                 let vp = layout::help_viewport(self.area);
                 let lines = self.status_log.document(&self.theme);
@@ -71,10 +76,12 @@ impl App {
                 match self.mode {
                     Mode::Message => self.keep_draft(),
                     Mode::Filter => self.clear_filter(),
+                    Mode::Detail => self.detail = None,
                     _ => {}
                 }
                 self.mode = Mode::Normal;
             }
+            Action::EventDetail => self.toggle_event_detail(),
             Action::StatusLog => {
                 self.mode = if self.mode == Mode::Log {
                     Mode::Normal
@@ -573,5 +580,44 @@ impl App {
             garden,
             regex,
         }]
+    }
+}
+
+impl App {
+    /// Shows the Events view's top event whole, or closes it.
+    fn toggle_event_detail(&mut self) {
+        if self.mode == Mode::Detail {
+            self.mode = Mode::Normal;
+            self.detail = None;
+            return;
+        }
+        let Some(path) = self.selected.clone() else {
+            return;
+        };
+        let vp = self.areas().main_viewport();
+        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
+        else {
+            return;
+        };
+        // The page the view shows (read when drawn; a key may come first).
+        ui.events.prepare(model.events(), &self.theme, vp);
+        let Some(&(line, _)) = ui.events.rows().first() else {
+            self.set_notice("no event to show: the Events view is empty", false);
+            return;
+        };
+        match model.events().read_lines(line..line + 1).into_iter().next() {
+            Some((_, Ok(event))) => {
+                let (title, lines) =
+                    crate::ui::prepare::event_detail::document(line, &event, &self.theme);
+                self.detail = Some(crate::ui::state::detail::Detail {
+                    title,
+                    lines,
+                    anchor: Anchor::Line(0),
+                });
+                self.mode = Mode::Detail;
+            }
+            Some((_, Err(e))) => self.set_notice(format!("line {}: {e}", line + 1), true),
+            None => self.set_notice("the event is no longer in the file", true),
+        }
     }
 }

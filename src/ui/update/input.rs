@@ -56,7 +56,13 @@ impl App {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
             }
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits | Mode::Log => {}
+            Mode::Normal
+            | Mode::Garden
+            | Mode::Help
+            | Mode::Review
+            | Mode::Hits
+            | Mode::Log
+            | Mode::Detail => {}
         }
         Vec::new()
     }
@@ -118,7 +124,13 @@ impl App {
                 self.garden_view.filter.extend(text);
                 self.follow_filter();
             }
-            Mode::Normal | Mode::Garden | Mode::Help | Mode::Review | Mode::Hits | Mode::Log => {
+            Mode::Normal
+            | Mode::Garden
+            | Mode::Help
+            | Mode::Review
+            | Mode::Hits
+            | Mode::Log
+            | Mode::Detail => {
                 return;
             }
         }
