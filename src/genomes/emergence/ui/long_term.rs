@@ -116,7 +116,7 @@ fn memories(doc: &mut ItemDoc, list: &[&LongTermMemory], theme: &Theme) {
     for memory in list.iter().take(SHOWN) {
         doc.item(crate::genomes::emergence::memory::LONG_TERM, &[memory.line]);
         let lead = vec![
-            Span::styled(format!("  {:<5}", inert(&memory.id)), theme.accent),
+            Span::styled(format!("  {:<4} ", inert(&memory.id)), theme.accent),
             Span::styled(format!("{:<13}", stamp(memory.t)), theme.muted),
         ];
         let mut lines = text_under(lead, &memory.text, theme.base);
@@ -162,7 +162,7 @@ fn memories(doc: &mut ItemDoc, list: &[&LongTermMemory], theme: &Theme) {
 fn summary(doc: &mut ItemDoc, s: &Summary, theme: &Theme) {
     doc.item(crate::genomes::emergence::memory::SUMMARIES, &[s.line]);
     let mut head = vec![
-        Span::styled(format!("  {:<5}", inert(&s.id)), theme.accent),
+        Span::styled(format!("  {:<4} ", inert(&s.id)), theme.accent),
         Span::styled(format!("{:<13}", stamp(s.t)), theme.muted),
         Span::styled(inert(s.kind.as_str()), theme.dream),
     ];
@@ -224,5 +224,25 @@ mod tests {
         let ids: Vec<String> = (1..=34).map(|i| format!("m{i}")).collect();
         assert_eq!(covers(&ids), "m1 … m34 (34)");
         assert_eq!(covers(&ids[..3]), "m1, m2, m3");
+    }
+
+    #[test]
+    fn a_long_id_never_runs_into_its_date() {
+        let memory = |id: &str| LongTermMemory {
+            id: id.into(),
+            t: chrono::DateTime::from_timestamp(1_764_000_000, 0),
+            text: "the river".into(),
+            from: None,
+            origin: None,
+            archived: None,
+            archived_at: None,
+            line: 0,
+        };
+        let (short, long) = (memory("m7"), memory("m12345"));
+        let mut doc = ItemDoc::default();
+        memories(&mut doc, &[&short, &long], &Theme::default());
+        let rows: Vec<String> = doc.lines.iter().map(|l| l.line.to_string()).collect();
+        assert!(rows[0].starts_with("  m7   11-"), "{rows:?}");
+        assert!(rows[1].starts_with("  m12345 11-"), "{rows:?}");
     }
 }
