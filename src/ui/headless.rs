@@ -50,6 +50,7 @@ impl Settings {
             bell: false,
             history: None,
             prices: crate::llm::prices::Prices::builtin(),
+            ascii: false,
         }
     }
 }

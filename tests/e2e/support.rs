@@ -41,7 +41,8 @@ impl Pane {
         Self::start_with(&[], args)
     }
 
-    /// As [`Pane::start`], with these variables set too.
+    /// As [`Pane::start`], with these variables set too (after the defaults, so they win:
+    /// the locale is UTF-8 unless a test says otherwise, whatever the machine's is).
     pub fn start_with(env: &[(&str, &Path)], args: &[&Path]) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
@@ -52,7 +53,7 @@ impl Pane {
         let home = tempfile::tempdir().expect("temp home");
         let bin = env!("CARGO_BIN_EXE_dreamwatch");
         let mut command = format!(
-            "env -u NO_COLOR HOME={h} XDG_CONFIG_HOME={h}/config XDG_STATE_HOME={h}/state {bin}",
+            "env -u NO_COLOR LC_ALL=C.UTF-8 HOME={h} XDG_CONFIG_HOME={h}/config XDG_STATE_HOME={h}/state {bin}",
             h = home.path().display()
         );
         for (name, value) in env {

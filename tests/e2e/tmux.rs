@@ -90,6 +90,18 @@ fn a_message_sent_with_ctrl_s_lands_in_messages_md() {
 }
 
 #[test]
+fn under_the_c_locale_the_screen_is_ascii() {
+    if !tmux_available() {
+        return;
+    }
+    let garden = Garden::new();
+    let pane = Pane::start_with(&[("LC_ALL", Path::new("C"))], &[garden.dir.path()]);
+    let screen = pane.wait_text("+ Garden . 2");
+    assert!(screen.contains("Observations"), "{screen}");
+    assert!(screen.is_ascii(), "{screen}");
+}
+
+#[test]
 fn lines_pasted_with_cr_ends_stay_lines() {
     if !tmux_available() {
         return;

@@ -889,3 +889,27 @@ fn enter_shows_the_top_event_whole_and_esc_closes_it() {
     press(&mut screen, &["esc"]);
     assert!(!screen.text().unwrap().contains("retryIn: 30000"));
 }
+
+#[test]
+fn a_locale_that_is_not_utf8_gets_the_screen_in_ascii() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let (theme, _) = Theme::load("dark", None, false);
+    let mut settings = Settings::with_theme(theme);
+    settings.ascii = true;
+    let mut screen = Headless::open(
+        &[garden.dir.path().to_path_buf()],
+        settings,
+        crate::common::ui::clock(),
+        120,
+        36,
+    )
+    .unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.is_ascii(), "{text}");
+    assert!(text.starts_with("+ Garden . 2 "), "{text}");
+    assert!(
+        text.contains("* ember") || text.contains("o ember"),
+        "{text}"
+    );
+}

@@ -43,6 +43,34 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     bars::render_status(frame, areas.status, app);
     bars::render_hints(frame, areas.hints, app);
+    draw_overlay(frame, app);
+    if app.ascii {
+        in_ascii(frame.buffer_mut());
+    }
+}
+
+/// Every cell's glyph as its ASCII stand-in; a wide character's cell and the one it
+/// covers become one stand-in and a space.
+fn in_ascii(buffer: &mut ratatui::buffer::Buffer) {
+    use unicode_width::UnicodeWidthStr;
+    let mut covered = false;
+    for cell in buffer.content.iter_mut() {
+        if std::mem::take(&mut covered) {
+            cell.set_symbol(" ");
+            continue;
+        }
+        let symbol = cell.symbol();
+        if symbol.is_ascii() {
+            continue;
+        }
+        covered = symbol.width() > 1;
+        let c = symbol.chars().next().map_or(' ', crate::text::ascii::fold);
+        cell.set_char(c);
+    }
+}
+
+/// The overlay of the mode, over everything else.
+fn draw_overlay(frame: &mut Frame, app: &App) {
     match app.mode {
         Mode::Help => help::render(frame, app),
         Mode::Message => message::render(frame, app),

@@ -81,6 +81,8 @@ pub struct Settings {
     pub history: Option<History>,
     /// What model calls cost (the built-in table with the config's `[prices]` over it).
     pub prices: Prices,
+    /// Draw in ASCII (the locale is not UTF-8).
+    pub ascii: bool,
 }
 
 pub struct App {
@@ -140,6 +142,8 @@ pub struct App {
     pub talk: TalkUi,
     /// What model calls cost.
     pub prices: Prices,
+    /// Draw in ASCII (the locale is not UTF-8).
+    pub ascii: bool,
 }
 
 impl App {
@@ -185,6 +189,7 @@ impl App {
             talk: TalkUi::default(),
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
+            ascii: settings.ascii,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
