@@ -23,29 +23,21 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 /// in its place opens at once (`O_NONBLOCK`; without a reader the open fails) and is
 /// refused, as is a device, so a write never waits for a reader that will not come.
 pub fn open_append(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            // A FIFO without a reader.
-            Some(libc::ENXIO) => refused("a FIFO", "not written"),
-            _ => e,
-        })?;
-    if let Some(what) = not_regular(&file)? {
-        return Err(refused(what, "not written"));
-    }
-    Ok(file)
+    open_for_writing(path, OpenOptions::new().append(true).create(true))
 }
 
 /// Opens an existing regular file for writing (no append, no create), never waiting.
 pub fn open_write(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .write(true)
+    open_for_writing(path, OpenOptions::new().write(true))
+}
+
+/// Opens `path` with `options` without blocking, refusing what is not a regular file.
+fn open_for_writing(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    let file = options
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .map_err(|e| match e.raw_os_error() {
+            // A FIFO without a reader.
             Some(libc::ENXIO) => refused("a FIFO", "not written"),
             _ => e,
         })?;

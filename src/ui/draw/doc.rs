@@ -52,3 +52,32 @@ pub fn more_marks<'a>(
     let marker = format!(" {} ", more.join(" · "));
     block.title_bottom(Line::styled(marker, theme.muted).right_aligned())
 }
+
+/// A list of one-row items in `area`, the `selected` one highlighted and kept on screen
+/// (the list beside a detail pane: entities, relations).
+pub fn selectable_list<'a>(
+    frame: &mut Frame,
+    area: Rect,
+    rows: impl Iterator<Item = &'a Line<'static>>,
+    selected: Option<usize>,
+    theme: &Theme,
+) {
+    let height = usize::from(area.height);
+    if height == 0 {
+        return;
+    }
+    let first = selected.map_or(0, |s| (s + 1).saturating_sub(height));
+    let rows: Vec<Line> = rows
+        .enumerate()
+        .skip(first)
+        .take(height)
+        .map(|(i, line)| {
+            if Some(i) == selected {
+                line.clone().patch_style(theme.selection)
+            } else {
+                line.clone()
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(rows), area);
+}

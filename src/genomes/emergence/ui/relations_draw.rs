@@ -64,27 +64,8 @@ pub fn render(
 }
 
 fn list(frame: &mut Frame, area: Rect, e: &EmergenceUi, theme: &Theme) {
-    let height = usize::from(area.height);
-    if height == 0 {
-        return;
-    }
-    let selected = e.selected_agent();
-    let first = selected.map_or(0, |s| (s + 1).saturating_sub(height));
-    let rows: Vec<Line> = e
-        .relations
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(height)
-        .map(|(i, row)| {
-            if Some(i) == selected {
-                row.line.clone().patch_style(theme.selection)
-            } else {
-                row.line.clone()
-            }
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(rows), area);
+    let rows = e.relations.iter().map(|row| &row.line);
+    doc::selectable_list(frame, area, rows, e.selected_agent(), theme);
 }
 
 /// The garden's graph in `area` (with a left border and a title); `selected` is the

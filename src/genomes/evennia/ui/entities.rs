@@ -338,27 +338,8 @@ pub fn draw(frame: &mut Frame, areas: &Areas, e: &EvenniaUi, theme: &Theme) {
 }
 
 fn list(frame: &mut Frame, area: Rect, e: &EvenniaUi, theme: &Theme) {
-    let height = usize::from(area.height);
-    if height == 0 {
-        return;
-    }
-    let selected = e.selected_entity();
-    let first = selected.map_or(0, |s| (s + 1).saturating_sub(height));
-    let rows: Vec<Line> = e
-        .entities
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(height)
-        .map(|(i, row)| {
-            if Some(i) == selected {
-                row.line.clone().patch_style(theme.selection)
-            } else {
-                row.line.clone()
-            }
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(rows), area);
+    let rows = e.entities.iter().map(|row| &row.line);
+    doc::selectable_list(frame, area, rows, e.selected_entity(), theme);
 }
 
 #[cfg(test)]
