@@ -34,6 +34,7 @@ pub mod screenshot;
 pub mod state;
 pub mod theme;
 pub mod update;
+pub mod views;
 
 /// What the observatory opens with, from the command line and the config file.
 #[derive(Debug, Clone, Default)]

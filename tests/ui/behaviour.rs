@@ -853,7 +853,7 @@ fn a_click_on_a_dream_selects_it() {
     let ember = garden.creature("ember");
     let dreams = |screen: &Headless| {
         let ui = screen.app.creatures.get(&ember).unwrap();
-        (ui.dreams.len(), ui.selected_dream())
+        (ui.dreams.len(), ui.dreams.selected())
     };
     let (n, selected) = dreams(&screen);
     assert_eq!(selected, Some(n - 1), "the newest is selected at first");

@@ -147,13 +147,13 @@ fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
     s.press("2").unwrap();
     let top = s.text().unwrap();
     assert!(top.contains("priority Keep notes short."), "{top}");
-    let selected = s.app.selected_ui().unwrap().selected_dream();
+    let selected = s.app.selected_ui().unwrap().dreams.selected();
     s.press("pagedown").unwrap();
     let paged = s.text().unwrap();
     filters(&garden).bind(|| insta::assert_snapshot!("dream_detail_scrolled", paged));
     assert!(!paged.contains("priority Keep notes short."), "{paged}");
     assert_ne!(paged, top);
-    assert_eq!(s.app.selected_ui().unwrap().selected_dream(), selected);
+    assert_eq!(s.app.selected_ui().unwrap().dreams.selected(), selected);
     // Past the end it stops; back up to the top.
     for _ in 0..20 {
         s.press("pagedown").unwrap();

@@ -260,7 +260,7 @@ fn observations_show_a_position() {
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("1").unwrap();
-    let total = screen.app.selected_ui().unwrap().obs_doc.lines.len();
+    let total = screen.app.selected_ui().unwrap().obs.doc.lines.len();
     assert!(total > 30);
     let text = screen.text().unwrap();
     assert!(text.contains(&format!(" 1/{total} ")), "{text}");

@@ -155,10 +155,10 @@ fn enter_in_the_hits_list_shows_the_hit_in_its_creatures_view() {
     let hit = screen.app.search.hits[18].clone();
     assert_eq!(screen.app.search.current, Some(18));
     let ui = screen.app.creatures.get(&ember).unwrap();
-    let Anchor::Line(at) = ui.obs_anchor else {
-        panic!("{:?}", ui.obs_anchor);
+    let Anchor::Line(at) = ui.obs.anchor else {
+        panic!("{:?}", ui.obs.anchor);
     };
-    assert_eq!(ui.obs_doc.line_nos[at], hit.line as usize + 1);
+    assert_eq!(ui.obs.doc.line_nos[at], hit.line as usize + 1);
     // n goes on from there.
     screen.press("n").unwrap();
     assert_eq!(screen.app.search.current, Some(19));

@@ -2,10 +2,9 @@
 //! highlights; it lays out text prepared earlier.
 
 mod bars;
+mod context;
 mod cost;
 pub(crate) mod doc;
-mod dreams;
-mod events;
 pub(crate) mod fmt;
 mod garden;
 mod header;
@@ -14,18 +13,18 @@ mod hits;
 mod main_view;
 mod message;
 mod openseed;
-mod pane;
-mod recall;
+pub(crate) mod pane;
 mod review;
-mod side;
 mod spark;
-mod strip;
 
 use ratatui::Frame;
 use ratatui::widgets::Block;
 
-use crate::ui::focus::Mode;
+pub use context::DrawContext;
+
+use crate::ui::focus::{Mode, Pane};
 use crate::ui::state::App;
+use crate::ui::views::side::SidePanel;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
@@ -39,7 +38,13 @@ pub fn draw(frame: &mut Frame, app: &App) {
         main_view::render(frame, &areas, app);
     }
     if let Some(area) = areas.side {
-        side::render(frame, area, app);
+        let ui = app.selected_ui();
+        let title = ui.map_or(" Creature ", |ui| {
+            crate::ui::genome::of(&ui.genome).side_title
+        });
+        let cx = app.draw_context(&areas);
+        let side = ui.map(|ui| &ui.side);
+        SidePanel::draw(side, frame, area, title, app.pane == Pane::Side, &cx);
     }
     bars::render_status(frame, areas.status, app);
     bars::render_hints(frame, areas.hints, app);

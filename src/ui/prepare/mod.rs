@@ -4,20 +4,11 @@
 //! [`DocLine`]: super::doc::DocLine
 
 pub mod changes;
-pub mod diary;
-pub mod dream_detail;
-pub mod dreams;
-pub mod event_detail;
-pub mod events;
 pub mod help;
 pub mod hits;
 pub mod items;
-pub mod observations;
 pub mod openseed;
-pub mod recall;
 pub mod review;
-pub mod side;
-pub mod talk;
 
 use crate::text::sanitize::sanitize_line;
 

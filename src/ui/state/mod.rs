@@ -4,19 +4,16 @@
 pub mod confirm;
 pub mod creature;
 pub mod detail;
-pub mod events;
 pub mod garden;
 pub mod health;
 pub mod hit_list;
 pub mod openseed;
-pub mod recall;
 pub mod remote;
 pub mod review;
 pub mod search;
 pub mod selection;
 pub mod spend;
 pub mod status_log;
-pub mod talk;
 pub mod watched;
 
 use std::collections::BTreeMap;
@@ -42,6 +39,7 @@ use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
 use crate::ui::prepare;
 use crate::ui::theme::Theme;
+use crate::ui::views::talk::TalkView;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
 use garden::GardenView;
@@ -50,7 +48,6 @@ use openseed::OpenSeedUi;
 use remote::RemoteUi;
 use review::ReviewUi;
 use search::SearchState;
-use talk::TalkUi;
 use watched::Watched;
 
 use crate::history::History;
@@ -139,7 +136,7 @@ pub struct App {
     /// What the genomes keep of the whole garden, for their views.
     pub gardens: Gardens,
     /// The garden's conversation, for the talk view and the garden list.
-    pub talk: TalkUi,
+    pub talk: TalkView,
     /// What model calls cost.
     pub prices: Prices,
     /// Draw in ASCII (the locale is not UTF-8).
@@ -186,7 +183,7 @@ impl App {
             remotes: BTreeMap::new(),
             review: ReviewUi::default(),
             gardens: Gardens::default(),
-            talk: TalkUi::default(),
+            talk: TalkView::default(),
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
             ascii: settings.ascii,
@@ -226,7 +223,8 @@ impl App {
             let mut loaded = w.load(path);
             let seen = w.look(path, None, self.now);
             loaded.records.extend(seen.records);
-            ui.add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+            ui.dreams
+                .add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
             if let Some(text) = loaded.dropped.or(seen.notice) {
                 self.set_notice(text, true);
             }
@@ -321,7 +319,7 @@ impl App {
                         .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
                     {
                         let seen = w.look(&path, Some(&changes), self.now);
-                        ui.add_watched(model, seen.records, None);
+                        ui.dreams.add_watched(model, seen.records, None);
                         if let Some(text) = seen.notice {
                             self.set_notice(text, true);
                         }
@@ -462,11 +460,7 @@ impl App {
                 || openseed
                 || self.selected_remote().is_some(),
             runner: ui.is_some_and(|u| u.link != RunnerLink::None),
-            pruned: ui.is_some_and(|u| {
-                u.dream_changes
-                    .as_ref()
-                    .is_some_and(|(i, c)| Some(*i) == u.selected_dream() && !c.pruned.is_empty())
-            }),
+            pruned: ui.is_some_and(|u| u.dreams.has_pruned()),
             openseed,
             review: ui.is_some_and(|u| u.review.is_some()),
             hits: !self.search.hits.is_empty(),
@@ -515,13 +509,7 @@ impl App {
                     own.before_draw(model, view, &self.theme);
                 }
             }
-            MainView::Diary => {
-                let width = areas.main_view.width;
-                if ui.diary_width != width {
-                    ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
-                    ui.diary_width = width;
-                }
-            }
+            MainView::Diary => ui.diary.prepare(model, &self.theme, areas.main_view.width),
             MainView::Recall => {
                 ui.recall
                     .prepare(model.conversation(), &self.theme, areas.main_viewport())

@@ -44,7 +44,7 @@ pub fn file_of(view: MainView) -> FileKind {
 }
 
 /// A line's text as shown, without its leading and trailing blanks.
-fn text_of(line: &Line<'_>) -> String {
+pub(crate) fn text_of(line: &Line<'_>) -> String {
     line.spans
         .iter()
         .map(|s| s.content.as_ref())
@@ -54,7 +54,7 @@ fn text_of(line: &Line<'_>) -> String {
 }
 
 /// The document line on the top row.
-fn top_line(lines: &[DocLine], anchor: Anchor, vp: Viewport) -> Option<usize> {
+pub(crate) fn top_line(lines: &[DocLine], anchor: Anchor, vp: Viewport) -> Option<usize> {
     (!lines.is_empty()).then(|| scroll::top(lines, anchor, vp))
 }
 
@@ -111,17 +111,8 @@ fn shared_selection(
     file: PathBuf,
 ) -> Option<Selection> {
     let (line, text) = match view {
-        MainView::Observations => {
-            let top = top_line(&ui.obs_doc.lines, ui.obs_anchor, vp)?;
-            (
-                ui.obs_doc.line_nos.get(top).copied().filter(|n| *n > 0),
-                ui.obs_doc.lines.get(top).map(|l| text_of(&l.line)),
-            )
-        }
-        MainView::Diary => {
-            let top = top_line(&ui.diary, ui.diary_anchor, vp)?;
-            (None, ui.diary.get(top).map(|l| text_of(&l.line)))
-        }
+        MainView::Observations => ui.obs.selection(vp)?,
+        MainView::Diary => (None, ui.diary.selection(vp)),
         MainView::Recall => {
             let entry = ui.recall.mark.unwrap_or(ui.recall.top.0);
             let text = ui.recall.entry(entry).map(|lines| {
@@ -141,7 +132,7 @@ fn shared_selection(
             )
         }
         MainView::Dreams => {
-            let dream = ui.dreams.get(ui.selected_dream()?)?;
+            let dream = ui.dreams.get(ui.dreams.selected()?)?;
             (None, Some(dream.priority.clone()))
         }
         _ => return None,

@@ -224,9 +224,7 @@ impl App {
         let Some(ui) = self.selected_ui_mut() else {
             return;
         };
-        ui.obs_filter.toggle(p);
-        let shown = ui.obs_filter.shows(p);
-        ui.rebuild_obs_doc();
+        let shown = ui.obs.toggle(p);
         self.view = MainView::Observations;
         let verb = if shown { "shown" } else { "hidden" };
         self.set_notice(format!("{} observations {verb}", p.tag()), false);
@@ -257,13 +255,7 @@ impl App {
         let Some(ui) = self.selected_ui_mut() else {
             return;
         };
-        ui.obs_newest_first = !ui.obs_newest_first;
-        ui.obs_anchor = if ui.obs_newest_first {
-            Anchor::Line(0)
-        } else {
-            Anchor::End
-        };
-        ui.rebuild_obs_doc();
+        ui.obs.toggle_order();
         self.view = MainView::Observations;
     }
 
@@ -608,7 +600,7 @@ impl App {
         match model.events().read_lines(line..line + 1).into_iter().next() {
             Some((_, Ok(event))) => {
                 let (title, lines) =
-                    crate::ui::prepare::event_detail::document(line, &event, &self.theme);
+                    crate::ui::views::events::detail::document(line, &event, &self.theme);
                 self.detail = Some(crate::ui::state::detail::Detail {
                     title,
                     lines,

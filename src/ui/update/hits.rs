@@ -2,7 +2,7 @@
 //! showing one in its creature's view.
 
 use crate::search::{Hit, SearchSource};
-use crate::ui::doc::scroll::{Anchor, Step};
+use crate::ui::doc::scroll::Step;
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::genome::HitShown;
 use crate::ui::layout::{self, Areas};
@@ -113,53 +113,19 @@ impl App {
             SearchSource::Observations => {
                 self.view = MainView::Observations;
                 let file_line = hit.line as usize + 1;
-                let at = ui.obs_doc.line_nos.iter().position(|n| *n == file_line);
-                match at {
-                    Some(i) => ui.obs_anchor = Anchor::Line(i),
-                    None if ui.obs_items.first().is_some_and(|p| file_line < p.line_no) => {
-                        let kept = ui.obs_items.len();
-                        self.set_notice(
-                            format!(
-                                "that observation is older than the {kept} kept here: see line {file_line} of observations.md"
-                            ),
-                            false,
-                        );
-                    }
-                    None => {
-                        self.set_notice("that observation is hidden by a filter", false);
-                    }
+                if let Err(why) = ui.obs.show_line(file_line) {
+                    self.set_notice(why, false);
                 }
             }
             SearchSource::Dreams => {
                 self.view = MainView::Dreams;
-                let i = hit.line as usize;
-                if i < ui.dreams.len() {
-                    ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
-                    ui.load_dream_detail(model);
-                }
+                ui.dreams.select(hit.line as usize, model);
             }
             SearchSource::Diary => {
                 self.view = MainView::Diary;
                 let width = Areas::compute(self.area, MainView::Diary).main_view.width;
-                if ui.diary_width != width {
-                    ui.diary = prepare::diary::prepare(model.diary_text(), &self.theme, width);
-                    ui.diary_width = width;
-                }
-                // The diary is rendered, not line for line: go to the rendered line that
-                // holds the hit's text, else near the same fraction of the file.
-                let text = model.diary_text();
-                let file_lines = text.lines().count().max(1);
-                let wanted = text
-                    .lines()
-                    .nth(hit.line as usize)
-                    .unwrap_or_default()
-                    .trim();
-                let at = ui
-                    .diary
-                    .iter()
-                    .position(|l| !wanted.is_empty() && l.line.to_string().contains(wanted))
-                    .unwrap_or(ui.diary.len() * hit.line as usize / file_lines);
-                ui.diary_anchor = Anchor::Line(at);
+                ui.diary
+                    .show_line(model, &self.theme, width, hit.line as usize);
             }
             // A file of the creature's genome: its views show it.
             source => {

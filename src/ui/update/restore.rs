@@ -18,12 +18,8 @@ impl App {
         else {
             return;
         };
-        if !ui.pick_next_pruned() {
-            let text = if ui
-                .dream_changes
-                .as_ref()
-                .is_some_and(|(_, c)| !c.pruned.is_empty())
-            {
+        if !ui.dreams.pick_next_pruned() {
+            let text = if ui.dreams.pruned_any() {
                 "no line picked".to_string()
             } else {
                 "this dream pruned no observation".to_string()
@@ -37,7 +33,7 @@ impl App {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
             return Vec::new();
         };
-        let refusal = match (ui.picked_pruned(), ui.link, ui.status()) {
+        let refusal = match (ui.dreams.picked_pruned(), ui.link, ui.status()) {
             (None, ..) => Some(format!(
                 "pick a pruned line first ({})",
                 self.keymap.mention(Action::PickPruned, "{}")
@@ -56,7 +52,7 @@ impl App {
             self.set_notice(text, true);
             return Vec::new();
         }
-        let line = ui.picked_pruned().unwrap_or_default().to_string();
+        let line = ui.dreams.picked_pruned().unwrap_or_default().to_string();
         let name = ui.name.clone();
         if ask_or_answer(
             &mut self.confirm,

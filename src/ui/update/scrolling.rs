@@ -88,11 +88,10 @@ impl App {
                 && column < main.x + main.width
                 && let (Some(ui), Some(model)) =
                     (self.creatures.get_mut(&path), self.garden.creature(&path))
-                && let Some(i) = layout::dream_at(main, ui.dreams.len(), ui.selected_dream(), row)
+                && let Some(i) = layout::dream_at(main, ui.dreams.len(), ui.dreams.selected(), row)
             {
                 // The newest dream selected follows new ones, as the keys leave it.
-                ui.dream_selected = (i + 1 < ui.dreams.len()).then_some(i);
-                ui.load_dream_detail(model);
+                ui.dreams.select(i, model);
             }
             return;
         }
@@ -173,7 +172,7 @@ impl App {
         else {
             return;
         };
-        ui.side_anchor = scroll::scroll(&ui.side, ui.side_anchor, vp, step);
+        ui.side.scroll(vp, step);
     }
 
     /// The wheel over a detail pane (a dream's, or a genome's list view's: an entity's
@@ -220,22 +219,18 @@ impl App {
         else {
             return false;
         };
-        let Some(i) = ui.selected_dream() else {
-            return false;
-        };
-        let doc = ui.dream_document(i, theme);
-        ui.dream_anchor = scroll::scroll(&doc, ui.dream_anchor, vp, step);
-        true
+        ui.dreams.scroll_detail(vp, step, theme)
     }
 
     fn scroll_main(&mut self, step: Step) {
-        let vp = self.areas().main_viewport();
+        let areas = self.areas();
+        let vp = areas.main_viewport();
         let view = self.shown_view();
         let Some(path) = self.selected.clone() else {
             return;
         };
         if view == MainView::Talk {
-            self.talk.anchor = scroll::scroll(&self.talk.doc, self.talk.anchor, vp, step);
+            self.talk.scroll(vp, step);
             return;
         }
         if view == MainView::Live {
@@ -254,19 +249,8 @@ impl App {
         match view {
             // Scrolled above, from the orchestrator's or the garden's state.
             MainView::Live | MainView::Talk => {}
-            MainView::Observations => {
-                // Newest first, the newest (where new lines arrive) is the top: `G` goes
-                // there, as it goes to the newest oldest first, and `g` to the oldest.
-                let step = match (ui.obs_newest_first, step) {
-                    (true, Step::Bottom) => Step::Top,
-                    (true, Step::Top) => Step::Bottom,
-                    _ => step,
-                };
-                ui.obs_anchor = scroll::scroll(&ui.obs_doc.lines, ui.obs_anchor, vp, step);
-            }
-            MainView::Diary => {
-                ui.diary_anchor = scroll::scroll(&ui.diary, ui.diary_anchor, vp, step);
-            }
+            MainView::Observations => ui.obs.scroll(vp, step),
+            MainView::Diary => ui.diary.scroll(vp, step),
             MainView::Recall => ui
                 .recall
                 .scroll(model.conversation(), &self.theme, vp, step),
@@ -277,27 +261,11 @@ impl App {
                 }
             }
             // A page key pages the selected dream's detail; the others move along the list.
-            MainView::Dreams if matches!(step, Step::PageUp | Step::PageDown) => {
-                self.scroll_dream(step);
-            }
             MainView::Dreams => {
-                // The list shows the newest dream first: up is newer.
-                let n = ui.dreams.len();
-                if n == 0 {
-                    return;
-                }
-                let at = ui.selected_dream().unwrap_or(n - 1);
-                let page = usize::from(vp.height.max(2) - 1);
-                let next = match step {
-                    Step::Up(k) => (at + k).min(n - 1),
-                    Step::Down(k) => at.saturating_sub(k),
-                    Step::PageUp => (at + page).min(n - 1),
-                    Step::PageDown => at.saturating_sub(page),
-                    Step::Top => n - 1,
-                    Step::Bottom => 0,
-                };
-                ui.dream_selected = (next + 1 < n).then_some(next);
-                ui.load_dream_detail(model);
+                let detail = areas
+                    .detail
+                    .map(|d| layout::viewport(layout::dream_detail_text(d)));
+                ui.dreams.scroll(model, vp, detail, step, &self.theme);
             }
         }
     }

@@ -6,8 +6,8 @@ use crate::memory::creature::Creature;
 use crate::memory::documents::RuleKind;
 use crate::ui::doc::DocLine;
 use crate::ui::prepare::inert;
-use crate::ui::prepare::side::{plain, title};
 use crate::ui::theme::Theme;
+use crate::ui::views::side::prepare::{plain, title};
 
 /// A dreamer's priorities, rules and briefing.
 pub(super) fn side(out: &mut Vec<DocLine>, c: &Creature, theme: &Theme) {

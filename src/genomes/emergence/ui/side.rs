@@ -7,8 +7,8 @@ use crate::genomes::emergence::memory;
 use crate::memory::creature::Creature;
 use crate::ui::doc::DocLine;
 use crate::ui::prepare::inert;
-use crate::ui::prepare::side::{none, title};
 use crate::ui::theme::Theme;
+use crate::ui::views::side::prepare::{none, title};
 
 /// Soul entries and to-dos listed; the rest are counted.
 const SHOWN: usize = 8;

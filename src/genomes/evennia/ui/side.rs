@@ -9,8 +9,8 @@ use crate::memory::creature::Creature;
 use crate::ui::doc::DocLine;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::items::clock;
-use crate::ui::prepare::side::{none, title};
 use crate::ui::theme::Theme;
+use crate::ui::views::side::prepare::{none, title};
 
 /// Transitions and compactions listed, the newest.
 const SLEEPS_SHOWN: usize = 6;

@@ -16,9 +16,9 @@ use crate::ui::focus::{MainView, OwnView};
 use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
-use crate::ui::prepare::side::{none, title};
 use crate::ui::screenshot::{Pictures, Shot};
 use crate::ui::theme::Theme;
+use crate::ui::views::side::prepare::{none, title};
 
 /// Its cycles, newest first.
 const CYCLES: MainView = MainView::Own(&OwnView::text(

@@ -6,10 +6,10 @@
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-use super::inert;
 use crate::memory::talk::Said;
 use crate::text::wrap::truncate;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Names wider than this are cut in the sender and recipient columns.

@@ -1,5 +1,5 @@
-//! The recall view: the conversation log around the reader's position, search matches
-//! marked.
+//! Drawing the Recall view: the conversation log around the reader's position, search
+//! matches marked; and what its title says.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,42 +7,69 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::{Follow, RecallView};
+use crate::ui::draw::DrawContext;
+use crate::ui::input::action::Action;
 use crate::ui::layout::viewport;
-use crate::ui::state::App;
-use crate::ui::state::creature::CreatureUi;
 
-pub fn render(frame: &mut Frame, area: Rect, ui: &CreatureUi, app: &App) {
-    let theme = &app.theme;
-    if ui.recall.total == 0 {
-        frame.render_widget(
-            Paragraph::new(Line::styled("No conversation yet.", theme.muted)),
-            area,
-        );
-        return;
+impl RecallView {
+    /// Draws the rows around the reader's position, `query`'s matches marked (a search's
+    /// words, where it found some).
+    pub fn draw(&self, frame: &mut Frame, area: Rect, query: Option<&str>, cx: &DrawContext) {
+        let theme = cx.theme;
+        if self.total == 0 {
+            frame.render_widget(
+                Paragraph::new(Line::styled("No conversation yet.", theme.muted)),
+                area,
+            );
+            return;
+        }
+        let rows: Vec<Line> = self
+            .window(viewport(area))
+            .into_iter()
+            .map(|(line, row)| {
+                let style = if Some(line) == self.mark {
+                    theme.search_current
+                } else {
+                    theme.search_hit
+                };
+                match query {
+                    Some(q) => mark_matches(row, q, style),
+                    None => row,
+                }
+            })
+            .collect();
+        frame.render_widget(Paragraph::new(rows), area);
     }
-    let query = app
-        .search
-        .query
-        .as_deref()
-        // A regular expression's matches are not marked: the hit's entry is.
-        .filter(|_| !app.search.hits.is_empty() && !app.search.regex);
-    let rows: Vec<Line> = ui
-        .recall
-        .window(viewport(area))
-        .into_iter()
-        .map(|(line, row)| {
-            let style = if Some(line) == ui.recall.mark {
-                theme.search_current
-            } else {
-                theme.search_hit
-            };
-            match query {
-                Some(q) => mark_matches(row, q, style),
-                None => row,
-            }
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(rows), area);
+
+    /// The title's right-hand part: following, or where the reader is (`counting`: the
+    /// log's lines are still being counted).
+    pub fn status(&self, counting: bool, cx: &DrawContext) -> Vec<Span<'static>> {
+        let theme = cx.theme;
+        if counting {
+            return vec![Span::styled(
+                " counting the log's lines… (numbers from its tail) ",
+                theme.muted,
+            )];
+        }
+        match self.follow {
+            Follow::On => vec![Span::styled(" following ", theme.accent)],
+            Follow::At(_) => vec![
+                Span::styled(
+                    format!(" line {}/{} · ", self.top.0 + 1, self.total),
+                    theme.muted,
+                ),
+                Span::styled(
+                    cx.keymap
+                        .first(Action::Bottom)
+                        .map(|k| k.to_string())
+                        .unwrap_or_default(),
+                    theme.key,
+                ),
+                Span::styled(" follow ", theme.muted),
+            ],
+        }
+    }
 }
 
 /// Restyles every occurrence of `query` in `line`: as the search matches, ASCII letters

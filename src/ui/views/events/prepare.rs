@@ -4,8 +4,8 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::inert;
 use crate::memory::events::{Event, EventKind};
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Longest summary kept, in characters: a row is one line of the view.

@@ -2,13 +2,16 @@
 //! reader's position (only the rows on screen are kept, whatever the file's size), the
 //! kind filter, and the order.
 
+pub mod detail;
+mod draw;
+mod prepare;
+
 use ratatui::text::Line;
 
 use crate::memory::events::EventKind;
 use crate::memory::json::LineError;
 use crate::memory::streams::EventLog;
 use crate::ui::doc::scroll::{Step, Viewport};
-use crate::ui::prepare;
 use crate::ui::theme::Theme;
 
 /// Lines read from disk at once while looking for the rows of a page.
@@ -84,7 +87,7 @@ struct Key {
 }
 
 #[derive(Debug)]
-pub struct EventsState {
+pub struct EventsView {
     pub filter: KindFilter,
     pub newest_first: bool,
     /// The line of the top row; `None` pins the view: newest first, the newest is on top;
@@ -94,7 +97,7 @@ pub struct EventsState {
     prepared: Option<Key>,
 }
 
-impl Default for EventsState {
+impl Default for EventsView {
     fn default() -> Self {
         Self {
             filter: KindFilter::All,
@@ -106,7 +109,7 @@ impl Default for EventsState {
     }
 }
 
-impl EventsState {
+impl EventsView {
     /// The rows on screen, top first, with their line numbers.
     pub fn rows(&self) -> &[(u64, Line<'static>)] {
         &self.rows
@@ -261,7 +264,7 @@ fn scan(
         for (n, event) in batch {
             if let Err(why @ LineError::Unreadable { .. }) = &event {
                 // The file could not be read: say so once rather than loop on it.
-                rows.push((at, prepare::events::row(at, Err(&why.to_string()), theme)));
+                rows.push((at, prepare::row(at, Err(&why.to_string()), theme)));
                 return rows;
             }
             if rows.len() == want || !range.contains(&n) {
@@ -271,9 +274,9 @@ fn scan(
             if filter.matches(kind) {
                 let why = event.as_ref().err().map(ToString::to_string);
                 let row = match (&event, &why) {
-                    (Ok(e), _) => prepare::events::row(n, Ok(e), theme),
+                    (Ok(e), _) => prepare::row(n, Ok(e), theme),
                     (Err(_), reason) => {
-                        prepare::events::row(n, Err(reason.as_deref().unwrap_or("")), theme)
+                        prepare::row(n, Err(reason.as_deref().unwrap_or("")), theme)
                     }
                 };
                 rows.push((n, row));
@@ -310,7 +313,7 @@ mod tests {
         log
     }
 
-    fn lines(s: &EventsState) -> Vec<u64> {
+    fn lines(s: &EventsView) -> Vec<u64> {
         s.rows().iter().map(|r| r.0).collect()
     }
 
@@ -323,7 +326,7 @@ mod tests {
             width: 80,
             height: 4,
         };
-        let mut s = EventsState::default();
+        let mut s = EventsView::default();
         s.prepare(&log, &theme, vp);
         assert_eq!(lines(&s), [4999, 4998, 4997, 4996]);
         s.scroll(&log, &theme, vp, Step::PageDown);

@@ -5,11 +5,11 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::inert;
 use crate::memory::creature::Creature;
 use crate::text::sanitize::sanitize;
 use crate::ui::doc::DocLine;
 use crate::ui::genome;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Problems listed one by one; the rest are counted.

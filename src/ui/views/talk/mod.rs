@@ -2,13 +2,15 @@
 //! every creature's events ([`crate::memory::talk`]) when some creature's messages grew,
 //! its document prepared again when it changed or another creature is selected.
 
+mod draw;
+mod prepare;
+
 use chrono::{DateTime, Duration, Utc};
 
 use crate::memory::creature::Creature;
 use crate::memory::talk::{self, Said};
 use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
-use crate::ui::prepare;
+use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
 use crate::ui::theme::Theme;
 
 /// Messages of the garden kept for the view: the newest.
@@ -18,7 +20,7 @@ const SHOWN: usize = 1000;
 pub const FRESH: Duration = Duration::seconds(30);
 
 #[derive(Debug)]
-pub struct TalkUi {
+pub struct TalkView {
     /// Newest first, as written (made inert when prepared).
     pub said: Vec<Said>,
     /// The messages every creature had recorded at the last merge, and how many creatures.
@@ -31,7 +33,7 @@ pub struct TalkUi {
     prepared: Option<String>,
 }
 
-impl Default for TalkUi {
+impl Default for TalkView {
     fn default() -> Self {
         Self {
             said: Vec::new(),
@@ -43,7 +45,7 @@ impl Default for TalkUi {
     }
 }
 
-impl TalkUi {
+impl TalkView {
     /// Merges the garden's messages again when some creature's grew or creatures came or
     /// went; whether they changed.
     pub fn refresh<'a>(&mut self, creatures: impl Iterator<Item = &'a Creature> + Clone) -> bool {
@@ -88,6 +90,10 @@ impl TalkUi {
             .map_or(self.anchor, |(i, _)| Anchor::Line(i))
     }
 
+    pub fn scroll(&mut self, vp: Viewport, step: Step) {
+        self.anchor = scroll::scroll(&self.doc, self.anchor, vp, step);
+    }
+
     /// Whether the Talk view is offered: creatures have talked, or several are hosted
     /// here (a garden whose creatures will).
     pub fn offered(&self, hosted: usize) -> bool {
@@ -99,12 +105,13 @@ impl TalkUi {
         if self.prepared.as_deref() == Some(selected) {
             return;
         }
-        self.doc = prepare::talk::document(&self.said, selected, theme);
+        self.doc = prepare::document(&self.said, selected, theme);
         self.prepared = Some(selected.to_string());
     }
 
     /// Whom `name` wrote to last, if within [`FRESH`] of `now` (inert).
     pub fn fresh_recipient(&self, name: &str, now: DateTime<Utc>) -> Option<String> {
-        talk::last_sent_since(&self.said, name, now - FRESH).map(|s| prepare::inert(&s.to))
+        talk::last_sent_since(&self.said, name, now - FRESH)
+            .map(|s| crate::ui::prepare::inert(&s.to))
     }
 }

@@ -2,9 +2,9 @@
 
 use ratatui::text::{Line, Span};
 
-use super::inert;
 use crate::memory::observations::{ObsItem, Observation, Priority};
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Columns taken by `RED 17:32 `: continuation rows start here.

@@ -7,12 +7,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use super::inert;
 use crate::memory::conversation::{Block, Content, ConversationEntry, ToolOutput};
 use crate::text::highlight::{Lang, guess_lang, highlight};
 use crate::text::sanitize::sanitize;
 use crate::text::wrap::hard_wrap;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Longest prepared line, in columns: longer ones are split so that scrolling by line

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Duration, Utc};
 use ratatui::text::{Line, Span};
 
-use crate::ui::state::creature::CreatureUi;
+use super::DreamsView;
 use crate::ui::theme::Theme;
 
 /// Silence longer than this, with no sleep over it, is a stop.
@@ -140,9 +140,11 @@ enum Mark {
 }
 
 /// The strip for `ui` at `width` columns: the labels row (start, legend, end), the cells,
-/// and the cursor under the selected dream.
+/// and the cursor under the selected dream. `seen`: other times the creature was alive
+/// (its last activity, its birth).
 pub fn rows(
-    ui: &CreatureUi,
+    ui: &DreamsView,
+    seen: [Option<DateTime<Utc>>; 2],
     selected: Option<usize>,
     now: DateTime<Utc>,
     width: u16,
@@ -151,11 +153,10 @@ pub fn rows(
     let width = usize::from(width);
     let sleeps = ui.sleeps.iter().map(|s| (s.start, s.end));
     let instants = ui
-        .dreams
+        .list
         .iter()
         .filter_map(|d| d.t)
-        .chain(ui.summary.last_activity)
-        .chain(ui.born)
+        .chain(seen.into_iter().flatten())
         .map(|t| (t, t));
     let Some(axis) = Axis::new(sleeps.chain(instants), now, width) else {
         return Vec::new();
@@ -174,7 +175,7 @@ pub fn rows(
             *m = (*m).max(Mark::Asleep);
         }
     }
-    for d in &ui.dreams {
+    for d in &ui.list {
         let Some(m) = d.t.and_then(|t| marks[axis.cell(t)].as_mut()) else {
             continue;
         };
@@ -227,7 +228,7 @@ pub fn rows(
         Span::styled(to, theme.muted),
     ]);
     let mut cursor = String::new();
-    if let Some(t) = selected.and_then(|i| ui.dreams[i].t) {
+    if let Some(t) = selected.and_then(|i| ui.list[i].t) {
         cursor = format!("{}▲", " ".repeat(axis.cell(t)));
     }
     vec![

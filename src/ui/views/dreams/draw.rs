@@ -1,21 +1,38 @@
-//! The dreams view: the creature's life as a [`strip`] (awake, asleep, every dream, deep
-//! sleeps distinct), the dreams newest first, and the selected dream in detail.
+//! Drawing the Dreams view: the [`strip`](super::strip), the list, the selected dream's
+//! detail.
 
+use chrono::{DateTime, Utc};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use super::fmt::truncate;
-use super::{doc, strip};
-use crate::ui::layout::{self, Areas};
-use crate::ui::state::App;
-use crate::ui::state::creature::CreatureUi;
+use super::{DreamsView, strip};
+use crate::ui::draw::DrawContext;
+use crate::ui::draw::doc;
+use crate::ui::draw::fmt::truncate;
+use crate::ui::layout;
 use crate::ui::theme::Theme;
 
-pub fn render(frame: &mut Frame, areas: &Areas, ui: &CreatureUi, app: &App) {
-    let theme = &app.theme;
-    if ui.dreams.is_empty() {
+impl DreamsView {
+    /// Draws the view in the main pane's parts; `seen`: other times the creature was
+    /// alive, for the strip (its last activity, its birth).
+    pub fn draw(&self, frame: &mut Frame, cx: &DrawContext, seen: [Option<DateTime<Utc>>; 2]) {
+        render(frame, cx, self, seen);
+    }
+
+    /// The title's right-hand part.
+    pub fn status(dreams: u64, deep: u64, cx: &DrawContext) -> Vec<Span<'static>> {
+        vec![Span::styled(
+            format!(" {dreams} dreams · {deep} deep "),
+            cx.theme.muted,
+        )]
+    }
+}
+
+fn render(frame: &mut Frame, cx: &DrawContext, ui: &DreamsView, seen: [Option<DateTime<Utc>>; 2]) {
+    let (theme, areas) = (cx.theme, cx.areas);
+    if ui.list.is_empty() {
         frame.render_widget(
             Paragraph::new(Line::styled(
                 "No dreams yet: the first comes when the creature sleeps after enough work.",
@@ -25,10 +42,10 @@ pub fn render(frame: &mut Frame, areas: &Areas, ui: &CreatureUi, app: &App) {
         );
         return;
     }
-    let selected = ui.selected_dream();
+    let selected = ui.selected();
     if let Some(area) = areas.timeline {
         frame.render_widget(
-            Paragraph::new(strip::rows(ui, selected, app.now, area.width, theme)),
+            Paragraph::new(strip::rows(ui, seen, selected, cx.now, area.width, theme)),
             area,
         );
     }
@@ -38,8 +55,8 @@ pub fn render(frame: &mut Frame, areas: &Areas, ui: &CreatureUi, app: &App) {
     }
 }
 
-fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>, theme: &Theme) {
-    let n = ui.dreams.len();
+fn list(frame: &mut Frame, area: Rect, ui: &DreamsView, selected: Option<usize>, theme: &Theme) {
+    let n = ui.list.len();
     let height = usize::from(area.height);
     if height == 0 {
         return;
@@ -49,7 +66,7 @@ fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>,
     let rows: Vec<Line> = (first..n.min(first + height))
         .map(|r| {
             let i = n - 1 - r;
-            let d = &ui.dreams[i];
+            let d = &ui.list[i];
             let (mark, style) = if d.deep {
                 ("◆", theme.deep_sleep)
             } else {
@@ -76,8 +93,8 @@ fn list(frame: &mut Frame, area: Rect, ui: &CreatureUi, selected: Option<usize>,
     frame.render_widget(Paragraph::new(rows), area);
 }
 
-fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Theme) {
-    let d = &ui.dreams[i];
+fn detail(frame: &mut Frame, area: Rect, ui: &DreamsView, i: usize, theme: &Theme) {
+    let d = &ui.list[i];
     let kind = if d.deep { "deep sleep" } else { "dream" };
     let when = d.t.map_or_else(String::new, |t| {
         t.format(" · %Y-%m-%d %H:%M:%S UTC").to_string()
@@ -90,12 +107,12 @@ fn detail(frame: &mut Frame, area: Rect, ui: &CreatureUi, i: usize, theme: &Them
             theme.title,
         ));
     frame.render_widget(block, area);
-    let lines = ui.dream_document(i, theme);
+    let lines = ui.document(i, theme);
     doc::render(
         frame,
         layout::dream_detail_text(area),
         &lines,
-        ui.dream_anchor,
+        ui.anchor,
         "",
         theme,
     );

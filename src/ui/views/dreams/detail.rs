@@ -3,9 +3,9 @@
 
 use ratatui::text::{Line, Span};
 
-use super::changes::{self, DreamChanges};
-use super::dreams::{DreamDetail, PreparedDream};
+use super::prepare::{DreamDetail, PreparedDream};
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::changes::{self, DreamChanges};
 use crate::ui::theme::Theme;
 
 /// Dream `d` (`full`: read whole from disk, `changes`: what it changed, `picked`: the

@@ -4,9 +4,9 @@
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use super::inert;
 use crate::memory::events::Event;
 use crate::ui::doc::DocLine;
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// The detail's title and lines for the event at 0-based `line` of the file.

@@ -1,6 +1,9 @@
 //! The recall view's state: a position in a conversation log that may be far larger than
 //! memory, the entries around it prepared once, and `less +F`-style following.
 
+mod draw;
+mod prepare;
+
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -9,7 +12,6 @@ use ratatui::text::Line;
 use crate::memory::streams::ConversationLog;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::{Step, Viewport};
-use crate::ui::prepare;
 use crate::ui::theme::Theme;
 
 /// Entries kept prepared; beyond this, those far from the view are dropped.
@@ -30,9 +32,9 @@ pub enum Follow {
 }
 
 #[derive(Debug, Default)]
-pub struct RecallState {
+pub struct RecallView {
     pub follow: Follow,
-    /// The top row, resolved for the current viewport by [`RecallState::prepare`].
+    /// The top row, resolved for the current viewport by [`RecallView::prepare`].
     pub top: Pos,
     /// Where the top is when the end is on the last row.
     pub end_top: Pos,
@@ -45,7 +47,7 @@ pub struct RecallState {
     days: BTreeMap<u64, Option<NaiveDate>>,
 }
 
-impl RecallState {
+impl RecallView {
     /// Forgets every prepared entry (the log was replaced or truncated).
     pub fn clear(&mut self) {
         self.cache.clear();
@@ -235,7 +237,7 @@ impl RecallState {
         let recent = log.recent();
         if let Ok(i) = recent.binary_search_by_key(&line, |(n, _)| *n) {
             let (n, e) = &recent[i];
-            let lines = prepare::recall::entry(*n, Ok(e), theme);
+            let lines = prepare::entry(*n, Ok(e), theme);
             self.insert(log, theme, *n, e.t, lines);
             return;
         }
@@ -246,18 +248,15 @@ impl RecallState {
                 continue;
             }
             let (t, lines) = match &entry {
-                Ok(e) => (e.t, prepare::recall::entry(n, Ok(e), theme)),
-                Err(why) => (
-                    None,
-                    prepare::recall::entry(n, Err(&why.to_string()), theme),
-                ),
+                Ok(e) => (e.t, prepare::entry(n, Ok(e), theme)),
+                Err(why) => (None, prepare::entry(n, Err(&why.to_string()), theme)),
             };
             self.insert(log, theme, n, t, lines);
         }
         // The disk read failed or came back short: say so rather than loop on it.
-        self.cache.entry(line).or_insert_with(|| {
-            prepare::recall::entry(line, Err("could not be read from disk"), theme)
-        });
+        self.cache
+            .entry(line)
+            .or_insert_with(|| prepare::entry(line, Err("could not be read from disk"), theme));
     }
 
     /// Keeps entry `n`'s prepared lines, after a separator when it opens a new day.
@@ -273,7 +272,7 @@ impl RecallState {
         if let Some(day) = day
             && self.day_before(log, n) != Some(day)
         {
-            lines.insert(0, prepare::recall::day_separator(day, theme));
+            lines.insert(0, prepare::day_separator(day, theme));
         }
         self.days.insert(n, day);
         self.cache.insert(n, lines);

@@ -2,11 +2,11 @@
 
 use chrono::{DateTime, Utc};
 
-use super::inert;
 use crate::memory::dream_log::DreamRow;
 use crate::memory::dreams::Dream;
 use crate::memory::json::LineError;
 use crate::text::sanitize::sanitize;
+use crate::ui::prepare::inert;
 
 /// A dream as the list and the strip show it.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,29 @@
+//! What a component draws with besides its own state: the theme, the clock, the keymap
+//! (for key names in titles) and where everything is on screen.
+
+use chrono::{DateTime, Utc};
+
+use crate::ui::input::keymap::Keymap;
+use crate::ui::layout::Areas;
+use crate::ui::state::App;
+use crate::ui::theme::Theme;
+
+/// Shared by every view and popup's `draw`; made once per frame from the app.
+pub struct DrawContext<'a> {
+    pub theme: &'a Theme,
+    pub now: DateTime<Utc>,
+    pub keymap: &'a Keymap,
+    pub areas: &'a Areas,
+}
+
+impl App {
+    /// The context the components draw with, in `areas`.
+    pub fn draw_context<'a>(&'a self, areas: &'a Areas) -> DrawContext<'a> {
+        DrawContext {
+            theme: &self.theme,
+            now: self.now,
+            keymap: &self.keymap,
+            areas,
+        }
+    }
+}

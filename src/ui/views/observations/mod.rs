@@ -1,0 +1,184 @@
+//! The Observations view: `observations.md`, one styled line per file line, filtered by
+//! priority and ordered newest or oldest first.
+
+mod draw;
+pub mod prepare;
+
+use crate::memory::creature::Creature;
+use crate::memory::observations::Priority;
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
+use crate::ui::theme::Theme;
+use prepare::{ObsDoc, PreparedObs, PriorityFilter};
+
+/// One creature's Observations view.
+#[derive(Debug)]
+pub struct ObservationsView {
+    items: Vec<PreparedObs>,
+    /// Says how many items of the file the model does not keep (none: it keeps all).
+    older: Option<DocLine>,
+    pub filter: PriorityFilter,
+    pub newest_first: bool,
+    /// What is shown: the items filtered and ordered.
+    pub doc: ObsDoc,
+    pub anchor: Anchor,
+}
+
+impl Default for ObservationsView {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            older: None,
+            filter: PriorityFilter::default(),
+            newest_first: true,
+            doc: ObsDoc::default(),
+            anchor: Anchor::Line(0),
+        }
+    }
+}
+
+impl ObservationsView {
+    /// Prepares the observations the model keeps: all of them again, or (`all` false) the
+    /// ones after the last prepared, dropping those the model no longer keeps.
+    pub fn prepare(&mut self, c: &Creature, theme: &Theme, all: bool) {
+        let items = &c.observations().items;
+        let first = items.first().map_or(0, |(n, _)| *n);
+        let from = match self.items.last() {
+            Some(last) if !all => items.partition_point(|(n, _)| *n <= last.line_no),
+            _ => {
+                self.items.clear();
+                0
+            }
+        };
+        self.items.retain(|p| p.line_no >= first);
+        let fresh = prepare::prepare_items(&items[from..], theme);
+        self.items.extend(fresh);
+        self.older = prepare::older_note(c.observations_not_kept(), theme);
+        // Lines of the old document that stay (newest first, the ones dropped are at its end).
+        let stayed = self
+            .doc
+            .line_nos
+            .iter()
+            .filter(|n| **n >= first && **n > 0)
+            .count();
+        self.rebuild();
+        // Newest first, new lines arrive at the top: keep what the reader looks at in place.
+        let shown = self.doc.line_nos.iter().filter(|n| **n > 0).count();
+        if let (true, false, Anchor::Line(top)) = (self.newest_first, all, self.anchor)
+            && top > 0
+            && shown > stayed
+        {
+            self.anchor = Anchor::Line(top + shown - stayed);
+        }
+    }
+
+    /// Rebuilds the document after new lines, a filter or an order change.
+    fn rebuild(&mut self) {
+        self.doc = prepare::document(
+            &self.items,
+            &self.filter,
+            self.newest_first,
+            self.older.as_ref(),
+        );
+    }
+
+    /// Shows or hides the observations of priority `p`; returns whether they show now.
+    pub fn toggle(&mut self, p: Priority) -> bool {
+        self.filter.toggle(p);
+        self.rebuild();
+        self.filter.shows(p)
+    }
+
+    /// Newest first or oldest first, read from the newest end.
+    pub fn toggle_order(&mut self) {
+        self.newest_first = !self.newest_first;
+        self.anchor = if self.newest_first {
+            Anchor::Line(0)
+        } else {
+            Anchor::End
+        };
+        self.rebuild();
+    }
+
+    pub fn scroll(&mut self, vp: Viewport, step: Step) {
+        // Newest first, the newest (where new lines arrive) is the top: `G` goes there,
+        // as it goes to the newest oldest first, and `g` to the oldest.
+        let step = match (self.newest_first, step) {
+            (true, Step::Bottom) => Step::Top,
+            (true, Step::Top) => Step::Bottom,
+            _ => step,
+        };
+        self.anchor = scroll::scroll(&self.doc.lines, self.anchor, vp, step);
+    }
+
+    /// Scrolls to the observation on `file_line` (1-based); else says why it is not shown.
+    pub fn show_line(&mut self, file_line: usize) -> Result<(), String> {
+        match self.doc.line_nos.iter().position(|n| *n == file_line) {
+            Some(i) => {
+                self.anchor = Anchor::Line(i);
+                Ok(())
+            }
+            None if self.items.first().is_some_and(|p| file_line < p.line_no) => {
+                let kept = self.items.len();
+                Err(format!(
+                    "that observation is older than the {kept} kept here: see line {file_line} of observations.md"
+                ))
+            }
+            None => Err("that observation is hidden by a filter".into()),
+        }
+    }
+
+    /// The file line and text of the observation on the top row.
+    pub fn selection(&self, vp: Viewport) -> Option<(Option<usize>, Option<String>)> {
+        let top = crate::ui::state::selection::top_line(&self.doc.lines, self.anchor, vp)?;
+        Some((
+            self.doc.line_nos.get(top).copied().filter(|n| *n > 0),
+            self.doc
+                .lines
+                .get(top)
+                .map(|l| crate::ui::state::selection::text_of(&l.line)),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+    use crate::memory::cycle::Cycle;
+    use crate::ui::state::creature::{CreatureUi, RunnerLink};
+
+    #[test]
+    fn an_append_past_the_kept_window_is_shown_and_the_oldest_dropped() {
+        use crate::memory::observation_log::RECENT_OBSERVATION_ITEMS;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".self")).unwrap();
+        let path = dir.path().join(".self/observations.md");
+        let line = "GRN 10:00 old\n";
+        std::fs::write(&path, line.repeat(RECENT_OBSERVATION_ITEMS + 3)).unwrap();
+        let mut c = Creature::with_settle(dir.path(), std::time::Duration::ZERO);
+        let theme = Theme::default();
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let mut ui = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
+        assert_eq!(ui.obs.items.len(), RECENT_OBSERVATION_ITEMS);
+        assert_eq!(ui.obs.doc.line_nos.last(), Some(&0), "the note, oldest end");
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        std::io::Write::write_all(&mut f, b"RED 10:05 new\n").unwrap();
+        let changes = c.refresh();
+        ui.apply(&c, &changes, &theme, now);
+        assert_eq!(ui.obs.items.len(), RECENT_OBSERVATION_ITEMS);
+        assert_eq!(
+            ui.obs.items.last().unwrap().line_no,
+            RECENT_OBSERVATION_ITEMS + 4
+        );
+        assert_eq!(ui.obs.items.first().unwrap().line_no, 5);
+        assert_eq!(
+            ui.obs.doc.line_nos.first(),
+            Some(&(RECENT_OBSERVATION_ITEMS + 4))
+        );
+    }
+}
