@@ -28,6 +28,7 @@ pub mod genome;
 pub mod headless;
 pub mod input;
 pub mod layout;
+pub mod popups;
 pub mod prepare;
 pub mod runtime;
 pub mod screenshot;

@@ -241,7 +241,7 @@ fn the_orchestrator_going_away_is_shown_and_its_return_too() {
     screen.press("m").unwrap();
     screen.type_text("still there?");
     assert!(screen.press("ctrl-s").unwrap().is_empty());
-    assert!(screen.app.message.is_some());
+    assert!(screen.app.popups.message.text().is_some());
     screen.press("esc").unwrap();
 
     screen.openseed(Update::Up {
@@ -340,7 +340,7 @@ async fn the_jobs_reach_the_stand_in() {
     );
     screen.press("m").unwrap();
     assert_eq!(
-        screen.app.message.as_ref().unwrap().lines(),
+        screen.app.popups.message.text().unwrap().lines(),
         ["Are you there?"]
     );
 }

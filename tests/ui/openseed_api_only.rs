@@ -202,7 +202,10 @@ fn files_appearing_merge_into_the_same_row() {
     assert_eq!(screen.app.creatures.len(), 4);
     // The selection and the open message box follow it to its files.
     assert_eq!(screen.app.selected, Some(garden.creature("wren")));
-    assert_eq!(screen.app.message_to, Some(garden.creature("wren")));
+    assert_eq!(
+        screen.app.popups.message.to(),
+        Some(garden.creature("wren").as_path())
+    );
     assert!(!screen.app.creatures.contains_key(&api_only_path("wren")));
 
     // Its files gone again, the orchestrator's word remains.

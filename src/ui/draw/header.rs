@@ -88,7 +88,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             spans: vec![Span::styled(
                 format!(
                     "  ◷ dream awaiting review · {}",
-                    crate::ui::prepare::review::countdown(review, app.now)
+                    crate::ui::popups::review::prepare::countdown(review, app.now)
                 ),
                 theme.dream,
             )],

@@ -8,13 +8,9 @@ pub(crate) mod doc;
 pub(crate) mod fmt;
 mod garden;
 mod header;
-mod help;
-mod hits;
 mod main_view;
-mod message;
 mod openseed;
 pub(crate) mod pane;
-mod review;
 mod spark;
 
 use ratatui::Frame;
@@ -48,7 +44,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
     bars::render_status(frame, areas.status, app);
     bars::render_hints(frame, areas.hints, app);
-    draw_overlay(frame, app);
+    draw_overlay(frame, app, &app.draw_context(&areas));
     if app.ascii {
         in_ascii(frame.buffer_mut());
     }
@@ -75,14 +71,25 @@ fn in_ascii(buffer: &mut ratatui::buffer::Buffer) {
 }
 
 /// The overlay of the mode, over everything else.
-fn draw_overlay(frame: &mut Frame, app: &App) {
+fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
+    let popups = &app.popups;
     match app.mode {
-        Mode::Help => help::render(frame, app),
-        Mode::Message => message::render(frame, app),
-        Mode::Review => review::render(frame, app),
-        Mode::Hits => hits::render(frame, app),
-        Mode::Log => help::render_log(frame, app),
-        Mode::Detail => help::render_detail(frame, app),
+        Mode::Help => popups.help.draw(frame, &app.help_document(), cx),
+        Mode::Message => popups.message.draw(frame, cx),
+        Mode::Review => {
+            if let Some(ui) = app.selected_ui() {
+                popups
+                    .review
+                    .draw(frame, &ui.name, &app.review_document(), cx);
+            }
+        }
+        Mode::Hits => crate::ui::popups::hits::draw(frame, &app.search, cx),
+        Mode::Log => popups.log.draw(frame, cx),
+        Mode::Detail => {
+            if let Some(d) = &popups.detail {
+                d.draw(frame, cx);
+            }
+        }
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

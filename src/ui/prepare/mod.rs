@@ -4,11 +4,8 @@
 //! [`DocLine`]: super::doc::DocLine
 
 pub mod changes;
-pub mod help;
-pub mod hits;
 pub mod items;
 pub mod openseed;
-pub mod review;
 
 use crate::text::sanitize::sanitize_line;
 

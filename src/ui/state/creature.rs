@@ -6,7 +6,6 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 
 use super::health::{Attention, Health};
-use super::review::PendingReview;
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::cycle::Cycle;
@@ -20,6 +19,7 @@ use crate::memory::summary::Summary;
 use crate::memory::usage::UsageLog;
 use crate::openseed::{ApiStatus, CreatureInfo};
 use crate::ui::focus::MainView;
+use crate::ui::popups::review::PendingReview;
 use crate::ui::prepare::{self, inert};
 use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;

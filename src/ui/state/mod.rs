@@ -3,17 +3,13 @@
 
 pub mod confirm;
 pub mod creature;
-pub mod detail;
 pub mod garden;
 pub mod health;
-pub mod hit_list;
 pub mod openseed;
 pub mod remote;
-pub mod review;
 pub mod search;
 pub mod selection;
 pub mod spend;
-pub mod status_log;
 pub mod watched;
 
 use std::collections::BTreeMap;
@@ -21,7 +17,6 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
-use ratatui_textarea::TextArea;
 
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
@@ -30,13 +25,13 @@ use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
 use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::genome::Gardens;
 use crate::ui::input::action::Action;
 use crate::ui::input::hints::HintContext;
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
+use crate::ui::popups::Popups;
 use crate::ui::prepare;
 use crate::ui::theme::Theme;
 use crate::ui::views::talk::TalkView;
@@ -46,7 +41,6 @@ use garden::GardenView;
 use health::Attention;
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
-use review::ReviewUi;
 use search::SearchState;
 use watched::Watched;
 
@@ -104,17 +98,8 @@ pub struct App {
     /// The terminal's size.
     pub area: Rect,
     pub notice: Option<Notice>,
-    /// Everything the status line said.
-    pub status_log: status_log::StatusLog,
-    /// The entry shown whole, while [`Mode::Detail`].
-    pub detail: Option<detail::Detail>,
-    pub help_anchor: Anchor,
-    pub message: Option<TextArea<'static>>,
-    /// The creature the open message box writes to: the one selected when it opened.
-    pub message_to: Option<PathBuf>,
-    /// The open message box goes to these creatures instead (the garden list when it
-    /// was asked for).
-    pub message_all: Option<Vec<PathBuf>>,
+    /// The popups' state (help, status log, detail, review, message box).
+    pub popups: Popups,
     pub search: SearchState,
     /// The garden's filter and sort.
     pub garden_view: GardenView,
@@ -131,8 +116,6 @@ pub struct App {
     pub remotes: BTreeMap<PathBuf, RemoteUi>,
     /// The watched history of creatures that keep no record of their dreams.
     watched: Option<Watched>,
-    /// The popup of a dream held for review: where it is scrolled, what is asked.
-    pub review: ReviewUi,
     /// What the genomes keep of the whole garden, for their views.
     pub gardens: Gardens,
     /// The garden's conversation, for the talk view and the garden list.
@@ -167,12 +150,7 @@ impl App {
             now,
             area,
             notice: None,
-            status_log: Default::default(),
-            detail: None,
-            help_anchor: Anchor::Line(0),
-            message: None,
-            message_to: None,
-            message_all: None,
+            popups: Popups::default(),
             search: SearchState::default(),
             garden_view: GardenView::default(),
             quit: false,
@@ -181,7 +159,6 @@ impl App {
             hosted,
             openseed: None,
             remotes: BTreeMap::new(),
-            review: ReviewUi::default(),
             gardens: Gardens::default(),
             talk: TalkView::default(),
             watched: settings.history.map(Watched::new),
@@ -294,7 +271,7 @@ impl App {
                             .or_else(|| self.creatures.keys().next())
                             .cloned();
                     }
-                    let text = if self.message_to.as_ref() == Some(&path) {
+                    let text = if self.popups.message.to() == Some(path.as_path()) {
                         let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
                         format!(
                             "{} is gone (its directory was removed): the message cannot be sent{close}",
@@ -303,7 +280,7 @@ impl App {
                     } else {
                         format!("{} is gone: its directory was removed", ui.name)
                     };
-                    self.set_notice(text, self.message_to.as_ref() == Some(&path));
+                    self.set_notice(text, self.popups.message.to() == Some(path.as_path()));
                 }
                 LiveChange::Changed(path, changes) => {
                     let (Some(ui), Some(model)) =
@@ -467,7 +444,7 @@ impl App {
             filtered: self.garden_view.filters(),
             read_only: self.read_only,
             paused: ui.is_some_and(|u| u.status() == Status::Paused),
-            to_all: self.message_all.is_some(),
+            to_all: self.popups.message.all().is_some(),
             garden_search: self.search.garden,
         }
     }
@@ -479,7 +456,7 @@ impl App {
             mode: Mode::Normal,
             ..self.hint_context()
         };
-        prepare::help::document(&self.keymap, &ctx, &self.theme)
+        crate::ui::popups::help::prepare::document(&self.keymap, &ctx, &self.theme)
     }
 
     /// Gets text ready for the next frame: the diary at the main pane's width, the recall
@@ -574,7 +551,7 @@ impl App {
 
     pub fn set_notice(&mut self, text: impl Into<String>, error: bool) {
         let text = text.into();
-        self.status_log.push(self.now, &text, error);
+        self.popups.log.push(self.now, &text, error);
         self.notice = Some(Notice {
             text,
             error,

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use super::hit_list::HitList;
 use crate::memory::creature::Creature;
 use crate::memory::layout::FileKind;
 use crate::search::{Hit, SearchRequest, SearchSource};
+use crate::ui::popups::hits::HitList;
 
 /// Where each source of hits every creature may have lives.
 const SHARED: [(SearchSource, FileKind); 4] = [

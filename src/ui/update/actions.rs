@@ -1,21 +1,17 @@
 //! What each action does to the state.
 
-use std::path::PathBuf;
-
-use ratatui::widgets::{Block, Borders};
-use ratatui_textarea::{CursorMove, TextArea};
-
 use super::scrolling::step_of;
 use super::{Job, Outcome, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::observations::Priority;
 use crate::memory::status::Status;
-use crate::ui::doc::scroll::{self, Anchor};
+use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
+use crate::ui::popups::detail::Detail;
 use crate::ui::state::App;
-use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
+use crate::ui::state::creature::RunnerLink;
 
 impl App {
     /// Performs one action. Returns the IO it asks for.
@@ -37,28 +33,7 @@ impl App {
             return Vec::new();
         }
         if let Some(step) = step_of(action) {
-            if self.mode == Mode::Help {
-                let vp = layout::help_viewport(self.area);
-                let lines = self.help_document();
-                self.help_anchor = scroll::scroll(&lines, self.help_anchor, vp, step);
-            } else if self.mode == Mode::Detail {
-                let vp = layout::help_viewport(self.area);
-                if let Some(d) = self.detail.as_mut() {
-                    d.anchor = scroll::scroll(&d.lines, d.anchor, vp, step);
-                }
-            } else if self.mode == Mode::Log {
-                let vp = layout::help_viewport(self.area);
-                let lines = self.status_log.document(&self.theme);
-                self.status_log.anchor = scroll::scroll(&lines, self.status_log.anchor, vp, step);
-            } else if self.mode == Mode::Hits {
-                self.move_in_hit_list(step);
-            } else if self.mode == Mode::Review {
-                let lines = self.review_document();
-                let vp = layout::review_viewport(self.area, lines.len());
-                self.review.anchor = scroll::scroll(&lines, self.review.anchor, vp, step);
-            } else {
-                self.scroll(self.pane, step);
-            }
+            self.scroll_mode(step);
             return Vec::new();
         }
         match action {
@@ -68,7 +43,7 @@ impl App {
                 self.mode = if self.mode == Mode::Help {
                     Mode::Normal
                 } else {
-                    self.help_anchor = Anchor::Line(0);
+                    self.popups.help.open();
                     Mode::Help
                 };
             }
@@ -76,7 +51,7 @@ impl App {
                 match self.mode {
                     Mode::Message => self.keep_draft(),
                     Mode::Filter => self.clear_filter(),
-                    Mode::Detail => self.detail = None,
+                    Mode::Detail => self.popups.detail = None,
                     _ => {}
                 }
                 self.mode = Mode::Normal;
@@ -86,7 +61,7 @@ impl App {
                 self.mode = if self.mode == Mode::Log {
                     Mode::Normal
                 } else {
-                    self.status_log.anchor = Anchor::Line(0);
+                    self.popups.log.open();
                     Mode::Log
                 };
             }
@@ -207,12 +182,40 @@ impl App {
         Vec::new()
     }
 
+    /// A scrolling key moves the open popup, else the focused pane.
+    fn scroll_mode(&mut self, step: scroll::Step) {
+        let help = layout::help_viewport(self.area);
+        match self.mode {
+            Mode::Help => {
+                let lines = self.help_document();
+                self.popups.help.scroll(&lines, help, step);
+            }
+            Mode::Detail => {
+                if let Some(d) = self.popups.detail.as_mut() {
+                    d.scroll(help, step);
+                }
+            }
+            Mode::Log => self.popups.log.scroll(&self.theme, help, step),
+            Mode::Hits => self.move_in_hit_list(step),
+            Mode::Review => {
+                let lines = self.review_document();
+                let vp = layout::review_viewport(self.area, lines.len());
+                self.popups.review.scroll(&lines, vp, step);
+            }
+            Mode::Normal | Mode::Garden | Mode::Message | Mode::Search | Mode::Filter => {
+                self.scroll(self.pane, step)
+            }
+        }
+    }
+
     fn show(&mut self, view: MainView) {
         self.view = view;
         self.pane = Pane::Main;
     }
 
-    fn selected_ui_mut(&mut self) -> Option<&mut crate::ui::state::creature::CreatureUi> {
+    pub(crate) fn selected_ui_mut(
+        &mut self,
+    ) -> Option<&mut crate::ui::state::creature::CreatureUi> {
         let path = self.selected.as_ref()?;
         self.creatures.get_mut(path)
     }
@@ -321,7 +324,7 @@ impl App {
         if let Some((path, message)) = outcome.undelivered
             && let Some(ui) = self.creatures.get_mut(&path)
             && ui.draft.is_empty()
-            && self.message_to.as_ref() != Some(&path)
+            && self.popups.message.to() != Some(path.as_path())
         {
             ui.draft = message.lines().map(str::to_owned).collect();
             text.push_str(
@@ -331,210 +334,6 @@ impl App {
             );
         }
         self.set_notice(text, outcome.error);
-    }
-
-    /// Closes the message box; what it holds stays with its creature as a draft.
-    fn keep_draft(&mut self) {
-        let area = self.message.take();
-        let to = self.message_to.take();
-        self.message_all = None;
-        let lines = area.map(TextArea::into_lines).unwrap_or_default();
-        let written = lines.iter().any(|l| !l.trim().is_empty());
-        if let Some(ui) = to.and_then(|p| self.creatures.get_mut(&p))
-            && written
-        {
-            ui.draft = lines;
-            let reopen = self.keymap.mention(Action::Message, ": {} opens it again");
-            self.set_notice(format!("message kept as a draft{reopen}"), false);
-        } else {
-            self.set_notice("message discarded", false);
-        }
-    }
-
-    fn open_message(&mut self) {
-        let Some(ui) = self.selected_ui_mut() else {
-            return;
-        };
-        let draft = std::mem::take(&mut ui.draft);
-        let mut area = if draft.is_empty() {
-            TextArea::default()
-        } else {
-            TextArea::new(draft)
-        };
-        area.move_cursor(CursorMove::Bottom);
-        area.move_cursor(CursorMove::End);
-        area.set_style(self.theme.base);
-        area.set_cursor_line_style(ratatui::style::Style::default());
-        area.set_placeholder_text("Write to the creature. Several lines are fine.");
-        area.set_placeholder_style(self.theme.muted);
-        self.message = Some(area);
-        self.message_to = self.selected.clone();
-        self.message_all = None;
-        self.title_message_box();
-        self.mode = Mode::Message;
-    }
-
-    /// The message box goes to every creature in the garden list (as it is shown now),
-    /// or back to the one it was opened for.
-    fn toggle_message_all(&mut self) {
-        self.message_all = match self.message_all {
-            Some(_) => None,
-            None => Some(self.garden_order()),
-        };
-        self.title_message_box();
-    }
-
-    /// The message box's title: where what is written goes.
-    fn title_message_box(&mut self) {
-        let title = match &self.message_all {
-            Some(all) => {
-                let n = all.len();
-                let shown = if self.garden_view.filters() {
-                    format!("the {n} creatures the filtered list shows")
-                } else {
-                    format!("all creatures ({n})")
-                };
-                format!(" Message to {shown}: each gets it as it takes messages ")
-            }
-            None => self.message_title(),
-        };
-        let border = self.theme.border_focused;
-        if let Some(area) = self.message.as_mut() {
-            area.set_block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_style(border)
-                    .title(title),
-            );
-        }
-        self.dirty = true;
-    }
-
-    /// Where a message to the creature the box was opened for goes.
-    fn message_title(&self) -> String {
-        let Some(path) = self.message_to.as_deref() else {
-            return String::new();
-        };
-        let name = self
-            .creatures
-            .get(path)
-            .map(|ui| ui.name.clone())
-            .unwrap_or_default();
-        let ignored = ignores_messages_file(path);
-        let through = self.message_through_openseed(path);
-        // Said before anything is typed: the words would reach no one.
-        let far = self.remote_of(path).map(|r| r.host.clone());
-        if let (true, Some(host)) = (through, &far) {
-            format!(
-                " Message to {name}: through the OpenSeed orchestrator on {host}, which wakes it "
-            )
-        } else if let Some(host) = far {
-            format!(
-                " Message to {name}: to its runner on {host}, else appended to MESSAGES.md there "
-            )
-        } else if through {
-            format!(" Message to {name}: through the OpenSeed orchestrator, which wakes {name} ")
-        } else if self
-            .creatures
-            .get(path)
-            .is_some_and(|ui| ui.link != RunnerLink::None)
-        {
-            format!(" Message to {name}: to its runner, which wakes {name} ")
-        } else if ignored {
-            format!(
-                " {name} will not read MESSAGES.md: its OpenSeed orchestrator delivers messages "
-            )
-        } else {
-            format!(" Message to {name}: appended to MESSAGES.md ")
-        }
-    }
-
-    fn send_message(&mut self) -> Vec<Job> {
-        let (Some(path), Some(area)) = (self.message_to.clone(), self.message.as_ref()) else {
-            return Vec::new();
-        };
-        let text = area.lines().join("\n");
-        if text.trim().is_empty() {
-            let cancel = self.keymap.mention(Action::Cancel, ", or {} to cancel");
-            self.set_notice(
-                format!("the message is empty: write something{cancel}"),
-                true,
-            );
-            return Vec::new();
-        }
-        if let Some(all) = self.message_all.clone() {
-            return self.send_to_all(all, text);
-        }
-        if !self.creatures.contains_key(&path) {
-            // Never to whichever creature is selected now: the text stays for copying.
-            let close = self.keymap.mention(Action::Cancel, ", {} closes the box");
-            self.set_notice(
-                format!(
-                    "the creature is gone (its directory was removed): the message was not sent{close}"
-                ),
-                true,
-            );
-            return Vec::new();
-        }
-        let jobs = self.route_message(path, text);
-        // Else the box stays open with its text, and the status line says why.
-        if !jobs.is_empty() {
-            self.close_message_box();
-        }
-        jobs
-    }
-
-    /// The message to each creature of `all` still here, the way each takes messages;
-    /// the box closes when it went to at least one, and the status line names those it
-    /// could not go to.
-    fn send_to_all(&mut self, all: Vec<PathBuf>, text: String) -> Vec<Job> {
-        let mut jobs = Vec::new();
-        let mut refused = Vec::new();
-        let mut sent = 0;
-        for path in all {
-            let Some(name) = self.creatures.get(&path).map(|ui| ui.name.clone()) else {
-                continue;
-            };
-            let routed = self.route_message(path, text.clone());
-            if routed.is_empty() {
-                refused.push(name);
-            } else {
-                sent += 1;
-                jobs.extend(routed);
-            }
-        }
-        if sent > 0 {
-            self.close_message_box();
-        }
-        let plural = if sent == 1 { "" } else { "s" };
-        let mut said = format!("message sent to {sent} creature{plural}");
-        if !refused.is_empty() {
-            said.push_str(&format!("; not to {}", refused.join(", ")));
-        }
-        self.set_notice(said, !refused.is_empty());
-        jobs
-    }
-
-    /// The jobs that give `text` to the creature at `path` the way it takes messages
-    /// (none when it cannot now: the status line says why).
-    fn route_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
-        if self.message_through_openseed(&path) {
-            return self.openseed_message(path, text);
-        }
-        if self.remote_of(&path).is_some() {
-            return self.remote_job(path, RemoteAsk::Message(text));
-        }
-        vec![Job::AppendMessage {
-            creature: path,
-            text,
-        }]
-    }
-
-    fn close_message_box(&mut self) {
-        self.message = None;
-        self.message_to = None;
-        self.message_all = None;
-        self.mode = Mode::Normal;
     }
 
     fn submit_search(&mut self) -> Vec<Job> {
@@ -580,7 +379,7 @@ impl App {
     fn toggle_event_detail(&mut self) {
         if self.mode == Mode::Detail {
             self.mode = Mode::Normal;
-            self.detail = None;
+            self.popups.detail = None;
             return;
         }
         let Some(path) = self.selected.clone() else {
@@ -601,11 +400,7 @@ impl App {
             Some((_, Ok(event))) => {
                 let (title, lines) =
                     crate::ui::views::events::detail::document(line, &event, &self.theme);
-                self.detail = Some(crate::ui::state::detail::Detail {
-                    title,
-                    lines,
-                    anchor: Anchor::Line(0),
-                });
+                self.popups.detail = Some(Detail::new(title, lines));
                 self.mode = Mode::Detail;
             }
             Some((_, Err(e))) => self.set_notice(format!("line {}: {e}", line + 1), true),

@@ -3,8 +3,6 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 
-use ratatui_textarea::TextArea;
-
 use super::Job;
 use crate::ui::focus::{Mode, Pane};
 use crate::ui::input::action::Action;
@@ -45,8 +43,7 @@ impl App {
         }
         match self.mode {
             Mode::Message => {
-                if let Some(area) = self.message.as_mut() {
-                    edit_message(area, key);
+                if self.popups.message.key(key) {
                     self.dirty = true;
                 }
             }
@@ -113,9 +110,7 @@ impl App {
     pub fn on_paste(&mut self, text: &str) {
         match self.mode {
             Mode::Message => {
-                if let Some(area) = self.message.as_mut() {
-                    area.insert_str(pasted_lines(text));
-                }
+                self.popups.message.paste(text);
             }
             Mode::Search => self.search.input.push_str(&text.replace(['\n', '\r'], " ")),
             Mode::Filter => {
@@ -148,57 +143,4 @@ impl App {
 /// key), so that saying it is not a key helps: not a lone modifier or a media key.
 fn says_something(key: KeyEvent) -> bool {
     matches!(key.code, KeyCode::Char(_) | KeyCode::F(_))
-}
-
-/// A key in the message box: the text area's own keys, with readline's Ctrl-U (delete to
-/// the start of the line) where the text area would undo.
-fn edit_message(area: &mut TextArea<'static>, key: KeyEvent) {
-    if key.code == KeyCode::Char('u') && key.modifiers == KeyModifiers::CONTROL {
-        area.delete_line_by_head();
-    } else {
-        area.input(key);
-    }
-}
-
-/// Pasted text with its line ends as the text area keeps them: terminals paste lines
-/// ending in CR (tmux, xterm, VTE) or CR LF, which would otherwise run together.
-fn pasted_lines(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\r', "\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pasted_lines_keep_their_ends() {
-        for pasted in [
-            "line one\rline two\rline three",
-            "line one\r\nline two\r\nline three",
-            "line one\nline two\nline three",
-        ] {
-            let mut area = TextArea::default();
-            area.insert_str(pasted_lines(pasted));
-            assert_eq!(
-                area.lines(),
-                ["line one", "line two", "line three"],
-                "{pasted:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn ctrl_u_deletes_to_the_start_of_the_line() {
-        let mut area = TextArea::new(vec!["first".into(), "hello world".into()]);
-        area.move_cursor(ratatui_textarea::CursorMove::Bottom);
-        area.move_cursor(ratatui_textarea::CursorMove::End);
-        for _ in 0..2 {
-            edit_message(&mut area, KeyEvent::new(KeyCode::Left, KeyModifiers::NONE));
-        }
-        edit_message(
-            &mut area,
-            KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
-        );
-        assert_eq!(area.lines(), ["first", "ld"]);
-    }
 }

@@ -5,20 +5,17 @@ mod actions;
 mod commands;
 mod garden;
 mod handover;
-mod hits;
 mod input;
 mod open;
 mod openseed;
 mod openseed_keys;
 mod remote;
 mod restore;
-mod review;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
 pub use openseed_keys::{OpenSeedAction, OpenSeedDone};
 pub use remote::RemoteAsk;
-pub use review::Edited;
 
 use std::path::PathBuf;
 

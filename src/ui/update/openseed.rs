@@ -125,9 +125,7 @@ impl App {
                 .clone()
                 .or_else(|| self.garden_order().first().cloned());
         }
-        if self.message_to.as_deref() == Some(path) {
-            self.message_to.clone_from(&heir);
-        }
+        self.popups.message.retarget(path, heir.as_ref());
         if let Some(Confirm::Stop(asked) | Confirm::Start(asked, _)) = self.confirm.as_mut()
             && asked.as_path() == path
         {

@@ -236,7 +236,7 @@ impl App {
 
     /// A message through the orchestrator, or why it cannot go now (the message then
     /// stays in its box).
-    pub(super) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
+    pub(crate) fn openseed_message(&mut self, path: PathBuf, text: String) -> Vec<Job> {
         let name = self
             .creatures
             .get(&path)

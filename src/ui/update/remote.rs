@@ -49,7 +49,7 @@ impl App {
     }
 
     /// Asks the far side for the selected creature.
-    pub(super) fn remote_job(&self, creature: PathBuf, ask: RemoteAsk) -> Vec<Job> {
+    pub(crate) fn remote_job(&self, creature: PathBuf, ask: RemoteAsk) -> Vec<Job> {
         vec![Job::Remote { creature, ask }]
     }
 

@@ -4,10 +4,10 @@
 use chrono::{DateTime, Utc};
 use ratatui::text::{Line, Span};
 
-use super::changes;
+use super::PendingReview;
 use crate::ui::doc::DocLine;
 use crate::ui::draw::fmt;
-use crate::ui::state::review::PendingReview;
+use crate::ui::prepare::changes;
 use crate::ui::theme::Theme;
 
 /// When it applies itself, as the popup, the header and the garden say it.

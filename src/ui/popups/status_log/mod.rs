@@ -4,10 +4,12 @@
 use std::collections::VecDeque;
 
 use chrono::{DateTime, Local, Utc};
+use ratatui::Frame;
 use ratatui::text::{Line, Span};
 
 use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
+use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
+use crate::ui::draw::DrawContext;
 use crate::ui::theme::Theme;
 
 /// Notices kept; the oldest go first.
@@ -27,7 +29,7 @@ struct Said {
 pub struct StatusLog {
     said: VecDeque<Said>,
     /// Where the overlay is scrolled to.
-    pub anchor: Anchor,
+    anchor: Anchor,
 }
 
 impl StatusLog {
@@ -81,6 +83,20 @@ impl StatusLog {
                 DocLine::hanging(Line::from(spans), 1)
             })
             .collect()
+    }
+
+    /// The popup opened again: at its top (the newest).
+    pub fn open(&mut self) {
+        self.anchor = Anchor::Line(0);
+    }
+
+    pub fn scroll(&mut self, theme: &Theme, vp: Viewport, step: Step) {
+        self.anchor = scroll::scroll(&self.document(theme), self.anchor, vp, step);
+    }
+
+    pub fn draw(&self, frame: &mut Frame, cx: &DrawContext) {
+        let lines = self.document(cx.theme);
+        super::frame::document(frame, " Status log: newest first ", &lines, self.anchor, cx);
     }
 }
 

@@ -5,8 +5,8 @@
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
-use super::inert;
 use crate::search::{Hit, SearchSource};
+use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
 /// Columns of the "where" column (`long-term:1234`, padded).

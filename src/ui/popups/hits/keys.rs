@@ -6,12 +6,11 @@ use crate::ui::doc::scroll::Step;
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::genome::HitShown;
 use crate::ui::layout::{self, Areas};
-use crate::ui::prepare;
 use crate::ui::state::App;
 
 impl App {
     /// Shows the next (or previous) hit, wrapping around.
-    pub(super) fn goto_hit(&mut self, forward: bool) {
+    pub(crate) fn goto_hit(&mut self, forward: bool) {
         if let Some(i) = self.search.step(forward) {
             self.show_hit(i);
         }
@@ -19,7 +18,7 @@ impl App {
 
     /// Opens the list of hits, the hit shown selected; closes it when open (as `?` does
     /// help).
-    pub(super) fn toggle_hit_list(&mut self) {
+    pub(crate) fn toggle_hit_list(&mut self) {
         if self.mode == Mode::Hits {
             self.mode = Mode::Normal;
             return;
@@ -35,13 +34,13 @@ impl App {
     }
 
     /// Moves the list's selection (its keys: j/k, PgUp/PgDn, g/G).
-    pub(super) fn move_in_hit_list(&mut self, step: Step) {
+    pub(crate) fn move_in_hit_list(&mut self, step: Step) {
         let height = self.hit_list_height();
         self.search.list.step(step, height);
     }
 
     /// Closes the list and shows the hit selected in it.
-    pub(super) fn jump_to_listed_hit(&mut self) {
+    pub(crate) fn jump_to_listed_hit(&mut self) {
         self.mode = Mode::Normal;
         self.show_hit(self.search.list.selected);
     }
@@ -67,7 +66,8 @@ impl App {
             .iter()
             .zip(names)
             .map(|(hit, name)| {
-                let row = prepare::hits::row(hit, name.as_deref(), width, &self.theme);
+                let row =
+                    crate::ui::popups::hits::prepare::row(hit, name.as_deref(), width, &self.theme);
                 (name, row)
             })
             .collect();

@@ -5,18 +5,16 @@
 //! Commands go to the creature's runner (hosted, over its socket, or through a far
 //! machine's connection); a creature only watched is refused with why.
 
-use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use std::path::{Path, PathBuf};
 
-use super::{EditAnswer, Job, RemoteAsk};
 use crate::control::ControlCommand;
 use crate::memory::creature::Change;
 use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
 use crate::ui::focus::Mode;
 use crate::ui::input::action::Action;
-use crate::ui::prepare;
 use crate::ui::state::App;
+use crate::ui::state::confirm::{Confirm, ask_or_answer};
+use crate::ui::update::{EditAnswer, Job, RemoteAsk};
 
 /// What became of an edit read back from the editor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +26,7 @@ pub struct Edited {
 
 impl App {
     /// Opens the popup of the selected creature's dream awaiting review, or closes it.
-    pub(super) fn toggle_review(&mut self) {
+    pub(crate) fn toggle_review(&mut self) {
         if self.mode == Mode::Review {
             self.mode = Mode::Normal;
             return;
@@ -41,7 +39,7 @@ impl App {
             self.set_notice(text, false);
             return;
         }
-        self.review.anchor = Anchor::Line(0);
+        self.popups.review.open();
         self.mode = Mode::Review;
     }
 
@@ -49,17 +47,17 @@ impl App {
     pub fn review_document(&self) -> Vec<DocLine> {
         self.selected_ui()
             .and_then(|ui| ui.review.as_ref())
-            .map(|r| prepare::review::document(r, self.now, &self.theme))
+            .map(|r| crate::ui::popups::review::prepare::document(r, self.now, &self.theme))
             .unwrap_or_default()
     }
 
     /// Applies the dream shown.
-    pub(super) fn apply_dream(&mut self) -> Vec<Job> {
+    pub(crate) fn apply_dream(&mut self) -> Vec<Job> {
         self.decide(ControlCommand::ApplyProposal)
     }
 
     /// Asks, then (asked again) rejects the dream shown.
-    pub(super) fn reject_dream(&mut self) -> Vec<Job> {
+    pub(crate) fn reject_dream(&mut self) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
             return Vec::new();
         };
@@ -84,7 +82,7 @@ impl App {
 
     /// Edits the dream shown in `$EDITOR`: its text form, or the operator's last refused
     /// edit of it.
-    pub(super) fn edit_dream(&mut self) -> Vec<Job> {
+    pub(crate) fn edit_dream(&mut self) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
             return Vec::new();
         };
@@ -95,7 +93,7 @@ impl App {
             self.set_notice(why, true);
             return Vec::new();
         }
-        let text = match &self.review.draft {
+        let text = match &self.popups.review.draft {
             Some((p, draft)) if *p == path => draft.clone(),
             _ => review.proposal.to_text(),
         };
@@ -133,7 +131,7 @@ impl App {
             };
         };
         if text == review.proposal.to_text() {
-            self.review.draft = None;
+            self.popups.review.draft = None;
             self.set_notice(
                 format!("{name}'s dream was not changed: it stays held as it was"),
                 false,
@@ -150,11 +148,11 @@ impl App {
             self.set_notice(
                 format!(
                     "{name}'s edited dream was not sent: {}; the dream stays as it was, your text is kept in {kept}{again}",
-                    prepare::inert(&e.to_string())
+                    crate::ui::prepare::inert(&e.to_string())
                 ),
                 true,
             );
-            self.review.draft = Some((creature.to_path_buf(), text));
+            self.popups.review.draft = Some((creature.to_path_buf(), text));
             return Edited {
                 jobs: Vec::new(),
                 keep: true,
@@ -168,14 +166,14 @@ impl App {
                 format!("{why}: your edit was not sent, it is kept in {kept}{again}"),
                 true,
             );
-            self.review.draft = Some((creature.to_path_buf(), text));
+            self.popups.review.draft = Some((creature.to_path_buf(), text));
             return Edited {
                 jobs: Vec::new(),
                 keep: true,
             };
         }
         // The draft until the runner says it holds it: refused, nothing is lost.
-        self.review.draft = Some((creature.to_path_buf(), text.clone()));
+        self.popups.review.draft = Some((creature.to_path_buf(), text.clone()));
         Edited {
             jobs: self.review_command(creature, ControlCommand::ReplaceProposal { text }),
             keep: false,
@@ -185,8 +183,9 @@ impl App {
     /// What the runner made of an edited dream sent to it: held, the edit is done with;
     /// else it is the draft the next edit starts from again (unless a newer edit is), and
     /// the status line says so: returns what to add to it.
-    pub(super) fn on_edit_answered(&mut self, edit: EditAnswer) -> String {
+    pub(crate) fn on_edit_answered(&mut self, edit: EditAnswer) -> String {
         let draft = self
+            .popups
             .review
             .draft
             .as_ref()
@@ -194,7 +193,7 @@ impl App {
             .map(|(_, text)| text);
         if edit.held {
             if draft == Some(&edit.text) {
-                self.review.draft = None;
+                self.popups.review.draft = None;
             }
             return String::new();
         }
@@ -207,7 +206,7 @@ impl App {
             return String::new();
         }
         if draft.is_none() {
-            self.review.draft = Some((edit.creature, edit.text));
+            self.popups.review.draft = Some((edit.creature, edit.text));
         }
         let again = self
             .keymap
@@ -225,7 +224,7 @@ impl App {
         }
         let jobs = self.review_command(&path, command);
         if !jobs.is_empty() {
-            self.review.decided = Some(path);
+            self.popups.review.decided = Some(path);
             self.mode = Mode::Normal;
         }
         jobs
@@ -280,16 +279,22 @@ impl App {
                     self.mode = Mode::Normal;
                 }
                 // Decided here: the runner's answer says what became of it.
-                if self.review.decided.as_deref() == Some(path) {
-                    self.review.decided = None;
+                if self.popups.review.decided.as_deref() == Some(path) {
+                    self.popups.review.decided = None;
                 } else if shown {
                     let text = format!(
                         "{name}'s dream is no longer awaiting review: applied when its time ran out, or decided elsewhere"
                     );
                     self.set_notice(text, false);
                 }
-                if self.review.draft.as_ref().is_some_and(|(p, _)| p == path) {
-                    self.review.draft = None;
+                if self
+                    .popups
+                    .review
+                    .draft
+                    .as_ref()
+                    .is_some_and(|(p, _)| p == path)
+                {
+                    self.popups.review.draft = None;
                 }
             }
             _ => {}

@@ -3,6 +3,12 @@
 //! lines as what a dream changed), its dream's priority and reflection, and when it
 //! applies itself.
 
+mod draw;
+mod keys;
+pub mod prepare;
+
+pub use keys::Edited;
+
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
@@ -11,15 +17,16 @@ use crate::memory::creature::Creature;
 use crate::memory::dreams::Dream;
 use crate::memory::layout::FileKind;
 use crate::memory::proposal::Proposal;
-use crate::ui::doc::scroll::Anchor;
+use crate::ui::doc::DocLine;
+use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
 use crate::ui::prepare::changes::{self, DreamChanges};
 use crate::ui::prepare::inert;
 
 /// The review popup's own state.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ReviewUi {
+pub struct ReviewPopup {
     /// Where the popup is scrolled.
-    pub anchor: Anchor,
+    anchor: Anchor,
     /// An edit not held yet: one the proposal's form refused, one sent that the runner
     /// has not said it holds, or one it refused. The creature, and the text, which the
     /// next edit starts from (nothing the operator wrote is lost).
@@ -29,13 +36,25 @@ pub struct ReviewUi {
     pub decided: Option<PathBuf>,
 }
 
-impl Default for ReviewUi {
+impl Default for ReviewPopup {
     fn default() -> Self {
         Self {
             anchor: Anchor::Line(0),
             draft: None,
             decided: None,
         }
+    }
+}
+
+impl ReviewPopup {
+    /// Opened again: at its top.
+    pub fn open(&mut self) {
+        self.anchor = Anchor::Line(0);
+    }
+
+    /// Scrolls `lines` (the popup's document) in `vp`.
+    pub fn scroll(&mut self, lines: &[DocLine], vp: Viewport, step: Step) {
+        self.anchor = scroll::scroll(lines, self.anchor, vp, step);
     }
 }
 

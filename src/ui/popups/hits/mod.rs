@@ -2,11 +2,16 @@
 //! arrives, the creature column as wide as the widest name of the rows, the row
 //! selected, and the first row shown.
 
+mod draw;
+mod keys;
+pub mod prepare;
+
+pub use draw::draw;
+
 use ratatui::text::Line;
 use unicode_width::UnicodeWidthStr;
 
 use crate::ui::doc::scroll::Step;
-use crate::ui::prepare;
 
 #[derive(Debug, Default)]
 pub struct HitList {
@@ -56,7 +61,7 @@ impl HitList {
             self.name_width = widest;
             for (row, name) in self.rows.iter_mut().zip(&self.names) {
                 if let (Some(name), Some(cell)) = (name, row.spans.first_mut()) {
-                    cell.content = prepare::hits::name_cell(name, widest).into();
+                    cell.content = prepare::name_cell(name, widest).into();
                 }
             }
         }
@@ -151,7 +156,7 @@ mod tests {
         };
         let width = l.widen(names.iter().copied());
         let rows = names.iter().map(|name| {
-            let row = prepare::hits::row(&hit, Some(name), width, theme);
+            let row = prepare::row(&hit, Some(name), width, theme);
             (Some(name.to_string()), row)
         });
         l.extend(rows, 10);

@@ -5,13 +5,14 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+use super::visible_top;
+use crate::ui::draw::DrawContext;
 use crate::ui::layout;
-use crate::ui::state::App;
-use crate::ui::state::hit_list::visible_top;
+use crate::ui::state::search::SearchState;
 
-pub fn render(frame: &mut Frame, app: &App) {
-    let theme = &app.theme;
-    let search = &app.search;
+/// Draws the list of `search`'s hits.
+pub fn draw(frame: &mut Frame, search: &SearchState, cx: &DrawContext) {
+    let theme = cx.theme;
     let list = &search.list;
     let area = layout::hit_list(frame.area());
     frame.render_widget(Clear, area);
