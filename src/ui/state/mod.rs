@@ -77,10 +77,10 @@ pub struct Settings {
 }
 
 pub struct App {
-    pub garden: LiveGarden,
+    pub(in crate::ui) garden: LiveGarden,
     pub creatures: CreatureMap<CreatureUi>,
     pub selected: Option<PathBuf>,
-    pub pane: Pane,
+    pub(in crate::ui) pane: Pane,
     /// The view asked for last; the selected creature shows it, or the view in the same
     /// tab when its genome has no such view ([`App::shown_view`]).
     pub view: MainView,
@@ -88,24 +88,24 @@ pub struct App {
     pub keymap: Keymap,
     pub theme: Theme,
     /// The cycle constants of watched creatures.
-    pub cycle: Cycle,
+    pub(in crate::ui) cycle: Cycle,
     /// Actions that write or act are refused ([`crate::ui::input::action::Needs::acts`]).
-    pub read_only: bool,
+    pub(in crate::ui) read_only: bool,
     /// Ring the terminal bell for attention marks ([`Settings::bell`]).
-    pub bell: bool,
+    pub(in crate::ui) bell: bool,
     bell_due: bool,
-    pub now: DateTime<Utc>,
+    pub(in crate::ui) now: DateTime<Utc>,
     /// The terminal's size.
-    pub area: Rect,
+    pub(in crate::ui) area: Rect,
     pub notice: Option<Notice>,
     /// The popups' state (help, status log, detail, review, message box).
     pub popups: Popups,
     pub search: SearchState,
     /// The garden's filter and sort.
-    pub garden_view: GardenView,
+    pub(in crate::ui) garden_view: GardenView,
     pub quit: bool,
     /// The question asked by an action that is done when its key is pressed again.
-    pub confirm: Option<confirm::Confirm>,
+    pub(in crate::ui) confirm: Option<confirm::Confirm>,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
@@ -113,17 +113,17 @@ pub struct App {
     /// The attached OpenSeed orchestrator, if any.
     pub openseed: Option<OpenSeedUi>,
     /// Gardens on other machines, by the mirror directory their copies sit in.
-    pub remotes: BTreeMap<PathBuf, RemoteUi>,
+    pub(in crate::ui) remotes: BTreeMap<PathBuf, RemoteUi>,
     /// The watched history of creatures that keep no record of their dreams.
     watched: Option<Watched>,
     /// What the genomes keep of the whole garden, for their views.
-    pub gardens: Gardens,
+    pub(in crate::ui) gardens: Gardens,
     /// The garden's conversation, for the talk view and the garden list.
-    pub talk: TalkView,
+    pub(in crate::ui) talk: TalkView,
     /// What model calls cost.
-    pub prices: Prices,
+    pub(in crate::ui) prices: Prices,
     /// Draw in ASCII (the locale is not UTF-8).
-    pub ascii: bool,
+    pub(in crate::ui) ascii: bool,
 }
 
 impl App {
