@@ -9,7 +9,6 @@ use crate::ui::doc::scroll;
 use crate::ui::focus::{MainView, Mode, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
-use crate::ui::popups::detail::Detail;
 use crate::ui::state::App;
 use crate::ui::state::creature::RunnerLink;
 
@@ -98,10 +97,13 @@ impl App {
                 }
             }
             Action::CycleEventKind => self.cycle_event_kind(),
-            Action::ToggleRed => self.toggle(Priority::Red),
-            Action::ToggleYlw => self.toggle(Priority::Ylw),
-            Action::ToggleGrn => self.toggle(Priority::Grn),
-            Action::ToggleOrder => self.toggle_order(),
+            Action::ToggleRed => self.toggle_priority(Priority::Red),
+            Action::ToggleYlw => self.toggle_priority(Priority::Ylw),
+            Action::ToggleGrn => self.toggle_priority(Priority::Grn),
+            Action::ToggleOrder if self.shown_view() == MainView::Events => {
+                self.toggle_events_order()
+            }
+            Action::ToggleOrder => self.toggle_observations_order(),
             Action::Search => {
                 if self.selected.is_some() {
                     self.search.input.clear();
@@ -220,48 +222,6 @@ impl App {
         self.creatures.get_mut(path)
     }
 
-    fn toggle(&mut self, p: Priority) {
-        if !self.views().contains(&MainView::Observations) {
-            return;
-        }
-        let Some(ui) = self.selected_ui_mut() else {
-            return;
-        };
-        let shown = ui.obs.toggle(p);
-        self.view = MainView::Observations;
-        let verb = if shown { "shown" } else { "hidden" };
-        self.set_notice(format!("{} observations {verb}", p.tag()), false);
-    }
-
-    fn cycle_event_kind(&mut self) {
-        if self.shown_view() != MainView::Events {
-            return;
-        }
-        let Some(ui) = self.selected_ui_mut() else {
-            return;
-        };
-        ui.events.cycle_filter();
-        let notice = format!("events: {}", ui.events.filter.label());
-        self.set_notice(notice, false);
-    }
-
-    fn toggle_order(&mut self) {
-        if self.shown_view() == MainView::Events {
-            if let Some(ui) = self.selected_ui_mut() {
-                ui.events.toggle_order();
-            }
-            return;
-        }
-        if !self.views().contains(&MainView::Observations) {
-            return;
-        }
-        let Some(ui) = self.selected_ui_mut() else {
-            return;
-        };
-        ui.obs.toggle_order();
-        self.view = MainView::Observations;
-    }
-
     /// A command for the runner of the selected far creature, through its connection.
     fn remote_control(&mut self, action: Action) -> Vec<Job> {
         let Some(path) = self.selected_remote() else {
@@ -371,40 +331,5 @@ impl App {
             garden,
             regex,
         }]
-    }
-}
-
-impl App {
-    /// Shows the Events view's top event whole, or closes it.
-    fn toggle_event_detail(&mut self) {
-        if self.mode == Mode::Detail {
-            self.mode = Mode::Normal;
-            self.popups.detail = None;
-            return;
-        }
-        let Some(path) = self.selected.clone() else {
-            return;
-        };
-        let vp = self.areas().main_viewport();
-        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
-        else {
-            return;
-        };
-        // The page the view shows (read when drawn; a key may come first).
-        ui.events.prepare(model.events(), &self.theme, vp);
-        let Some(&(line, _)) = ui.events.rows().first() else {
-            self.set_notice("no event to show: the Events view is empty", false);
-            return;
-        };
-        match model.events().read_lines(line..line + 1).into_iter().next() {
-            Some((_, Ok(event))) => {
-                let (title, lines) =
-                    crate::ui::views::events::detail::document(line, &event, &self.theme);
-                self.popups.detail = Some(Detail::new(title, lines));
-                self.mode = Mode::Detail;
-            }
-            Some((_, Err(e))) => self.set_notice(format!("line {}: {e}", line + 1), true),
-            None => self.set_notice("the event is no longer in the file", true),
-        }
     }
 }

@@ -10,7 +10,6 @@ mod open;
 mod openseed;
 mod openseed_keys;
 mod remote;
-mod restore;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};

@@ -4,6 +4,7 @@
 
 mod detail;
 mod draw;
+mod keys;
 pub mod prepare;
 mod strip;
 

@@ -4,6 +4,7 @@
 
 pub mod detail;
 mod draw;
+mod keys;
 mod prepare;
 
 use ratatui::text::Line;

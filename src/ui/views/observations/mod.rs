@@ -2,6 +2,7 @@
 //! priority and ordered newest or oldest first.
 
 mod draw;
+mod keys;
 pub mod prepare;
 
 use crate::memory::creature::Creature;

@@ -1,16 +1,16 @@
 //! Putting a line a dream pruned back into a hosted creature's observations: picked in the
 //! dreams view (`x`), asked (`R`), written when asked again.
 
-use super::Job;
 use crate::memory::status::Status;
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use crate::ui::state::creature::RunnerLink;
+use crate::ui::update::Job;
 
 impl App {
     /// Picks the next pruned line of the dream shown.
-    pub(super) fn pick_pruned(&mut self) {
+    pub(crate) fn pick_pruned(&mut self) {
         let Some(ui) = self
             .selected
             .clone()
@@ -29,7 +29,7 @@ impl App {
     }
 
     /// Asks, then (asked again) writes the picked line back.
-    pub(super) fn restore(&mut self) -> Vec<Job> {
+    pub(crate) fn restore(&mut self) -> Vec<Job> {
         let (Some(path), Some(ui)) = (self.selected.clone(), self.selected_ui()) else {
             return Vec::new();
         };
