@@ -3,9 +3,14 @@
 //! - [`focus`]: the focused pane, the main view shown, the mode.
 //! - [`input`]: keys become [`input::action::Action`]s (each declared once, in one table)
 //!   through the keymap; hints and help come from the same action list.
-//! - [`state`]: everything shown, including text [`prepare`]d once when it arrives.
-//! - [`update`]: actions and the mouse change the state and ask for jobs (IO).
-//! - [`draw`]: a pure function of the state, laid out by [`layout`].
+//! - [`views`], [`popups`]: components, one folder each: a view of the main pane or a
+//!   popup with its state, its text [`prepare`]d once when it arrives, the actions it
+//!   understands and its drawing.
+//! - [`state`]: the app: every creature's components, selection, focus, mode, search.
+//! - [`update`]: actions (routed to the component that understands them) and the mouse
+//!   change the state and ask for jobs (IO).
+//! - [`draw`]: a pure function of the state, laid out by [`layout`]: the frame, and the
+//!   components drawn in it with a [`draw::DrawContext`].
 //! - [`runtime`]: the terminal, the event loop (one handler, draw only when dirty), jobs;
 //!   [`headless`] drives the same handler on a test backend.
 //! - [`theme`], [`config`]: built-in themes and the user's config file.

@@ -1,5 +1,5 @@
-//! What the observatory keeps per creature: its summary, its text prepared for the
-//! screen, and where each of its views is scrolled.
+//! What the observatory keeps per creature: its summary, and a component for each of its
+//! views ([`crate::ui::views`]) and its genome's ([`crate::ui::genome::GenomeUi`]).
 
 use std::path::Path;
 
