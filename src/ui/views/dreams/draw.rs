@@ -18,7 +18,28 @@ impl DreamsView {
     /// Draws the view in the main pane's parts; `seen`: other times the creature was
     /// alive, for the strip (its last activity, its birth).
     pub fn draw(&self, frame: &mut Frame, cx: &DrawContext, seen: [Option<DateTime<Utc>>; 2]) {
-        render(frame, cx, self, seen);
+        let (theme, areas) = (cx.theme, cx.areas);
+        if self.list.is_empty() {
+            frame.render_widget(
+                Paragraph::new(Line::styled(
+                    "No dreams yet: the first comes when the creature sleeps after enough work.",
+                    theme.muted,
+                )),
+                areas.main_view,
+            );
+            return;
+        }
+        let selected = self.selected();
+        if let Some(area) = areas.timeline {
+            frame.render_widget(
+                Paragraph::new(strip::rows(self, seen, selected, cx.now, area.width, theme)),
+                area,
+            );
+        }
+        list(frame, areas.main_view, self, selected, theme);
+        if let (Some(area), Some(i)) = (areas.detail, selected) {
+            detail(frame, area, self, i, theme);
+        }
     }
 
     /// The title's right-hand part.
@@ -27,31 +48,6 @@ impl DreamsView {
             format!(" {dreams} dreams · {deep} deep "),
             cx.theme.muted,
         )]
-    }
-}
-
-fn render(frame: &mut Frame, cx: &DrawContext, ui: &DreamsView, seen: [Option<DateTime<Utc>>; 2]) {
-    let (theme, areas) = (cx.theme, cx.areas);
-    if ui.list.is_empty() {
-        frame.render_widget(
-            Paragraph::new(Line::styled(
-                "No dreams yet: the first comes when the creature sleeps after enough work.",
-                theme.muted,
-            )),
-            areas.main_view,
-        );
-        return;
-    }
-    let selected = ui.selected();
-    if let Some(area) = areas.timeline {
-        frame.render_widget(
-            Paragraph::new(strip::rows(ui, seen, selected, cx.now, area.width, theme)),
-            area,
-        );
-    }
-    list(frame, areas.main_view, ui, selected, theme);
-    if let (Some(area), Some(i)) = (areas.detail, selected) {
-        detail(frame, area, ui, i, theme);
     }
 }
 

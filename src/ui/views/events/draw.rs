@@ -24,28 +24,24 @@ impl EventsView {
     /// The title's right-hand part: the kind shown, the order, and following or the
     /// position (`total`: the lines of the log).
     pub fn status(&self, total: u64, cx: &DrawContext) -> Vec<Span<'static>> {
-        status(self, total, cx)
-    }
-}
-
-fn status(e: &EventsView, total: u64, cx: &DrawContext) -> Vec<Span<'static>> {
-    let theme = cx.theme;
-    let order = if e.newest_first {
-        "newest first"
-    } else {
-        "oldest first"
-    };
-    let mut spans = vec![
-        Span::styled(format!(" kind: {} ", e.filter.label()), theme.accent),
-        Span::styled(format!("· {order} "), theme.muted),
-    ];
-    match (e.top, e.newest_first) {
-        (None, false) => spans.push(Span::styled("· following ", theme.accent)),
-        (None, true) => spans.push(Span::styled(format!("· {total} lines "), theme.muted)),
-        (Some(_), _) => {
-            let line = e.rows().first().map_or(0, |r| r.0 + 1);
-            spans.push(Span::styled(format!("· line {line}/{total} "), theme.muted));
+        let theme = cx.theme;
+        let order = if self.newest_first {
+            "newest first"
+        } else {
+            "oldest first"
+        };
+        let mut spans = vec![
+            Span::styled(format!(" kind: {} ", self.filter.label()), theme.accent),
+            Span::styled(format!("· {order} "), theme.muted),
+        ];
+        match (self.top, self.newest_first) {
+            (None, false) => spans.push(Span::styled("· following ", theme.accent)),
+            (None, true) => spans.push(Span::styled(format!("· {total} lines "), theme.muted)),
+            (Some(_), _) => {
+                let line = self.rows().first().map_or(0, |r| r.0 + 1);
+                spans.push(Span::styled(format!("· line {line}/{total} "), theme.muted));
+            }
         }
+        spans
     }
-    spans
 }
