@@ -1,4 +1,4 @@
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ pub struct LiveGarden {
 /// Creatures a poll tick re-stats when filesystem events are working: the tick is only a
 /// safety net for a missed event, so a garden of 200 is gone through in 13 ticks (26 s
 /// at the default 2 s) at the cost of 16 creatures per tick, whatever its size.
-const POLL_SLICE: usize = 16;
+pub const POLL_SLICE: usize = 16;
 
 impl LiveGarden {
     /// Opens every creature under `roots` and starts watching.
@@ -89,19 +89,25 @@ impl LiveGarden {
         } else {
             Vec::new()
         };
+        // Each hint goes to the creatures it is inside: found by its ancestors, not by
+        // trying every creature (a batch of a far garden's snapshot holds thousands).
+        let mut hinted: HashMap<&Path, Vec<PathBuf>> = HashMap::new();
+        if !everything {
+            for path in &batch.paths {
+                for dir in path.ancestors() {
+                    if self.creatures.contains_key(dir) {
+                        hinted.entry(dir).or_default().push(path.clone());
+                    }
+                }
+            }
+        }
         for (root, creature) in &mut self.creatures {
             let changes = if everything {
                 creature.refresh()
             } else {
-                let mine: Vec<PathBuf> = batch
-                    .paths
-                    .iter()
-                    .filter(|p| p.starts_with(root))
-                    .cloned()
-                    .collect();
-                if mine.is_empty() {
+                let Some(mine) = hinted.remove(root.as_path()) else {
                     continue;
-                }
+                };
                 creature.refresh_paths(&mine)
             };
             if !changes.is_empty() {
