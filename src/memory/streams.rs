@@ -189,9 +189,9 @@ impl ConversationLog {
                 && self.pulse.keeps(t)
                 && may_call_tools(bytes);
             if (fatigue || pulse)
-                && let Ok(entry) = ConversationEntry::parse(bytes)
+                && let Some(calls) = super::tool_calls::count(bytes)
             {
-                let calls = entry.tool_calls() as u32;
+                let calls = calls as u32;
                 if calls > 0 {
                     if fatigue {
                         self.tool_calls.push((t, calls));
