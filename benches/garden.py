@@ -7,11 +7,13 @@ one of those creatures in the same run (the idle figure should not grow with the
     python3 benches/garden.py [--creatures 200] [--size 1M] [--idle 20] [--runs 2]
 
 The garden is made once under --dir (one creature from gen_creature.py, copied; names c1,
-c2, ..., c200). dreamwatch runs in a pseudo-terminal (200x60) with an empty home (no user
-config); start is the time to the end of its first frame; idle CPU is the process's
+c2, ..., c200). dreamwatch runs in a tmux pane (200x60, tmux_pane.py) with an empty home (no user config;
+the watched history under it is kept from run to run, so runs after the first are warm);
+first frame is the time until the garden list is on screen, all rows until its title says
+`Garden · N` and nothing says `loading`; idle CPU is the process's
 utime+stime over --idle seconds with nothing changing on disk, as a share of one core;
-memory is VmHWM (peak resident set, file pages included). Budgets (DESIGN.md section 6):
-< 150 MiB, startup < 1 s, idle < 0.5 % of a core.
+memory is VmHWM (peak resident set, file pages included). Budgets (DESIGN.md section 6,
+issue 24): < 150 MiB, first frame <= 300 ms, every row within 1 s, idle < 0.5 % of a core.
 """
 import argparse
 import json
@@ -23,24 +25,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import FRAME_END, read_until, spawn  # noqa: E402
+from tmux_pane import Pane, cpu_seconds, status_kib  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def status_kib(pid, field):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def make_garden(root, creatures, size):
@@ -60,40 +47,21 @@ def make_garden(root, creatures, size):
     return garden
 
 
-def drain(fd, seconds):
-    """Reads whatever the program draws for `seconds` (a tick redraws the clock)."""
-    deadline = time.perf_counter() + seconds
-    import select
-
-    while True:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            return
-        r, _, _ = select.select([fd], [], [], left)
-        if r:
-            try:
-                os.read(fd, 65536)
-            except OSError:
-                return
-
-
-def measure(binary, path, idle, env):
-    t0 = time.perf_counter()
-    pid, fd = spawn([binary, path], env, cols=200, rows=60)
+def measure(binary, path, rows, idle, env):
+    pane = Pane([binary, path], env, cols=200, rows=60)
     try:
-        read_until(fd, FRAME_END, 120)
-        start = time.perf_counter() - t0
-        drain(fd, 2)  # let background counting settle
-        c0, w0 = cpu_seconds(pid), time.perf_counter()
-        drain(fd, idle)
-        c1, w1 = cpu_seconds(pid), time.perf_counter()
-        hwm = status_kib(pid, "VmHWM")
+        first = pane.wait(lambda s: "Garden" in s or "fatigue" in s, 120)
+        every = pane.wait(lambda s: rows is None or (f"Garden · {rows} " in s and "loading" not in s), 120)
+        time.sleep(2)  # let background counting settle
+        c0, w0 = cpu_seconds(pane.pid), time.perf_counter()
+        time.sleep(idle)
+        c1, w1 = cpu_seconds(pane.pid), time.perf_counter()
+        hwm = status_kib(pane.pid, "VmHWM")
     finally:
-        os.kill(pid, 15)
-        os.waitpid(pid, 0)
-        os.close(fd)
+        pane.close()
     return {
-        "start_s": round(start, 3),
+        "first_frame_s": round(first, 3),
+        "all_rows_s": round(every, 3),
         "idle_cpu_pct": round(100 * (c1 - c0) / (w1 - w0), 3),
         "peak_rss_mib": round(hwm / 1024, 1),
     }
@@ -113,12 +81,14 @@ def main():
     garden = make_garden(args.dir, args.creatures, args.size)
     home = tempfile.mkdtemp(prefix="dreamwatch-bench-home-")
     env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"), TERM="xterm-256color")
-    env.pop("NO_COLOR", None)
+    for var in ("NO_COLOR", "TMUX", "XDG_STATE_HOME"):
+        env.pop(var, None)
 
+    binary = os.path.abspath(args.bin)
     results = {"garden": [], "one": []}
     for _ in range(args.runs):
-        results["garden"].append(measure(args.bin, garden, args.idle, env))
-        results["one"].append(measure(args.bin, os.path.join(garden, "c1"), args.idle, env))
+        results["garden"].append(measure(binary, garden, args.creatures, args.idle, env))
+        results["one"].append(measure(binary, os.path.join(garden, "c1"), None, args.idle, env))
     shutil.rmtree(home, ignore_errors=True)
 
     def best(rows, key):

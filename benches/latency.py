@@ -115,9 +115,9 @@ def percentiles(samples):
     }
 
 
-def start_sshd(tmp):
-    """An sshd on 127.0.0.1 and the client config that reaches it as `dwbench`; returns
-    (process, config path). The far side's cache is the temp dir's."""
+def start_sshd(tmp, aliases=("dwbench",)):
+    """An sshd on 127.0.0.1 and the client config that reaches it as each of `aliases`;
+    returns (process, config path). The far side's cache is the temp dir's."""
     import socket
     import subprocess
     sshd = next((p for p in ("/usr/sbin/sshd", "/usr/local/sbin/sshd") if os.path.exists(p)), None)
@@ -140,8 +140,10 @@ def start_sshd(tmp):
                 f"PermitRootLogin prohibit-password\nSetEnv XDG_CACHE_HOME={d}/far-cache\nLogLevel ERROR\n")
     config = os.path.join(d, "ssh_config")
     with open(config, "w") as f:
-        f.write(f"Host dwbench\n  HostName 127.0.0.1\n  Port {port}\n  User {user}\n  IdentityFile {d}/id\n"
-                f"  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n")
+        for alias in aliases:
+            f.write(f"Host {alias}\n  HostName 127.0.0.1\n  Port {port}\n  User {user}\n  IdentityFile {d}/id\n"
+                    f"  IdentitiesOnly yes\n  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n"
+                    f"  LogLevel ERROR\n")
     proc = subprocess.Popen([sshd, "-D", "-e", "-f", os.path.join(d, "sshd_config")], stderr=subprocess.DEVNULL)
     deadline = time.perf_counter() + 10
     while time.perf_counter() < deadline:

@@ -73,6 +73,27 @@ struct State {
 struct Seen {
     #[serde(with = "opt_time")]
     t: Option<DateTime<Utc>>,
+    /// The file's size and modification time when its snapshot was taken (none from an
+    /// older version): the same again at the next start means nothing to read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stamp: Option<Stamp>,
+}
+
+/// A file's size and modification time (seconds and nanoseconds), as `stat` gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stamp {
+    pub len: u64,
+    pub mtime: (i64, i64),
+}
+
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Self {
+        use std::os::unix::fs::MetadataExt;
+        Self {
+            len: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+        }
+    }
 }
 
 /// A creature's history as read back.
@@ -83,6 +104,8 @@ pub struct Loaded {
     pub since: Option<DateTime<Utc>>,
     /// Why the history was dropped (it could not be read), to be shown once.
     pub dropped: Option<String>,
+    /// Each file's [`Stamp`] when its snapshot was taken, by name.
+    pub stamps: BTreeMap<String, Stamp>,
 }
 
 impl History {
@@ -115,6 +138,20 @@ impl History {
         creature: &Path,
         file: &str,
         text: &str,
+        now: DateTime<Utc>,
+        first: bool,
+    ) -> Result<Option<DiffRecord>, HistoryError> {
+        self.observe_stamped(creature, file, text, None, now, first)
+    }
+
+    /// [`History::observe`], keeping the file's `stamp` with its snapshot (handed back by
+    /// [`History::load`]: a file whose stamp is the same at the next start needs no look).
+    pub fn observe_stamped(
+        &self,
+        creature: &Path,
+        file: &str,
+        text: &str,
+        stamp: Option<Stamp>,
         now: DateTime<Utc>,
         first: bool,
     ) -> Result<Option<DiffRecord>, HistoryError> {
@@ -154,7 +191,13 @@ impl History {
         // not shown (said in docs/observatory.md).
         if (text.len() as u64) <= self.limit / 8 {
             replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
-            state.seen.insert(file.to_string(), Seen { t: Some(now) });
+            state.seen.insert(
+                file.to_string(),
+                Seen {
+                    t: Some(now),
+                    stamp,
+                },
+            );
         } else {
             let _ = std::fs::remove_file(&snap);
             state.seen.remove(file);
@@ -199,11 +242,21 @@ impl History {
             return Loaded::default();
         }
         match read_records(&dir) {
-            Ok(records) => Loaded {
-                records,
-                since: read_state(&dir.join("state.json")).and_then(|s| s.first),
-                dropped: None,
-            },
+            Ok(records) => {
+                let state = read_state(&dir.join("state.json"));
+                let stamps = state.as_ref().map_or_else(BTreeMap::new, |s| {
+                    s.seen
+                        .iter()
+                        .filter_map(|(file, seen)| Some((file.clone(), seen.stamp?)))
+                        .collect()
+                });
+                Loaded {
+                    records,
+                    since: state.and_then(|s| s.first),
+                    dropped: None,
+                    stamps,
+                }
+            }
             Err(why) => {
                 let removed = std::fs::remove_dir_all(&dir);
                 let tail = match removed {
@@ -213,6 +266,7 @@ impl History {
                 Loaded {
                     records: Vec::new(),
                     since: None,
+                    stamps: BTreeMap::new(),
                     dropped: Some(format!(
                         "the watched history of {} could not be read ({why}); {tail}, the creature's files are untouched",
                         creature.display()

@@ -366,6 +366,9 @@ fn json_line(value: &Value) -> String {
     inert_json(&value.to_string())
 }
 
+/// The most characters of a conversation entry's text a `--follow` line carries.
+const FOLLOW_TEXT_MAX: usize = 2000;
+
 /// The JSON lines one model change produces.
 fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
     let name = c.name();
@@ -382,7 +385,10 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
             recent
                 .iter()
                 .skip(skip)
-                .map(|(line, e)| json!({"event": "conversation", "creature": name, "line": line + 1, "t": time(e.t), "role": e.role, "tool_calls": e.tool_calls(), "cut": e.content.is_cut()}))
+                .map(|(line, e)| {
+                    let (text, text_cut) = e.text(FOLLOW_TEXT_MAX);
+                    json!({"event": "conversation", "creature": name, "line": line + 1, "t": time(e.t), "role": e.role, "tool_calls": e.tool_calls(), "cut": e.content.is_cut(), "text": text, "text_cut": text_cut})
+                })
                 .collect()
         }
         Change::ConversationCounted => vec![json!({"event": "conversation_counted", "creature": name, "entries": c.conversation().entries(), "bad_lines": c.conversation().bad_lines()})],

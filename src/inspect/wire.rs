@@ -21,7 +21,7 @@ use crate::remote::connect::read_line;
 use crate::remote::follow::Follower;
 use crate::remote::target::VERSION;
 use crate::remote::wire::{PROTOCOL, Report, Request, line};
-use crate::watch::{WatchOptions, Watcher};
+use crate::watch::{POLL_SLICE, WatchMode, WatchOptions, Watcher};
 
 /// Why the loop ended.
 enum Stop {
@@ -60,10 +60,11 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     };
     let mut follower = Follower::new(roots);
     let (mut watcher, mut hints) = Watcher::start(watch);
-    let mut first = vec![hello];
-    first.extend(follower.look_all());
-    first.push(Report::Ready);
-    if emit(&mut out, &first).is_err() {
+    // The snapshot goes a creature at a time: a garden's files are never all in memory.
+    let snapshot = emit(&mut out, &[hello])
+        .and_then(|()| follower.look_all_with(|reports| emit(&mut out, &reports)))
+        .and_then(|()| emit(&mut out, &[Report::Ready]));
+    if snapshot.is_err() {
         return Stop::Closed;
     }
     watcher.set_dirs(follower.dirs().into_iter().collect());
@@ -78,11 +79,15 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
             }
             batch = hints.recv() => {
                 let Some(batch) = batch else { return Stop::Closed };
-                let reports = if batch.rescan || batch.poll_tick {
+                if batch.rescan || batch.poll_tick {
                     // An orchestrator started since: attached now.
                     if far.is_none() {
                         far = FarOpenSeed::find();
                     }
+                }
+                let reports = if batch.poll_tick && watcher.mode() == WatchMode::Events {
+                    follower.look_slice(POLL_SLICE)
+                } else if batch.rescan || batch.poll_tick {
                     follower.look_all()
                 } else {
                     follower.look_paths(&batch.paths)

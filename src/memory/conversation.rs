@@ -91,6 +91,28 @@ impl ConversationEntry {
     }
 }
 
+impl ConversationEntry {
+    /// What the entry says, at most `max` characters (and whether more was cut): its
+    /// text, or its text blocks one per line (a cut block array as it was logged).
+    pub fn text(&self, max: usize) -> (String, bool) {
+        let whole = match &self.content {
+            Content::Text(text) | Content::Cut(text) => text.clone(),
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text(text) => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        };
+        match whole.char_indices().nth(max) {
+            Some((at, _)) => (whole[..at].to_string(), true),
+            None => (whole, false),
+        }
+    }
+}
+
 /// Counts tool calls in cut (unparseable) block-array text by their type tags.
 fn count_tool_calls_in_raw(raw: &str) -> usize {
     ["\"type\":\"tool_use\"", "\"type\":\"tool-result\""]
@@ -249,6 +271,19 @@ impl ToolOutput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_text_is_capped_at_a_character_boundary() {
+        let e =
+            ConversationEntry::parse(br#"{"role":"user","content":"d\u00e9j\u00e0 vu"}"#).unwrap();
+        assert_eq!(e.text(3), ("d\u{e9}j".to_string(), true));
+        assert_eq!(e.text(100), ("d\u{e9}j\u{e0} vu".to_string(), false));
+        let blocks = ConversationEntry::parse(
+            br#"{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"1","name":"bash","input":{}},{"type":"text","text":"b"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(blocks.text(100), ("a\nb".to_string(), false));
+    }
 
     #[test]
     fn plain_text_entry() {

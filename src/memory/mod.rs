@@ -36,6 +36,7 @@ pub mod streams;
 pub mod summary;
 pub mod talk;
 pub mod time;
+pub mod tool_calls;
 pub mod usage;
 pub mod vectors;
 pub mod whole_files;

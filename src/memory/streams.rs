@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
 use super::json::LineError;
-use super::pulse::Pulse;
+use super::pulse::{KEPT, Pulse, interval_of};
 use super::talk::Mailbox;
 use super::time::parse_time;
 use crate::tail::LineIndex;
@@ -38,6 +38,9 @@ pub struct ConversationLog {
     /// A large log's head, being counted on a background thread while its tail is
     /// followed (line numbers are relative to the tail until the count arrives).
     pub(crate) backfill: Option<Backfill>,
+    /// A head's count only: the pulse keeps no interval at or before this one (the
+    /// tail holds a newer call), so lines that old are not parsed for it.
+    pulse_floor: Option<i64>,
 }
 
 /// Holds the background counts of large logs back while [`CountGate::hold`]'s guard lives:
@@ -182,11 +185,13 @@ impl ConversationLog {
             self.last_t = Some(self.last_t.map_or(t, |l| l.max(t)));
             let fatigue = last_dream.is_none_or(|d| t > d);
             // The sparklines count the recent calls; a line naming no tool has none.
-            let pulse = self.pulse.keeps(t) && may_call_tools(bytes);
+            let pulse = self.pulse_floor.is_none_or(|f| interval_of(t) > f)
+                && self.pulse.keeps(t)
+                && may_call_tools(bytes);
             if (fatigue || pulse)
-                && let Ok(entry) = ConversationEntry::parse(bytes)
+                && let Some(calls) = super::tool_calls::count(bytes)
             {
-                let calls = entry.tool_calls() as u32;
+                let calls = calls as u32;
                 if calls > 0 {
                     if fatigue {
                         self.tool_calls.push((t, calls));
@@ -267,7 +272,8 @@ impl ConversationLog {
         let spawned = std::thread::Builder::new()
             .name("dreamwatch-count".into())
             .spawn(move || {
-                let count = count_parallel(&path, end, last_dream);
+                let floor = pulse_floor(&path, end);
+                let count = count_parallel(&path, end, last_dream, floor);
                 gate.pass();
                 let _ = tx.send(count);
                 ready();
@@ -384,7 +390,12 @@ fn may_call_tools(bytes: &[u8]) -> bool {
 
 /// Counts lines `[0, end)` of a conversation in slices, one thread per core, and joins
 /// them in order.
-fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> HeadCount {
+fn count_parallel(
+    path: &Path,
+    end: u64,
+    last_dream: Option<DateTime<Utc>>,
+    floor: Option<i64>,
+) -> HeadCount {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
@@ -394,7 +405,7 @@ fn count_parallel(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> H
             .windows(2)
             .map(|w| {
                 let (start, stop) = (w[0], w[1]);
-                scope.spawn(move || count_range(path, start, stop, last_dream))
+                scope.spawn(move || count_range(path, start, stop, last_dream, floor))
             })
             .collect();
         handles
@@ -460,9 +471,35 @@ fn slice_at_lines(path: &Path, end: u64, parts: usize) -> Vec<u64> {
     cuts
 }
 
+/// The interval at or before which the pulse keeps nothing, whatever the head holds: the
+/// newest tool call of the tail (bytes `from..`) less the kept intervals. `None` when the
+/// tail has no call.
+fn pulse_floor(path: &Path, from: u64) -> Option<i64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::tail::open_regular(path).ok()?;
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut tail = Vec::new();
+    file.take(TAIL_WINDOW).read_to_end(&mut tail).ok()?;
+    tail.split(|b| *b == b'\n')
+        .filter(|line| may_call_tools(line))
+        .filter_map(|line| ConversationEntry::parse(line).ok())
+        .filter(|e| e.tool_calls() > 0)
+        .filter_map(|e| e.t)
+        .map(interval_of)
+        .max()
+        .map(|newest| newest - KEPT)
+}
+
 /// Counts the lines of bytes `start..end` (line numbers from 0 within the slice).
-fn count_range(path: &Path, start: u64, end: u64, last_dream: Option<DateTime<Utc>>) -> HeadCount {
+fn count_range(
+    path: &Path,
+    start: u64,
+    end: u64,
+    last_dream: Option<DateTime<Utc>>,
+    floor: Option<i64>,
+) -> HeadCount {
     let mut log = ConversationLog::new(path.to_path_buf());
+    log.pulse_floor = floor;
     let mut problems = Vec::new();
     let mut dropped = 0;
     let mut tailer = crate::tail::Tailer::range(path, start, end);

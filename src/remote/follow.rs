@@ -31,6 +31,8 @@ struct Followed {
 pub struct Follower {
     garden: Garden,
     creatures: BTreeMap<PathBuf, Followed>,
+    /// The next creature a safety-net look ([`Follower::look_slice`]) looks at.
+    cursor: usize,
 }
 
 impl Follower {
@@ -38,6 +40,7 @@ impl Follower {
         Self {
             garden: Garden::new(roots),
             creatures: BTreeMap::new(),
+            cursor: 0,
         }
     }
 
@@ -55,8 +58,49 @@ impl Follower {
 
     /// Looks at everything: creatures that came and went, and every file.
     pub fn look_all(&mut self) -> Vec<Report> {
-        let mut out = self.rescan();
+        let mut out = Vec::new();
+        let _ = self.look_all_with(|reports| {
+            out.extend(reports);
+            Ok::<(), ()>(())
+        });
+        out
+    }
+
+    /// [`Follower::look_all`], its reports handed to `each` a creature at a time (a
+    /// garden's snapshot is never all in memory at once); stops at `each`'s first error.
+    pub fn look_all_with<E>(
+        &mut self,
+        mut each: impl FnMut(Vec<Report>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        each(self.rescan())?;
         let paths: Vec<PathBuf> = self.creatures.keys().cloned().collect();
+        for path in paths {
+            let mut out = Vec::new();
+            self.look_creature(&path, &mut out);
+            if !out.is_empty() {
+                each(out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A safety-net look beside filesystem events: the next `count` creatures in turn,
+    /// and the garden listed again when the turn comes round, so its cost does not grow
+    /// with the garden.
+    pub fn look_slice(&mut self, count: usize) -> Vec<Report> {
+        let mut out = Vec::new();
+        if self.cursor >= self.creatures.len() {
+            self.cursor = 0;
+            out = self.rescan();
+        }
+        let paths: Vec<PathBuf> = self
+            .creatures
+            .keys()
+            .skip(self.cursor)
+            .take(count)
+            .cloned()
+            .collect();
+        self.cursor += count;
         for path in paths {
             self.look_creature(&path, &mut out);
         }
@@ -209,5 +253,34 @@ mod tests {
             f.look_paths(std::slice::from_ref(&a)),
             vec![Report::Gone { id: "a".into() }]
         );
+    }
+
+    #[test]
+    fn a_safety_net_look_goes_through_the_garden_a_slice_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..40 {
+            let c = dir.path().join(format!("c{i:02}"));
+            std::fs::create_dir_all(c.join(".self")).unwrap();
+            std::fs::write(c.join("BIRTH.json"), "{}").unwrap();
+        }
+        let mut f = Follower::new(vec![Root::Garden(dir.path().to_path_buf())]);
+        f.look_all();
+        // Changed with no hint: only the look whose slice holds it sees it.
+        std::fs::write(
+            dir.path().join("c20/.self/observations.md"),
+            "RED 10:00 x\n",
+        )
+        .unwrap();
+        assert!(f.look_slice(16).is_empty(), "c00..c15 only");
+        let second = f.look_slice(16);
+        assert!(
+            matches!(&second[..], [Report::File { id, .. }] if id == "c20"),
+            "{second:?}"
+        );
+        assert!(f.look_slice(16).is_empty());
+        // The turn comes round: the garden is listed again.
+        std::fs::create_dir_all(dir.path().join("c99/.self")).unwrap();
+        std::fs::write(dir.path().join("c99/BIRTH.json"), "{}").unwrap();
+        assert!(matches!(&f.look_slice(16)[0], Report::Creature { id, .. } if id == "c99"));
     }
 }

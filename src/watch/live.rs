@@ -1,4 +1,4 @@
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -6,7 +6,7 @@ use tokio::sync::mpsc;
 
 use super::watcher::{WatchBatch, WatchMode, WatchOptions, Watcher};
 use crate::memory::creature::{Change, Creature};
-use crate::memory::creature_map::CreatureMap;
+use crate::memory::creature_map::{CreatureMap, sort_naturally};
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, watched_dirs};
 use crate::memory::streams::CountGate;
@@ -29,12 +29,17 @@ pub struct LiveGarden {
     count_gate: CountGate,
     /// The next creature a safety-net poll tick re-stats (beside filesystem events).
     poll_cursor: usize,
+    /// Creatures found but not opened yet (a large garden is opened a batch at a time,
+    /// so the first frame does not wait for it), in natural order.
+    pending: VecDeque<PathBuf>,
+    /// At the first listing, how many creatures are opened at once; the rest wait.
+    open_first: Option<usize>,
 }
 
 /// Creatures a poll tick re-stats when filesystem events are working: the tick is only a
 /// safety net for a missed event, so a garden of 200 is gone through in 13 ticks (26 s
 /// at the default 2 s) at the cost of 16 creatures per tick, whatever its size.
-const POLL_SLICE: usize = 16;
+pub const POLL_SLICE: usize = 16;
 
 impl LiveGarden {
     /// Opens every creature under `roots` and starts watching.
@@ -45,11 +50,30 @@ impl LiveGarden {
         Self::open_gated(roots, opts, CountGate::default())
     }
 
+    /// Like [`LiveGarden::open`], but only the first `first` creatures are opened now:
+    /// the others are found and wait for [`LiveGarden::open_pending`].
+    pub fn open_progressive(
+        roots: Vec<Root>,
+        opts: WatchOptions,
+        first: usize,
+    ) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
+        Self::start(roots, opts, CountGate::default(), Some(first))
+    }
+
     /// Like [`LiveGarden::open`], large logs' background counts waiting at `gate`.
     pub fn open_gated(
         roots: Vec<Root>,
         opts: WatchOptions,
         gate: CountGate,
+    ) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
+        Self::start(roots, opts, gate, None)
+    }
+
+    fn start(
+        roots: Vec<Root>,
+        opts: WatchOptions,
+        gate: CountGate,
+        open_first: Option<usize>,
     ) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
         let (watcher, rx) = Watcher::start(opts);
         let mut live = Self {
@@ -59,9 +83,34 @@ impl LiveGarden {
             settle: opts.settle,
             count_gate: gate,
             poll_cursor: 0,
+            pending: VecDeque::new(),
+            open_first,
         };
         live.rescan_garden();
         (live, rx)
+    }
+
+    /// Opens up to `count` of the creatures still waiting; returns them as added.
+    pub fn open_pending(&mut self, count: usize) -> Vec<LiveChange> {
+        let mut out = Vec::new();
+        while out.len() < count
+            && let Some(path) = self.pending.pop_front()
+        {
+            self.open_creature(&path);
+            out.push(LiveChange::Added(path));
+        }
+        if !out.is_empty() {
+            self.update_watches();
+        }
+        out
+    }
+
+    /// While creatures wait to be opened: how many are open, of how many found.
+    pub fn loading(&self) -> Option<(usize, usize)> {
+        (!self.pending.is_empty()).then(|| {
+            let open = self.creatures.len();
+            (open, open + self.pending.len())
+        })
     }
 
     /// Every creature, in natural order of their paths.
@@ -89,19 +138,25 @@ impl LiveGarden {
         } else {
             Vec::new()
         };
+        // Each hint goes to the creatures it is inside: found by its ancestors, not by
+        // trying every creature (a batch of a far garden's snapshot holds thousands).
+        let mut hinted: HashMap<&Path, Vec<PathBuf>> = HashMap::new();
+        if !everything {
+            for path in &batch.paths {
+                for dir in path.ancestors() {
+                    if self.creatures.contains_key(dir) {
+                        hinted.entry(dir).or_default().push(path.clone());
+                    }
+                }
+            }
+        }
         for (root, creature) in &mut self.creatures {
             let changes = if everything {
                 creature.refresh()
             } else {
-                let mine: Vec<PathBuf> = batch
-                    .paths
-                    .iter()
-                    .filter(|p| p.starts_with(root))
-                    .cloned()
-                    .collect();
-                if mine.is_empty() {
+                let Some(mine) = hinted.remove(root.as_path()) else {
                     continue;
-                }
+                };
                 creature.refresh_paths(&mine)
             };
             if !changes.is_empty() {
@@ -157,25 +212,40 @@ impl LiveGarden {
         let diff = self.garden.scan();
         let mut out = Vec::new();
         for path in diff.removed {
-            self.creatures.remove(&path);
-            out.push(LiveChange::Removed(path));
+            if self.creatures.remove(&path).is_some() {
+                out.push(LiveChange::Removed(path));
+            } else {
+                // Never opened: it goes without a word.
+                self.pending.retain(|p| *p != path);
+            }
         }
-        for path in diff.added {
-            let tx = self.watcher.sender();
-            let hint = FileKind::Conversation.resolve(&path);
-            let gate = self.count_gate.clone();
-            let creature = Creature::open_gated(&path, self.settle, gate, move || {
-                // The receiver may be gone when the garden closes: nothing to tell then.
-                let _ = tx.send(WatchBatch {
-                    paths: vec![hint.clone()],
-                    ..WatchBatch::default()
-                });
-            });
-            self.creatures.insert(path.clone(), creature);
+        let mut added = diff.added;
+        if let Some(first) = self.open_first.take()
+            && added.len() > first
+        {
+            sort_naturally(&mut added);
+            self.pending.extend(added.split_off(first));
+        }
+        for path in added {
+            self.open_creature(&path);
             out.push(LiveChange::Added(path));
         }
         self.update_watches();
         out
+    }
+
+    fn open_creature(&mut self, path: &Path) {
+        let tx = self.watcher.sender();
+        let hint = FileKind::Conversation.resolve(path);
+        let gate = self.count_gate.clone();
+        let creature = Creature::open_gated(path, self.settle, gate, move || {
+            // The receiver may be gone when the garden closes: nothing to tell then.
+            let _ = tx.send(WatchBatch {
+                paths: vec![hint.clone()],
+                ..WatchBatch::default()
+            });
+        });
+        self.creatures.insert(path.to_path_buf(), creature);
     }
 
     /// Sets the directories to watch: the roots, every garden's subdirectories and every
@@ -249,6 +319,36 @@ mod tests {
             })
             .collect();
         (tmp, paths)
+    }
+
+    /// A large garden is found at once and opened a batch at a time: the first frame is
+    /// drawn with the first creatures, the others are read after it, in natural order.
+    #[test]
+    fn a_large_garden_opens_its_first_creatures_and_the_rest_after() {
+        let (tmp, paths) = garden_of(40);
+        let root = vec![Root::Garden(tmp.path().to_path_buf())];
+        let (mut live, _rx) = LiveGarden::open_progressive(root, WatchOptions::default(), 16);
+        assert_eq!(live.creatures().len(), 16);
+        assert_eq!(live.loading(), Some((16, 40)));
+        assert!(live.creature(&paths[15]).is_some() && live.creature(&paths[16]).is_none());
+        // One waiting goes before it was opened: it is never said added nor removed.
+        std::fs::remove_dir_all(&paths[39]).unwrap();
+        let gone = live.apply(&WatchBatch {
+            paths: vec![paths[39].clone()],
+            ..WatchBatch::default()
+        });
+        assert!(gone.is_empty(), "{gone:?}");
+        let next = live.open_pending(8);
+        assert_eq!(
+            next,
+            (16..24)
+                .map(|i| LiveChange::Added(paths[i].clone()))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(live.loading(), Some((24, 39)));
+        assert_eq!(live.open_pending(100).len(), 15);
+        assert_eq!(live.loading(), None);
+        assert!(live.open_pending(8).is_empty());
     }
 
     fn changed(changes: &[LiveChange]) -> usize {

@@ -5,5 +5,5 @@
 mod live;
 mod watcher;
 
-pub use live::{LiveChange, LiveGarden};
+pub use live::{LiveChange, LiveGarden, POLL_SLICE};
 pub use watcher::{WatchBatch, WatchMode, WatchOptions, Watcher};

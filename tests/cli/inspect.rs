@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_dreamwatch"))
@@ -466,7 +466,12 @@ fn follow_reports_a_line_written_in_two_parts_once_whole() {
         "{\"t\":\"2026-11-22T17:52:00.000Z\",\"role\":\"us",
         "er\",\"content\":\"hello\"}\n",
     );
-    assert_eq!(next("conversation")["role"], "user");
+    let said = next("conversation");
+    assert_eq!(said["role"], "user");
+    assert_eq!(
+        (&said["text"], &said["text_cut"]),
+        (&json!("hello"), &json!(false))
+    );
 
     append_in_two_writes(
         &root.join(".sys/events.jsonl"),

@@ -67,7 +67,12 @@ pub enum Wake {
     Remote(PathBuf, crate::remote::Update),
     Tick,
     Signal,
+    /// Creatures of a large garden still to open: the next batch.
+    Load,
 }
+
+/// Creatures of a large garden opened per wake while it loads (a frame in between).
+const LOAD_BATCH: usize = 8;
 
 pub async fn run(
     app: &mut App,
@@ -82,6 +87,8 @@ pub async fn run(
     // When the clock next changes the screen: kept across wakes, so that a creature
     // writing more often than once a second cannot keep pushing the tick away.
     let mut deadline = tokio::time::Instant::now() + next_tick(app, Utc::now());
+    // The creature selected at the first frame (a large garden loads after it).
+    let opened_on = app.selected.clone();
     loop {
         if app.quit {
             return Ok(());
@@ -115,7 +122,9 @@ pub async fn run(
             deadline
         };
         let tick = tokio::time::sleep_until(until);
+        let loading = app.garden.loading().is_some();
         let first = tokio::select! {
+            () = std::future::ready(()), if loading => Wake::Load,
             ev = events.next() => Wake::Terminal(ev),
             Some(batch) = sources.watch.recv() => Wake::Watch(batch),
             Some((path, status)) = sources.hosts.recv() => Wake::Host(path, status),
@@ -137,6 +146,10 @@ pub async fn run(
             }
             first => perform(app, &mut jobs, first)?,
         };
+        if loading && app.garden.loading().is_none() && app.selected == opened_on {
+            // Loaded: the top of the list as it is shown, unless a creature was chosen.
+            app.selected = app.garden_order().first().cloned().or(app.selected.take());
+        }
         // Drain whatever else is ready, so that a burst costs one frame; keys and signals
         // first, and never for long: a quit is answered at once.
         let started = std::time::Instant::now();
@@ -311,6 +324,15 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
         }
         // The clock itself is read at the top of the loop, against the deadline.
         Wake::Tick => Vec::new(),
+        Wake::Load => {
+            let changes = app.garden.open_pending(LOAD_BATCH);
+            app.on_changes(changes);
+            match app.garden.loading() {
+                Some((open, found)) => app.set_notice(format!("loading {open}/{found}"), false),
+                None => app.dismiss_notice(),
+            }
+            Vec::new()
+        }
         Wake::Signal => {
             app.quit = true;
             Vec::new()

@@ -120,6 +120,10 @@ fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Creatures opened before the first frame; those past them are opened by the loop, a
+/// batch per wake.
+const OPEN_FIRST: usize = 16;
+
 pub async fn observe(
     roots: Vec<Root>,
     opts: WatchOptions,
@@ -129,7 +133,8 @@ pub async fn observe(
     openseed: Option<OpenSeedLink>,
     remotes: Vec<(Transport, PathBuf)>,
 ) -> anyhow::Result<()> {
-    let (garden, watch_rx) = LiveGarden::open(roots, opts);
+    // A large garden's first frame shows its first creatures; the rest are read after it.
+    let (garden, watch_rx) = LiveGarden::open_progressive(roots, opts, OPEN_FIRST);
     let (remote_tx, remote_rx) = mpsc::unbounded_channel();
     let connections: Vec<Remote> = remotes
         .into_iter()

@@ -2,12 +2,12 @@
 //! of its own dreams (no `.sys/dream-diffs.jsonl`: OpenSeed creatures, older runners), the
 //! memory files are read when the watcher says they changed and handed to the store.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use crate::history::{History, Loaded};
+use crate::history::{History, Loaded, Stamp};
 use crate::memory::creature::Change;
 use crate::memory::dream_diffs::{self, DiffRecord, RECORDED};
 use crate::memory::layout::FileKind;
@@ -21,6 +21,8 @@ pub struct Watched {
     looked: HashSet<(PathBuf, &'static str)>,
     /// The store failed once: said once, then left alone.
     failed: bool,
+    /// What [`Watched::load`] read of each file's stamp, until the first look uses it.
+    stamps: HashMap<PathBuf, BTreeMap<String, Stamp>>,
 }
 
 /// What a look found: records to show, and what to tell the operator.
@@ -36,6 +38,7 @@ impl Watched {
             store,
             looked: HashSet::new(),
             failed: false,
+            stamps: HashMap::new(),
         }
     }
 
@@ -45,30 +48,47 @@ impl Watched {
     }
 
     /// The history kept of `root`, read at first sight.
-    pub fn load(&self, root: &Path) -> Loaded {
+    pub fn load(&mut self, root: &Path) -> Loaded {
         if Self::records_itself(root) {
             return Loaded::default();
         }
-        self.store.load(root)
+        let loaded = self.store.load(root);
+        self.stamps
+            .insert(root.to_path_buf(), loaded.stamps.clone());
+        loaded
     }
 
     /// Looks at the files `changes` touched (every recorded file when `None`, at first
-    /// sight), and records what changed since the last look.
+    /// sight: those whose size and modification time are what the store last took in
+    /// are not read), and records what changed since the last look.
     pub fn look(&mut self, root: &Path, changes: Option<&[Change]>, now: DateTime<Utc>) -> Seen {
         let mut seen = Seen::default();
         if self.failed || Self::records_itself(root) {
             return seen;
         }
+        let known = match changes {
+            None => self.stamps.remove(root).unwrap_or_default(),
+            Some(_) => BTreeMap::new(),
+        };
         for (kind, file) in KINDS {
             if changes.is_some_and(|cs| !cs.iter().any(|c| touches(c, kind))) {
                 continue;
             }
-            let Ok(Some(bytes)) = write::read_optional(&kind.resolve(root)) else {
+            let path = kind.resolve(root);
+            let stamp = std::fs::metadata(&path).ok().map(|m| Stamp::of(&m));
+            if stamp.is_some() && known.get(file) == stamp.as_ref() {
+                self.looked.insert((root.to_path_buf(), file));
+                continue;
+            }
+            let Ok(Some(bytes)) = write::read_optional(&path) else {
                 continue;
             };
             let text = String::from_utf8_lossy(&bytes);
             let first = self.looked.insert((root.to_path_buf(), file));
-            match self.store.observe(root, file, &text, now, first) {
+            match self
+                .store
+                .observe_stamped(root, file, &text, stamp, now, first)
+            {
                 Ok(Some(r)) => seen.records.push(r),
                 Ok(None) => {}
                 Err(e) => {
@@ -102,5 +122,41 @@ fn touches(change: &Change, kind: FileKind) -> bool {
         Change::Diary => kind == FileKind::Diary,
         Change::Reset(k) => *k == kind,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_unchanged_since_the_last_start_are_not_read_again() {
+        let store = tempfile::tempdir().unwrap();
+        let creature = tempfile::tempdir().unwrap();
+        let root = creature.path();
+        std::fs::create_dir_all(root.join(".self")).unwrap();
+        std::fs::write(FileKind::Rules.resolve(root), "- NEVER: x\n").unwrap();
+        std::fs::write(FileKind::Priorities.resolve(root), "- a\n").unwrap();
+        let history = History::new(store.path().join("history"), crate::history::DEFAULT_LIMIT);
+        let now = Utc::now();
+        let mut first = Watched::new(history.clone());
+        first.load(root);
+        assert!(first.look(root, None, now).records.is_empty());
+        // The snapshots go: a look that read a file would take it in again.
+        let snaps: Vec<PathBuf> = std::fs::read_dir(store.path().join("history"))
+            .unwrap()
+            .map(|e| e.unwrap().path().join("snap"))
+            .collect();
+        assert_eq!(snaps.len(), 1);
+        std::fs::remove_dir_all(&snaps[0]).unwrap();
+        std::fs::write(FileKind::Priorities.resolve(root), "- a\n- b, longer\n").unwrap();
+        let mut again = Watched::new(history);
+        again.load(root);
+        again.look(root, None, now);
+        let taken: Vec<String> = std::fs::read_dir(&snaps[0])
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(taken, ["priorities.md"], "only the changed file is read");
     }
 }

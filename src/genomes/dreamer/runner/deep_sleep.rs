@@ -14,12 +14,21 @@ use crate::runner::activity::clip;
 pub const PRUNE_PREFIX: &str = "You are the reflector, pruning the observations file";
 pub const PRIORITIES_PREFIX: &str = "You are choosing the priorities of an autonomous creature";
 
-pub fn prune_request(observations: &str, now: DateTime<Utc>, grn_max_age_h: f64) -> Request {
+/// The pruning request. `cutoff` is the first minute a GRN line may be stamped with and
+/// stay (lines are stamped to the minute; at a high `--speed` the age limit is less
+/// than a minute of the wall clock, so it is said as a stamp, not only in hours).
+pub fn prune_request(
+    observations: &str,
+    now: DateTime<Utc>,
+    grn_max_age_h: f64,
+    cutoff: DateTime<Utc>,
+) -> Request {
+    let keep_from = cutoff.format("%Y-%m-%d %H:%M");
     let system = format!(
         "{PRUNE_PREFIX} of an autonomous creature during deep sleep.\n\n\
          Rules:\n\
          - NEVER remove RED lines.\n\
-         - Remove GRN lines older than {grn_max_age_h} hours.\n\
+         - Remove GRN lines older than {grn_max_age_h} hours: those stamped before {keep_from} (a line's stamp is its date header and its HH:MM).\n\
          - Remove YLW lines superseded by newer observations (a problem later solved, a state later changed).\n\
          - Keep the \"# Observations\" title and the \"## YYYY-MM-DD\" date headers.\n\
          - Do not add, merge or reword lines.\n\
@@ -416,9 +425,12 @@ mod tests {
         let now = DateTime::parse_from_rfc3339("2026-03-03T12:00:00Z")
             .unwrap()
             .with_timezone(&Utc);
-        let r = prune_request(ORIGINAL, now, 48.0);
+        let r = prune_request(ORIGINAL, now, 48.0, now - chrono::TimeDelta::hours(48));
         assert!(r.system.starts_with(PRUNE_PREFIX));
-        assert!(r.system.contains("older than 48 hours"));
+        assert!(
+            r.system
+                .contains("older than 48 hours: those stamped before 2026-03-01 12:00")
+        );
         assert!(r.system.contains("Current time: 2026-03-03T12:00:00.000Z"));
         let r = priorities_request(&PrioritiesInput {
             purpose: "grow",

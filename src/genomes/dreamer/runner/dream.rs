@@ -128,8 +128,12 @@ impl Dreamer {
                     grn_max_age_h: cx.cfg.grn_max_age_h,
                     speed: cx.cfg.speed,
                 };
-                let request =
-                    deep_sleep::prune_request(&prune.observations, now, prune.grn_max_age_wall_h());
+                let request = deep_sleep::prune_request(
+                    &prune.observations,
+                    now,
+                    prune.grn_max_age_wall_h(),
+                    prune.keep_from(),
+                );
                 (Task::genome(prune), request)
             }
             Step::Priorities => {

@@ -145,7 +145,7 @@ const PRIORITIES_LIST: [&str; 4] = [
 
 pub(super) fn prune(task: &Prune) -> String {
     let file = task.observations.as_str();
-    let cutoff = task.grn_cutoff();
+    let keep_from = task.keep_from();
     let lines: Vec<&str> = file.lines().collect();
     let mut date: Option<NaiveDate> = None;
     let mut keep = vec![true; lines.len()];
@@ -174,7 +174,7 @@ pub(super) fn prune(task: &Prune) -> String {
                         oldest_red.get_or_insert(i);
                     }
                     Priority::Ylw => keep[i] = !repeated,
-                    Priority::Grn => keep[i] = !repeated && at.is_none_or(|t| t >= cutoff),
+                    Priority::Grn => keep[i] = !repeated && at.is_none_or(|t| t >= keep_from),
                 }
             }
         }

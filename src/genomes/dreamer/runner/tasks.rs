@@ -38,6 +38,16 @@ impl Prune {
         self.now - TimeDelta::milliseconds(ms.min(i64::MAX as f64 / 4.0) as i64)
     }
 
+    /// The first minute a GRN line may be stamped with and stay: a line is stamped to the
+    /// minute, so it is older than the limit only when its whole minute is (at `--speed
+    /// 10000` the limit is 17 s of the wall clock: the lines of the minute stay).
+    pub fn keep_from(&self) -> DateTime<Utc> {
+        let cutoff = self.grn_cutoff();
+        cutoff
+            - TimeDelta::seconds(cutoff.timestamp().rem_euclid(60))
+            - TimeDelta::nanoseconds(i64::from(cutoff.timestamp_subsec_nanos()))
+    }
+
     /// The limit in wall-clock hours, as the model is told it.
     pub fn grn_max_age_wall_h(&self) -> f64 {
         (self.grn_max_age_h / self.speed * 100.0).round() / 100.0
@@ -99,5 +109,11 @@ mod tests {
         // At speed 60, 48 creature hours pass in 48 minutes of the wall clock.
         assert_eq!(prune(60.0).grn_cutoff(), now - TimeDelta::minutes(48));
         assert_eq!(prune(60.0).grn_max_age_wall_h(), 0.8);
+        // At 10,000 the limit is 17 s: a line stamped this minute is not older than it.
+        let later = Prune {
+            now: now + TimeDelta::seconds(50),
+            ..prune(10_000.0)
+        };
+        assert_eq!(later.keep_from(), now);
     }
 }

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""A fleet in one observatory: N creatures on H hosts watched over OpenSSH on 127.0.0.1.
+
+    cargo build --release
+    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100]
+
+The gardens are made once under --dir (one creature from gen_creature.py, copied; host k
+holds garden `hk/` of creatures c1..cN/H; the first creature of h1 is named `a-latency` so
+the garden's filter selects it before the appends). An sshd of the benchmark's own listens on 127.0.0.1 (as
+in latency.py) and the client config names it dw1..dwH, so the observatory opens H
+connections as it would to H machines: `dreamwatch ssh://dw1/DIR/h1 ... ssh://dwH/DIR/hH`
+in a tmux pane (200x60) with an empty home. A first run brings the binary to the far
+cache and is not measured. Then, from launch:
+  - first frame: the garden list's title is on screen;
+  - all rows: the title says `Garden · N` and no row says `connecting` or `loading`;
+  - peak RSS (VmHWM) of the observatory and of each far side (`inspect --follow --wire`);
+  - idle: CPU time over --idle seconds with nothing changing on disk, of the observatory
+    and summed over the far sides, as a share of one core;
+  - far append: a line appended to `a-latency`'s observations.md until it is on screen
+    (tmux polled every 2 ms), --appends times: p50, p99, max.
+Budgets (issue 24): first frame <= 300 ms, all rows <= 1 s after the far sides answer;
+peak RSS < 300 MiB locally, < 32 MiB per far side of 200 creatures; idle < 0.5 % locally
+and < 0.5 % summed over the far sides; far append p99 <= 100 ms.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from latency import percentiles, start_sshd  # noqa: E402
+from tmux_pane import Pane, cpu_seconds, status_kib  # noqa: E402
+
+
+def make_fleet(root, hosts, creatures, size):
+    fleet = os.path.join(root, f"fleet-{hosts}x{creatures // hosts}-{size}")
+    if os.path.isdir(os.path.join(fleet, f"h{hosts}", f"c{creatures // hosts}")):
+        return fleet
+    shutil.rmtree(fleet, ignore_errors=True)
+    model = os.path.join(fleet, "model")
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_creature.py"), model, "--size", size],
+                   check=True, stdout=subprocess.DEVNULL)
+    for h in range(1, hosts + 1):
+        for i in range(1, creatures // hosts + 1):
+            shutil.copytree(model, os.path.join(fleet, f"h{h}", f"c{i}"), symlinks=True)
+    with open(os.path.join(fleet, "h1", "c1", "BIRTH.json"), "w") as f:
+        json.dump({"name": "a-latency", "model": "bench"}, f)
+    shutil.rmtree(model)
+    return fleet
+
+
+def far_sides(marker):
+    """Pids of the far sides (`inspect --follow --wire` on a path under `marker`)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--wire" in argv and any(marker.encode() in a for a in argv):
+            pids.append(int(entry))
+    return pids
+
+
+def all_listed(total):
+    def check(screen):
+        return f"Garden · {total} " in screen and "connecting" not in screen and "loading" not in screen
+    return check
+
+
+def run(binary, fleet, hosts, total, env, idle, appends, measure):
+    argv = [binary] + [f"ssh://dw{h}{fleet}/h{h}" for h in range(1, hosts + 1)]
+    pane = Pane(argv, env)
+    try:
+        first = pane.wait(lambda s: "Garden" in s, 120)
+        rows = pane.wait(all_listed(total), 300)
+        if not measure:
+            return None
+        time.sleep(3)  # whatever follows the snapshot settles
+        far = far_sides(fleet)
+        c0 = (cpu_seconds(pane.pid), sum(cpu_seconds(p) for p in far))
+        time.sleep(idle)
+        c1 = (cpu_seconds(pane.pid), sum(cpu_seconds(p) for p in far))
+        for key in ("h", "/", "a-latency", "Enter"):  # the garden's filter selects it
+            pane.send(key)
+        pane.wait(lambda s: "a-latency@dw1 " in s.splitlines()[1], 10)
+        samples = []
+        obs = os.path.join(fleet, "h1", "c1", ".self", "observations.md")
+        with open(obs, "a") as f:
+            for i in range(appends):
+                marker = f"fleet{i}x{random.getrandbits(24):06x}"
+                t0 = time.perf_counter()
+                f.write(f"YLW 17:{i % 60:02d} {marker}\n")
+                f.flush()
+                samples.append(pane.wait(lambda s: marker in s, 10, interval=0.002, since=t0))
+                time.sleep(random.uniform(0.02, 0.08))
+        far_rss = [round(status_kib(p, "VmHWM") / 1024, 1) for p in far]
+        return {
+            "first_frame_s": round(first, 3),
+            "all_rows_s": round(rows, 3),
+            "peak_rss_mib": round(status_kib(pane.pid, "VmHWM") / 1024, 1),
+            "far_sides": len(far),
+            "far_peak_rss_mib": far_rss,
+            "idle_cpu_pct": round(100 * (c1[0] - c0[0]) / idle, 3),
+            "far_idle_cpu_pct_summed": round(100 * (c1[1] - c0[1]) / idle, 3),
+            "far_append": percentiles(samples) if samples else None,
+        }
+    finally:
+        pane.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default="target/release/dreamwatch")
+    ap.add_argument("--hosts", type=int, default=5)
+    ap.add_argument("--creatures", type=int, default=1000)
+    ap.add_argument("--size", default="256K")
+    ap.add_argument("--idle", type=float, default=10.0)
+    ap.add_argument("--appends", type=int, default=100)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "dreamwatch-bench"))
+    args = ap.parse_args()
+    random.seed(args.seed)
+    os.makedirs(args.dir, exist_ok=True)
+    fleet = make_fleet(os.path.abspath(args.dir), args.hosts, args.creatures, args.size)
+    total = args.hosts * (args.creatures // args.hosts)
+    tmp = tempfile.mkdtemp(prefix="dreamwatch-fleet-")
+    sshd = None
+    try:
+        sshd, config = start_sshd(tmp, [f"dw{h}" for h in range(1, args.hosts + 1)])
+        env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
+                   XDG_STATE_HOME=os.path.join(tmp, "state"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+                   TERM="xterm-256color", DREAMWATCH_SSH=f"ssh -F {config}")
+        env.pop("NO_COLOR", None)
+        env.pop("TMUX", None)
+        binary = os.path.abspath(args.bin)
+        run(binary, fleet, args.hosts, total, env, args.idle, 0, measure=False)  # brings the binary
+        runs = [run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True)
+                for _ in range(args.runs)]
+        print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size, "runs": runs}, indent=2))
+    finally:
+        if sshd is not None:
+            sshd.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

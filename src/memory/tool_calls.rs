@@ -1,0 +1,186 @@
+//! The tool calls of one conversation line, counted without building it: only `content`
+//! and each block's `type` are decoded (the rest is skipped as it is scanned). The count
+//! is [`ConversationEntry::tool_calls`]'s; a line this reader cannot settle (a duplicate
+//! key, a lone surrogate to repair, a block `type` that is not a string) is parsed in full.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::conversation::ConversationEntry;
+
+/// The tool calls of a conversation line; `None` when it is not a valid entry.
+pub fn count(line: &[u8]) -> Option<usize> {
+    let quick = std::str::from_utf8(line)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Line>(text).ok())
+        .and_then(|l| l.content.map_or(Some(0), |c| c.0));
+    match quick {
+        Some(n) => Some(n),
+        None => ConversationEntry::parse(line).ok().map(|e| e.tool_calls()),
+    }
+}
+
+#[derive(Deserialize)]
+struct Line {
+    #[serde(default)]
+    content: Option<Content>,
+}
+
+/// `content`'s calls: `None` when only the full parse can say.
+struct Content(Option<usize>);
+
+/// A block's kind, when `type` is a string (the last one, as a JSON object keeps it).
+struct Kind(Option<String>);
+
+/// Counts the calls of a content string: a block array's JSON as text, or plain text.
+fn in_text(text: &str) -> Option<usize> {
+    if !text.trim_start().starts_with("[{") {
+        return Some(0);
+    }
+    match serde_json::from_str::<Vec<Kind>>(text) {
+        Ok(kinds) => Some(calls(&kinds)),
+        // Cut short by the logger: counted by its type tags, as the full parse does.
+        Err(e) if e.is_eof() => Some(
+            ["\"type\":\"tool_use\"", "\"type\":\"tool-result\""]
+                .iter()
+                .map(|needle| memchr::memmem::find_iter(text.as_bytes(), needle).count())
+                .sum(),
+        ),
+        Err(_) => None,
+    }
+}
+
+fn calls(kinds: &[Kind]) -> usize {
+    kinds
+        .iter()
+        .filter(|k| {
+            matches!(
+                k.0.as_deref(),
+                Some("tool_use" | "tool-call" | "tool-result")
+            )
+        })
+        .count()
+}
+
+impl<'de> Deserialize<'de> for Content {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Content;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Content, E> {
+                Ok(Content(in_text(s)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
+                let mut kinds = Vec::new();
+                while let Some(k) = seq.next_element::<Kind>()? {
+                    kinds.push(k);
+                }
+                Ok(Content(Some(calls(&kinds))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Content(Some(0)))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content, E> {
+                Ok(Content(Some(0)))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content, E> {
+                Ok(Content(Some(0)))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content, E> {
+                Ok(Content(Some(0)))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content, E> {
+                Ok(Content(Some(0)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
+                Ok(Content(Some(0)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Kind;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Kind, A::Error> {
+                let mut kind = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if key == "type" {
+                        // Not a string: the full parse decides (it reads it as no type).
+                        kind = Some(map.next_value::<String>()?);
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(Kind(kind))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Kind, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Kind(None))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Kind, E> {
+                Ok(Kind(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The count is the full parse's, line by line.
+    #[test]
+    fn counts_what_the_full_parse_counts() {
+        let lines: &[&str] = &[
+            r#"{"role":"user","content":"hello"}"#,
+            r#"{"role":"user","content":null}"#,
+            r#"{"role":"user"}"#,
+            r#"{"role":"user","content":{"a":1}}"#,
+            r#"{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"tool_use","id":"1","name":"bash","input":{"c":"ls"}},{"type":"tool-call","toolName":"x"}]}"#,
+            r#"{"role":"assistant","content":[{"type":"tool-result","toolCallId":"1","output":{"value":"x"}}, 3, "s", [1], {"type":7}]}"#,
+            r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"1","content":"ok"}]}"#,
+            r#"{"role":"assistant","content":"[{\"type\":\"tool_use\",\"id\":\"1\",\"name\":\"bash\",\"input\":{}}]"}"#,
+            r#"{"role":"assistant","content":"  [{\"type\":\"tool_use\",\"id\":\"1\",\"name\":\"bash\",\"input\":{\"cmd\":\"ls -la"}"#,
+            r#"{"role":"assistant","content":"[{\"type\":\"text\",\"text\":\"\ud83d\"},{\"type\":\"tool_use\"}]"}"#,
+            r#"{"role":"assistant","content":[{"type":"tool_use","type":"text"}]}"#,
+            r#"{"role":"assistant","content":"[{ not json"}"#,
+            r#"not json"#,
+        ];
+        for line in lines {
+            let full = ConversationEntry::parse(line.as_bytes())
+                .ok()
+                .map(|e| e.tool_calls());
+            assert_eq!(count(line.as_bytes()), full, "{line}");
+        }
+    }
+}
