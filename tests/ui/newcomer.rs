@@ -508,3 +508,31 @@ fn q_asks_before_it_stops_a_hosted_creature() {
     screen.press("q").unwrap();
     assert!(screen.app.quit);
 }
+
+/// A large garden's "loading N/M" never hides a warning that was up first, is not kept
+/// in the status log, and is gone when loading ends.
+#[test]
+fn loading_progress_leaves_a_warning_up_and_the_log_alone() {
+    let garden = Garden::new();
+    let mut screen = garden.screen("dark", 120, 30);
+    assert!(screen.app.popups.log.is_empty());
+    screen.app.set_loading(Some((16, 40)));
+    assert_eq!(
+        screen.app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("loading 16/40")
+    );
+    screen.app.set_loading(Some((24, 40)));
+    assert_eq!(
+        screen.app.notice.as_ref().map(|n| n.text.as_str()),
+        Some("loading 24/40")
+    );
+    screen.app.set_loading(None);
+    assert_eq!(screen.app.notice, None);
+    assert!(screen.app.popups.log.is_empty(), "progress is not logged");
+
+    screen.app.set_notice("config: unknown key `colour`", true);
+    screen.app.set_loading(Some((16, 40)));
+    screen.app.set_loading(None);
+    let notice = screen.app.notice.as_ref().map(|n| n.text.as_str());
+    assert_eq!(notice, Some("config: unknown key `colour`"));
+}

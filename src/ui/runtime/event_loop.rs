@@ -327,10 +327,7 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
         Wake::Load => {
             let changes = app.garden.open_pending(LOAD_BATCH);
             app.on_changes(changes);
-            match app.garden.loading() {
-                Some((open, found)) => app.set_notice(format!("loading {open}/{found}"), false),
-                None => app.dismiss_notice(),
-            }
+            app.set_loading(app.garden.loading());
             Vec::new()
         }
         Wake::Signal => {

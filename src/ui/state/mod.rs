@@ -55,6 +55,9 @@ pub struct Notice {
     pub error: bool,
     /// It has been drawn.
     pub shown: bool,
+    /// It only says how far the garden's loading is: replaced as loading goes on, not
+    /// kept in the status log, and gone when loading ends.
+    pub progress: bool,
 }
 
 /// Settings fixed at startup.
@@ -556,6 +559,23 @@ impl App {
             text,
             error,
             shown: false,
+            progress: false,
+        });
+        self.dirty = true;
+    }
+
+    /// How far the garden's loading is (`None`: done). Said only while no other notice
+    /// is up, so a warning from the start stays; not kept in the status log.
+    pub fn set_loading(&mut self, progress: Option<(usize, usize)>) {
+        let ours = self.notice.as_ref().is_none_or(|n| n.progress);
+        if !ours {
+            return;
+        }
+        self.notice = progress.map(|(open, found)| Notice {
+            text: format!("loading {open}/{found}"),
+            error: false,
+            shown: false,
+            progress: true,
         });
         self.dirty = true;
     }
