@@ -35,6 +35,7 @@ use super::genome::{Genome, GenomeFiles, Incoming, Performed};
 use super::mail::{CREATOR, Delivery, Postbox};
 use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
+use crate::memory::moments::{self, After};
 use super::restore::restore;
 use super::review;
 use super::sandbox::{Sandbox, SandboxState};
@@ -615,7 +616,10 @@ impl<G: Genome> Runner<G> {
                     let _ = tx.send(Input::Reviewed(done));
                 }
             }
-            Output::Exit => return true,
+            Output::Exit => {
+                self.moment(After::Exit);
+                return true;
+            }
         }
         false
     }
@@ -809,6 +813,15 @@ impl<G: Genome> Runner<G> {
             .and_then(|()| disk::perform(&self.paths, &mut self.runner_json, &r));
         match done {
             Ok(()) => {
+                match r {
+                    Record::SleepFile { .. } => self.moment(After::Sleep),
+                    Record::RemoveSleepFile => self.moment(After::Wake),
+                    Record::Event {
+                        kind: EventKind::Sleep,
+                        ..
+                    } => self.moment(After::Asleep),
+                    _ => {}
+                }
                 if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, &r)
                     && let Some(line) = progress::line(&self.name, *t, kind, fields)
                 {
@@ -820,6 +833,20 @@ impl<G: Genome> Runner<G> {
                 self.disk_failed(Output::Record(r), file, &e.to_string());
             }
             Err(e) => self.write_failed(r.file(), &e.to_string()),
+        }
+    }
+
+    /// Records the memory as it is now (`.sys/recorder/`, see [`moments`]); a failure is
+    /// logged and the life goes on.
+    fn moment(&mut self, after: After) {
+        if self.full.is_some() {
+            return;
+        }
+        let store = moments::Store::of_creature(&self.paths.root);
+        let taken = moments::take(&self.paths.root, &store, self.clock.now(), after)
+            .and_then(|m| store.append(&m));
+        if let Err(e) = taken {
+            tracing::warn!(error = %e, "the flight recorder's moment was not recorded");
         }
     }
 
