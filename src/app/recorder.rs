@@ -17,12 +17,18 @@ fn creature_dir(path: &std::path::Path, command: &str) -> Result<(), ExitCode> {
     if path.join(".self").is_dir() || path.join("BIRTH.json").is_file() {
         return Ok(());
     }
-    say!("dreamwatch {command}: {}: not a creature directory", path.display());
+    say!(
+        "dreamwatch {command}: {}: not a creature directory",
+        path.display()
+    );
     Err(ExitCode::from(2))
 }
 
 /// Prints `value` as one inert JSON line, or `text`; a closed pipe is no failure.
-fn print(json: Option<serde_json::Value>, text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> ExitCode {
+fn print(
+    json: Option<serde_json::Value>,
+    text: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let written = match json {
         Some(v) => writeln!(out, "{}", inert_json(&v.to_string())),
@@ -44,12 +50,15 @@ pub fn blame(args: &BlameArgs) -> ExitCode {
     }
     let file = blaming::resolve_file(&args.path, &args.file);
     if !crate::memory::moments::is_document(file.rsplit('/').next().unwrap_or_default()) {
-        say!("dreamwatch blame: {file}: a log is written line by line, each with its time: read it whole; blame is for the memory files rewritten");
+        say!(
+            "dreamwatch blame: {file}: a log is written line by line, each with its time: read it whole; blame is for the memory files rewritten"
+        );
         return ExitCode::from(2);
     }
     match blaming::blame(&args.path, &file, &Sources::default_places()) {
         Ok(b) => print(
-            args.json.then(|| serde_json::to_value(&b).unwrap_or_default()),
+            args.json
+                .then(|| serde_json::to_value(&b).unwrap_or_default()),
             |out| blaming::write_text(out, &b),
         ),
         Err(e) => {
@@ -79,7 +88,8 @@ pub fn diff(args: &DiffArgs) -> ExitCode {
     }
     match compare::compare(&args.a, &args.b, &Sources::default_places(), Utc::now()) {
         Ok(c) => print(
-            args.json.then(|| serde_json::to_value(&c).unwrap_or_default()),
+            args.json
+                .then(|| serde_json::to_value(&c).unwrap_or_default()),
             |out| compare::write_text(out, &c),
         ),
         Err(e) => {
@@ -92,17 +102,29 @@ pub fn diff(args: &DiffArgs) -> ExitCode {
 /// `run NEW --fork PATH[@MOMENT]`: writes the memory of the creature at PATH as it was at
 /// MOMENT (now without one) into `dir`, a new creature whose BIRTH.json names its parent
 /// and the fork point, born now on `model`. The parent is only read.
-pub fn fork(parent: &crate::recorder::PathAt, dir: &std::path::Path, model: &str) -> Result<(), super::AppError> {
+pub fn fork(
+    parent: &crate::recorder::PathAt,
+    dir: &std::path::Path,
+    model: &str,
+) -> Result<(), super::AppError> {
     use super::AppError;
     use crate::memory::identity::{Birth, ForkPoint};
     use crate::memory::time::format_time;
     let usage = |m: String| AppError::Usage(format!("--fork: {m}"));
     if !(parent.path.join(".self").is_dir() || parent.path.join("BIRTH.json").is_file()) {
-        return Err(usage(format!("{}: not a creature directory", parent.path.display())));
+        return Err(usage(format!(
+            "{}: not a creature directory",
+            parent.path.display()
+        )));
     }
-    let taken = std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(false);
+    let taken = std::fs::read_dir(dir)
+        .map(|mut d| d.next().is_some())
+        .unwrap_or(false);
     if taken {
-        return Err(usage(format!("{} is not empty: a fork is a new creature", dir.display())));
+        return Err(usage(format!(
+            "{} is not empty: a fork is a new creature",
+            dir.display()
+        )));
     }
     let now = Utc::now();
     let at = parent.at.unwrap_or(crate::recorder::At::Time(now));
@@ -118,14 +140,22 @@ pub fn fork(parent: &crate::recorder::PathAt, dir: &std::path::Path, model: &str
         .flatten()
         .and_then(|b| Birth::parse(&b).ok())
         .unwrap_or_default();
-    let from = parent.path.canonicalize().unwrap_or_else(|_| parent.path.clone());
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "fork".into());
+    let from = parent
+        .path
+        .canonicalize()
+        .unwrap_or_else(|_| parent.path.clone());
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "fork".into());
     let birth = Birth {
         name,
         born: Some(format_time(now)),
         genome: old.genome.clone(),
         model: Some(model.to_string()),
-        parent: Some(old.name.clone()).filter(|n| !n.is_empty()).or_else(|| Some(from.display().to_string())),
+        parent: Some(old.name.clone())
+            .filter(|n| !n.is_empty())
+            .or_else(|| Some(from.display().to_string())),
         created_by: Some(crate::runner::adoption::CREATOR.to_string()),
         fork: Some(ForkPoint {
             from: from.display().to_string(),

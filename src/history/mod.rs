@@ -188,6 +188,7 @@ impl History {
             full: false,
             docs: [(format!(".self/{file}"), hash)].into(),
             logs: Default::default(),
+            dreams: None,
         };
         let path = dir.join(moments::MOMENTS);
         append_private(&path, &moment).map_err(io_at(&path))

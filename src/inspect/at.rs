@@ -29,7 +29,9 @@ pub fn then(root: &Path, at: At, sources: &Sources, now: DateTime<Utc>) -> Resul
         .tempdir()
         .map_err(|e| format!("a temporary directory: {e}"))?;
     // Named as the creature is, for a creature named by its directory.
-    let name = root.file_name().map_or_else(|| "creature".into(), |n| n.to_os_string());
+    let name = root
+        .file_name()
+        .map_or_else(|| "creature".into(), |n| n.to_os_string());
     let path = dir.path().join(name);
     materialize(root, &past, &path).map_err(|e| e.to_string())?;
     Ok(Then {
@@ -70,8 +72,14 @@ pub fn text_of(root: &Path, then: &Then, k: &Cycle) -> std::io::Result<Vec<u8>> 
         writeln!(out, "{first}")?;
     }
     let p = &then.past;
-    let when = p.t.map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string()).unwrap_or_default();
-    let exact = if p.exact { "exact: the runner's record" } else { "from the logs and what was kept" };
+    let when =
+        p.t.map(|t| t.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+            .unwrap_or_default();
+    let exact = if p.exact {
+        "exact: the runner's record"
+    } else {
+        "from the logs and what was kept"
+    };
     writeln!(
         out,
         "  as of         {} · {when} · {} dream(s), {} wake(s) · {exact}",
@@ -96,7 +104,11 @@ pub fn run(paths: &[PathBuf], at: At, json: bool, k: &Cycle) -> ExitCode {
         let then = match then(root, at, &sources, now) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("dreamwatch inspect: {}: {}", sanitize_line(&root.display().to_string()), sanitize_line(&e));
+                eprintln!(
+                    "dreamwatch inspect: {}: {}",
+                    sanitize_line(&root.display().to_string()),
+                    sanitize_line(&e)
+                );
                 return ExitCode::from(1);
             }
         };

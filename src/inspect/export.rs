@@ -44,16 +44,40 @@ fn changes_md(r: &DiffRecord) -> Vec<String> {
     let mut out = Vec::new();
     match &r.changes {
         FileChanges::Observations(o) => {
-            out.extend(o.added.iter().map(|l| format!("- {file} + {}", sanitize_line(&l.text))));
-            out.extend(o.pruned.iter().map(|l| format!("- {file} − {}", sanitize_line(&l.text))));
-            out.extend(o.moved.iter().map(|m| format!("- {file} moved: {}", sanitize_line(&m.text))));
+            out.extend(
+                o.added
+                    .iter()
+                    .map(|l| format!("- {file} + {}", sanitize_line(&l.text))),
+            );
+            out.extend(
+                o.pruned
+                    .iter()
+                    .map(|l| format!("- {file} − {}", sanitize_line(&l.text))),
+            );
+            out.extend(
+                o.moved
+                    .iter()
+                    .map(|m| format!("- {file} moved: {}", sanitize_line(&m.text))),
+            );
             out.extend(o.reprioritised.iter().map(|p| {
-                format!("- {file} {} → {}", sanitize_line(&p.before), sanitize_line(&p.after))
+                format!(
+                    "- {file} {} → {}",
+                    sanitize_line(&p.before),
+                    sanitize_line(&p.after)
+                )
             }));
         }
         FileChanges::Lines(l) => {
-            out.extend(l.added.iter().map(|a| format!("- {file} + {}", sanitize_line(a))));
-            out.extend(l.removed.iter().map(|a| format!("- {file} − {}", sanitize_line(a))));
+            out.extend(
+                l.added
+                    .iter()
+                    .map(|a| format!("- {file} + {}", sanitize_line(a))),
+            );
+            out.extend(
+                l.removed
+                    .iter()
+                    .map(|a| format!("- {file} − {}", sanitize_line(a))),
+            );
         }
     }
     out
@@ -66,7 +90,11 @@ pub fn run(root: &Path, at: Option<At>, format: Format, k: &Cycle) -> ExitCode {
     let then = match super::at::then(root, at, &Sources::default_places(), now) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("dreamwatch export: {}: {}", sanitize_line(&root.display().to_string()), sanitize_line(&e));
+            eprintln!(
+                "dreamwatch export: {}: {}",
+                sanitize_line(&root.display().to_string()),
+                sanitize_line(&e)
+            );
             return ExitCode::from(1);
         }
     };
@@ -89,19 +117,35 @@ pub fn run(root: &Path, at: Option<At>, format: Format, k: &Cycle) -> ExitCode {
             writeln!(out, "{}", super::json_line(&value))
         }
         Format::Markdown => super::at::text_of(root, &then, k).and_then(|summary| {
-            let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = root
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             writeln!(out, "# {} as of {}\n", sanitize_line(&name), then.past.at)?;
-            writeln!(out, "## Summary\n\n```\n{}```\n", String::from_utf8_lossy(&summary))?;
+            writeln!(
+                out,
+                "## Summary\n\n```\n{}```\n",
+                String::from_utf8_lossy(&summary)
+            )?;
             writeln!(out, "## Memory\n")?;
             for (name, text) in &files {
                 // A fence longer than any run of backticks in the text.
                 let ticks = "`".repeat(longest_run(text, '`').max(2) + 1);
-                writeln!(out, "### {}\n\n{ticks}\n{}\n{ticks}\n", sanitize_line(name), sanitize(text.trim_end()))?;
+                writeln!(
+                    out,
+                    "### {}\n\n{ticks}\n{}\n{ticks}\n",
+                    sanitize_line(name),
+                    sanitize(text.trim_end())
+                )?;
             }
             if !dreams.is_empty() {
                 writeln!(out, "## Dreams\n")?;
                 for (n, records) in &dreams {
-                    let t = records.first().and_then(|r| r.t).map(|t| t.format(" · %Y-%m-%d %H:%M").to_string()).unwrap_or_default();
+                    let t = records
+                        .first()
+                        .and_then(|r| r.t)
+                        .map(|t| t.format(" · %Y-%m-%d %H:%M").to_string())
+                        .unwrap_or_default();
                     writeln!(out, "### Dream {n}{t}\n")?;
                     for r in records {
                         for line in changes_md(r) {

@@ -64,6 +64,10 @@ pub struct Moment {
     pub docs: BTreeMap<String, Option<String>>,
     #[serde(default)]
     pub logs: BTreeMap<String, u64>,
+    /// Dreams consolidated by then, as the runner counts them (every genome's, whether or
+    /// not its events log says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dreams: Option<u64>,
 }
 
 /// The SHA-256 of `bytes`, in hex.
@@ -165,8 +169,7 @@ impl Store {
 
     /// Every moment recorded, in order (lines that cannot be read are skipped).
     pub fn moments(&self) -> Vec<Moment> {
-        let Ok(Some(bytes)) = crate::tail::read_bounded(&self.dir.join(MOMENTS), 256 << 20)
-        else {
+        let Ok(Some(bytes)) = crate::tail::read_bounded(&self.dir.join(MOMENTS), 256 << 20) else {
             return Vec::new();
         };
         bytes
@@ -184,12 +187,7 @@ pub fn is_document(name: &str) -> bool {
 /// The documents and logs of the creature at `root` as they are now, as a full moment
 /// (texts kept in `store`): every regular file of `.self/` that is not a `.jsonl` log, and
 /// `PURPOSE.md`; the length of every `.jsonl` of `.self/` and `.sys/`.
-pub fn take(
-    root: &Path,
-    store: &Store,
-    t: DateTime<Utc>,
-    after: After,
-) -> io::Result<Moment> {
+pub fn take(root: &Path, store: &Store, t: DateTime<Utc>, after: After) -> io::Result<Moment> {
     let mut docs = BTreeMap::new();
     let mut logs = BTreeMap::new();
     for dir in [".self", ".sys"] {
@@ -222,6 +220,7 @@ pub fn take(
         full: true,
         docs,
         logs,
+        dreams: None,
     })
 }
 

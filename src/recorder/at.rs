@@ -98,7 +98,10 @@ mod tests {
     #[test]
     fn a_path_may_carry_its_moment() {
         let p: PathAt = "/g/ada@dream:3".parse().unwrap();
-        assert_eq!((p.path, p.at), (PathBuf::from("/g/ada"), Some(At::Dream(3))));
+        assert_eq!(
+            (p.path, p.at),
+            (PathBuf::from("/g/ada"), Some(At::Dream(3)))
+        );
         let p: PathAt = "/g/me@home".parse().unwrap();
         assert_eq!((p.path, p.at), (PathBuf::from("/g/me@home"), None));
         assert!("/g/ada@dream:0".parse::<PathAt>().is_err());

@@ -58,10 +58,20 @@ impl Author {
     /// As `git blame` would say it, in a few words.
     pub fn describe(&self) -> String {
         match self {
-            Author::Dream { dream, edited: false } => format!("dream {dream}"),
-            Author::Dream { dream, edited: true } => format!("dream {dream} (edited by the operator)"),
+            Author::Dream {
+                dream,
+                edited: false,
+            } => format!("dream {dream}"),
+            Author::Dream {
+                dream,
+                edited: true,
+            } => format!("dream {dream} (edited by the operator)"),
             Author::Sleep => "sleep".into(),
-            Author::Wake { wake, tool_call, message } => {
+            Author::Wake {
+                wake,
+                tool_call,
+                message,
+            } => {
                 let mut s = format!("wake {wake}");
                 if let Some(c) = tool_call {
                     s.push_str(&format!(" · {c}"));
@@ -157,7 +167,11 @@ pub fn blame(root: &Path, file: &str, sources: &Sources) -> std::io::Result<Blam
         versions.push(Version {
             t: None,
             text: now,
-            by: if versions.is_empty() { Author::Unknown } else { Author::Seen },
+            by: if versions.is_empty() {
+                Author::Unknown
+            } else {
+                Author::Seen
+            },
         });
     }
     let mut out = Blame {
@@ -188,7 +202,14 @@ pub fn blame(root: &Path, file: &str, sources: &Sources) -> std::io::Result<Blam
 }
 
 /// Moves the blamed lines from `before` to `after`.
-fn step(lines: &mut Vec<Line>, gone: &mut Vec<Gone>, before: &str, after: &str, change: &Change, name: &str) {
+fn step(
+    lines: &mut Vec<Line>,
+    gone: &mut Vec<Gone>,
+    before: &str,
+    after: &str,
+    change: &Change,
+    name: &str,
+) {
     let diff = TextDiff::from_lines(before, after);
     let old = std::mem::take(lines);
     let mut removed: HashMap<String, Vec<Line>> = HashMap::new();
@@ -224,16 +245,23 @@ fn step(lines: &mut Vec<Line>, gone: &mut Vec<Gone>, before: &str, after: &str, 
                 l
             }
             _ => {
-                let author = if text.contains("(restored by the operator)") && name == "observations.md" {
-                    Author::Restore
-                } else {
-                    change.author.clone()
-                };
+                let author =
+                    if text.contains("(restored by the operator)") && name == "observations.md" {
+                        Author::Restore
+                    } else {
+                        change.author.clone()
+                    };
                 Line {
                     n: 0,
                     text,
-                    written: Change { author, t: change.t },
-                    replaced: replaced.into_iter().filter(|r| !r.trim().is_empty()).collect(),
+                    written: Change {
+                        author,
+                        t: change.t,
+                    },
+                    replaced: replaced
+                        .into_iter()
+                        .filter(|r| !r.trim().is_empty())
+                        .collect(),
                     moved: Vec::new(),
                 }
             }
@@ -262,9 +290,16 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
     let store = Store::of_creature(root);
     let moments = store.moments();
     let events = FileKind::Events.resolve(root);
-    let events_rel = events.strip_prefix(root).unwrap_or(&events).to_string_lossy().into_owned();
+    let events_rel = events
+        .strip_prefix(root)
+        .unwrap_or(&events)
+        .to_string_lossy()
+        .into_owned();
     let reviews = reviews(root);
-    let name = Path::new(file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = Path::new(file)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut out: Vec<Version> = Vec::new();
     let mut current: Option<String> = None;
     let mut prev: Option<&Moment> = None;
@@ -278,13 +313,26 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
             }
         };
         if hash != current {
-            let text = hash.as_deref().and_then(|h| store.text(h)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-            let from = prev.and_then(|p| p.logs.get(&events_rel).copied()).unwrap_or(0);
+            let text = hash
+                .as_deref()
+                .and_then(|h| store.text(h))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            let from = prev
+                .and_then(|p| p.logs.get(&events_rel).copied())
+                .unwrap_or(0);
             let to = m.logs.get(&events_rel).copied().unwrap_or(0);
             // Already there when the record began: who wrote it cannot be known.
             let by = match prev {
                 None => Author::Unknown,
-                Some(_) => interval(index, &events, from, to, &name, &reviews),
+                Some(p) => match (p.dreams, m.dreams) {
+                    // The runner counted a dream between them.
+                    (Some(a), Some(b)) if b > a => Author::Dream {
+                        dream: b,
+                        edited: reviews.get(&b).copied().unwrap_or(false),
+                    },
+                    _ => interval(index, &events, from, to, &name, &reviews),
+                },
             };
             out.push(Version { t: m.t, text, by });
             current = hash;
@@ -296,20 +344,38 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
 
 /// Who wrote between two offsets of the events log: the dream consolidated in it, else
 /// the wake it is part of (its last tool call that names the file).
-fn interval(index: &TimeIndex, events: &Path, from: u64, to: u64, name: &str, reviews: &HashMap<u64, bool>) -> Author {
+fn interval(
+    index: &TimeIndex,
+    events: &Path,
+    from: u64,
+    to: u64,
+    name: &str,
+    reviews: &HashMap<u64, bool>,
+) -> Author {
     let before = index.dreams_by(from);
     let after = index.dreams_by(to);
     if after > before {
         let dream = after as u64;
-        return Author::Dream { dream, edited: reviews.get(&dream).copied().unwrap_or(false) };
+        return Author::Dream {
+            dream,
+            edited: reviews.get(&dream).copied().unwrap_or(false),
+        };
     }
     let slept = index.sleeps.iter().any(|s| s.start >= from && s.end <= to);
     let wake = index.wakes.partition_point(|w| w.end <= to) as u64;
     if wake == 0 {
-        return if slept { Author::Sleep } else { Author::Unknown };
+        return if slept {
+            Author::Sleep
+        } else {
+            Author::Unknown
+        };
     }
     let (tool_call, message) = wake_detail(events, from, to, name);
-    Author::Wake { wake, tool_call, message }
+    Author::Wake {
+        wake,
+        tool_call,
+        message,
+    }
 }
 
 /// The last tool call between `from` and `to` of the events log whose command names
@@ -331,7 +397,10 @@ fn wake_detail(events: &Path, from: u64, to: u64, name: &str) -> (Option<String>
                 let input = v.get("input").map(|i| i.to_string()).unwrap_or_default();
                 if !name.is_empty() && input.contains(name) {
                     let tool = v.get("tool").and_then(|t| t.as_str()).unwrap_or("tool");
-                    call = Some(format!("{tool} {}", crate::text::sanitize::sanitize_line(&clip(&input, 80))));
+                    call = Some(format!(
+                        "{tool} {}",
+                        crate::text::sanitize::sanitize_line(&clip(&input, 80))
+                    ));
                 }
             }
             Some("creature.message") => {
@@ -374,36 +443,70 @@ fn other_versions(root: &Path, file: &str, sources: &Sources) -> Vec<Version> {
         let store = history.versions_of(root);
         for m in store.moments() {
             if let Some(hash) = m.docs.get(file) {
-                let text = hash.as_deref().and_then(|h| store.text(h)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+                let text = hash
+                    .as_deref()
+                    .and_then(|h| store.text(h))
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default();
                 // The first look: what came before cannot be known.
-                let by = if out.is_empty() { Author::Unknown } else { Author::Seen };
+                let by = if out.is_empty() {
+                    Author::Unknown
+                } else {
+                    Author::Seen
+                };
                 out.push(Version { t: m.t, text, by });
             }
         }
     }
     for commit in git::commits_of(root, file) {
-        let text = git::text_at(root, &commit.id, file).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-        out.push(Version { t: Some(commit.t), text, by: Author::Commit { commit: commit.id } });
+        let text = git::text_at(root, &commit.id, file)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        out.push(Version {
+            t: Some(commit.t),
+            text,
+            by: Author::Commit { commit: commit.id },
+        });
     }
     out
 }
 
 /// `2026-03-01 10:00`, or blanks.
 fn short_time(t: Option<DateTime<Utc>>) -> String {
-    t.map_or_else(|| " ".repeat(16), |t| t.format("%Y-%m-%d %H:%M").to_string())
+    t.map_or_else(
+        || " ".repeat(16),
+        |t| t.format("%Y-%m-%d %H:%M").to_string(),
+    )
 }
 
 /// The blame as `git blame` prints it: who and when, the line number, the line; then the
 /// lines that are gone, and where the record begins.
 pub fn write_text(out: &mut dyn std::io::Write, b: &Blame) -> std::io::Result<()> {
     use crate::text::sanitize::sanitize_line;
-    let width = b.lines.iter().map(|l| l.written.author.describe().chars().count()).max().unwrap_or(0).min(48);
+    let width = b
+        .lines
+        .iter()
+        .map(|l| l.written.author.describe().chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(48);
     for l in &b.lines {
         let who = sanitize_line(&clip(&l.written.author.describe(), 48));
         let moved = if l.moved.is_empty() { "" } else { " ~" };
-        writeln!(out, "{who:<width$} {} {:>4}{moved}) {}", short_time(l.written.t), l.n, sanitize_line(&l.text))?;
+        writeln!(
+            out,
+            "{who:<width$} {} {:>4}{moved}) {}",
+            short_time(l.written.t),
+            l.n,
+            sanitize_line(&l.text)
+        )?;
         if !l.replaced.is_empty() {
-            writeln!(out, "{:width$}                  replaced: {}", "", sanitize_line(&l.replaced.join(" / ")))?;
+            writeln!(
+                out,
+                "{:width$}                  replaced: {}",
+                "",
+                sanitize_line(&l.replaced.join(" / "))
+            )?;
         }
     }
     if !b.gone.is_empty() {
@@ -420,8 +523,15 @@ pub fn write_text(out: &mut dyn std::io::Write, b: &Blame) -> std::io::Result<()
         }
     }
     match b.since {
-        Some(t) => writeln!(out, "\nrecorded since {}: who wrote what was there then cannot be known", short_time(Some(t)))?,
-        None => writeln!(out, "\nno record of this file's history: who wrote it cannot be known")?,
+        Some(t) => writeln!(
+            out,
+            "\nrecorded since {}: who wrote what was there then cannot be known",
+            short_time(Some(t))
+        )?,
+        None => writeln!(
+            out,
+            "\nno record of this file's history: who wrote it cannot be known"
+        )?,
     }
     Ok(())
 }

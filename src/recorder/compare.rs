@@ -46,7 +46,12 @@ pub fn memory_lines(root: &Path, past: &Past) -> BTreeMap<String, Vec<String>> {
     for (name, doc) in &past.docs {
         if let Some(text) = &doc.text {
             let text = String::from_utf8_lossy(text);
-            let lines = text.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).map(str::to_string).collect();
+            let lines = text
+                .lines()
+                .map(str::trim_end)
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect();
             out.insert(name.clone(), lines);
         }
     }
@@ -84,7 +89,10 @@ fn timeless(line: &[u8]) -> String {
 
 /// Lines of each file only one side has (as multisets: a line twice in one, once in the
 /// other, is once different).
-pub fn files(a: &BTreeMap<String, Vec<String>>, b: &BTreeMap<String, Vec<String>>) -> Vec<FileDiff> {
+pub fn files(
+    a: &BTreeMap<String, Vec<String>>,
+    b: &BTreeMap<String, Vec<String>>,
+) -> Vec<FileDiff> {
     let names: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
     let empty = Vec::new();
     names
@@ -98,7 +106,10 @@ pub fn files(a: &BTreeMap<String, Vec<String>>, b: &BTreeMap<String, Vec<String>
             for l in lb {
                 *counts.entry(l).or_default() -= 1;
             }
-            let mut d = FileDiff { file: name.clone(), ..FileDiff::default() };
+            let mut d = FileDiff {
+                file: name.clone(),
+                ..FileDiff::default()
+            };
             let mut left = counts.clone();
             for l in la {
                 match left.get_mut(l.as_str()) {
@@ -125,7 +136,12 @@ pub fn files(a: &BTreeMap<String, Vec<String>>, b: &BTreeMap<String, Vec<String>
 }
 
 /// Compares the creatures at `a` and `b`: now, and after each dream both have dreamt.
-pub fn compare(a: &Path, b: &Path, sources: &Sources, now: DateTime<Utc>) -> Result<Comparison, PastError> {
+pub fn compare(
+    a: &Path,
+    b: &Path,
+    sources: &Sources,
+    now: DateTime<Utc>,
+) -> Result<Comparison, PastError> {
     let at_now = |root: &Path| resolve(root, At::Time(now), sources, now);
     let (pa, pb) = (at_now(a)?, at_now(b)?);
     let mut out = Comparison {
@@ -135,11 +151,21 @@ pub fn compare(a: &Path, b: &Path, sources: &Sources, now: DateTime<Utc>) -> Res
         ..Comparison::default()
     };
     for n in 1..=pa.dreams.min(pb.dreams) as u64 {
-        let (da, db) = (resolve(a, At::Dream(n), sources, now)?, resolve(b, At::Dream(n), sources, now)?);
+        let (da, db) = (
+            resolve(a, At::Dream(n), sources, now)?,
+            resolve(b, At::Dream(n), sources, now)?,
+        );
         for (side, p) in [("a", &da), ("b", &db)] {
-            out.unknown.extend(p.unknown.iter().map(|u| format!("{side} at dream {n}: {u}")));
+            out.unknown.extend(
+                p.unknown
+                    .iter()
+                    .map(|u| format!("{side} at dream {n}: {u}")),
+            );
         }
-        let mut drift = Drift { dream: n, ..Drift::default() };
+        let mut drift = Drift {
+            dream: n,
+            ..Drift::default()
+        };
         for f in files(&memory_lines(a, &da), &memory_lines(b, &db)) {
             let apart = f.only_a.len() + f.only_b.len();
             drift.total += apart;
@@ -156,7 +182,14 @@ pub fn write_text(out: &mut dyn std::io::Write, c: &Comparison) -> std::io::Resu
     writeln!(out, "a  {}", sanitize_line(&c.a))?;
     writeln!(out, "b  {}", sanitize_line(&c.b))?;
     for f in &c.files {
-        writeln!(out, "\n{}  ({} the same, {} only in a, {} only in b)", sanitize_line(&f.file), f.same, f.only_a.len(), f.only_b.len())?;
+        writeln!(
+            out,
+            "\n{}  ({} the same, {} only in a, {} only in b)",
+            sanitize_line(&f.file),
+            f.same,
+            f.only_a.len(),
+            f.only_b.len()
+        )?;
         for l in &f.only_a {
             writeln!(out, "  a| {}", sanitize_line(l))?;
         }

@@ -141,7 +141,11 @@ mod tests {
         (0..n)
             .map(|i| {
                 let t = t0 + chrono::TimeDelta::seconds(i);
-                format!("{{\"t\":\"{}\",\"i\":{i},\"pad\":\"{}\"}}\n", format_time(t), "x".repeat(200))
+                format!(
+                    "{{\"t\":\"{}\",\"i\":{i},\"pad\":\"{}\"}}\n",
+                    format_time(t),
+                    "x".repeat(200)
+                )
             })
             .collect()
     }

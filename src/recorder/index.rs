@@ -171,7 +171,12 @@ pub fn each_line(path: &Path, mut f: impl FnMut(u64, u64, u64, &[u8])) -> io::Re
             let end = held + nl;
             let start = at + from as u64;
             if long.take().is_none() {
-                f(start, start + (end - from) as u64 + 1, line_no, &buf[from..end]);
+                f(
+                    start,
+                    start + (end - from) as u64 + 1,
+                    line_no,
+                    &buf[from..end],
+                );
                 line_no += 1;
             }
             from = end + 1;
@@ -187,7 +192,10 @@ pub fn each_line(path: &Path, mut f: impl FnMut(u64, u64, u64, &[u8])) -> io::Re
 pub fn line_time(line: &[u8]) -> Option<DateTime<Utc>> {
     let key = memmem::find(line, b"\"t\"")?;
     let rest = &line[key + 3..];
-    let rest = rest.trim_ascii_start().strip_prefix(b":")?.trim_ascii_start();
+    let rest = rest
+        .trim_ascii_start()
+        .strip_prefix(b":")?
+        .trim_ascii_start();
     let rest = rest.strip_prefix(b"\"")?;
     let end = memchr::memchr(b'"', rest)?;
     parse_time(std::str::from_utf8(&rest[..end]).ok()?)
@@ -202,7 +210,11 @@ fn red_of(root: &Path) -> Vec<Red> {
         };
         if let FileChanges::Observations(o) = &record.changes {
             for line in &o.added {
-                if line.text.trim_start_matches(['-', '*', ' ']).starts_with("RED") {
+                if line
+                    .text
+                    .trim_start_matches(['-', '*', ' '])
+                    .starts_with("RED")
+                {
                     out.push(Red {
                         dream: record.dream,
                         t: record.t,

@@ -91,7 +91,8 @@ impl Sources {
     /// The watched history at its default place.
     pub fn default_places() -> Self {
         Self {
-            history: History::default_root().map(|r| History::new(r, crate::history::DEFAULT_LIMIT)),
+            history: History::default_root()
+                .map(|r| History::new(r, crate::history::DEFAULT_LIMIT)),
         }
     }
 }
@@ -132,29 +133,22 @@ pub fn resolve(
     // moment that is exactly it.
     let (t, events_cut, exact) = match at {
         At::Dream(n) => {
-            let d = *index.dreams.get(n as usize - 1).ok_or(PastError::NotYet {
-                at,
-                have: index.dreams.len(),
-            })?;
-            let from_events = index.dreams_by(index.bytes) > 0
-                && index.checkpoints.first().is_some();
-            let exact = from_events
-                .then(|| recorded.iter().position(|m| m.after != After::Seen && events_len(m) >= d.end))
-                .flatten();
-            match exact {
+            // The runner's record counts every genome's dreams: once dream N's sleep is
+            // over (a moment at a sleep's start is not its end).
+            let by_record = recorded.iter().position(|m| {
+                matches!(m.after, After::Sleep | After::Exit | After::Wake)
+                    && m.dreams.is_some_and(|d| d >= n)
+            });
+            let recorded_dreams = recorded.iter().filter_map(|m| m.dreams).max().unwrap_or(0);
+            match by_record {
                 Some(i) => (recorded[i].t, Some(events_len(&recorded[i])), Some(i)),
-                None => {
-                    // Right after it: as the next wake began, else now.
-                    let next = index.wakes.iter().find(|w| match (w.t, d.t) {
-                        _ if from_events => w.start >= d.end,
-                        (Some(wt), Some(dt)) => wt > dt,
-                        _ => false,
+                None if (index.dreams.len() as u64) < n => {
+                    return Err(PastError::NotYet {
+                        at,
+                        have: index.dreams.len().max(recorded_dreams as usize),
                     });
-                    match next {
-                        Some(w) => (w.t.map(|t| t - chrono::TimeDelta::milliseconds(1)), Some(w.start), None),
-                        None => (Some(now), None, None),
-                    }
                 }
+                None => dream_by_index(&index, at, n, now)?,
             }
         }
         At::Wake(n) => {
@@ -197,8 +191,15 @@ pub fn resolve(
         past.logs.insert(name, len);
     }
     let cut_events = past.logs.get(&events).copied().unwrap_or(0);
-    past.dreams = if index.checkpoints.is_empty() || index.dreams_by(index.bytes) == 0 {
-        index.dreams.iter().filter(|d| d.t.is_some_and(|dt| dt <= t)).count()
+    let recorded_dreams = exact.and_then(|i| recorded[i].dreams);
+    past.dreams = if let Some(d) = recorded_dreams {
+        d as usize
+    } else if index.checkpoints.is_empty() || index.dreams_by(index.bytes) == 0 {
+        index
+            .dreams
+            .iter()
+            .filter(|d| d.t.is_some_and(|dt| dt <= t))
+            .count()
     } else {
         index.dreams_by(cut_events)
     };
@@ -209,7 +210,8 @@ pub fn resolve(
             for (name, hash) in fold(&recorded[..=i]) {
                 let text = hash.as_deref().and_then(|h| store.text(h));
                 if hash.is_some() && text.is_none() {
-                    past.unknown.push(format!("{name}: its text then was not kept"));
+                    past.unknown
+                        .push(format!("{name}: its text then was not kept"));
                     continue;
                 }
                 past.docs.insert(
@@ -225,6 +227,34 @@ pub fn resolve(
         None => documents_by_time(root, t, &store, &recorded, sources, &mut past),
     }
     Ok(past)
+}
+
+/// Right after dream `n` by the logs alone: as the next wake began (else now), the events
+/// log cut before it.
+fn dream_by_index(
+    index: &TimeIndex,
+    at: At,
+    n: u64,
+    now: DateTime<Utc>,
+) -> Result<(Option<DateTime<Utc>>, Option<u64>, Option<usize>), PastError> {
+    let d = *index.dreams.get(n as usize - 1).ok_or(PastError::NotYet {
+        at,
+        have: index.dreams.len(),
+    })?;
+    let from_events = index.dreams_by(index.bytes) > 0;
+    let next = index.wakes.iter().find(|w| match (w.t, d.t) {
+        _ if from_events => w.start >= d.end,
+        (Some(wt), Some(dt)) => wt > dt,
+        _ => false,
+    });
+    Ok(match next {
+        Some(w) => (
+            w.t.map(|t| t - chrono::TimeDelta::milliseconds(1)),
+            Some(w.start),
+            None,
+        ),
+        None => (Some(now), None, None),
+    })
 }
 
 /// The documents each moment names, folded in order (a full moment replaces all).
@@ -269,7 +299,15 @@ fn documents_by_time(
         for (name, hash) in fold(&recorded[last..upto]) {
             let text = hash.as_deref().and_then(|h| store.text(h));
             let known = hash.is_none() || text.is_some();
-            offer(&name, Candidate { since, source: Source::Runner, text, known });
+            offer(
+                &name,
+                Candidate {
+                    since,
+                    source: Source::Runner,
+                    text,
+                    known,
+                },
+            );
         }
     }
     // The creature's git history.
@@ -279,12 +317,15 @@ fn documents_by_time(
                 continue;
             }
             let text = git::text_at(root, &commit.id, &name);
-            offer(&name, Candidate {
-                since: Some(commit.t),
-                source: Source::Git(commit.id.clone()),
-                known: text.is_some(),
-                text,
-            });
+            offer(
+                &name,
+                Candidate {
+                    since: Some(commit.t),
+                    source: Source::Git(commit.id.clone()),
+                    known: text.is_some(),
+                    text,
+                },
+            );
         }
     }
     // The watched history.
@@ -295,7 +336,15 @@ fn documents_by_time(
             for (name, hash) in &m.docs {
                 let text = hash.as_deref().and_then(|h| versions.text(h));
                 let known = hash.is_none() || text.is_some();
-                offer(name, Candidate { since: m.t, source: Source::Watched, text, known });
+                offer(
+                    name,
+                    Candidate {
+                        since: m.t,
+                        source: Source::Watched,
+                        text,
+                        known,
+                    },
+                );
             }
         }
     }
@@ -308,7 +357,15 @@ fn documents_by_time(
             && m <= t
             && let Ok(Some(text)) = crate::tail::read_bounded(&path, moments::MAX_DOC)
         {
-            offer(name, Candidate { since: Some(m), source: Source::Unchanged, text: Some(text), known: true });
+            offer(
+                name,
+                Candidate {
+                    since: Some(m),
+                    source: Source::Unchanged,
+                    text: Some(text),
+                    known: true,
+                },
+            );
         }
     }
     for name in &now.docs {
@@ -321,10 +378,18 @@ fn documents_by_time(
     }
     for (name, c) in best {
         if !c.known {
-            past.unknown.push(format!("{name}: its text then was not kept"));
+            past.unknown
+                .push(format!("{name}: its text then was not kept"));
             continue;
         }
-        past.docs.insert(name, Doc { source: c.source, since: c.since, text: c.text });
+        past.docs.insert(
+            name,
+            Doc {
+                source: c.source,
+                since: c.since,
+                text: c.text,
+            },
+        );
     }
 }
 
@@ -406,7 +471,9 @@ pub fn copy_record(root: &Path, past: &Past, dest: &Path) -> Result<(), PastErro
     let to = Store::of_creature(dest);
     let within = |m: &Moment| {
         m.t.is_some_and(|mt| past.t.is_some_and(|pt| mt <= pt))
-            && m.logs.iter().all(|(name, len)| past.logs.get(name).is_some_and(|l| len <= l))
+            && m.logs
+                .iter()
+                .all(|(name, len)| past.logs.get(name).is_some_and(|l| len <= l))
     };
     for m in from.moments().iter().take_while(|m| within(m)) {
         for hash in m.docs.values().flatten() {

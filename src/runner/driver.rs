@@ -35,7 +35,6 @@ use super::genome::{Genome, GenomeFiles, Incoming, Performed};
 use super::mail::{CREATOR, Delivery, Postbox};
 use super::open::{OpenError, lock, prepare_dir};
 use super::progress;
-use crate::memory::moments::{self, After};
 use super::restore::restore;
 use super::review;
 use super::sandbox::{Sandbox, SandboxState};
@@ -46,6 +45,7 @@ use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
+use crate::memory::moments::{self, After};
 use crate::memory::proposal::{self, Decision, Proposal};
 
 /// Prints one line of progress.
@@ -843,8 +843,14 @@ impl<G: Genome> Runner<G> {
             return;
         }
         let store = moments::Store::of_creature(&self.paths.root);
-        let taken = moments::take(&self.paths.root, &store, self.clock.now(), after)
-            .and_then(|m| store.append(&m));
+        let dreams = self.engine.dreams();
+        let taken =
+            moments::take(&self.paths.root, &store, self.clock.now(), after).and_then(|m| {
+                store.append(&moments::Moment {
+                    dreams: Some(dreams),
+                    ..m
+                })
+            });
         if let Err(e) = taken {
             tracing::warn!(error = %e, "the flight recorder's moment was not recorded");
         }

@@ -38,6 +38,20 @@ fn memory(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// Dreams so far, as the files say: `creature.dream` events (the dreamer's, emergence's
+/// self-cares) and evennia's dreaming phases.
+fn dreams_so_far(dir: &Path) -> usize {
+    let count = |file: &str, what: &str| {
+        std::fs::read_to_string(dir.join(file))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains(what))
+            .count()
+    };
+    count(".sys/events.jsonl", "\"creature.dream\"")
+        + count(".sys/mode.jsonl", "\"phase\":\"dreaming\"")
+}
+
 /// A life of `DREAMS` dreams, and a copy of the memory taken right after each: as the
 /// next wake begins (nothing writes memory while the creature rests), the last at the end.
 async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>> {
@@ -59,9 +73,10 @@ async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>
     opts.progress = Some(Box::new(move |line: &str| {
         let mut s = progress_seen.lock().unwrap();
         let what = line.split_once("  ").map_or("", |(_, what)| what);
-        if what.starts_with("dream ") {
-            s.0 += 1;
-        } else if what.starts_with("wake ") && s.1.len() < s.0 {
+        if what.starts_with("wake ") {
+            s.0 = dreams_so_far(&root);
+        }
+        if what.starts_with("wake ") && s.1.len() < s.0 {
             let copy = memory(&root);
             s.1.push(copy);
         }
@@ -71,7 +86,7 @@ async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>
         .run(std::future::pending())
         .await;
     let mut s = seen.lock().unwrap();
-    assert_eq!(s.0, DREAMS, "dreams of the life");
+    assert_eq!(dreams_so_far(dir), DREAMS, "dreams of the life");
     if s.1.len() < DREAMS {
         s.1.push(memory(dir));
     }
@@ -106,7 +121,12 @@ fn every_dream_as_it_was(dir: &Path, copies: &[BTreeMap<String, Vec<u8>>]) {
         }
     }
     // A moment not lived yet is refused, said.
-    let err = resolve(dir, At::Dream(DREAMS as u64 + 1), &Sources::default(), Utc::now());
+    let err = resolve(
+        dir,
+        At::Dream(DREAMS as u64 + 1),
+        &Sources::default(),
+        Utc::now(),
+    );
     assert!(err.unwrap_err().to_string().contains("has lived 12"));
 }
 
@@ -161,13 +181,18 @@ async fn blame_names_the_dream_and_the_operator() {
             .await;
         if life == 0 {
             // As the observatory's restore writes it.
-            let line = dreamwatch::memory::dream_diff::restored_line("RED 10:00 the well is dry", "12:00");
+            let line =
+                dreamwatch::memory::dream_diff::restored_line("RED 10:00 the well is dry", "12:00");
             let paths = dreamwatch::memory::write::SeedPaths::new(&dir);
             dreamwatch::memory::write::append_observations(&paths, "2026-03-01", &[line]).unwrap();
         }
     }
     let b = blame::blame(&dir, ".self/observations.md", &Sources::default()).unwrap();
-    let restored: Vec<_> = b.lines.iter().filter(|l| l.text.contains("the well is dry")).collect();
+    let restored: Vec<_> = b
+        .lines
+        .iter()
+        .filter(|l| l.text.contains("the well is dry"))
+        .collect();
     assert_eq!(restored.len(), 1, "{b:#?}");
     assert_eq!(restored[0].written.author, Author::Restore);
     let mut dreams: Vec<u64> = b
@@ -235,12 +260,28 @@ async fn a_fork_resumes_from_its_fork_point_and_lives_on() {
         .arg(&fork)
         .arg("--fork")
         .arg(format!("{}@dream:2", parent.display()))
-        .args(["--provider", "rehearsal", "--headless", "--max-dreams", "2", "--speed", "100000", "--unconfined"])
+        .args([
+            "--provider",
+            "rehearsal",
+            "--headless",
+            "--max-dreams",
+            "2",
+            "--speed",
+            "100000",
+            "--unconfined",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // The parent is only read.
-    assert!(crate::common::cli::snapshot(&parent) == copies, "the parent changed");
+    assert!(
+        crate::common::cli::snapshot(&parent) == copies,
+        "the parent changed"
+    );
     let birth: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fork.join("BIRTH.json")).unwrap()).unwrap();
     assert_eq!(birth["fork"]["at"], "dream:2", "{birth}");
@@ -260,10 +301,24 @@ async fn a_fork_resumes_from_its_fork_point_and_lives_on() {
     let past = resolve(&parent, At::Dream(2), &Sources::default(), Utc::now()).unwrap();
     let then = String::from_utf8(past.docs[".self/observations.md"].text.clone().unwrap()).unwrap();
     let now = std::fs::read_to_string(fork.join(".self/observations.md")).unwrap();
-    assert!(now.starts_with(then.trim_end()), "then:\n{then}\nnow:\n{now}");
+    assert!(
+        now.starts_with(then.trim_end()),
+        "then:\n{then}\nnow:\n{now}"
+    );
     // `dreamwatch diff`: the two drifted apart only after dream 2.
-    let out = bin(&home).env("XDG_STATE_HOME", &state).arg("diff").arg(&parent).arg(&fork).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin(&home)
+        .env("XDG_STATE_HOME", &state)
+        .arg("diff")
+        .arg(&parent)
+        .arg(&fork)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let diff: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let drift = diff["drift"].as_array().unwrap();
     assert_eq!(drift.len(), 4, "{diff}");
