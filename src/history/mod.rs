@@ -170,7 +170,8 @@ impl History {
     }
 
     /// Keeps the text of `file` seen at `now` (the flight recorder's versions: a partial
-    /// moment in `moments.jsonl`, the text in `blobs/`, within a quarter of the bound).
+    /// moment in `moments.jsonl`, the text in `blobs/`, each within a sixteenth of the
+    /// bound, the oldest forgotten first).
     fn keep_version(
         &self,
         dir: &Path,
@@ -181,7 +182,16 @@ impl History {
         let store = self.versions(dir);
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
-        let hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        let share = self.limit / 16;
+        let mut hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        // No room: the oldest versions go (what they said is then not known).
+        if hash.is_none() && (text.len() as u64) <= share {
+            store.forget_older_half().map_err(io_at(&blobs))?;
+            hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        }
+        if store.moments_bytes() > share {
+            store.forget_older_half().map_err(io_at(&blobs))?;
+        }
         let moment = Moment {
             t: Some(now),
             after: After::Seen,
@@ -195,7 +205,7 @@ impl History {
     }
 
     fn versions(&self, dir: &Path) -> moments::Store {
-        moments::Store::with_limit(dir, self.limit / 4)
+        moments::Store::with_limit(dir, self.limit / 16)
     }
 
     /// The texts of `creature`'s memory files as they were seen (the flight recorder

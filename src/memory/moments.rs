@@ -162,6 +162,35 @@ impl Store {
             .flatten()
     }
 
+    /// Forgets the older half of the moments, and the texts only they named.
+    pub fn forget_older_half(&self) -> io::Result<()> {
+        let moments = self.moments();
+        let kept = &moments[moments.len() / 2..];
+        let mut text = Vec::new();
+        for m in kept {
+            text.extend(serde_json::to_vec(m).map_err(io::Error::other)?);
+            text.push(b'\n');
+        }
+        let path = self.dir.join(MOMENTS);
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        io::Write::write_all(&mut tmp, &text)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        let named: std::collections::HashSet<&String> =
+            kept.iter().flat_map(|m| m.docs.values().flatten()).collect();
+        for entry in std::fs::read_dir(self.dir.join(BLOBS))?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !named.contains(&name) {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of `moments.jsonl`.
+    pub fn moments_bytes(&self) -> u64 {
+        std::fs::metadata(self.dir.join(MOMENTS)).map_or(0, |m| m.len())
+    }
+
     pub fn append(&self, moment: &Moment) -> io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
         write::append_json(&self.dir.join(MOMENTS), moment).map(drop)
@@ -247,7 +276,7 @@ mod tests {
         std::fs::write(root.join(".self/journal.jsonl"), "{}\n{}\n").unwrap();
         std::fs::write(root.join(".sys/events.jsonl"), "{}\n").unwrap();
         let store = Store::of_creature(root);
-        let t = Utc::now();
+        let t = crate::memory::time::parse_time("2026-03-01T10:00:00Z").unwrap();
         let m = take(root, &store, t, After::Sleep).unwrap();
         let h = m.docs[".self/observations.md"].clone().unwrap();
         assert_eq!(store.text(&h).unwrap(), b"# a\n- one\n");

@@ -229,6 +229,10 @@ pub fn resolve(
     Ok(past)
 }
 
+/// A moment found: its time, the events log's cut where the index knows it, and the
+/// runner's moment that is exactly it.
+type Found = (Option<DateTime<Utc>>, Option<u64>, Option<usize>);
+
 /// Right after dream `n` by the logs alone: as the next wake began (else now), the events
 /// log cut before it.
 fn dream_by_index(
@@ -236,7 +240,7 @@ fn dream_by_index(
     at: At,
     n: u64,
     now: DateTime<Utc>,
-) -> Result<(Option<DateTime<Utc>>, Option<u64>, Option<usize>), PastError> {
+) -> Result<Found, PastError> {
     let d = *index.dreams.get(n as usize - 1).ok_or(PastError::NotYet {
         at,
         have: index.dreams.len(),

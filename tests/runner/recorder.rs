@@ -26,8 +26,11 @@ use crate::common::runner::SimulatedShell;
 
 const DREAMS: usize = 12;
 
+/// Every file of a creature's `.self` with its bytes.
+type Memory = BTreeMap<String, Vec<u8>>;
+
 /// Every file of `dir/.self` with its bytes.
-fn memory(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+fn memory(dir: &Path) -> Memory {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir.join(".self")).unwrap().flatten() {
         if entry.file_type().unwrap().is_file() {
@@ -54,7 +57,7 @@ fn dreams_so_far(dir: &Path) -> usize {
 
 /// A life of `DREAMS` dreams, and a copy of the memory taken right after each: as the
 /// next wake begins (nothing writes memory while the creature rests), the last at the end.
-async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>> {
+async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<Memory> {
     std::fs::create_dir_all(dir).unwrap();
     let start = Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap();
     let clock = Arc::new(VirtualClock::new(start, TimeDelta::seconds(2)));
@@ -68,7 +71,7 @@ async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>
     opts.tools = Arc::new(SimulatedShell::default());
     opts.max_dreams = Some(DREAMS as u64);
     // (dreams seen, copies taken)
-    let seen: Arc<Mutex<(usize, Vec<BTreeMap<String, Vec<u8>>>)>> = Arc::default();
+    let seen: Arc<Mutex<(usize, Vec<Memory>)>> = Arc::default();
     let (progress_seen, root) = (seen.clone(), dir.to_path_buf());
     opts.progress = Some(Box::new(move |line: &str| {
         let mut s = progress_seen.lock().unwrap();
@@ -94,7 +97,7 @@ async fn live<G: Genome>(genome: G, dir: &Path) -> Vec<BTreeMap<String, Vec<u8>>
 }
 
 /// `--at dream:N` equals the copy taken right after dream N, for every N.
-fn every_dream_as_it_was(dir: &Path, copies: &[BTreeMap<String, Vec<u8>>]) {
+fn every_dream_as_it_was(dir: &Path, copies: &[Memory]) {
     assert_eq!(copies.len(), DREAMS);
     let out = tempfile::tempdir().unwrap();
     for (i, copy) in copies.iter().enumerate() {
