@@ -175,8 +175,10 @@ impl Store {
         let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
         io::Write::write_all(&mut tmp, &text)?;
         tmp.persist(&path).map_err(|e| e.error)?;
-        let named: std::collections::HashSet<&String> =
-            kept.iter().flat_map(|m| m.docs.values().flatten()).collect();
+        let named: std::collections::HashSet<&String> = kept
+            .iter()
+            .flat_map(|m| m.docs.values().flatten())
+            .collect();
         for entry in std::fs::read_dir(self.dir.join(BLOBS))?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if !named.contains(&name) {

@@ -24,6 +24,7 @@ mod key;
 mod life;
 mod liveness;
 mod recorder;
+mod recorder_sources;
 mod refused_key;
 mod review;
 mod roundtrip;
