@@ -139,6 +139,51 @@ async fn a_dreamer_life_replays_dream_by_dream() {
     let dir = tmp.path().join("sprout");
     let copies = live(Dreamer::default(), &dir).await;
     every_dream_as_it_was(&dir, &copies);
+    // The command line says the same: the summary as of dream 5, and its export.
+    let home = tmp.path().join("home");
+    let run = |args: &[&str]| {
+        let out = bin(&home)
+            .env("XDG_STATE_HOME", home.join("state"))
+            .args(args)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["inspect", "--json", "--at", "dream:5"])).unwrap();
+    let c = &v["creatures"][0];
+    assert_eq!(c["dreams"], 5, "{c}");
+    assert_eq!(c["as_of"]["exact"], true, "{c}");
+    assert_eq!(c["as_of"]["at"], "dream:5", "{c}");
+    let text = run(&["inspect", "--at", "dream:5"]);
+    assert!(text.contains("as of         dream:5"), "{text}");
+    assert!(!text.contains("dreamwatch-at-"), "{text}");
+    let md = run(&["export", "--at", "dream:5", "--format", "md"]);
+    let observations = String::from_utf8_lossy(&copies[4]["observations.md"]).into_owned();
+    assert!(md.contains(observations.lines().last().unwrap()), "{md}");
+    assert!(md.contains("### Dream 5"), "{md}");
+    assert!(!md.contains("### Dream 6"), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["export", "--at", "dream:5", "--format", "json"])).unwrap();
+    assert_eq!(json["files"][".self/observations.md"], observations);
+    let out = bin(&home)
+        .env("XDG_STATE_HOME", home.join("state"))
+        .arg("blame")
+        .arg(&dir)
+        .arg("observations.md")
+        .output()
+        .unwrap();
+    let blame = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        blame.contains("dream 1 ") && blame.contains("dream 11"),
+        "{blame}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
