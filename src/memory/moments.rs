@@ -3,7 +3,7 @@
 //! text of every rewritten memory document, content-addressed, and the length of every
 //! append-only log.
 //!
-//! `moments.jsonl`, one [`Moment`] a line: `{"t", "after": "wake"|"asleep"|"sleep"|"exit"|"seen",
+//! `moments.jsonl`, one [`Moment`] a line: `{"t", "after": "start"|"wake"|"asleep"|"sleep"|"exit"|"seen",
 //! "full": true, "docs": {".self/observations.md": "<sha256>", ...}, "logs":
 //! {".sys/events.jsonl": 12345, ...}}`. `docs` maps a path (relative to the creature's
 //! root) to the SHA-256 of its text, kept once in `blobs/<sha256>`; `null` is a file that
@@ -39,6 +39,8 @@ pub const MAX_BLOBS: u64 = 256 << 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum After {
+    /// A run began (before anything of it was written).
+    Start,
     /// A wake began (before anything of it was written).
     Wake,
     /// A sleep began (before its work).

@@ -72,7 +72,11 @@ impl Author {
                 tool_call,
                 message,
             } => {
-                let mut s = format!("wake {wake}");
+                // Before any wake event: the waking the creature was born or started into.
+                let mut s = match wake {
+                    0 => "first waking".to_string(),
+                    _ => format!("wake {wake}"),
+                };
                 if let Some(c) = tool_call {
                     s.push_str(&format!(" · {c}"));
                 }
@@ -344,7 +348,7 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
 
 /// Who wrote between two offsets of the events log: the dream consolidated in it, else
 /// the wake it is part of (its last tool call that names the file).
-fn interval(
+pub(super) fn interval(
     index: &TimeIndex,
     events: &Path,
     from: u64,
@@ -363,12 +367,8 @@ fn interval(
     }
     let slept = index.sleeps.iter().any(|s| s.start >= from && s.end <= to);
     let wake = index.wakes.partition_point(|w| w.end <= to) as u64;
-    if wake == 0 {
-        return if slept {
-            Author::Sleep
-        } else {
-            Author::Unknown
-        };
+    if wake == 0 && slept {
+        return Author::Sleep;
     }
     let (tool_call, message) = wake_detail(events, from, to, name);
     Author::Wake {
@@ -424,7 +424,7 @@ fn clip(s: &str, max: usize) -> String {
 }
 
 /// Which dreams were edited by the operator in review (`.sys/dream-diffs.jsonl`).
-fn reviews(root: &Path) -> HashMap<u64, bool> {
+pub(super) fn reviews(root: &Path) -> HashMap<u64, bool> {
     let mut out = HashMap::new();
     let _ = each_line(&dream_diffs::path(root), |_, _, _, bytes| {
         if let Ok(r) = serde_json::from_slice::<DiffRecord>(bytes)

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
-use super::index::{each_line, line_time};
+use super::index::line_time;
 
 /// A log up to this size is read through.
 const LINEAR: u64 = 4 << 20;
@@ -84,51 +84,24 @@ fn first_timed_line(
     Ok(None)
 }
 
-/// Reads `path` from `lo` to `hi` for the end of the last line at or before `t`.
+/// Reads `path` from `lo` to `hi` (at most [`LINEAR`] bytes once searched) for the end of
+/// the last line at or before `t`.
 fn linear(path: &Path, lo: u64, hi: u64, t: DateTime<Utc>) -> io::Result<u64> {
-    let mut cut = lo;
-    let mut done = false;
     let mut file = crate::tail::open_regular(path)?;
     file.seek(SeekFrom::Start(lo))?;
-    let window = file.take(hi - lo);
-    let tmp = Window(window);
-    each_line_of(tmp, |_, end, bytes| {
-        if done {
-            return;
-        }
-        match line_time(bytes) {
-            Some(lt) if lt > t => done = true,
-            _ => cut = lo + end,
-        }
-    })?;
-    Ok(cut)
-}
-
-struct Window(io::Take<std::fs::File>);
-
-/// `each_line` over a reader (offsets from its start).
-fn each_line_of(mut r: Window, mut f: impl FnMut(u64, u64, &[u8])) -> io::Result<()> {
     let mut bytes = Vec::new();
-    r.0.read_to_end(&mut bytes)?;
+    file.take(hi - lo).read_to_end(&mut bytes)?;
+    let mut cut = lo;
     let mut start = 0usize;
-    for nl in memchr::memchr_iter(b'\n', &bytes) {
-        f(start as u64, nl as u64 + 1, &bytes[start..nl]);
-        start = nl + 1;
-    }
-    if start < bytes.len() {
-        f(start as u64, bytes.len() as u64, &bytes[start..]);
-    }
-    Ok(())
-}
-
-/// The first `n` bytes of `path`, line by line: what a fold up to an offset reads.
-pub fn lines_until(path: &Path, n: u64, mut f: impl FnMut(u64, &[u8])) -> io::Result<()> {
-    each_line(path, |start, _, line_no, bytes| {
-        if start < n {
-            f(line_no, bytes);
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
+        if line_time(&bytes[start..end]).is_some_and(|lt| lt > t) {
+            break;
         }
-    })
-    .map(drop)
+        cut = lo + end as u64;
+        start = end;
+    }
+    Ok(cut)
 }
 
 #[cfg(test)]

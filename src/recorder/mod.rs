@@ -6,6 +6,7 @@ pub mod at;
 pub mod blame;
 pub mod compare;
 pub mod cut;
+pub mod entries;
 pub mod git;
 pub mod index;
 pub mod past;

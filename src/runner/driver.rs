@@ -396,6 +396,8 @@ impl<G: Genome> Runner<G> {
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
         let start_dreams = self.engine.dreams();
+        // The memory as this run finds it, before anything of it is written.
+        self.moment(After::Start);
         tokio::pin!(shutdown);
         let mut stopping = false;
         loop {

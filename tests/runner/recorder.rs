@@ -14,6 +14,7 @@ use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::genomes::emergence::runner::Emergence;
 use dreamwatch::genomes::evennia::runner::Evennia;
 use dreamwatch::recorder::blame::{self, Author};
+use dreamwatch::recorder::entries;
 use dreamwatch::recorder::{At, Sources, materialize, resolve};
 use dreamwatch::runner::brain::rehearsal::{self, Rehearsal};
 use dreamwatch::runner::clock::VirtualClock;
@@ -192,6 +193,23 @@ async fn an_evennia_life_replays_dream_by_dream() {
     let dir = tmp.path().join("ember");
     let copies = live(Evennia::default(), &dir).await;
     every_dream_as_it_was(&dir, &copies);
+    // Semantic memories are written by the sleeps' work: blamed on the dream when the
+    // stretch consolidated one (evennia writes no sleep event, so a sleep that did not
+    // consolidate is not told from the wake before it), never on nobody.
+    let b = entries::blame_log(&dir, ".self/semantic.jsonl").unwrap();
+    assert!(!b.entries.is_empty());
+    assert!(
+        b.entries
+            .iter()
+            .all(|e| !matches!(e.written.author, Author::Unknown)),
+        "{b:#?}"
+    );
+    assert!(
+        b.entries
+            .iter()
+            .any(|e| matches!(e.written.author, Author::Dream { .. })),
+        "{b:#?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -200,6 +218,23 @@ async fn an_emergence_life_replays_dream_by_dream() {
     let dir = tmp.path().join("fern");
     let copies = live(Emergence::default(), &dir).await;
     every_dream_as_it_was(&dir, &copies);
+    // Soul and long-term entries are written by the wakes' tool calls: blamed on them.
+    for file in [".self/soul.jsonl", ".self/longterm.jsonl"] {
+        let b = entries::blame_log(&dir, file).unwrap();
+        assert!(!b.entries.is_empty(), "{file}");
+        assert!(
+            b.entries
+                .iter()
+                .all(|e| !matches!(e.written.author, Author::Unknown)),
+            "{file}: {b:#?}"
+        );
+        assert!(
+            b.entries
+                .iter()
+                .any(|e| matches!(e.written.author, Author::Wake { .. })),
+            "{file}: {b:#?}"
+        );
+    }
 }
 
 /// A dreamer life of two dreams, an operator's restore between two lives, then two more
