@@ -88,6 +88,7 @@ impl TimeIndex {
         let wake = memmem::Finder::new(WAKE);
         let sleep = memmem::Finder::new(SLEEP);
         let dream = memmem::Finder::new(DREAM);
+        let kind = memmem::Finder::new(b"\"creature.");
         let mut events = 0;
         let bytes = each_line(path, |start, end, line, bytes| {
             if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -104,7 +105,7 @@ impl TimeIndex {
             }
             events += 1;
             // Only a line naming a kind is looked at twice.
-            if memmem::find(bytes, b"\"creature.").is_none() {
+            if kind.find(bytes).is_none() {
                 return;
             }
             if wake.find(bytes).is_some() {
