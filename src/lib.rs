@@ -15,6 +15,7 @@ pub mod llm;
 pub mod logging;
 pub mod memory;
 pub mod openseed;
+pub mod recorder;
 pub mod remote;
 pub mod runner;
 pub mod search;

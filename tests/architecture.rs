@@ -17,6 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "llm", "watch", "search", "control", "openseed", "remote", "history",
     ],
+    &["recorder"],
     &["runner", "ui", "inspect"],
     &["genomes"],
     &["app"],

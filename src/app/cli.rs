@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::llm::ProviderKind;
 use crate::memory::cycle::Profile;
+use crate::recorder::{At, PathAt};
 use crate::ui::screenshot::ScreenshotOptions;
 use crate::watch::WatchOptions;
 
@@ -50,6 +51,15 @@ pub enum Command {
     /// A fresh garden of rehearsal creatures (one of each genome, talking to each other),
     /// shown in the observatory: no key, no network
     Demo(DemoArgs),
+    /// Who wrote each line of a memory file (which wake and tool call, which dream, the
+    /// operator), what it replaced, and what later dreams moved or pruned, as `git blame`
+    /// prints it
+    Blame(BlameArgs),
+    /// A creature's life or one moment of it, for a report: its summary, memory files and
+    /// dreams with what each changed, made inert
+    Export(ExportArgs),
+    /// Two creatures' memories side by side, and how they drifted apart dream by dream
+    Diff(DiffArgs),
     /// Render the observatory on fixture creatures to SVG (and PNG when rsvg-convert is
     /// installed); needs the fixtures (the repository's tests/fixtures/openseed, see --fixtures)
     Screenshot(ScreenshotArgs),
@@ -97,6 +107,50 @@ pub struct InspectArgs {
     /// their changes; requests on stdin; exits when stdin closes)
     #[arg(long, requires = "follow")]
     pub wire: bool,
+    /// The summary as of a moment of each creature's life: dream:N (right after dream N),
+    /// wake:N (as wake N began) or an RFC 3339 time
+    #[arg(long, value_name = "MOMENT", conflicts_with = "follow")]
+    pub at: Option<At>,
+}
+
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// The creature's directory
+    pub path: PathBuf,
+    /// The memory file: a path in the creature's directory, or a name in its .self/
+    pub file: String,
+    /// One JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--format` of `export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Md,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The creature's directory
+    pub path: PathBuf,
+    /// A moment instead of now: dream:N, wake:N or an RFC 3339 time
+    #[arg(long, value_name = "MOMENT")]
+    pub at: Option<At>,
+    #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
+    pub format: ExportFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// One creature's directory
+    pub a: PathBuf,
+    /// The other's
+    pub b: PathBuf,
+    /// One JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `--provider`: [`ProviderKind`] as clap spells it.
@@ -218,6 +272,11 @@ pub struct RunArgs {
     /// are confined by Landlock, and refused where the kernel has none
     #[arg(long)]
     pub unconfined: bool,
+    /// A new creature in DIR from the memory of the creature at PATH as it was at MOMENT
+    /// (dream:N, wake:N or an RFC 3339 time; now without one); PATH is only read, and
+    /// BIRTH.json records it and the moment as the parent and the fork point
+    #[arg(long, value_name = "PATH[@MOMENT]", conflicts_with_all = ["creatures", "adopt"])]
+    pub fork: Option<PathAt>,
 }
 
 #[derive(Debug, Args)]

@@ -63,6 +63,10 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
             unconfined: args.unconfined,
         },
     )?;
+    if let Some(parent) = &args.fork {
+        let (_, model) = provider_for(args, secrets)?;
+        super::recorder::fork(parent, &args.dir, &model)?;
+    }
     let dirs = match super::garden::plan(&args.dir, args.creatures)? {
         Some(dirs) => dirs,
         None => vec![args.dir.clone()],

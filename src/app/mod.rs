@@ -32,6 +32,7 @@ mod garden;
 pub mod genomes;
 mod host;
 mod openseed;
+mod recorder;
 pub mod secrets;
 mod settings;
 
@@ -53,6 +54,9 @@ pub fn main() -> ExitCode {
         Some(Command::Run(args)) => host::run(args, &cli, &secrets),
         Some(Command::Demo(args)) => host::demo(args, &cli, &secrets),
         Some(Command::Screenshot(args)) => screenshot(&cli, args),
+        Some(Command::Blame(args)) => return recorder::blame(args),
+        Some(Command::Export(args)) => return recorder::export(&cli, args),
+        Some(Command::Diff(args)) => return recorder::diff(args),
         None => return observe(&cli, &secrets),
     };
     match result {
@@ -169,6 +173,7 @@ fn inspect(cli: &Cli, args: &cli::InspectArgs) -> ExitCode {
         wire: args.wire,
         watch: cli.watch.options(watching.observatory.poll_ms),
         cycle: watching.cycle,
+        at: args.at,
     })
 }
 

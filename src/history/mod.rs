@@ -27,6 +27,7 @@ use thiserror::Error;
 use crate::memory::dream_diff::FileChanges;
 use crate::memory::dream_diffs::DiffRecord;
 use crate::memory::dreams::opt_time;
+use crate::memory::moments::{self, After, Moment};
 use crate::memory::write;
 
 /// The default bound of the whole store.
@@ -172,8 +173,8 @@ impl History {
             .map_err(io_at(&snap))?
             .map(|b| String::from_utf8_lossy(&b).into_owned());
         let since = state.seen.get(file).and_then(|s| s.t);
-        let record = before.and_then(|before| {
-            let changes = FileChanges::between(file, &before, text);
+        let record = before.as_deref().and_then(|before| {
+            let changes = FileChanges::between(file, before, text);
             (!changes.is_empty()).then(|| DiffRecord {
                 review: None,
                 dream: None,
@@ -186,6 +187,9 @@ impl History {
         if let Some(r) = &record {
             let changes = dir.join("changes.jsonl");
             append_private(&changes, r).map_err(io_at(&changes))?;
+        }
+        if before.as_deref() != Some(text) {
+            self.keep_version(&dir, file, text, now)?;
         }
         // A file too large for its share of the store is not kept: its next change is
         // not shown (said in docs/observatory.md).
@@ -206,6 +210,56 @@ impl History {
         replace(&state_path, &json).map_err(io_at(&state_path))?;
         self.bound(&dir)?;
         Ok(record)
+    }
+
+    /// Keeps the text of `file` seen at `now` (the flight recorder's versions: a partial
+    /// moment in `moments.jsonl`, the text in `blobs/`, each within a sixteenth of the
+    /// bound, the oldest forgotten first).
+    fn keep_version(
+        &self,
+        dir: &Path,
+        file: &str,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), HistoryError> {
+        let store = self.versions(dir);
+        let blobs = dir.join(moments::BLOBS);
+        self.private_dirs(&blobs).map_err(io_at(&blobs))?;
+        let share = self.limit / 16;
+        let mut hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        // No room: the oldest versions go (what they said is then not known).
+        if hash.is_none() && (text.len() as u64) <= share {
+            store.forget_older_half().map_err(io_at(&blobs))?;
+            hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        }
+        if store.moments_bytes() > share {
+            store.forget_older_half().map_err(io_at(&blobs))?;
+        }
+        let moment = Moment {
+            t: Some(now),
+            after: After::Seen,
+            full: false,
+            docs: [(format!(".self/{file}"), hash)].into(),
+            logs: Default::default(),
+            dreams: None,
+        };
+        let path = dir.join(moments::MOMENTS);
+        append_private(&path, &moment).map_err(io_at(&path))
+    }
+
+    fn versions(&self, dir: &Path) -> moments::Store {
+        moments::Store::with_limit(dir, self.limit / 16)
+    }
+
+    /// The texts of `creature`'s memory files as they were seen (the flight recorder
+    /// reads them as it reads a runner's record).
+    pub fn versions_of(&self, creature: &Path) -> moments::Store {
+        self.versions(&self.dir_of(creature))
+    }
+
+    /// When the history of `creature` begins (before it, nothing can be known).
+    pub fn since(&self, creature: &Path) -> Option<DateTime<Utc>> {
+        read_state(&self.dir_of(creature).join("state.json")).and_then(|s| s.first)
     }
 
     /// Makes `dir` and every directory between it and the store's root (and the state
@@ -380,5 +434,5 @@ fn size_of(dir: &Path) -> u64 {
             })
             .unwrap_or(0)
     };
-    files(dir) + files(&dir.join("snap"))
+    files(dir) + files(&dir.join("snap")) + files(&dir.join(moments::BLOBS))
 }

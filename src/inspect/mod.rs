@@ -1,6 +1,8 @@
 //! `dreamwatch inspect`: the headless face of the memory model. A summary of creatures
 //! as text or JSON, or (`--follow`) one JSON line per change.
 
+pub mod at;
+pub mod export;
 mod far_openseed;
 mod wire;
 
@@ -35,6 +37,8 @@ pub struct InspectOptions {
     pub watch: WatchOptions,
     /// The constants fatigue, status and cadence are derived with.
     pub cycle: Cycle,
+    /// `--at`: each creature as it was at this moment (the flight recorder).
+    pub at: Option<crate::recorder::At>,
 }
 
 pub fn run(args: InspectOptions) -> ExitCode {
@@ -61,6 +65,10 @@ pub fn run(args: InspectOptions) -> ExitCode {
     }
     let mut garden = Garden::new(roots);
     garden.scan();
+    if let Some(at) = args.at {
+        let paths: Vec<PathBuf> = garden.creatures().cloned().collect();
+        return at::run(&paths, at, args.json, &k);
+    }
     let now = Utc::now();
     let mut out = std::io::stdout().lock();
     // One creature open at a time, written and let go: a garden of 20,000 costs what one
@@ -74,12 +82,17 @@ pub fn run(args: InspectOptions) -> ExitCode {
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("dreamwatch inspect: {e}");
-            ExitCode::from(1)
-        }
+        Err(e) => write_failed(&e),
     }
+}
+
+/// How a failed write of the output ends the command (a closed pipe is no failure).
+fn write_failed(e: &std::io::Error) -> ExitCode {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("dreamwatch inspect: {e}");
+    ExitCode::from(1)
 }
 
 /// `{"creatures": [...]}` on one line, each creature opened, written and dropped in turn.

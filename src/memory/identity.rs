@@ -29,6 +29,24 @@ pub struct Birth {
     /// genome); OpenSeed writes none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_by: Option<String>,
+    /// Forked (`run --fork`): from which creature, at which moment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<ForkPoint>,
+}
+
+/// Where a forked creature's memory came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkPoint {
+    /// The parent's directory.
+    pub from: String,
+    /// The moment, as the command line named it (`dream:3`, `wake:5`, a time).
+    pub at: String,
+    /// The moment's time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<String>,
+    /// Dreams the parent had consolidated by then.
+    #[serde(default)]
+    pub dreams: u64,
 }
 
 impl Birth {

@@ -23,6 +23,7 @@ pub mod keyed;
 pub mod layout;
 pub mod lenient;
 pub mod messages;
+pub mod moments;
 pub mod observation_log;
 pub mod observations;
 pub mod op_line;

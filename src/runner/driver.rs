@@ -45,6 +45,7 @@ use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
+use crate::memory::moments::{self, After};
 use crate::memory::proposal::{self, Decision, Proposal};
 
 /// Prints one line of progress.
@@ -395,6 +396,8 @@ impl<G: Genome> Runner<G> {
             .engine
             .handle(self.clock.now(), Input::Start(Box::new(restored)));
         let start_dreams = self.engine.dreams();
+        // The memory as this run finds it, before anything of it is written.
+        self.moment(After::Start);
         tokio::pin!(shutdown);
         let mut stopping = false;
         loop {
@@ -615,7 +618,10 @@ impl<G: Genome> Runner<G> {
                     let _ = tx.send(Input::Reviewed(done));
                 }
             }
-            Output::Exit => return true,
+            Output::Exit => {
+                self.moment(After::Exit);
+                return true;
+            }
         }
         false
     }
@@ -809,6 +815,15 @@ impl<G: Genome> Runner<G> {
             .and_then(|()| disk::perform(&self.paths, &mut self.runner_json, &r));
         match done {
             Ok(()) => {
+                match r {
+                    Record::SleepFile { .. } => self.moment(After::Sleep),
+                    Record::RemoveSleepFile => self.moment(After::Wake),
+                    Record::Event {
+                        kind: EventKind::Sleep,
+                        ..
+                    } => self.moment(After::Asleep),
+                    _ => {}
+                }
                 if let (Some(p), Record::Event { t, kind, fields }) = (&self.progress, &r)
                     && let Some(line) = progress::line(&self.name, *t, kind, fields)
                 {
@@ -820,6 +835,26 @@ impl<G: Genome> Runner<G> {
                 self.disk_failed(Output::Record(r), file, &e.to_string());
             }
             Err(e) => self.write_failed(r.file(), &e.to_string()),
+        }
+    }
+
+    /// Records the memory as it is now (`.sys/recorder/`, see [`moments`]); a failure is
+    /// logged and the life goes on.
+    fn moment(&mut self, after: After) {
+        if self.full.is_some() {
+            return;
+        }
+        let store = moments::Store::of_creature(&self.paths.root);
+        let dreams = self.engine.dreams();
+        let taken =
+            moments::take(&self.paths.root, &store, self.clock.now(), after).and_then(|m| {
+                store.append(&moments::Moment {
+                    dreams: Some(dreams),
+                    ..m
+                })
+            });
+        if let Err(e) = taken {
+            tracing::warn!(error = %e, "the flight recorder's moment was not recorded");
         }
     }
 

@@ -1,0 +1,109 @@
+//! The flight recorder's time index over a large generated life: one pass over the
+//! events log (wakes, sleeps, dreams, a checkpoint every 4,096 events). Budget (issue 21):
+//! a 1 GiB life indexed in under 1 s and under 64 MiB.
+//!
+//! - `recorder/index/N MiB`: [`TimeIndex::build`] over an events log of N MiB (256; 1024
+//!   too with `DREAMWATCH_BENCH_1G=1`), the page cache warm.
+//! - `recorder/cut/N MiB`: where the log stood at a time in the middle of the life
+//!   ([`cut::offset_at`], a search by halves).
+//!
+//! Run: `cargo bench --bench recorder`. The index's own size is printed once per life.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may stop at the first failure
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use chrono::{TimeDelta, TimeZone, Utc};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+use dreamwatch::memory::time::format_time;
+use dreamwatch::recorder::cut;
+use dreamwatch::recorder::index::TimeIndex;
+
+/// Writes a life of about `mib` MiB to `root/.sys/events.jsonl`: wakes of 40 tool calls
+/// and thoughts, each followed by a sleep and a dream.
+fn life(root: &Path, mib: u64) -> chrono::DateTime<Utc> {
+    std::fs::create_dir_all(root.join(".sys")).unwrap();
+    let file = std::fs::File::create(root.join(".sys/events.jsonl")).unwrap();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut t = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let mut written = 0u64;
+    let mut wake = 0u64;
+    while written < mib << 20 {
+        wake += 1;
+        let mut line = |s: String| {
+            written += s.len() as u64 + 1;
+            writeln!(out, "{s}").unwrap();
+        };
+        t += TimeDelta::seconds(1);
+        line(format!(
+            r#"{{"t":"{}","type":"creature.wake","reason":"timer","source":"timer"}}"#,
+            format_time(t)
+        ));
+        for i in 0..40 {
+            t += TimeDelta::seconds(2);
+            line(format!(
+                r#"{{"t":"{}","type":"creature.tool_call","tool":"bash","ok":true,"ms":12,"input":"grep -rn 'pattern {i}' workspace/ | head -n 20","output":"{}"}}"#,
+                format_time(t),
+                "workspace/notes.md:12: a line of what the command printed ".repeat(3)
+            ));
+        }
+        t += TimeDelta::seconds(1);
+        line(format!(
+            r#"{{"t":"{}","type":"creature.sleep","seconds":300,"actions":40,"text":"Resting."}}"#,
+            format_time(t)
+        ));
+        line(format!(
+            r#"{{"t":"{}","type":"creature.dream","observations":3,"priority":"wake {wake}"}}"#,
+            format_time(t)
+        ));
+    }
+    out.flush().unwrap();
+    t
+}
+
+fn sizes() -> Vec<u64> {
+    let mut sizes = vec![256];
+    if std::env::var_os("DREAMWATCH_BENCH_1G").is_some() {
+        sizes.push(1024);
+    }
+    sizes
+}
+
+fn index(c: &mut Criterion) {
+    let mut group = c.benchmark_group("recorder");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    for mib in sizes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let end = life(tmp.path(), mib);
+        let built = TimeIndex::build(tmp.path()).unwrap();
+        let marks =
+            built.wakes.len() + built.sleeps.len() + built.dreams.len() + built.checkpoints.len();
+        eprintln!(
+            "recorder/index/{mib} MiB: {} events, {} wakes, {} dreams; the index holds {marks} marks, {} KiB",
+            built.events,
+            built.wakes.len(),
+            built.dreams.len(),
+            marks * std::mem::size_of::<dreamwatch::recorder::index::Mark>() / 1024
+        );
+        group.bench_with_input(
+            BenchmarkId::new("index", format!("{mib} MiB")),
+            &mib,
+            |b, _| b.iter(|| TimeIndex::build(tmp.path()).unwrap()),
+        );
+        let start = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+        let middle = start + (end - start) / 2;
+        let events = tmp.path().join(".sys/events.jsonl");
+        group.bench_with_input(
+            BenchmarkId::new("cut", format!("{mib} MiB")),
+            &mib,
+            |b, _| b.iter(|| cut::offset_at(&events, middle).unwrap()),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, index);
+criterion_main!(benches);

@@ -1,0 +1,294 @@
+//! The flight recorder's own record of a life (`.sys/recorder/`, written by dreamwatch's
+//! runner; the same format in the observatory's watched history): at each moment, the
+//! text of every rewritten memory document, content-addressed, and the length of every
+//! append-only log.
+//!
+//! `moments.jsonl`, one [`Moment`] a line: `{"t", "after": "start"|"wake"|"asleep"|"sleep"|"exit"|"seen",
+//! "full": true, "docs": {".self/observations.md": "<sha256>", ...}, "logs":
+//! {".sys/events.jsonl": 12345, ...}}`. `docs` maps a path (relative to the creature's
+//! root) to the SHA-256 of its text, kept once in `blobs/<sha256>`; `null` is a file that
+//! was not there (or too large to keep). A `full` moment names every document, so one
+//! missing from it was not there; a partial one (the watched history's) only those it saw.
+//! `.sys/dream-diffs.jsonl` keeps changed lines without their places, which cannot give a
+//! file back exactly: this keeps the texts.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::write;
+
+/// Where the runner keeps the record, relative to the creature's root.
+pub const RECORDER_DIR: &str = ".sys/recorder";
+/// The moments, in `RECORDER_DIR` (or a watched history's folder).
+pub const MOMENTS: &str = "moments.jsonl";
+/// The texts, one file per SHA-256, in `RECORDER_DIR`.
+pub const BLOBS: &str = "blobs";
+
+/// A document larger than this is not kept (its moments say `null`).
+pub const MAX_DOC: u64 = 4 << 20;
+/// The blobs of one record are kept within this many bytes: past it, new texts are no
+/// longer kept (their moments say `null`, and what cannot be known is said).
+pub const MAX_BLOBS: u64 = 256 << 20;
+
+/// When a moment was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum After {
+    /// A run began (before anything of it was written).
+    Start,
+    /// A wake began (before anything of it was written).
+    Wake,
+    /// A sleep began (before its work).
+    Asleep,
+    /// A sleep's work ended (its dream consolidated, if it dreamt).
+    Sleep,
+    /// The run ended.
+    Exit,
+    /// The observatory saw a change (the watched history).
+    Seen,
+}
+
+/// One moment of a life.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Moment {
+    #[serde(with = "super::dreams::opt_time")]
+    pub t: Option<DateTime<Utc>>,
+    pub after: After,
+    /// Every document is named (one not named was not there).
+    #[serde(default)]
+    pub full: bool,
+    #[serde(default)]
+    pub docs: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    pub logs: BTreeMap<String, u64>,
+    /// Dreams consolidated by then, as the runner counts them (every genome's, whether or
+    /// not its events log says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dreams: Option<u64>,
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn hash(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A record: `moments.jsonl` and `blobs/` in one folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Store {
+    dir: PathBuf,
+    /// The bound of its blobs, in bytes.
+    limit: u64,
+}
+
+impl Store {
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self {
+            dir: dir.into(),
+            limit: MAX_BLOBS,
+        }
+    }
+
+    /// A store whose blobs are kept within `limit` bytes.
+    pub fn with_limit(dir: impl Into<PathBuf>, limit: u64) -> Self {
+        Self {
+            dir: dir.into(),
+            limit,
+        }
+    }
+
+    /// The runner's record of the creature at `root`.
+    pub fn of_creature(root: &Path) -> Self {
+        Self::new(root.join(RECORDER_DIR))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn blob_path(&self, hash: &str) -> PathBuf {
+        self.dir.join(BLOBS).join(hash)
+    }
+
+    /// Keeps `bytes` (once per text) and gives its hash; `None` when the text is too
+    /// large or the store is full.
+    pub fn keep(&self, bytes: &[u8]) -> io::Result<Option<String>> {
+        if bytes.len() as u64 > MAX_DOC {
+            return Ok(None);
+        }
+        let h = hash(bytes);
+        let path = self.blob_path(&h);
+        if path.exists() {
+            return Ok(Some(h));
+        }
+        let blobs = self.dir.join(BLOBS);
+        std::fs::create_dir_all(&blobs)?;
+        if self.blob_bytes() + bytes.len() as u64 > self.limit {
+            return Ok(None);
+        }
+        // Mode 0600 (a temp file's), renamed into place: a reader sees all of it or none.
+        let mut tmp = tempfile::NamedTempFile::new_in(&blobs)?;
+        io::Write::write_all(&mut tmp, bytes)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(Some(h))
+    }
+
+    /// Bytes of the blobs kept.
+    pub fn blob_bytes(&self) -> u64 {
+        std::fs::read_dir(self.dir.join(BLOBS))
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| e.metadata().ok())
+                    .map(|m| m.len())
+                    .sum()
+            })
+            .unwrap_or(0)
+    }
+
+    /// The text kept under `hash` (`None`: not kept, or no longer).
+    pub fn text(&self, hash: &str) -> Option<Vec<u8>> {
+        // Only a hash names a blob: nothing else is read from here.
+        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        crate::tail::read_bounded(&self.blob_path(hash), MAX_DOC)
+            .ok()
+            .flatten()
+    }
+
+    /// Forgets the older half of the moments, and the texts only they named.
+    pub fn forget_older_half(&self) -> io::Result<()> {
+        let moments = self.moments();
+        let kept = &moments[moments.len() / 2..];
+        let mut text = Vec::new();
+        for m in kept {
+            text.extend(serde_json::to_vec(m).map_err(io::Error::other)?);
+            text.push(b'\n');
+        }
+        let path = self.dir.join(MOMENTS);
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
+        io::Write::write_all(&mut tmp, &text)?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        let named: std::collections::HashSet<&String> = kept
+            .iter()
+            .flat_map(|m| m.docs.values().flatten())
+            .collect();
+        for entry in std::fs::read_dir(self.dir.join(BLOBS))?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !named.contains(&name) {
+                std::fs::remove_file(entry.path())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of `moments.jsonl`.
+    pub fn moments_bytes(&self) -> u64 {
+        std::fs::metadata(self.dir.join(MOMENTS)).map_or(0, |m| m.len())
+    }
+
+    pub fn append(&self, moment: &Moment) -> io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        write::append_json(&self.dir.join(MOMENTS), moment).map(drop)
+    }
+
+    /// Every moment recorded, in order (lines that cannot be read are skipped).
+    pub fn moments(&self) -> Vec<Moment> {
+        let Ok(Some(bytes)) = crate::tail::read_bounded(&self.dir.join(MOMENTS), 256 << 20) else {
+            return Vec::new();
+        };
+        bytes
+            .split(|b| *b == b'\n')
+            .filter_map(|l| serde_json::from_slice(l).ok())
+            .collect()
+    }
+}
+
+/// Whether a path of `.self/` is a rewritten document (not an append-only log).
+pub fn is_document(name: &str) -> bool {
+    !name.ends_with(".jsonl") && !name.starts_with('.') && !name.ends_with(".tmp")
+}
+
+/// The documents and logs of the creature at `root` as they are now, as a full moment
+/// (texts kept in `store`): every regular file of `.self/` that is not a `.jsonl` log, and
+/// `PURPOSE.md`; the length of every `.jsonl` of `.self/` and `.sys/`.
+pub fn take(root: &Path, store: &Store, t: DateTime<Utc>, after: After) -> io::Result<Moment> {
+    let mut docs = BTreeMap::new();
+    let mut logs = BTreeMap::new();
+    for dir in [".self", ".sys"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            if !meta.is_file() {
+                continue;
+            }
+            let rel = format!("{dir}/{name}");
+            if name.ends_with(".jsonl") {
+                logs.insert(rel, meta.len());
+            } else if dir == ".self" && is_document(&name) {
+                docs.insert(rel, keep_file(&entry.path(), store)?);
+            }
+        }
+    }
+    let purpose = root.join("PURPOSE.md");
+    if purpose.is_file() {
+        docs.insert("PURPOSE.md".into(), keep_file(&purpose, store)?);
+    }
+    Ok(Moment {
+        t: Some(t),
+        after,
+        full: true,
+        docs,
+        logs,
+        dreams: None,
+    })
+}
+
+fn keep_file(path: &Path, store: &Store) -> io::Result<Option<String>> {
+    match crate::tail::read_bounded(path, MAX_DOC) {
+        Ok(Some(bytes)) => store.keep(&bytes),
+        Ok(None) => Ok(None),
+        // Too large, or not a regular file: not kept, said as unknown.
+        Err(_) => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_moment_keeps_documents_once_and_logs_by_length() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join(".self")).unwrap();
+        std::fs::create_dir_all(root.join(".sys")).unwrap();
+        std::fs::write(root.join(".self/observations.md"), "# a\n- one\n").unwrap();
+        std::fs::write(root.join(".self/journal.jsonl"), "{}\n{}\n").unwrap();
+        std::fs::write(root.join(".sys/events.jsonl"), "{}\n").unwrap();
+        let store = Store::of_creature(root);
+        let t = crate::memory::time::parse_time("2026-03-01T10:00:00Z").unwrap();
+        let m = take(root, &store, t, After::Sleep).unwrap();
+        let h = m.docs[".self/observations.md"].clone().unwrap();
+        assert_eq!(store.text(&h).unwrap(), b"# a\n- one\n");
+        assert_eq!(m.logs[".self/journal.jsonl"], 6);
+        assert_eq!(m.logs[".sys/events.jsonl"], 3);
+        store.append(&m).unwrap();
+        store.append(&m).unwrap();
+        assert_eq!(store.moments(), vec![m.clone(), m]);
+        assert!(store.text("../../etc/passwd").is_none());
+    }
+}
