@@ -28,6 +28,7 @@ macro_rules! say {
 pub mod cli;
 pub mod config;
 mod error;
+mod export_otel;
 mod garden;
 pub mod genomes;
 mod host;
@@ -53,6 +54,7 @@ pub fn main() -> ExitCode {
         Some(Command::Run(args)) => host::run(args, &cli, &secrets),
         Some(Command::Demo(args)) => host::demo(args, &cli, &secrets),
         Some(Command::Screenshot(args)) => screenshot(&cli, args),
+        Some(Command::ExportOtel(args)) => export_otel::run(args, &cli),
         None => return observe(&cli, &secrets),
     };
     match result {

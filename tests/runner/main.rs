@@ -23,6 +23,7 @@ mod inbox;
 mod key;
 mod life;
 mod liveness;
+mod otel;
 mod refused_key;
 mod review;
 mod roundtrip;
