@@ -10,7 +10,8 @@ use serde_json::{Map, Value as Json};
 
 use super::diffs::DiffTail;
 use super::exporter::Sink;
-use super::life::{Agent, ChatCall, Life};
+use super::genome_logs::GenomeLogs;
+use super::life::{Agent, ChatCall, Life, Unsaid};
 use super::span::SpanRecord;
 use crate::memory::dream_diffs;
 use crate::memory::events::EventKind;
@@ -19,11 +20,13 @@ pub struct CreatureTelemetry {
     life: Life,
     sink: Sink,
     diffs: DiffTail,
+    logs: GenomeLogs,
+    unsaid: Unsaid,
 }
 
 impl CreatureTelemetry {
-    /// The export of the creature `name` living in `root` (its dream-diff records read
-    /// from their end as it is now).
+    /// The export of the creature `name` living in `root` (its dream-diff records and
+    /// its genome's memory logs read from their end as they are now).
     pub fn new(sink: Sink, name: &str, root: &Path, capture: super::content::Capture) -> Self {
         let path = dream_diffs::path(root);
         let offset = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -35,6 +38,8 @@ impl CreatureTelemetry {
             life: Life::new(agent, capture),
             sink,
             diffs: DiffTail::new(path, offset),
+            logs: GenomeLogs::open(root, Default::default(), true),
+            unsaid: Unsaid::default(),
         }
     }
 
@@ -54,15 +59,13 @@ impl CreatureTelemetry {
 
     /// An event was written to the creature's events log.
     pub fn event(&mut self, t: DateTime<Utc>, kind: &EventKind, fields: &Map<String, Json>) {
-        if matches!(kind, EventKind::Boot | EventKind::Wake | EventKind::Sleep)
-            && self.life.wants_diffs()
-        {
-            self.diffs.read();
+        if matches!(kind, EventKind::Boot | EventKind::Wake | EventKind::Sleep) {
+            self.read_memory();
         }
         if *kind == EventKind::Dream {
             self.sink.meters.dream(&self.life.agent().name);
         }
-        let spans = self.life.event(t, kind, fields, &mut self.diffs.records);
+        let spans = self.life.event(t, kind, fields, &mut self.unsaid);
         self.send(spans);
     }
 
@@ -87,11 +90,15 @@ impl CreatureTelemetry {
 
     /// The run ends at `t`: the wake (or the sleep) under way is said.
     pub fn finish(&mut self, t: DateTime<Utc>) {
-        if self.life.wants_diffs() {
-            self.diffs.read();
-        }
-        let spans = self.life.finish(t, &mut self.diffs.records);
+        self.read_memory();
+        let spans = self.life.finish(t, &mut self.unsaid);
         self.send(spans);
+    }
+
+    /// Reads what the memory files say since (a wake or a sleep ends).
+    fn read_memory(&mut self) {
+        self.diffs.read(&mut self.unsaid.diffs);
+        self.logs.read(&mut self.unsaid.ops);
     }
 
     /// What is wrong with the export now (an unreachable collector), if anything.

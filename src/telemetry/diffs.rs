@@ -14,21 +14,16 @@ pub struct DiffTail {
     path: PathBuf,
     /// Where the next unread line begins.
     pub offset: u64,
-    /// Records read and not yet taken by a consolidation.
-    pub records: Vec<DiffRecord>,
 }
 
 impl DiffTail {
     pub fn new(path: PathBuf, offset: u64) -> Self {
-        Self {
-            path,
-            offset,
-            records: Vec::new(),
-        }
+        Self { path, offset }
     }
 
-    /// Reads the lines written since; a line that is not a record is skipped.
-    pub fn read(&mut self) {
+    /// Reads the lines written since into `records`; a line that is not a record is
+    /// skipped.
+    pub fn read(&mut self, records: &mut Vec<DiffRecord>) {
         let Ok(mut file) = crate::tail::open_regular(&self.path) else {
             return;
         };
@@ -49,7 +44,7 @@ impl DiffTail {
         };
         for line in bytes[..end].split(|b| *b == b'\n') {
             if let Ok(record) = serde_json::from_slice::<DiffRecord>(line) {
-                self.records.push(record);
+                records.push(record);
             }
         }
         self.offset += end as u64 + 1;

@@ -13,7 +13,8 @@ use sha2::{Digest, Sha256};
 
 use super::content::Capture;
 use super::diffs::DiffTail;
-use super::life::{Agent, Life, LifeState};
+use super::genome_logs::GenomeLogs;
+use super::life::{Agent, Life, LifeState, Unsaid};
 use super::span::SpanRecord;
 use crate::memory::dream_diffs;
 use crate::memory::events::Event;
@@ -26,9 +27,12 @@ const MAX_READ: u64 = 8 << 20;
 pub struct Cursor {
     pub events: u64,
     pub diffs: u64,
-    /// Dream-diff records read and not yet said (their sleep goes on).
+    /// Each genome memory log's offset, by its path in the creature.
     #[serde(default)]
-    pub pending: Vec<crate::memory::dream_diffs::DiffRecord>,
+    pub logs: std::collections::BTreeMap<String, u64>,
+    /// What was read of the memory files and not yet said (its wake or sleep goes on).
+    #[serde(default)]
+    pub unsaid: Unsaid,
     pub life: LifeState,
 }
 
@@ -69,6 +73,8 @@ pub struct FileExport {
     offset: u64,
     life: Life,
     diffs: DiffTail,
+    logs: GenomeLogs,
+    unsaid: Unsaid,
 }
 
 impl FileExport {
@@ -86,14 +92,14 @@ impl FileExport {
             name: name_of(&root),
             id,
         };
-        let mut diffs = DiffTail::new(dream_diffs::path(&root), cursor.diffs);
-        diffs.records = cursor.pending;
         Self {
             events: events_path(&root),
             cursor_path,
             offset: cursor.events,
             life: Life::resume(agent, capture, cursor.life),
-            diffs,
+            diffs: DiffTail::new(dream_diffs::path(&root), cursor.diffs),
+            logs: GenomeLogs::open(&root, cursor.logs, false),
+            unsaid: cursor.unsaid,
         }
     }
 
@@ -106,14 +112,12 @@ impl FileExport {
     pub fn read(&mut self) -> Vec<SpanRecord> {
         let mut events = self.new_events();
         events.sort_by_key(|e| e.t);
-        self.diffs.read();
+        self.diffs.read(&mut self.unsaid.diffs);
+        self.logs.read(&mut self.unsaid.ops);
         let mut out = Vec::new();
         for e in events {
             let Some(t) = e.t else { continue };
-            out.extend(
-                self.life
-                    .event(t, &e.kind, &e.fields, &mut self.diffs.records),
-            );
+            out.extend(self.life.event(t, &e.kind, &e.fields, &mut self.unsaid));
         }
         out
     }
@@ -151,7 +155,8 @@ impl FileExport {
         let cursor = Cursor {
             events: self.offset,
             diffs: self.diffs.offset,
-            pending: self.diffs.records.clone(),
+            logs: self.logs.offsets.clone(),
+            unsaid: self.unsaid.clone(),
             life: self.life.state().clone(),
         };
         crate::memory::write::write_json(&self.cursor_path, &cursor)

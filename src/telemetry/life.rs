@@ -28,6 +28,8 @@ use crate::memory::dream_diffs::DiffRecord;
 use crate::memory::events::EventKind;
 use crate::memory::usage::Tokens;
 
+use super::genome_logs::{LoggedOp, operation};
+
 /// The most memory operations one dream's span has as children (a rewrite of the whole
 /// file would otherwise make thousands).
 pub const MAX_MEMORY_OPS: usize = 200;
@@ -78,6 +80,36 @@ pub struct LifeState {
     pub last_t: Option<DateTime<Utc>>,
     #[serde(default)]
     pub same_t: u32,
+}
+
+/// What was read of the memory files and not yet said: the dream-diff records and a
+/// genome's logged memory operations. A sleep's consolidation takes those of its time,
+/// a wake those of its own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Unsaid {
+    #[serde(default)]
+    pub diffs: Vec<DiffRecord>,
+    #[serde(default)]
+    pub ops: Vec<LoggedOp>,
+}
+
+impl Unsaid {
+    /// Takes what was written by `t`.
+    fn take_until(&mut self, t: DateTime<Utc>) -> Unsaid {
+        let (diffs, later): (Vec<DiffRecord>, Vec<DiffRecord>) = std::mem::take(&mut self.diffs)
+            .into_iter()
+            .partition(|r| r.t.is_none_or(|rt| rt <= t));
+        self.diffs = later;
+        let (ops, later): (Vec<LoggedOp>, Vec<LoggedOp>) = std::mem::take(&mut self.ops)
+            .into_iter()
+            .partition(|o| o.t <= t);
+        self.ops = later;
+        Unsaid { diffs, ops }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.diffs.is_empty() && self.ops.is_empty()
+    }
 }
 
 /// One model call, as the runner saw it.
@@ -175,31 +207,28 @@ impl Life {
         ]
     }
 
-    /// Whether the next wake (or the end) says a consolidation: the dream-diff records
-    /// written since are wanted then.
-    pub fn wants_diffs(&self) -> bool {
+    /// Whether the sleep under way has a span to say when it ends at `t`.
+    fn sleep_to_say(&self, t: DateTime<Utc>, unsaid: &Unsaid) -> bool {
         self.state.dream.is_some()
+            || (self.state.sleep.is_some()
+                && (self.state.sleep_busy || unsaid.ops.iter().any(|o| o.t <= t)))
     }
 
-    /// Whether the sleep under way has a span to say.
-    fn sleep_to_say(&self) -> bool {
-        self.state.dream.is_some() || (self.state.sleep.is_some() && self.state.sleep_busy)
-    }
-
-    /// The spans an event of the creature's events log finishes. `diffs`: the dream-diff
-    /// records read and not yet taken; a consolidation takes those of its dreams.
+    /// The spans an event of the creature's events log finishes. `unsaid`: what was read
+    /// of the memory files and not yet said; a wake or a sleep that ends takes what was
+    /// written in its time.
     pub fn event(
         &mut self,
         t: DateTime<Utc>,
         kind: &EventKind,
         fields: &Map<String, Json>,
-        diffs: &mut Vec<DiffRecord>,
+        unsaid: &mut Unsaid,
     ) -> Vec<SpanRecord> {
         let mut out = Vec::new();
         match kind {
             EventKind::Boot | EventKind::Wake => {
-                out.extend(self.close_wake(t));
-                out.extend(self.close_sleep(t, diffs));
+                out.extend(self.close_wake(t, unsaid));
+                out.extend(self.close_sleep(t, unsaid));
                 self.state.wake = Some(Open { start: t });
                 self.state.reason = match kind {
                     EventKind::Boot => "boot".to_string(),
@@ -207,11 +236,11 @@ impl Life {
                 };
             }
             EventKind::Sleep => {
-                out.extend(self.close_wake(t));
-                out.extend(self.close_sleep(t, diffs));
+                out.extend(self.close_wake(t, unsaid));
+                out.extend(self.close_sleep(t, unsaid));
                 self.state.sleep = Some(Open { start: t });
             }
-            EventKind::Dream => out.extend(self.dream(t, fields)),
+            EventKind::Dream => out.extend(self.dream(t, fields, unsaid)),
             EventKind::ToolCall => out.push(self.tool(t, fields)),
             _ => {}
         }
@@ -264,9 +293,12 @@ impl Life {
         }
     }
 
-    /// The wake's `invoke_agent` span, ended at `t` (none when no wake is under way).
-    fn close_wake(&mut self, t: DateTime<Utc>) -> Option<SpanRecord> {
-        let wake = self.state.wake.take()?;
+    /// The wake's `invoke_agent` span, ended at `t`, and its memory operations (none
+    /// when no wake is under way).
+    fn close_wake(&mut self, t: DateTime<Utc>, unsaid: &mut Unsaid) -> Vec<SpanRecord> {
+        let Some(wake) = self.state.wake.take() else {
+            return Vec::new();
+        };
         let (trace, id) = self.wake_ids(wake.start);
         self.state.last_wake = Some(wake.start);
         let mut attributes = vec![(sc::OPERATION, sc::INVOKE_AGENT.into())];
@@ -274,7 +306,8 @@ impl Life {
         if !self.state.reason.is_empty() {
             attributes.push((sc::WAKE_REASON, self.state.reason.as_str().into()));
         }
-        Some(SpanRecord {
+        let end = t.max(wake.start);
+        let mut out = vec![SpanRecord {
             trace,
             id,
             parent: None,
@@ -282,29 +315,68 @@ impl Life {
             name: format!("{} {}", sc::INVOKE_AGENT, self.agent.name),
             kind: Kind::Internal,
             start: wake.start,
-            end: t.max(wake.start),
+            end,
             attributes,
             error: None,
-        })
+        }];
+        out.extend(self.memory_spans(trace, id, unsaid.take_until(t), end));
+        out
+    }
+
+    /// The memory operations of `unsaid` as children of span `parent` (a dream's at
+    /// `at`, a logged one at its time), [`MAX_MEMORY_OPS`] at most.
+    fn memory_spans(
+        &self,
+        trace: TraceId,
+        parent: SpanId,
+        unsaid: Unsaid,
+        at: DateTime<Utc>,
+    ) -> Vec<SpanRecord> {
+        let agent = self.agent_attributes();
+        let from_diffs = unsaid
+            .diffs
+            .iter()
+            .flat_map(|d| memory_ops(d, &self.capture, at))
+            .collect::<Vec<_>>();
+        let logged = unsaid.ops.into_iter().map(|o| MemoryOp {
+            op: operation(&o.op),
+            file: o.store.clone(),
+            kind: o.store.trim_end_matches(".jsonl").to_string(),
+            id: o.id,
+            text: o.text.as_deref().and_then(|t| self.capture.text(t)),
+            t: o.t,
+        });
+        from_diffs
+            .into_iter()
+            .chain(logged)
+            .take(MAX_MEMORY_OPS)
+            .enumerate()
+            .map(|(n, op)| op.span(trace, parent, n, &agent))
+            .collect()
     }
 
     /// The life stops being followed at `t` (the runner stops): the wake's span, or the
     /// sleep's consolidation when it dreamed.
-    pub fn finish(&mut self, t: DateTime<Utc>, diffs: &mut Vec<DiffRecord>) -> Vec<SpanRecord> {
-        let mut out: Vec<SpanRecord> = self.close_wake(t).into_iter().collect();
-        out.extend(self.close_sleep(t, diffs));
+    pub fn finish(&mut self, t: DateTime<Utc>, unsaid: &mut Unsaid) -> Vec<SpanRecord> {
+        let mut out = self.close_wake(t, unsaid);
+        out.extend(self.close_sleep(t, unsaid));
         out
     }
 
     /// A dream at `t`: kept until its sleep ends. A dream with no sleep before it (a
     /// life read from its middle) sleeps from `t`.
-    fn dream(&mut self, t: DateTime<Utc>, fields: &Map<String, Json>) -> Option<SpanRecord> {
+    fn dream(
+        &mut self,
+        t: DateTime<Utc>,
+        fields: &Map<String, Json>,
+        unsaid: &mut Unsaid,
+    ) -> Vec<SpanRecord> {
         let wake = if self.state.sleep.is_none() {
-            let wake = self.close_wake(t);
+            let wake = self.close_wake(t, unsaid);
             self.state.sleep = Some(Open { start: t });
             wake
         } else {
-            None
+            Vec::new()
         };
         let seen = self.state.dream.get_or_insert(DreamSeen {
             t,
@@ -322,9 +394,9 @@ impl Life {
     }
 
     /// The sleep under way ends at `t`: its consolidation's span and memory operations
-    /// when it dreamed (taking from `diffs` the records of its dreams).
-    fn close_sleep(&mut self, t: DateTime<Utc>, diffs: &mut Vec<DiffRecord>) -> Vec<SpanRecord> {
-        if !self.sleep_to_say() {
+    /// when it dreamed or did something (taking from `unsaid` what was written by `t`).
+    fn close_sleep(&mut self, t: DateTime<Utc>, unsaid: &mut Unsaid) -> Vec<SpanRecord> {
+        if !self.sleep_to_say(t, unsaid) {
             self.state.sleep = None;
             return Vec::new();
         }
@@ -358,15 +430,8 @@ impl Life {
             attributes,
             error: None,
         }];
-        let (mine, later): (Vec<DiffRecord>, Vec<DiffRecord>) = std::mem::take(diffs)
-            .into_iter()
-            .partition(|r| r.t.is_none_or(|rt| rt <= t));
-        *diffs = later;
-        let ops = mine.iter().flat_map(|d| memory_ops(d, &self.capture));
         let at = seen.t.max(start);
-        for (n, op) in ops.take(MAX_MEMORY_OPS).enumerate() {
-            out.push(op.span(trace, id, n, at, &self.agent_attributes()));
-        }
+        out.extend(self.memory_spans(trace, id, unsaid.take_until(t), at));
         out
     }
 
@@ -435,8 +500,10 @@ impl Life {
 struct MemoryOp {
     op: &'static str,
     file: String,
-    kind: &'static str,
+    kind: String,
+    id: Option<String>,
     text: Option<String>,
+    t: DateTime<Utc>,
 }
 
 impl MemoryOp {
@@ -445,15 +512,18 @@ impl MemoryOp {
         trace: TraceId,
         parent: SpanId,
         n: usize,
-        t: DateTime<Utc>,
         agent: &[(&'static str, Value)],
     ) -> SpanRecord {
+        let t = self.t;
         let mut attributes = vec![
             (sc::OPERATION, self.op.into()),
             (sc::MEMORY_STORE, self.file.as_str().into()),
             (sc::MEMORY_TYPE, self.kind.into()),
             (sc::MEMORY_SCOPE, "agent".into()),
         ];
+        if let Some(id) = self.id {
+            attributes.push((sc::MEMORY_ID, id.into()));
+        }
         attributes.extend(agent.iter().cloned());
         if let Some(text) = self.text {
             attributes.push((sc::MEMORY_CONTENT, text.into()));
@@ -475,12 +545,14 @@ impl MemoryOp {
 
 /// The memory operations one file's changes are: an observation added is created, one
 /// pruned deleted, one moved or re-prioritised updated; a file read as lines is updated.
-fn memory_ops(record: &DiffRecord, capture: &Capture) -> Vec<MemoryOp> {
-    let op = |op, kind, text: &str| MemoryOp {
+fn memory_ops(record: &DiffRecord, capture: &Capture, t: DateTime<Utc>) -> Vec<MemoryOp> {
+    let op = |op, kind: &str, text: &str| MemoryOp {
         op,
         file: record.file.clone(),
-        kind,
+        kind: kind.to_string(),
+        id: None,
         text: capture.text(text),
+        t,
     };
     match &record.changes {
         FileChanges::Observations(o) => {

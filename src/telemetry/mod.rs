@@ -15,6 +15,7 @@ pub mod creature;
 pub mod diffs;
 pub mod exporter;
 pub mod files;
+pub mod genome_logs;
 pub mod health;
 pub mod life;
 pub mod meters;

@@ -16,6 +16,7 @@ pub const TOOL_ARGUMENTS: &str = "gen_ai.tool.call.arguments";
 pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
 pub const ERROR_TYPE: &str = "error.type";
 pub const MEMORY_STORE: &str = "gen_ai.memory.store.name";
+pub const MEMORY_ID: &str = "gen_ai.memory.id";
 pub const MEMORY_TYPE: &str = "gen_ai.memory.type";
 pub const MEMORY_SCOPE: &str = "gen_ai.memory.scope";
 pub const MEMORY_CONTENT: &str = "gen_ai.memory.content";

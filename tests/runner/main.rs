@@ -24,6 +24,7 @@ mod key;
 mod life;
 mod liveness;
 mod otel;
+mod otel_run;
 mod refused_key;
 mod review;
 mod roundtrip;

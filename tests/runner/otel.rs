@@ -69,6 +69,8 @@ async fn live<G: Genome>(dir: &Path, genome: G, sleeps: u64, endpoint: Option<&s
 async fn a_life_as_traces<G: Genome>(
     genome: G,
 ) -> Vec<opentelemetry_proto::tonic::trace::v1::Span> {
+    // The genomes' memory logs are found through the registry, as the binary has it.
+    dreamwatch::app::genomes::install();
     let collector = Collector::start().await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
@@ -157,14 +159,54 @@ async fn a_dreamer_life_as_genai_traces() {
     }
 }
 
+/// The memory operations a genome's own logs say: each a child of the wake or sleep it
+/// happened in, on the store (the log) it was written to.
+fn memory_ops_of(spans: &[opentelemetry_proto::tonic::trace::v1::Span], stores: &[&str]) {
+    let ops: Vec<_> = spans
+        .iter()
+        .filter(|s| attr(s, "gen_ai.memory.store.name").is_some())
+        .collect();
+    for store in stores {
+        assert!(
+            ops.iter()
+                .any(|o| attr(o, "gen_ai.memory.store.name").as_deref() == Some(*store)),
+            "no memory operation on {store}: {:?}",
+            ops.iter().map(|o| &o.name).collect::<Vec<_>>()
+        );
+    }
+    for op in &ops {
+        let kind = attr(op, "gen_ai.operation.name").unwrap();
+        assert!(["create_memory", "update_memory", "delete_memory"].contains(&kind.as_str()));
+        assert!(op.name.starts_with(&kind));
+        assert_eq!(attr(op, "gen_ai.memory.scope").as_deref(), Some("agent"));
+        let parent = spans
+            .iter()
+            .find(|s| s.span_id == op.parent_span_id)
+            .unwrap();
+        assert!(
+            parent.name.starts_with("consolidate_memory")
+                || parent.name.starts_with("invoke_agent"),
+            "{}",
+            parent.name
+        );
+    }
+    assert!(
+        ops.iter()
+            .any(|o| attr(o, "gen_ai.operation.name").as_deref() == Some("create_memory")),
+        "memories are created"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_evennia_life_as_genai_traces() {
-    a_life_as_traces(Evennia::default()).await;
+    let spans = a_life_as_traces(Evennia::default()).await;
+    memory_ops_of(&spans, &["journal.jsonl", "semantic.jsonl"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergence_life_as_genai_traces() {
-    a_life_as_traces(Emergence::default()).await;
+    let spans = a_life_as_traces(Emergence::default()).await;
+    memory_ops_of(&spans, &["longterm.jsonl"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
