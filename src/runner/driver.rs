@@ -39,7 +39,7 @@ use super::restore::restore;
 use super::review;
 use super::sandbox::{Sandbox, SandboxState};
 use super::socket;
-use super::telemetry::{Telemetry, TelemetryOptions};
+use super::telemetry::{Reachability, Telemetry, TelemetryOptions};
 use super::tools::{Bash, ToolRunner};
 use super::usage::UsageBook;
 use crate::control::Answer;
@@ -864,15 +864,28 @@ impl<G: Genome> Runner<G> {
             return;
         };
         telemetry.event(t, kind, fields);
-        if let Some(news) = telemetry.news() {
-            self.say(&news);
-            self.status_tx.send_if_modified(|s| {
-                let quiet = s.last_error.is_none();
-                if quiet {
-                    s.last_error = Some(news);
-                }
-                quiet
-            });
+        match telemetry.news() {
+            Some(Reachability::Unreachable(news)) => {
+                self.say(&news);
+                self.status_tx.send_if_modified(|s| {
+                    let quiet = s.last_error.is_none();
+                    if quiet {
+                        s.last_error = Some(news);
+                    }
+                    quiet
+                });
+            }
+            Some(Reachability::Again(said)) => {
+                self.say("telemetry: the collector answers again");
+                self.status_tx.send_if_modified(|s| {
+                    let ours = s.last_error.as_deref() == Some(said.as_str());
+                    if ours {
+                        s.last_error = None;
+                    }
+                    ours
+                });
+            }
+            None => {}
         }
     }
 

@@ -22,8 +22,8 @@ pub struct TelemetryOptions {
 pub struct Telemetry {
     creature: CreatureTelemetry,
     prices: Prices,
-    /// The collector's trouble was said (once, until it is reachable again).
-    told: bool,
+    /// The collector's trouble that was said (once, until it is reachable again).
+    told: Option<String>,
 }
 
 impl Telemetry {
@@ -31,7 +31,7 @@ impl Telemetry {
         Self {
             creature: CreatureTelemetry::new(options.sink, name, root, options.capture),
             prices: Prices::builtin(),
-            told: false,
+            told: None,
         }
     }
 
@@ -87,21 +87,27 @@ impl Telemetry {
         self.creature.finish(now);
     }
 
-    /// The collector's trouble, the first time it is seen (said again only after it was
-    /// reachable in between).
-    pub fn news(&mut self) -> Option<String> {
-        match self.creature.problem() {
-            Some(p) if !self.told => {
-                self.told = true;
-                Some(p)
+    /// What changed of the collector's reachability since asked last: its trouble, the
+    /// first time it is seen, or the trouble that was said, once it is gone.
+    pub fn news(&mut self) -> Option<Reachability> {
+        match (self.creature.problem(), &self.told) {
+            (Some(p), None) => {
+                self.told = Some(p.clone());
+                Some(Reachability::Unreachable(p))
             }
-            Some(_) => None,
-            None => {
-                self.told = false;
-                None
-            }
+            (None, Some(_)) => self.told.take().map(Reachability::Again),
+            _ => None,
         }
     }
+}
+
+/// News of the collector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reachability {
+    /// It cannot be reached: why.
+    Unreachable(String),
+    /// It answers again (what was said when it did not).
+    Again(String),
 }
 
 /// A model call's failure as the conventions' `error.type`.

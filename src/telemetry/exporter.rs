@@ -123,6 +123,8 @@ async fn run(
     let mut backoff = FIRST_BACKOFF;
     let mut next_try = tokio::time::Instant::now();
     let mut open = true;
+    // The first spans go at once: a collector that cannot be reached is known early.
+    let mut tried = false;
     while open || !waiting.is_empty() {
         let wait = if waiting.is_empty() {
             FLUSH_EVERY
@@ -133,7 +135,7 @@ async fn run(
             tokio::select! {
                 got = rx.recv() => match got {
                     Some(spans) => {
-                        if waiting.is_empty() {
+                        if waiting.is_empty() && tried {
                             next_try = next_try.max(tokio::time::Instant::now() + FLUSH_EVERY);
                         }
                         waiting.extend(spans);
@@ -158,6 +160,7 @@ async fn run(
         }
         let n = waiting.len().min(BATCH);
         let batch: Vec<SpanRecord> = waiting.iter().take(n).cloned().collect();
+        tried = true;
         match sender.send(&batch).await {
             Ok(()) => {
                 waiting.drain(..n);

@@ -34,8 +34,14 @@ fn config(endpoint: &str) -> TelemetryConfig {
         .unwrap()
 }
 
-/// A rehearsal life of `sleeps` sleeps, exported to `endpoint` (none: not exported).
-async fn live<G: Genome>(dir: &Path, genome: G, sleeps: u64, endpoint: Option<&str>) -> RunReport {
+/// A rehearsal life of `sleeps` sleeps, exported to `endpoint` (none: not exported);
+/// the host status's last error at its end.
+async fn live<G: Genome>(
+    dir: &Path,
+    genome: G,
+    sleeps: u64,
+    endpoint: Option<&str>,
+) -> (RunReport, Option<String>) {
     let clock = Arc::new(VirtualClock::new(
         Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap(),
         TimeDelta::seconds(1),
@@ -54,14 +60,14 @@ async fn live<G: Genome>(dir: &Path, genome: G, sleeps: u64, endpoint: Option<&s
         sink: e.sink(),
         capture: Default::default(),
     });
-    let report = Runner::open_genome(opts, genome)
-        .unwrap()
-        .run(std::future::pending())
-        .await;
+    let runner = Runner::open_genome(opts, genome).unwrap();
+    let hosted = runner.hosted();
+    let report = runner.run(std::future::pending()).await;
     if let Some(e) = exporter {
         e.shutdown().await;
     }
-    report
+    let last_error = hosted.status.borrow().last_error.clone();
+    (report, last_error)
 }
 
 /// What every hosted genome's life says: wakes as `invoke_agent` traces with their
@@ -74,7 +80,8 @@ async fn a_life_as_traces<G: Genome>(
     let collector = Collector::start().await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
-    let report = live(&dir, genome, 2, Some(&collector.endpoint())).await;
+    let (report, last_error) = live(&dir, genome, 2, Some(&collector.endpoint())).await;
+    assert_eq!(last_error, None);
     assert!(report.dreams_this_run >= 1, "{report:?}");
     let spans = collector.spans();
     check_links(&spans);
@@ -212,9 +219,9 @@ async fn an_emergence_life_as_genai_traces() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_collector_leaves_the_life_unchanged() {
     let tmp = tempfile::tempdir().unwrap();
-    let quiet = live(&tmp.path().join("a"), Dreamer::default(), 2, None).await;
+    let (quiet, _) = live(&tmp.path().join("a"), Dreamer::default(), 2, None).await;
     let started = std::time::Instant::now();
-    let exported = live(
+    let (exported, said) = live(
         &tmp.path().join("a2"),
         Dreamer::default(),
         2,
@@ -222,6 +229,11 @@ async fn an_unreachable_collector_leaves_the_life_unchanged() {
     )
     .await;
     assert_eq!(quiet, exported);
+    let said = said.expect("the host status says the collector is unreachable");
+    assert!(
+        said.starts_with("telemetry: collector unreachable"),
+        "{said}"
+    );
     assert!(
         started.elapsed() < std::time::Duration::from_secs(20),
         "{:?}",
