@@ -102,9 +102,14 @@ impl Exporter {
             provider,
             mut worker,
         } = self;
+        let dropped = sink.dropped();
         drop(sink);
         if tokio::time::timeout(LAST_FLUSH, &mut worker).await.is_err() {
             worker.abort();
+            tracing::warn!("OpenTelemetry export stopped with spans unsent");
+        }
+        if dropped > 0 {
+            tracing::warn!("OpenTelemetry export: {dropped} span(s) dropped (queue full)");
         }
         // The reader's thread sends the last metrics through this runtime: not from one
         // of its workers.

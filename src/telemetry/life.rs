@@ -106,10 +106,6 @@ impl Unsaid {
         self.ops = later;
         Unsaid { diffs, ops }
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.diffs.is_empty() && self.ops.is_empty()
-    }
 }
 
 /// One model call, as the runner saw it.
