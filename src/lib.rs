@@ -20,6 +20,7 @@ pub mod remote;
 pub mod runner;
 pub mod search;
 pub mod tail;
+pub mod telemetry;
 pub mod text;
 pub mod ui;
 pub mod watch;

@@ -63,6 +63,23 @@ pub enum Command {
     /// Render the observatory on fixture creatures to SVG (and PNG when rsvg-convert is
     /// installed); needs the fixtures (the repository's tests/fixtures/openseed, see --fixtures)
     Screenshot(ScreenshotArgs),
+    /// Send watched creatures' lives (their events, dreams and what each dream changed)
+    /// to an OpenTelemetry collector as GenAI traces (OTEL_EXPORTER_OTLP_ENDPOINT or
+    /// [telemetry] in the config file); each span once, across restarts
+    ExportOtel(ExportOtelArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportOtelArgs {
+    /// Creature directories or gardens
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Keep running and send what the creatures do as they do it
+    #[arg(long)]
+    pub follow: bool,
+    /// Where the cursors are kept (default: dreamwatch's state directory)
+    #[arg(long, env = "DREAMWATCH_EXPORT_CURSORS", value_name = "DIR")]
+    pub cursors: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args, Default)]

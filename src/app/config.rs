@@ -275,6 +275,26 @@ impl ConfigFile {
         }
     }
 
+    /// `[telemetry]` (the OpenTelemetry export's part of the file), when written.
+    pub fn telemetry(&self) -> Checked<Option<crate::telemetry::TelemetrySection>> {
+        let Some(value) = self.table.get("telemetry") else {
+            return Checked {
+                value: None,
+                problems: Vec::new(),
+            };
+        };
+        match crate::telemetry::TelemetrySection::deserialize(value.clone()) {
+            Ok(section) => Checked {
+                value: Some(section),
+                problems: Vec::new(),
+            },
+            Err(e) => Checked {
+                value: None,
+                problems: vec![self.key_problem(None, "telemetry", e.message().to_string())],
+            },
+        }
+    }
+
     /// The runner's settings: `[runner]` (with `[fatigue]` folded in) over `profile`, or
     /// over the file's own `profile` when none is given, and each hosted genome's own
     /// table (`[runner.<genome>]`) read by the genome. A key that is unknown or has a

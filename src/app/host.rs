@@ -19,6 +19,8 @@ use crate::runner::brain::{Brain, Model};
 use crate::runner::driver::{RunReport, RunnerOptions};
 use crate::runner::garden::Garden;
 use crate::runner::hosting::{HostedGenome, Opened, Stop};
+use crate::runner::telemetry::TelemetryOptions;
+use crate::telemetry::{Exporter, TelemetryConfig};
 use crate::ui::ObservatoryOptions;
 
 /// The demo's garden: one creature of each genome dreamwatch hosts, by name (`demo
@@ -54,6 +56,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     let Settings {
         runner: config,
         watching,
+        telemetry,
     } = settings(
         cli,
         Flags {
@@ -97,7 +100,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
         args.headless,
         vec![args.dir.clone()],
         cli,
-        watching,
+        (watching, telemetry),
         secrets,
     )
 }
@@ -149,6 +152,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
     let Settings {
         runner: config,
         watching,
+        telemetry,
     } = settings(
         cli,
         Flags {
@@ -216,7 +220,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         args.headless,
         vec![garden.clone()],
         cli,
-        watching,
+        (watching, telemetry),
         secrets,
     )?;
     if args.dir.is_some() {
@@ -349,7 +353,7 @@ fn host(
     headless: bool,
     watch: Vec<PathBuf>,
     cli: &Cli,
-    watching: Watching,
+    (watching, telemetry): (Watching, Option<TelemetryConfig>),
     secrets: &Secrets,
 ) -> Result<(), AppError> {
     refuse_dumps();
@@ -361,6 +365,16 @@ fn host(
         .enable_all()
         .build()
         .map_err(AppError::io("cannot start the async runtime"))?;
+    let exporter = telemetry.and_then(|config| {
+        let _in = rt.enter();
+        match Exporter::start(&config) {
+            Ok(e) => Some((e, config.capture)),
+            Err(e) => {
+                say!("dreamwatch: {e} (telemetry is off)");
+                None
+            }
+        }
+    });
     let garden = Arc::new(Garden::new());
     let names: Vec<String> = creatures
         .iter()
@@ -371,6 +385,10 @@ fn host(
     let mut opened = Vec::new();
     for (i, (mut opts, genome)) in creatures.into_iter().enumerate() {
         opts.control_socket = true;
+        opts.telemetry = exporter.as_ref().map(|(e, capture)| TelemetryOptions {
+            sink: e.sink(),
+            capture: *capture,
+        });
         opts.tools = Arc::new(Redacting::new(Arc::clone(&opts.tools), secrets));
         if headless {
             let stop = stop_tx.clone();
@@ -390,15 +408,20 @@ fn host(
         }
         opened.push((genome.1.open)(opts, &garden).map_err(AppError::Runner)?);
     }
-    host_runners(
+    let ended = host_runners(
         opened,
-        rt,
+        &rt,
         (stop_tx, stop_rx),
         headless,
         watch,
         cli,
         watching,
-    )
+    );
+    if let Some((exporter, _)) = exporter {
+        rt.block_on(exporter.shutdown());
+    }
+    rt.shutdown_timeout(Duration::from_secs(1));
+    ended
 }
 
 /// Prints a headless runner's progress line. A reader that went away (`| head`) is a
@@ -425,7 +448,7 @@ fn creature_name(dir: &Path) -> String {
 
 fn host_runners(
     opened: Vec<Opened>,
-    rt: tokio::runtime::Runtime,
+    rt: &tokio::runtime::Runtime,
     (stop_tx, stop_rx): (
         tokio::sync::watch::Sender<bool>,
         tokio::sync::watch::Receiver<bool>,
@@ -501,7 +524,6 @@ fn host_runners(
             }
         }
     }
-    rt.shutdown_timeout(Duration::from_secs(1));
     ui?;
     if failed.is_empty() {
         Ok(())

@@ -28,6 +28,7 @@ macro_rules! say {
 pub mod cli;
 pub mod config;
 mod error;
+mod export_otel;
 mod garden;
 pub mod genomes;
 mod host;
@@ -57,6 +58,7 @@ pub fn main() -> ExitCode {
         Some(Command::Blame(args)) => return recorder::blame(args),
         Some(Command::Export(args)) => return recorder::export(&cli, args),
         Some(Command::Diff(args)) => return recorder::diff(args),
+        Some(Command::ExportOtel(args)) => export_otel::run(args, &cli),
         None => return observe(&cli, &secrets),
     };
     match result {

@@ -4,6 +4,7 @@
 use super::config::{ConfigFile, Watching};
 use crate::memory::cycle::Profile;
 use crate::runner::config::{RunnerConfig, RunnerConfigError};
+use crate::telemetry::TelemetryConfig;
 
 /// What the command line says over the config file's runner settings.
 #[derive(Debug, Clone, Copy, Default)]
@@ -23,19 +24,45 @@ pub struct Settings {
     /// Each creature's runner starts from these (its genome's rehearsal may change them).
     pub runner: RunnerConfig,
     pub watching: Watching,
+    /// The OpenTelemetry export (`None`: off).
+    pub telemetry: Option<TelemetryConfig>,
 }
 
 impl Settings {
     /// The file's settings with the command line's over them, checked once as a whole.
     pub fn resolve(file: &ConfigFile, flags: Flags) -> Result<Self, RunnerConfigError> {
         let read = file.runner(flags.profile);
-        let watching = Watching::beside(file, &read);
+        let mut watching = Watching::beside(file, &read);
         let mut runner = read.value;
         runner.speed = flags.speed;
         runner.review_dreams |= flags.review_dreams;
         runner.unconfined_tools |= flags.unconfined;
         runner.validate()?;
-        Ok(Self { runner, watching })
+        let telemetry = telemetry(file, &mut watching.warnings);
+        Ok(Self {
+            runner,
+            watching,
+            telemetry,
+        })
+    }
+}
+
+/// The export's settings: the environment over `[telemetry]`. A problem is a warning,
+/// and the export is off then.
+pub fn telemetry(file: &ConfigFile, warnings: &mut Vec<String>) -> Option<TelemetryConfig> {
+    let section = file.telemetry();
+    warnings.extend(
+        section
+            .problems
+            .iter()
+            .map(|e| format!("{e} (telemetry is off)")),
+    );
+    match TelemetryConfig::resolve(section.value.as_ref(), |name| std::env::var(name).ok()) {
+        Ok(config) => config,
+        Err(e) => {
+            warnings.push(format!("{e} (telemetry is off)"));
+            None
+        }
     }
 }
 

@@ -222,15 +222,13 @@ impl Http {
     }
 
     /// POSTs `body` as JSON; a 2xx answer comes back to be read, anything else as a fault.
+    /// The headers of [`with_headers`] go with it.
     pub async fn post(&self, url: &str, body: &Value) -> Result<reqwest::Response, Fault> {
-        let response = self
-            .client
-            .post(url)
-            .headers(self.headers.clone())
-            .json(body)
-            .send()
-            .await
-            .map_err(transport_fault)?;
+        let mut request = self.client.post(url).headers(self.headers.clone());
+        for (name, value) in EXTRA_HEADERS.try_with(Clone::clone).unwrap_or_default() {
+            request = request.header(name, value);
+        }
+        let response = request.json(body).send().await.map_err(transport_fault)?;
         let status = response.status();
         if status.is_success() {
             return Ok(response);
@@ -239,6 +237,17 @@ impl Http {
         let body = response.bytes().await.map_err(transport_fault)?;
         Err(fault::from_status(status.as_u16(), &body, retry_after))
     }
+}
+
+tokio::task_local! {
+    /// Headers the caller adds to every request made within [`with_headers`].
+    static EXTRA_HEADERS: Vec<(String, String)>;
+}
+
+/// Runs `work` with `headers` added to each of its requests (a trace's `traceparent`:
+/// the caller says what; this module knows nothing of it).
+pub async fn with_headers<F: Future>(headers: Vec<(String, String)>, work: F) -> F::Output {
+    EXTRA_HEADERS.scope(headers, work).await
 }
 
 fn sensitive(value: &str) -> Result<HeaderValue, reqwest::header::InvalidHeaderValue> {

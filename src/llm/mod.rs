@@ -36,6 +36,7 @@ pub use embed::{
     ChosenEmbedder, EmbedFuture, EmbedSettings, Embedder, Embeddings, HashingEmbedder,
     build_embedder,
 };
+pub use http::with_headers;
 pub use retry::{RetryClock, RetryPolicy};
 pub use secret::ApiKey;
 pub use usage::Tokens;

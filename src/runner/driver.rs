@@ -39,6 +39,7 @@ use super::restore::restore;
 use super::review;
 use super::sandbox::{Sandbox, SandboxState};
 use super::socket;
+use super::telemetry::{Reachability, Telemetry, TelemetryOptions};
 use super::tools::{Bash, ToolRunner};
 use super::usage::UsageBook;
 use crate::control::Answer;
@@ -77,6 +78,8 @@ pub struct RunnerOptions {
     pub postbox: Option<Arc<dyn Postbox>>,
     /// Fails writes on demand, as a full disk would (tests only; `None`: never).
     pub faults: Option<Arc<dyn WriteFaults>>,
+    /// Where the creature's life goes as OpenTelemetry spans (`None`: not exported).
+    pub telemetry: Option<TelemetryOptions>,
 }
 
 impl RunnerOptions {
@@ -105,6 +108,7 @@ impl RunnerOptions {
             embedder: Arc::new(HashingEmbedder::default()),
             postbox: None,
             faults: None,
+            telemetry: None,
         }
     }
 }
@@ -187,6 +191,8 @@ pub struct Runner<G: Genome> {
     full: Option<DiskFull>,
     /// What waits for room, in the order the engine asked for it.
     deferred: VecDeque<Output<G>>,
+    /// The creature's OpenTelemetry export, when there is one.
+    telemetry: Option<Telemetry>,
     /// Held for the runner's life: one runner per creature.
     _lock: File,
 }
@@ -301,7 +307,11 @@ impl<G: Genome> Runner<G> {
             brain_kind: opts.brain.kind(),
             last_error: None,
         });
+        let telemetry = opts
+            .telemetry
+            .map(|t| Telemetry::new(t, &name, &paths.root));
         Ok(Self {
+            telemetry,
             engine: Engine::new(opts.config.clone(), genome, opts.max_dreams)
                 .with_max_sleeps(opts.max_sleeps),
             paths,
@@ -488,6 +498,9 @@ impl<G: Genome> Runner<G> {
             }
         }
         self.unwritten_at_exit();
+        if let Some(t) = self.telemetry.as_mut() {
+            t.finish(self.clock.now());
+        }
         if let Some(server) = server {
             server.abort();
             socket::unbind(&self.paths.root);
@@ -534,9 +547,14 @@ impl<G: Genome> Runner<G> {
             Output::Think { id, task, request } => {
                 self.in_flight += 1;
                 self.usage.asked(id, &request);
+                let headers = match self.telemetry.as_mut() {
+                    Some(t) => t.think(id, self.clock.now()),
+                    None => Vec::new(),
+                };
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
-                    let result = brain.think(&task, &request).await;
+                    let result =
+                        crate::llm::with_headers(headers, brain.think(&task, &request)).await;
                     clock.work_done();
                     let _ = tx.send(Input::Thought { id, result });
                 });
@@ -601,10 +619,15 @@ impl<G: Genome> Runner<G> {
                 }
             }
             Output::Record(r) => self.record(r),
-            Output::Status { status, fatigue } => self.status_tx.send_modify(|s| {
-                s.status = status;
-                s.fatigue = fatigue;
-            }),
+            Output::Status { status, fatigue } => {
+                if let Some(t) = &self.telemetry {
+                    t.fatigue(fatigue);
+                }
+                self.status_tx.send_modify(|s| {
+                    s.status = status;
+                    s.fatigue = fatigue;
+                });
+            }
             Output::Answer(a) => {
                 if let Some(answer) = self.answer_to.take() {
                     answer(Some(a));
@@ -779,6 +802,9 @@ impl<G: Genome> Runner<G> {
             Input::Thought { id, result } => {
                 let model = self.brain.priced_as();
                 self.usage.answered(*id, &model, result.as_ref().ok(), now);
+                if let Some(t) = self.telemetry.as_mut() {
+                    t.thought(*id, now, &model, result);
+                }
             }
             Input::Embedded {
                 result: Ok(embeddings),
@@ -815,6 +841,9 @@ impl<G: Genome> Runner<G> {
             .and_then(|()| disk::perform(&self.paths, &mut self.runner_json, &r));
         match done {
             Ok(()) => {
+                if let Record::Event { t, kind, fields } = &r {
+                    self.export_event(*t, kind, fields);
+                }
                 match r {
                     Record::SleepFile { .. } => self.moment(After::Sleep),
                     Record::RemoveSleepFile => self.moment(After::Wake),
@@ -855,6 +884,43 @@ impl<G: Genome> Runner<G> {
             });
         if let Err(e) = taken {
             tracing::warn!(error = %e, "the flight recorder's moment was not recorded");
+        }
+    }
+
+    /// An event written: to the export, which may have news of its collector (said once:
+    /// the log or progress, and the host status when it shows no other error).
+    fn export_event(
+        &mut self,
+        t: DateTime<Utc>,
+        kind: &EventKind,
+        fields: &serde_json::Map<String, serde_json::Value>,
+    ) {
+        let Some(telemetry) = self.telemetry.as_mut() else {
+            return;
+        };
+        telemetry.event(t, kind, fields);
+        match telemetry.news() {
+            Some(Reachability::Unreachable(news)) => {
+                self.say(&news);
+                self.status_tx.send_if_modified(|s| {
+                    let quiet = s.last_error.is_none();
+                    if quiet {
+                        s.last_error = Some(news);
+                    }
+                    quiet
+                });
+            }
+            Some(Reachability::Again(said)) => {
+                self.say("telemetry: the collector answers again");
+                self.status_tx.send_if_modified(|s| {
+                    let ours = s.last_error.as_deref() == Some(said.as_str());
+                    if ours {
+                        s.last_error = None;
+                    }
+                    ours
+                });
+            }
+            None => {}
         }
     }
 

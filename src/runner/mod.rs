@@ -26,6 +26,7 @@ pub mod restore;
 pub mod review;
 pub mod sandbox;
 pub mod socket;
+pub mod telemetry;
 pub mod tools;
 pub mod usage;
 pub mod wake;

@@ -12,6 +12,7 @@ mod config;
 mod demo_dir;
 mod docs_paths;
 mod escapes;
+mod export_otel;
 mod inspect;
 mod paths;
 mod run_adopt;

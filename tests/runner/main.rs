@@ -23,6 +23,8 @@ mod inbox;
 mod key;
 mod life;
 mod liveness;
+mod otel;
+mod otel_run;
 mod recorder;
 mod recorder_sources;
 mod refused_key;

@@ -7,13 +7,14 @@
 //! the same port.
 //!
 //! The wire formats it speaks are beside it: [`anthropic`] (the Messages API),
-//! [`openai`] (chat completions and embeddings) and [`openseed`] (a stand-in for the
-//! OpenSeed orchestrator). A scripted server ([`Server::start`]) answers each request
+//! [`openai`] (chat completions and embeddings), [`openseed`] (a stand-in for the
+//! OpenSeed orchestrator) and [`otlp`] (an OpenTelemetry collector's OTLP/HTTP). A scripted server ([`Server::start`]) answers each request
 //! with the next reply of a list, for the provider tests.
 
 pub mod anthropic;
 pub mod openai;
 pub mod openseed;
+pub mod otlp;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -33,6 +34,8 @@ pub struct Seen {
     pub headers: HashMap<String, String>,
     /// The body as JSON (`Null` when empty or not JSON).
     pub body: Value,
+    /// The body's bytes (a protobuf request's).
+    pub raw: Vec<u8>,
 }
 
 pub enum Reply {
@@ -399,5 +402,6 @@ async fn read_request(socket: &mut TcpStream) -> Option<Seen> {
         path,
         headers,
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        raw: body,
     })
 }

@@ -1,0 +1,113 @@
+//! `dreamwatch export-otel` on a held OpenSeed fixture: its life as GenAI traces at a
+//! stand-in collector on 127.0.0.1 (decoded with the official OTLP schema), each span
+//! sent once across runs (the cursor in the state directory), what is written after
+//! sent by the next run.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::common::cli::{bin, copy_dir, stderr};
+use crate::common::http::otlp::{Collector, attr, check_links, named};
+use crate::common::http::refused_base;
+
+fn moss() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/openseed/feb24-moss/creature")
+}
+
+async fn export(home: &Path, endpoint: &str, creature: &Path) -> std::process::Output {
+    let mut cmd = bin(home);
+    cmd.arg("export-otel")
+        .arg(creature)
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+        .env("DREAMWATCH_EXPORT_CURSORS", home.join("cursors"))
+        .env_remove("OTEL_SERVICE_NAME")
+        .env_remove("OTEL_RESOURCE_ATTRIBUTES");
+    tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_openseed_creature_s_life_as_genai_traces_each_span_once() {
+    let home = tempfile::tempdir().unwrap();
+    let creature = home.path().join("moss");
+    copy_dir(&moss(), &creature);
+    let before = crate::common::cli::snapshot(&creature);
+    let collector = Collector::start().await;
+    let out = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        before,
+        crate::common::cli::snapshot(&creature),
+        "nothing written to the creature"
+    );
+    let first = collector.spans();
+    let wakes = named(&first, "invoke_agent moss");
+    assert!(wakes.len() >= 10, "{}", wakes.len());
+    assert_eq!(
+        attr(wakes[0], "dreamwatch.wake.reason").as_deref(),
+        Some("boot")
+    );
+    let tools = named(&first, "execute_tool bash");
+    assert!(tools.len() >= 50, "{}", tools.len());
+    for t in &tools {
+        assert_eq!(
+            attr(t, "gen_ai.operation.name").as_deref(),
+            Some("execute_tool")
+        );
+        assert!(attr(t, "dreamwatch.tool.duration_ms").is_some());
+        assert!(t.end_time_unix_nano >= t.start_time_unix_nano);
+    }
+    let sleeps = named(&first, "consolidate_memory moss");
+    assert!(sleeps.len() >= 10, "{}", sleeps.len());
+    // The fixture ends asleep: everything but the last sleep's consolidation is said.
+    check_links(&first);
+
+    // Again: nothing new, nothing sent.
+    let out = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(collector.spans().len(), first.len(), "each span sent once");
+
+    // The creature lives on (lines written out of order): only what is new is sent.
+    let mut events = std::fs::OpenOptions::new()
+        .append(true)
+        .open(creature.join(".sys/events.jsonl"))
+        .unwrap();
+    writeln!(events, r#"{{"t":"2026-11-22T18:30:10.000Z","type":"creature.tool_call","tool":"bash","input":"ls","ok":true,"output":"","ms":40}}"#).unwrap();
+    writeln!(events, r#"{{"t":"2026-11-22T18:29:13.000Z","type":"creature.wake","reason":"timer","source":"timer"}}"#).unwrap();
+    writeln!(events, r#"{{"t":"2026-11-22T18:31:00.000Z","type":"creature.sleep","seconds":30,"text":"rest","actions":1}}"#).unwrap();
+    drop(events);
+    let out = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let all = collector.spans();
+    let new = &all[first.len()..];
+    let names: Vec<&str> = new.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.contains(&"invoke_agent moss") && names.contains(&"execute_tool bash"));
+    check_links(&all);
+    let wake = named(new, "invoke_agent").remove(0);
+    let tool = named(new, "execute_tool").remove(0);
+    assert_eq!(
+        tool.parent_span_id, wake.span_id,
+        "the tool is the wake's, read in time order"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_collector_fails_and_the_next_run_sends_it_all() {
+    let home = tempfile::tempdir().unwrap();
+    let creature = home.path().join("moss");
+    copy_dir(&moss(), &creature);
+    let out = export(home.path(), &refused_base(), &creature).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("did not take the spans"),
+        "{}",
+        stderr(&out)
+    );
+    let collector = Collector::start().await;
+    let out = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(named(&collector.spans(), "invoke_agent moss").len() >= 10);
+}
