@@ -82,8 +82,10 @@ pub fn text_of(root: &Path, then: &Then, k: &Cycle) -> std::io::Result<Vec<u8>> 
     };
     writeln!(
         out,
-        "  as of         {} · {when} · {} dream(s), {} wake(s) · {exact}",
-        p.at, p.dreams, p.wakes
+        "  as of         {} · {when} · {}, {} · {exact}",
+        p.at,
+        crate::text::count(p.dreams as u64, "dream", "dreams"),
+        crate::text::count(p.wakes as u64, "wake", "wakes")
     )?;
     for u in &p.unknown {
         writeln!(out, "  not known     {}", sanitize_line(u))?;
