@@ -9,10 +9,11 @@ use crate::ui::focus::{MainView, Pane};
 use crate::ui::genome::ViewCx;
 use crate::ui::input::action::Action;
 use crate::ui::layout::{Areas, TAB_SEPARATOR, tab_labels};
-use crate::ui::prepare::openseed::no_files_view;
 use crate::ui::state::App;
 use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::openseed::name_of;
 use crate::ui::views::dreams::DreamsView;
+use crate::ui::views::live::prepare::no_files_view;
 
 pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
     let theme = &app.theme;
@@ -75,14 +76,8 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
             if let Some(path) = app.selected.as_deref()
                 && let Some(o) = app.orchestrator_of(path)
             {
-                doc::render(
-                    frame,
-                    areas.main_view,
-                    &o.live_doc,
-                    o.anchor(path),
-                    "No live events yet: they come as the orchestrator sends them.",
-                    theme,
-                );
+                o.live
+                    .draw(frame, areas.main_view, o.live.anchor(name_of(path)), &cx);
             }
         }
         MainView::Events => ui.events.draw(frame, areas.main_view, &cx),
@@ -111,7 +106,12 @@ fn status(app: &App) -> Line<'static> {
     let cx = app.draw_context(&areas);
     let model = app.selected_model();
     let spans = match app.shown_view() {
-        MainView::Live => super::openseed::live_status(app),
+        MainView::Live => app
+            .selected
+            .as_deref()
+            .and_then(|path| app.orchestrator_of(path).map(|o| (path, o)))
+            .map(|(path, o)| o.live.status(o.live.anchor(name_of(path)), &cx))
+            .unwrap_or_default(),
         // Nothing of its files to filter or order.
         _ if ui.without_files => Vec::new(),
         MainView::Own(view) => ui

@@ -1,13 +1,11 @@
 //! What the attached OpenSeed orchestrator adds to the screen: a creature's status and
-//! budget in its header, the link and the day's total cost in the status bar, the live
-//! view's title.
+//! budget in its header, the link and the day's total cost in the status bar.
 
 use ratatui::style::Style;
 use ratatui::text::Span;
 
 use super::fmt::{self, Part};
 use crate::openseed::{ApiStatus, BudgetLevel};
-use crate::ui::doc::scroll;
 use crate::ui::state::App;
 use crate::ui::state::openseed::Link;
 use crate::ui::theme::Theme;
@@ -179,29 +177,4 @@ pub fn bar(app: &App) -> Option<(String, Style)> {
             )
         }
     })
-}
-
-/// The live view's title: the position, and how many events are kept.
-pub fn live_status(app: &App) -> Vec<Span<'static>> {
-    let Some(path) = app.selected.as_deref() else {
-        return Vec::new();
-    };
-    let Some(o) = app.orchestrator_of(path) else {
-        return Vec::new();
-    };
-    let lines = &o.live_doc;
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let anchor = o.anchor(path);
-    let top = scroll::top(lines, anchor, app.areas().main_viewport());
-    let follow = if anchor == scroll::Anchor::End {
-        " · following"
-    } else {
-        ""
-    };
-    vec![Span::styled(
-        format!(" {}/{} events{follow} ", top + 1, lines.len()),
-        app.theme.muted,
-    )]
 }

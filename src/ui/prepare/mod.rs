@@ -5,7 +5,6 @@
 
 pub mod changes;
 pub mod items;
-pub mod openseed;
 
 use crate::text::sanitize::sanitize_line;
 

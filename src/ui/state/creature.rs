@@ -20,12 +20,13 @@ use crate::memory::usage::UsageLog;
 use crate::openseed::{ApiStatus, CreatureInfo};
 use crate::ui::focus::MainView;
 use crate::ui::popups::review::PendingReview;
-use crate::ui::prepare::{self, inert};
+use crate::ui::prepare::inert;
 use crate::ui::state::openseed::merge_status;
 use crate::ui::theme::Theme;
 use crate::ui::views::diary::DiaryView;
 use crate::ui::views::dreams::DreamsView;
 use crate::ui::views::events::EventsView;
+use crate::ui::views::live;
 use crate::ui::views::observations::ObservationsView;
 use crate::ui::views::recall::RecallView;
 use crate::ui::views::side::SidePanel;
@@ -135,8 +136,7 @@ impl CreatureUi {
         let mut ui = Self::blank(summary, cycle, RunnerLink::None, false);
         ui.without_files = true;
         ui.name = inert(name);
-        ui.side
-            .set(prepare::openseed::no_files_side(&ui.name, theme));
+        ui.side.set(live::prepare::no_files_side(&ui.name, theme));
         ui
     }
 

@@ -473,7 +473,8 @@ impl App {
         if view == MainView::Live {
             let theme = self.theme.clone();
             if let Some(openseed) = self.orchestrator_of_mut(&path) {
-                openseed.live_doc = prepare::openseed::live(openseed.events_of(&path), &theme);
+                let events = openseed::name_of(&path).and_then(|n| openseed.events.get(n));
+                openseed.live.prepare(events, &theme);
             }
         }
         let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))

@@ -12,9 +12,8 @@ use crate::memory::status::Status;
 use crate::openseed::{
     ApiStatus, Budget, Costs, CreatureInfo, EventKind, LiveEvent, NARRATOR, SleepReason,
 };
-use crate::ui::doc::DocLine;
-use crate::ui::doc::scroll::Anchor;
 use crate::ui::prepare::inert;
+use crate::ui::views::live::LiveView;
 
 /// Live events kept for each creature (older ones are in its `.sys/events.jsonl`).
 pub const EVENTS_KEPT: usize = 500;
@@ -47,10 +46,8 @@ pub struct OpenSeedUi {
     pub events: BTreeMap<String, VecDeque<LiveEvent>>,
     /// The orchestrator's dependencies that are down (it refuses to start creatures).
     pub degraded: Vec<String>,
-    /// The selected creature's live events, prepared for the live view.
-    pub live_doc: Vec<DocLine>,
-    /// Where each creature's live view is scrolled (the end, following, by default).
-    pub live_anchor: BTreeMap<String, Anchor>,
+    /// The Live view: the selected creature's events prepared, where each is scrolled.
+    pub live: LiveView,
     /// The creatures a stop or a start was sent for that the orchestrator has not yet
     /// answered, with which.
     pub busy: BTreeMap<String, &'static str>,
@@ -107,18 +104,9 @@ impl OpenSeedUi {
             costs: Costs::default(),
             events: BTreeMap::new(),
             degraded: Vec::new(),
-            live_doc: Vec::new(),
-            live_anchor: BTreeMap::new(),
+            live: LiveView::default(),
             busy: BTreeMap::new(),
         }
-    }
-
-    /// Where the creature's live view is scrolled.
-    pub fn anchor(&self, path: &Path) -> Anchor {
-        name_of(path)
-            .and_then(|n| self.live_anchor.get(n))
-            .copied()
-            .unwrap_or(Anchor::End)
     }
 
     pub fn up(&self) -> bool {

@@ -1,6 +1,6 @@
 //! Moving around: focus between panes, scrolling the focused pane, the list selections.
 
-use crate::ui::doc::scroll::{self, Step};
+use crate::ui::doc::scroll::Step;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
@@ -237,8 +237,7 @@ impl App {
             if let Some(openseed) = self.orchestrator_of_mut(&path)
                 && let Some(name) = name_of(&path)
             {
-                let anchor = scroll::scroll(&openseed.live_doc, openseed.anchor(&path), vp, step);
-                openseed.live_anchor.insert(name.to_owned(), anchor);
+                openseed.live.scroll(name, vp, step);
             }
             return;
         }

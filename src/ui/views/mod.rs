@@ -7,6 +7,7 @@
 pub mod diary;
 pub mod dreams;
 pub mod events;
+pub mod live;
 pub mod observations;
 pub mod recall;
 pub mod side;
