@@ -289,21 +289,46 @@ fn key(text: &str) -> String {
     text.trim().to_string()
 }
 
+/// What a blame of `file` reads besides the record: the events log (relative to the
+/// creature's root), the review edits, the file's own name.
+pub(super) struct BlameInputs {
+    pub events: std::path::PathBuf,
+    pub events_rel: String,
+    pub reviews: HashMap<u64, bool>,
+    pub name: String,
+}
+
+impl BlameInputs {
+    pub(super) fn of(root: &Path, file: &str) -> Self {
+        let events = FileKind::Events.resolve(root);
+        let events_rel = events
+            .strip_prefix(root)
+            .unwrap_or(&events)
+            .to_string_lossy()
+            .into_owned();
+        let name = Path::new(file)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Self {
+            events,
+            events_rel,
+            reviews: reviews(root),
+            name,
+        }
+    }
+}
+
 /// The versions of `file` in the runner's record, each with who made it.
 fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
     let store = Store::of_creature(root);
     let moments = store.moments();
-    let events = FileKind::Events.resolve(root);
-    let events_rel = events
-        .strip_prefix(root)
-        .unwrap_or(&events)
-        .to_string_lossy()
-        .into_owned();
-    let reviews = reviews(root);
-    let name = Path::new(file)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let BlameInputs {
+        events,
+        events_rel,
+        reviews,
+        name,
+    } = BlameInputs::of(root, file);
     let mut out: Vec<Version> = Vec::new();
     let mut current: Option<String> = None;
     let mut prev: Option<&Moment> = None;

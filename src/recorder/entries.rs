@@ -8,10 +8,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::memory::layout::FileKind;
 use crate::memory::moments::{After, Store};
 
-use super::blame::{Author, Change, interval, reviews};
+use super::blame::{Author, BlameInputs, Change, interval};
 use super::index::{TimeIndex, each_line, line_time};
 
 /// A later line about the same entry.
@@ -75,17 +74,12 @@ pub fn blame_log(root: &Path, file: &str) -> std::io::Result<LogBlame> {
         .into_iter()
         .filter(|m| m.after != After::Seen)
         .collect();
-    let events = FileKind::Events.resolve(root);
-    let events_rel = events
-        .strip_prefix(root)
-        .unwrap_or(&events)
-        .to_string_lossy()
-        .into_owned();
-    let reviews = reviews(root);
-    let name = Path::new(file)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let BlameInputs {
+        events,
+        events_rel,
+        reviews,
+        name,
+    } = BlameInputs::of(root, file);
     let mut out = LogBlame {
         file: file.to_string(),
         ..LogBlame::default()
