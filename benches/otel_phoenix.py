@@ -4,6 +4,7 @@
     cargo build
     python3 benches/otel_phoenix.py [--bin target/debug/dreamwatch] [--venv DIR]
                                     [--fixture tests/fixtures/openseed/feb24-moss/creature]
+                                    [--screenshot FILE]
 
 Makes a virtualenv (default: a temp dir; --venv keeps one) and pip-installs arize-phoenix
 in it, starts `phoenix serve` on free ports of 127.0.0.1 (its data in a temp dir), runs
@@ -11,6 +12,8 @@ in it, starts `phoenix serve` on free ports of 127.0.0.1 (its data in a temp dir
 pointing at Phoenix's OTLP/HTTP, then reads the spans back through Phoenix's REST API
 (`GET /v1/projects/default/spans`) and prints them: how many of each name, and each
 trace's tree for the first wakes. Exits 1 when Phoenix has not got the spans.
+With --screenshot, a headless Chromium (`chromium` on the PATH, or --chromium) saves a PNG
+of Phoenix's page of the first wake's trace (the `invoke_agent` span and its children).
 
 Not a test of the suite: it downloads Phoenix and takes minutes.
 """
@@ -81,6 +84,33 @@ def spans_of(base, limit=60):
     return last
 
 
+def screenshot(base, spans, out, chromium):
+    """Saves a PNG of Phoenix's trace page of the first wake that has children."""
+    parents = {s.get("parent_id") for s in spans}
+    wakes = sorted(
+        (s for s in spans if s["name"].startswith("invoke_agent")
+         and s["context"]["span_id"] in parents),
+        key=lambda s: s["start_time"],
+    )
+    if not wakes:
+        sys.exit("no wake with children to picture")
+    project = get(base + "/v1/projects")["data"][0]["id"]
+    url = f"{base}/projects/{project}/traces/{wakes[0]['context']['trace_id']}"
+    profile = tempfile.mkdtemp(prefix="dreamwatch-chromium-")
+    try:
+        subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+             "--window-size=1400,900", "--virtual-time-budget=15000",
+             f"--screenshot={os.path.abspath(out)}", url],
+            check=True, capture_output=True, timeout=120,
+        )
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    print(f"\nscreenshot of {url}: {out}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "target/debug/dreamwatch"))
@@ -88,6 +118,9 @@ def main():
     ap.add_argument(
         "--fixture", default=os.path.join(ROOT, "tests/fixtures/openseed/feb24-moss/creature")
     )
+    ap.add_argument("--screenshot", metavar="FILE",
+                    help="save a PNG of Phoenix's page of the first wake's trace")
+    ap.add_argument("--chromium", default="chromium")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="dreamwatch-phoenix-")
     phoenix = venv_python(args.venv or os.path.join(tmp, "venv"))
@@ -134,6 +167,8 @@ def main():
                 a = child.get("attributes", {})
                 print(f"      {child['name']}  ok={a.get('dreamwatch.tool.ok')} "
                       f"ms={a.get('dreamwatch.tool.duration_ms')}")
+        if args.screenshot:
+            screenshot(base, spans, args.screenshot, args.chromium)
     finally:
         proc.terminate()
         try:
