@@ -548,7 +548,7 @@ impl<G: Genome> Runner<G> {
                 self.in_flight += 1;
                 self.usage.asked(id, &request);
                 let headers = match self.telemetry.as_mut() {
-                    Some(t) => t.think(id, self.clock.now()),
+                    Some(t) => t.think(id, self.clock.now(), task.retries()),
                     None => Vec::new(),
                 };
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());

@@ -2,6 +2,8 @@
 //! each event written, each model call as it goes (its `traceparent`) and comes back
 //! (its tokens, cost and error), the fatigue. Nothing here waits or writes a file.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 
 use crate::llm::prices::Prices;
@@ -24,6 +26,8 @@ pub struct Telemetry {
     prices: Prices,
     /// The collector's trouble that was said (once, until it is reachable again).
     told: Option<String>,
+    /// The retries of each model call under way, by id.
+    retries: HashMap<u64, u32>,
 }
 
 impl Telemetry {
@@ -32,6 +36,7 @@ impl Telemetry {
             creature: CreatureTelemetry::new(options.sink, name, root, options.capture),
             prices: Prices::builtin(),
             told: None,
+            retries: HashMap::new(),
         }
     }
 
@@ -44,8 +49,10 @@ impl Telemetry {
         self.creature.event(t, kind, fields);
     }
 
-    /// A model call `id` begins: the headers its requests carry.
-    pub fn think(&mut self, id: u64, now: DateTime<Utc>) -> Vec<(String, String)> {
+    /// A model call `id` begins, after `retries` failed tries of the same request: the
+    /// headers its requests carry.
+    pub fn think(&mut self, id: u64, now: DateTime<Utc>, retries: u32) -> Vec<(String, String)> {
+        self.retries.insert(id, retries);
         vec![(
             "traceparent".to_string(),
             self.creature.chat_begins(id, now),
@@ -74,7 +81,7 @@ impl Telemetry {
             model: model.to_string(),
             tokens,
             cost,
-            retries: 0,
+            retries: self.retries.remove(&id).map_or(0, u64::from),
             error,
         });
     }

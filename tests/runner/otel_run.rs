@@ -25,11 +25,8 @@ fn answer(seen: &Seen, turns: &AtomicUsize) -> Reply {
     Reply::json(200, anthropic::message("m", content, stop, (7, 3)))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn model_calls_carry_their_chat_span_s_traceparent() {
-    let turns = AtomicUsize::new(0);
-    let model = Server::handling(move |seen| answer(seen, &turns)).await;
-    let collector = Collector::start().await;
+/// Runs the creature `tracer` against `model` to its first dream, exporting to `collector`.
+async fn run_tracer(model: &Server, collector: &Collector) {
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join("tracer");
     let mut cmd = bin(home.path());
@@ -51,6 +48,14 @@ async fn model_calls_carry_their_chat_span_s_traceparent() {
         .await
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_calls_carry_their_chat_span_s_traceparent() {
+    let turns = AtomicUsize::new(0);
+    let model = Server::handling(move |seen| answer(seen, &turns)).await;
+    let collector = Collector::start().await;
+    run_tracer(&model, &collector).await;
     let spans = collector.spans();
     check_links(&spans);
     let chats = named(&spans, "chat m");
@@ -90,6 +95,37 @@ async fn model_calls_carry_their_chat_span_s_traceparent() {
     assert!(
         collector.metric_exports() >= 1,
         "the last metrics are sent at the end"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_retried_after_an_overload_says_so() {
+    let (calls, turns) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let model = Server::handling(move |seen| {
+        if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            let busy = json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}});
+            return Reply::json(529, busy);
+        }
+        answer(seen, &turns)
+    })
+    .await;
+    let collector = Collector::start().await;
+    run_tracer(&model, &collector).await;
+    let spans = collector.spans();
+    let mut chats = named(&spans, "chat m");
+    chats.sort_by_key(|c| c.start_time_unix_nano);
+    assert!(chats.len() >= 3, "{}", chats.len());
+    let retries: Vec<Option<String>> = chats
+        .iter()
+        .map(|c| attr(c, "dreamwatch.retries"))
+        .collect();
+    assert_eq!(retries[0].as_deref(), Some("0"), "the first try");
+    assert!(attr(chats[0], "error.type").is_some(), "it failed");
+    assert_eq!(retries[1].as_deref(), Some("1"), "the turn tried again");
+    assert!(attr(chats[1], "error.type").is_none());
+    assert!(
+        retries[2..].iter().all(|r| r.as_deref() == Some("0")),
+        "{retries:?}"
     );
 }
 

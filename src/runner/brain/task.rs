@@ -47,6 +47,14 @@ impl Task {
         }
     }
 
+    /// Tries of this request that failed before it: a turn's backoff retries, else 0.
+    pub fn retries(&self) -> u32 {
+        match self {
+            Task::Turn(turn) => turn.retries,
+            _ => 0,
+        }
+    }
+
     /// The genome's request of type `T`, when this is one.
     pub fn request<T: GenomeRequest>(&self) -> Option<&T> {
         match self {
@@ -94,6 +102,8 @@ pub struct Turn {
     pub now: DateTime<Utc>,
     /// The genome's own script for the rehearsal brain's turns; `None`: the shared one.
     pub script: Option<TurnScript>,
+    /// Tries of this turn that failed before it (the runner's backoff); 0 for a first try.
+    pub retries: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -265,6 +265,7 @@ impl<G: Genome> Engine<G> {
         turn.now = now;
         turn.tools = tools.iter().map(|t| t.name.clone()).collect();
         turn.script = self.genome.turn_script();
+        turn.retries = self.retries;
         out.push(Output::Think {
             id,
             task: Task::Turn(turn),
