@@ -10,6 +10,7 @@
 mod back;
 mod index;
 mod open;
+mod since;
 mod tailer;
 
 pub use back::{Back, read_back};
@@ -18,4 +19,5 @@ pub use open::{
     ensure_regular, open_append, open_regular, open_regular_nofollow, open_write, read_bounded,
     too_large,
 };
+pub use since::lines_since;
 pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

@@ -1,7 +1,6 @@
 //! The dream-diff records written since the last look (`.sys/dream-diffs.jsonl`), read
 //! from an offset: whole lines only, a bounded read at a time.
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use crate::memory::dream_diffs::DiffRecord;
@@ -24,29 +23,10 @@ impl DiffTail {
     /// Reads the lines written since into `records`; a line that is not a record is
     /// skipped.
     pub fn read(&mut self, records: &mut Vec<DiffRecord>) {
-        let Ok(mut file) = crate::tail::open_regular(&self.path) else {
-            return;
-        };
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if len < self.offset {
-            // Replaced by a shorter file: read it anew.
-            self.offset = 0;
-        }
-        if len == self.offset || file.seek(SeekFrom::Start(self.offset)).is_err() {
-            return;
-        }
-        let mut bytes = Vec::new();
-        if file.take(MAX_READ).read_to_end(&mut bytes).is_err() {
-            return;
-        }
-        let Some(end) = memchr::memrchr(b'\n', &bytes) else {
-            return;
-        };
-        for line in bytes[..end].split(|b| *b == b'\n') {
-            if let Ok(record) = serde_json::from_slice::<DiffRecord>(line) {
+        for line in crate::tail::lines_since(&self.path, &mut self.offset, MAX_READ) {
+            if let Ok(record) = serde_json::from_slice::<DiffRecord>(&line) {
                 records.push(record);
             }
         }
-        self.offset += end as u64 + 1;
     }
 }

@@ -5,7 +5,6 @@
 //! across restarts. Events read together go in time order, whatever order they were
 //! written in.
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -123,26 +122,8 @@ impl FileExport {
     }
 
     fn new_events(&mut self) -> Vec<Event> {
-        let Ok(mut file) = crate::tail::open_regular(&self.events) else {
-            return Vec::new();
-        };
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if len < self.offset {
-            self.offset = 0;
-        }
-        if len == self.offset || file.seek(SeekFrom::Start(self.offset)).is_err() {
-            return Vec::new();
-        }
-        let mut bytes = Vec::new();
-        if file.take(MAX_READ).read_to_end(&mut bytes).is_err() {
-            return Vec::new();
-        }
-        let Some(end) = memchr::memrchr(b'\n', &bytes) else {
-            return Vec::new();
-        };
-        self.offset += end as u64 + 1;
-        bytes[..end]
-            .split(|b| *b == b'\n')
+        crate::tail::lines_since(&self.events, &mut self.offset, MAX_READ)
+            .iter()
             .filter_map(|line| Event::parse(line).ok())
             .collect()
     }

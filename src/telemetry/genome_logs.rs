@@ -5,7 +5,6 @@
 //! deletes, any other op (a link, a score, a rewrite) updates. No genome is named here.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -96,7 +95,7 @@ impl GenomeLogs {
     pub fn read(&mut self, ops: &mut Vec<LoggedOp>) {
         for (path, offset) in &mut self.offsets {
             let store = path.rsplit('/').next().unwrap_or(path).to_string();
-            for line in new_lines(&self.root.join(path.as_str()), offset) {
+            for line in crate::tail::lines_since(&self.root.join(path.as_str()), offset, MAX_READ) {
                 if let Some(op) = parse(&line, &store) {
                     ops.push(op);
                 }
@@ -118,30 +117,4 @@ fn parse(line: &[u8], store: &str) -> Option<LoggedOp> {
         id: str_of("id"),
         text: str_of("text").or_else(|| str_of("content")),
     })
-}
-
-/// The whole lines of `path` written after `offset`, which moves past them.
-fn new_lines(path: &Path, offset: &mut u64) -> Vec<Vec<u8>> {
-    let Ok(mut file) = crate::tail::open_regular(path) else {
-        return Vec::new();
-    };
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len < *offset {
-        *offset = 0;
-    }
-    if len == *offset || file.seek(SeekFrom::Start(*offset)).is_err() {
-        return Vec::new();
-    }
-    let mut bytes = Vec::new();
-    if file.take(MAX_READ).read_to_end(&mut bytes).is_err() {
-        return Vec::new();
-    }
-    let Some(end) = memchr::memrchr(b'\n', &bytes) else {
-        return Vec::new();
-    };
-    *offset += end as u64 + 1;
-    bytes[..end]
-        .split(|b| *b == b'\n')
-        .map(<[u8]>::to_vec)
-        .collect()
 }
