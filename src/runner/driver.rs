@@ -548,7 +548,7 @@ impl<G: Genome> Runner<G> {
                 self.in_flight += 1;
                 self.usage.asked(id, &request);
                 let headers = match self.telemetry.as_mut() {
-                    Some(t) => t.think(id, self.clock.now(), task.retries()),
+                    Some(t) => t.think(id, self.clock.now(), task.retries(), &request),
                     None => Vec::new(),
                 };
                 let (brain, clock, tx) = (self.brain.clone(), self.clock.clone(), tx.clone());
@@ -571,9 +571,15 @@ impl<G: Genome> Runner<G> {
             }
             Output::Embed { id, texts } => {
                 self.in_flight += 1;
+                let headers = match self.telemetry.as_mut() {
+                    Some(t) => t.embed(id, self.clock.now(), texts.len()),
+                    None => Vec::new(),
+                };
                 let (embedder, clock, tx) = (self.embedder.clone(), self.clock.clone(), tx.clone());
                 tokio::spawn(async move {
-                    let result = embedder.embed(&texts).await.map_err(|e| e.to_string());
+                    let result = crate::llm::with_headers(headers, embedder.embed(&texts))
+                        .await
+                        .map_err(|e| e.to_string());
                     clock.work_done();
                     let _ = tx.send(Input::Embedded { id, result });
                 });
@@ -806,12 +812,14 @@ impl<G: Genome> Runner<G> {
                     t.thought(*id, now, &model, result);
                 }
             }
-            Input::Embedded {
-                result: Ok(embeddings),
-                ..
-            } => {
+            Input::Embedded { id, result } => {
                 let model = self.embedder.priced_as();
-                self.usage.embedded(&model, embeddings.usage, now);
+                if let Ok(embeddings) = result {
+                    self.usage.embedded(&model, embeddings.usage, now);
+                }
+                if let Some(t) = self.telemetry.as_mut() {
+                    t.embedded(*id, now, &model, result);
+                }
             }
             _ => {}
         }

@@ -8,10 +8,11 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value as Json};
 
+use super::call::ModelCall;
 use super::diffs::DiffTail;
 use super::exporter::Sink;
 use super::genome_logs::GenomeLogs;
-use super::life::{Agent, ChatCall, Life, Unsaid};
+use super::life::{Agent, Life, Unsaid};
 use super::span::SpanRecord;
 use crate::memory::dream_diffs;
 use crate::memory::events::EventKind;
@@ -69,19 +70,25 @@ impl CreatureTelemetry {
         self.send(spans);
     }
 
-    /// A model call begins: the `traceparent` its request carries.
-    pub fn chat_begins(&mut self, id: u64, now: DateTime<Utc>) -> String {
-        self.life.chat_begins(id, now)
+    /// A model call (a chat or embeddings) begins: the `traceparent` its request
+    /// carries.
+    pub fn call_begins(&mut self, id: u64, now: DateTime<Utc>) -> String {
+        self.life.call_begins(id, now)
     }
 
     /// A model call came back.
-    pub fn chat_ends(&mut self, call: &ChatCall) {
-        let span = self.life.chat_ends(call);
+    pub fn call_ends(&mut self, call: &ModelCall) {
+        let span = self.life.call_ends(call);
         let seconds = (span.end - span.start).num_milliseconds() as f64 / 1000.0;
         self.sink
             .meters
-            .chat(&self.life.agent().name, call, seconds);
+            .call(&self.life.agent().name, call, seconds);
         self.sink.send(vec![span]);
+    }
+
+    /// Whether the model calls' content goes into their spans.
+    pub fn captures(&self) -> bool {
+        self.life.captures()
     }
 
     pub fn fatigue(&self, fatigue: u64) {

@@ -20,13 +20,13 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
+use super::call::ModelCall;
 use super::content::Capture;
 use super::semconv as sc;
 use super::span::{Kind, SpanId, SpanRecord, TraceId, Value, span_id, trace_id};
 use crate::memory::dream_diff::FileChanges;
 use crate::memory::dream_diffs::DiffRecord;
 use crate::memory::events::EventKind;
-use crate::memory::usage::Tokens;
 
 use super::genome_logs::{LoggedOp, operation};
 
@@ -108,24 +108,7 @@ impl Unsaid {
     }
 }
 
-/// One model call, as the runner saw it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChatCall {
-    /// The runner's id of the call (unique within its run).
-    pub id: u64,
-    pub end: DateTime<Utc>,
-    /// `anthropic`, `openai`... (the part of `provider/model` before the slash).
-    pub provider: String,
-    pub model: String,
-    pub tokens: Option<Tokens>,
-    /// Dollars, when the model has a price.
-    pub cost: Option<f64>,
-    pub retries: u64,
-    /// The error's kind and words, when the call failed.
-    pub error: Option<(String, String)>,
-}
-
-/// A chat call under way: its span's place, fixed when it began.
+/// A model call under way: its span's place, fixed when it began.
 #[derive(Debug, Clone, Copy)]
 struct Pending {
     trace: TraceId,
@@ -140,7 +123,7 @@ pub struct Life {
     agent: Agent,
     capture: Capture,
     state: LifeState,
-    chats: HashMap<u64, Pending>,
+    calls: HashMap<u64, Pending>,
 }
 
 fn nanos(t: DateTime<Utc>) -> String {
@@ -162,7 +145,7 @@ impl Life {
             agent,
             capture,
             state,
-            chats: HashMap::new(),
+            calls: HashMap::new(),
         }
     }
 
@@ -172,6 +155,11 @@ impl Life {
 
     pub fn agent(&self) -> &Agent {
         &self.agent
+    }
+
+    /// Whether a creature's text goes into the spans.
+    pub fn captures(&self) -> bool {
+        self.capture.on
     }
 
     fn wake_ids(&self, start: DateTime<Utc>) -> (TraceId, SpanId) {
@@ -431,11 +419,12 @@ impl Life {
         out
     }
 
-    /// A model call begins at `now`: its `traceparent`, for the request's headers.
-    pub fn chat_begins(&mut self, id: u64, now: DateTime<Utc>) -> String {
+    /// A model call (a chat or embeddings) begins at `now`: its `traceparent`, for the
+    /// request's headers.
+    pub fn call_begins(&mut self, id: u64, now: DateTime<Utc>) -> String {
         let (trace, parent) = self.current(now);
         let span = span_id(&trace, &format!("chat {id} {}", nanos(now)));
-        self.chats.insert(
+        self.calls.insert(
             id,
             Pending {
                 trace,
@@ -447,9 +436,9 @@ impl Life {
         super::span::traceparent(&trace, &span)
     }
 
-    /// A model call came back: its `chat {model}` span.
-    pub fn chat_ends(&mut self, call: &ChatCall) -> SpanRecord {
-        let pending = self.chats.remove(&call.id).unwrap_or_else(|| {
+    /// A model call came back: its `chat {model}` or `embeddings {model}` span.
+    pub fn call_ends(&mut self, call: &ModelCall) -> SpanRecord {
+        let pending = self.calls.remove(&call.id).unwrap_or_else(|| {
             let (trace, parent) = self.current(call.end);
             Pending {
                 trace,
@@ -458,35 +447,16 @@ impl Life {
                 start: call.end,
             }
         });
-        let mut attributes = vec![
-            (sc::OPERATION, sc::CHAT.into()),
-            (sc::PROVIDER, call.provider.as_str().into()),
-            (sc::REQUEST_MODEL, call.model.as_str().into()),
-            (sc::RETRIES, call.retries.into()),
-        ];
-        if let Some(tokens) = call.tokens {
-            attributes.push((
-                sc::INPUT_TOKENS,
-                (tokens.input + tokens.cache_read + tokens.cache_write).into(),
-            ));
-            attributes.push((sc::OUTPUT_TOKENS, tokens.output.into()));
-        }
-        if let Some(cost) = call.cost {
-            attributes.push((sc::COST, cost.into()));
-        }
-        if let Some((kind, _)) = &call.error {
-            attributes.push((sc::ERROR_TYPE, kind.as_str().into()));
-        }
         SpanRecord {
             trace: pending.trace,
             id: pending.id,
             parent: Some(pending.parent),
             link: None,
-            name: format!("{} {}", sc::CHAT, call.model),
+            name: format!("{} {}", call.operation(), call.model),
             kind: Kind::Client,
             start: pending.start,
             end: call.end.max(pending.start),
-            attributes,
+            attributes: call.attributes(&self.capture),
             error: call.error.as_ref().map(|(_, words)| words.clone()),
         }
     }

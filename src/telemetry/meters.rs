@@ -8,9 +8,9 @@ use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 
+use super::call::{Called, ModelCall};
 use super::client::Client;
 use super::config::TelemetryConfig;
-use super::life::ChatCall;
 use super::semconv as sc;
 use super::sender::TelemetryError;
 
@@ -81,13 +81,16 @@ impl Meters {
     }
 
     /// A model call that took `seconds`: its tokens by type, its duration and cost.
-    pub fn chat(&self, agent: &str, call: &ChatCall, seconds: f64) {
+    pub fn call(&self, agent: &str, call: &ModelCall, seconds: f64) {
         let input = call.tokens.map(|t| t.input + t.cache_read + t.cache_write);
-        let output = call.tokens.map(|t| t.output);
+        let output = call
+            .tokens
+            .filter(|_| matches!(call.what, Called::Chat { .. }))
+            .map(|t| t.output);
         let (model, cost) = (call.model.as_str(), call.cost);
         let error = call.error.as_ref().map(|(kind, _)| kind.as_str());
         let mut attributes = vec![
-            KeyValue::new(sc::OPERATION, sc::CHAT),
+            KeyValue::new(sc::OPERATION, call.operation()),
             KeyValue::new(sc::REQUEST_MODEL, model.to_string()),
             KeyValue::new(sc::AGENT_NAME, agent.to_string()),
         ];

@@ -21,11 +21,17 @@ pub const MEMORY_TYPE: &str = "gen_ai.memory.type";
 pub const MEMORY_SCOPE: &str = "gen_ai.memory.scope";
 pub const MEMORY_CONTENT: &str = "gen_ai.memory.content";
 pub const TOKEN_TYPE: &str = "gen_ai.token.type";
+pub const EMBEDDING_DIMS: &str = "gen_ai.embeddings.dimension.count";
+pub const SYSTEM_INSTRUCTIONS: &str = "gen_ai.system_instructions";
+pub const INPUT_MESSAGES: &str = "gen_ai.input.messages";
+pub const OUTPUT_MESSAGES: &str = "gen_ai.output.messages";
 
 /// dreamwatch's own: what a model call cost in dollars (priced by the built-in table).
 pub const COST: &str = "dreamwatch.cost.usd";
 /// The tries a model call took beyond the first.
 pub const RETRIES: &str = "dreamwatch.retries";
+/// How many texts an embeddings call embedded.
+pub const EMBEDDING_TEXTS: &str = "dreamwatch.embeddings.texts";
 pub const TOOL_OK: &str = "dreamwatch.tool.ok";
 pub const TOOL_MS: &str = "dreamwatch.tool.duration_ms";
 /// Why the creature woke (`timer`, `operator`, a message).
@@ -39,6 +45,7 @@ pub const DREAMS_IN_SLEEP: &str = "dreamwatch.sleep.dreams";
 /// Operation names.
 pub const INVOKE_AGENT: &str = "invoke_agent";
 pub const CHAT: &str = "chat";
+pub const EMBEDDINGS: &str = "embeddings";
 pub const EXECUTE_TOOL: &str = "execute_tool";
 pub const CREATE_MEMORY: &str = "create_memory";
 pub const UPDATE_MEMORY: &str = "update_memory";

@@ -17,6 +17,7 @@ use dreamwatch::runner::config::RunnerConfig;
 use dreamwatch::runner::driver::{RunReport, Runner, RunnerOptions};
 use dreamwatch::runner::genome::Genome;
 use dreamwatch::runner::telemetry::TelemetryOptions;
+use dreamwatch::telemetry::content::Capture;
 use dreamwatch::telemetry::{Exporter, TelemetryConfig, TelemetrySection};
 
 use crate::common::http::otlp::{Collector, attr, check_links, named};
@@ -41,6 +42,7 @@ async fn live<G: Genome>(
     genome: G,
     sleeps: u64,
     endpoint: Option<&str>,
+    capture: Capture,
 ) -> (RunReport, Option<String>) {
     let clock = Arc::new(VirtualClock::new(
         Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, 0).unwrap(),
@@ -58,7 +60,7 @@ async fn live<G: Genome>(
     let exporter = endpoint.map(|e| Exporter::start(&config(e)).unwrap());
     opts.telemetry = exporter.as_ref().map(|e| TelemetryOptions {
         sink: e.sink(),
-        capture: Default::default(),
+        capture,
     });
     let runner = Runner::open_genome(opts, genome).unwrap();
     let hosted = runner.hosted();
@@ -74,13 +76,14 @@ async fn live<G: Genome>(
 /// model calls and tools as children, sleeps' consolidations linked to their wake.
 async fn a_life_as_traces<G: Genome>(
     genome: G,
+    capture: Capture,
 ) -> Vec<opentelemetry_proto::tonic::trace::v1::Span> {
     // The genomes' memory logs are found through the registry, as the binary has it.
     dreamwatch::app::genomes::install();
     let collector = Collector::start().await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sprout");
-    let (report, last_error) = live(&dir, genome, 2, Some(&collector.endpoint())).await;
+    let (report, last_error) = live(&dir, genome, 2, Some(&collector.endpoint()), capture).await;
     assert_eq!(last_error, None);
     assert!(report.dreams_this_run >= 1, "{report:?}");
     let spans = collector.spans();
@@ -121,9 +124,10 @@ async fn a_life_as_traces<G: Genome>(
     for t in named(&spans, "execute_tool ") {
         assert!(attr(t, "gen_ai.tool.name").is_some());
         assert!(attr(t, "dreamwatch.tool.ok").is_some());
-        assert!(
-            attr(t, "gen_ai.tool.call.arguments").is_none(),
-            "content is off by default"
+        assert_eq!(
+            attr(t, "gen_ai.tool.call.arguments").is_some(),
+            capture.on,
+            "content only when captured"
         );
         let wake = wakes
             .iter()
@@ -141,7 +145,7 @@ async fn a_life_as_traces<G: Genome>(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dreamer_life_as_genai_traces() {
-    let spans = a_life_as_traces(Dreamer::default()).await;
+    let spans = a_life_as_traces(Dreamer::default(), Capture::default()).await;
     assert!(!named(&spans, "execute_tool bash").is_empty());
     let created = named(&spans, "create_memory observations.md");
     assert!(!created.is_empty(), "the dream's new observations");
@@ -164,6 +168,37 @@ async fn a_dreamer_life_as_genai_traces() {
             .unwrap();
         assert!(parent.name.starts_with("consolidate_memory"));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn captured_content_is_the_calls_messages_inert_and_capped() {
+    let capture = Capture { on: true, cap: 300 };
+    let spans = a_life_as_traces(Dreamer::default(), capture).await;
+    let chats = named(&spans, "chat ");
+    for c in &chats {
+        let input = attr(c, "gen_ai.input.messages").expect("the call's new input");
+        let input: serde_json::Value = serde_json::from_str(&input).expect("JSON");
+        let first = &input[0];
+        assert!(["user", "tool"].contains(&first["role"].as_str().unwrap_or("")));
+        for part in first["parts"].as_array().unwrap() {
+            let text = part["content"].as_str().or(part["response"].as_str());
+            assert!(text.is_some_and(|t| t.chars().count() <= 301), "{part}");
+        }
+        let system = attr(c, "gen_ai.system_instructions").expect("the system prompt");
+        assert!(!system.contains('\u{1b}'));
+        if attr(c, "error.type").is_none() {
+            let output = attr(c, "gen_ai.output.messages").expect("the answer");
+            let output: serde_json::Value = serde_json::from_str(&output).expect("JSON");
+            assert_eq!(output[0]["role"], "assistant");
+            assert!(output[0]["finish_reason"].is_string());
+        }
+    }
+    let created = named(&spans, "create_memory observations.md");
+    assert!(
+        created
+            .iter()
+            .all(|m| attr(m, "gen_ai.memory.content").is_some())
+    );
 }
 
 /// The memory operations a genome's own logs say: each a child of the wake or sleep it
@@ -206,26 +241,40 @@ fn memory_ops_of(spans: &[opentelemetry_proto::tonic::trace::v1::Span], stores: 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_evennia_life_as_genai_traces() {
-    let spans = a_life_as_traces(Evennia::default()).await;
+    let spans = a_life_as_traces(Evennia::default(), Capture::default()).await;
     memory_ops_of(&spans, &["journal.jsonl", "semantic.jsonl"]);
+    let embeddings = named(&spans, "embeddings ");
+    assert!(!embeddings.is_empty(), "its memories are embedded");
+    for e in &embeddings {
+        assert_eq!(
+            attr(e, "gen_ai.operation.name").as_deref(),
+            Some("embeddings")
+        );
+        assert_eq!(attr(e, "gen_ai.provider.name").as_deref(), Some("local"));
+        assert!(attr(e, "gen_ai.embeddings.dimension.count").is_some());
+        assert!(attr(e, "dreamwatch.embeddings.texts").is_some_and(|n| n != "0"));
+        assert!(!e.parent_span_id.is_empty(), "a wake's or a sleep's");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_emergence_life_as_genai_traces() {
-    let spans = a_life_as_traces(Emergence::default()).await;
+    let spans = a_life_as_traces(Emergence::default(), Capture::default()).await;
     memory_ops_of(&spans, &["longterm.jsonl"]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_collector_leaves_the_life_unchanged() {
     let tmp = tempfile::tempdir().unwrap();
-    let (quiet, _) = live(&tmp.path().join("a"), Dreamer::default(), 2, None).await;
+    let off = Capture::default();
+    let (quiet, _) = live(&tmp.path().join("a"), Dreamer::default(), 2, None, off).await;
     let started = std::time::Instant::now();
     let (exported, said) = live(
         &tmp.path().join("a2"),
         Dreamer::default(),
         2,
         Some(&refused_base()),
+        off,
     )
     .await;
     assert_eq!(quiet, exported);
