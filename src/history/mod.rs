@@ -257,6 +257,23 @@ impl History {
         self.versions(&self.dir_of(creature))
     }
 
+    /// What was recorded of `creature`, only read: history that cannot be read is left
+    /// as it is (the observatory drops it at its next look), and said.
+    pub fn records_of(&self, creature: &Path) -> Result<Vec<DiffRecord>, String> {
+        let dir = self.dir_of(creature);
+        if !dir.exists() {
+            return Ok(Vec::new());
+        }
+        read_records(&dir)
+    }
+
+    /// The size and modification time of `creature`'s record of changes (none while it
+    /// has none), to read it again only when it changed.
+    pub fn changes_stamp(&self, creature: &Path) -> Option<Stamp> {
+        let path = self.dir_of(creature).join("changes.jsonl");
+        std::fs::metadata(path).ok().map(|m| Stamp::of(&m))
+    }
+
     /// When the history of `creature` begins (before it, nothing can be known).
     pub fn since(&self, creature: &Path) -> Option<DateTime<Utc>> {
         read_state(&self.dir_of(creature).join("state.json")).and_then(|s| s.first)

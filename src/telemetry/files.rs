@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -15,7 +16,7 @@ use super::diffs::DiffTail;
 use super::genome_logs::GenomeLogs;
 use super::life::{Agent, Life, LifeState, Unsaid};
 use super::span::SpanRecord;
-use crate::memory::dream_diffs;
+use crate::memory::dream_diffs::{self, DiffRecord};
 use crate::memory::events::Event;
 
 /// The most bytes of the events log read at one look.
@@ -32,7 +33,19 @@ pub struct Cursor {
     /// What was read of the memory files and not yet said (its wake or sleep goes on).
     #[serde(default)]
     pub unsaid: Unsaid,
+    /// The last of the watched history's records taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watched: Option<Taken>,
     pub life: LifeState,
+}
+
+/// Where the watched history's records were taken up to: the time of the last one taken,
+/// and how many of that time were (several files change in one look).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Taken {
+    #[serde(with = "chrono::serde::ts_nanoseconds")]
+    pub t: DateTime<Utc>,
+    pub n: usize,
 }
 
 /// `<state dir>/dreamwatch/export-otel` (the data directory where the platform has no
@@ -74,6 +87,7 @@ pub struct FileExport {
     diffs: DiffTail,
     logs: GenomeLogs,
     unsaid: Unsaid,
+    watched: Option<Taken>,
 }
 
 impl FileExport {
@@ -99,11 +113,40 @@ impl FileExport {
             diffs: DiffTail::new(dream_diffs::path(&root), cursor.diffs),
             logs: GenomeLogs::open(&root, cursor.logs, false),
             unsaid: cursor.unsaid,
+            watched: cursor.watched,
         }
     }
 
     pub fn name(&self) -> &str {
         &self.life.agent().name
+    }
+
+    /// Takes the records of the watched history (the observatory's record of what
+    /// changed in the memory files of a creature that keeps no dream-diff record of its
+    /// own, in the order it saw them): those after the cursor join what is to be said,
+    /// each with the sleep or wake of its time.
+    pub fn watched(&mut self, records: Vec<DiffRecord>) {
+        let before = self.watched;
+        let mut same = 0;
+        for record in records {
+            let Some(t) = record.t else { continue };
+            if let Some(b) = before {
+                if t < b.t {
+                    continue;
+                }
+                if t == b.t {
+                    same += 1;
+                    if same <= b.n {
+                        continue;
+                    }
+                }
+            }
+            match &mut self.watched {
+                Some(taken) if taken.t == t => taken.n += 1,
+                _ => self.watched = Some(Taken { t, n: 1 }),
+            }
+            self.unsaid.diffs.push(record);
+        }
     }
 
     /// The spans the lines written since the last read finish (the events read in
@@ -138,8 +181,54 @@ impl FileExport {
             diffs: self.diffs.offset,
             logs: self.logs.offsets.clone(),
             unsaid: self.unsaid.clone(),
+            watched: self.watched,
             life: self.life.state().clone(),
         };
         crate::memory::write::write_json(&self.cursor_path, &cursor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::dream_diff::{FileChanges, LineChanges};
+
+    fn record(file: &str, second: u32) -> DiffRecord {
+        use chrono::TimeZone;
+        DiffRecord {
+            dream: None,
+            t: Utc.with_ymd_and_hms(2026, 3, 1, 9, 0, second).single(),
+            file: file.into(),
+            since: None,
+            review: None,
+            changes: FileChanges::Lines(LineChanges::default()),
+        }
+    }
+
+    #[test]
+    fn a_watched_record_is_taken_once_even_among_others_of_its_time() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut export = FileExport::open(tmp.path(), &tmp.path().join("c"), Capture::default());
+        let (a, b, c) = (record("a.md", 1), record("b.md", 1), record("c.md", 1));
+        export.watched(vec![a.clone(), b.clone()]);
+        assert_eq!(export.unsaid.diffs.len(), 2);
+        // The next look finds a third change seen in the same look, and a later one.
+        export.watched(vec![a, b, c.clone(), record("d.md", 2)]);
+        let files: Vec<&str> = export
+            .unsaid
+            .diffs
+            .iter()
+            .map(|r| r.file.as_str())
+            .collect();
+        assert_eq!(files, ["a.md", "b.md", "c.md", "d.md"]);
+        export.commit().unwrap_or_else(|e| panic!("{e}"));
+        let mut again = FileExport::open(tmp.path(), &tmp.path().join("c"), Capture::default());
+        let unsaid = again.unsaid.diffs.len();
+        again.watched(vec![record("a.md", 1), c, record("d.md", 2)]);
+        assert_eq!(
+            again.unsaid.diffs.len(),
+            unsaid,
+            "nothing twice across runs"
+        );
     }
 }

@@ -111,3 +111,77 @@ async fn an_unreachable_collector_fails_and_the_next_run_sends_it_all() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(named(&collector.spans(), "invoke_agent moss").len() >= 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_watched_history_saw_a_dream_change_is_that_sleep_s_memory_operations() {
+    use chrono::{TimeZone, Utc};
+    use dreamwatch::history::{DEFAULT_LIMIT, History};
+    let home = tempfile::tempdir().unwrap();
+    let creature = home.path().join("moss");
+    copy_dir(&moss(), &creature);
+    let creature = creature.canonicalize().unwrap();
+    // The observatory watched moss: it saw observations.md before its first sleep, and
+    // again changed during that sleep (18:19:24 to the wake at 18:20:04).
+    let state = home.path().join("state");
+    let history = History::new(state.join("dreamwatch/history"), DEFAULT_LIMIT);
+    let file = ".self/observations.md";
+    let text = std::fs::read_to_string(creature.join(file)).unwrap();
+    let seen = |h, m, s| Utc.with_ymd_and_hms(2026, 11, 22, h, m, s).unwrap();
+    let first = history
+        .observe(&creature, "observations.md", &text, seen(18, 19, 0), true)
+        .unwrap();
+    assert!(first.is_none(), "the first look records nothing");
+    let dreamt = format!("{text}RED 18:19 the tally double-counts site 4\n");
+    let change = history
+        .observe(
+            &creature,
+            "observations.md",
+            &dreamt,
+            seen(18, 19, 30),
+            false,
+        )
+        .unwrap();
+    assert!(change.is_some());
+
+    let collector = Collector::start().await;
+    let run = |home: &Path| {
+        let mut cmd = bin(home);
+        cmd.arg("export-otel")
+            .arg(&creature)
+            .env("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+            .env("DREAMWATCH_EXPORT_CURSORS", home.join("cursors"))
+            .env("XDG_STATE_HOME", &state);
+        cmd
+    };
+    let mut cmd = run(home.path());
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spans = collector.spans();
+    check_links(&spans);
+    let created = named(&spans, "create_memory observations.md");
+    assert_eq!(created.len(), 1, "the one line the dream added");
+    assert_eq!(
+        attr(created[0], "gen_ai.memory.type").as_deref(),
+        Some("observation")
+    );
+    let sleep = spans
+        .iter()
+        .find(|s| s.span_id == created[0].parent_span_id)
+        .expect("its parent");
+    assert_eq!(sleep.name, "consolidate_memory moss");
+    let began = seen(18, 19, 24).timestamp_nanos_opt().unwrap() as u64;
+    assert!(
+        (began..began + 1_000_000_000).contains(&sleep.start_time_unix_nano),
+        "the sleep that began at 18:19:24"
+    );
+
+    // Again: the record is read again, and nothing is sent twice.
+    let mut cmd = run(home.path());
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(collector.spans().len(), spans.len(), "each span sent once");
+}
