@@ -73,6 +73,15 @@ pub enum Part {
 }
 
 impl ModelCall {
+    /// The span's name: `chat {model}`, `embeddings {model}` (the operation alone when
+    /// the model is not known).
+    pub fn span_name(&self) -> String {
+        match self.model.as_str() {
+            "" => self.operation().to_string(),
+            model => format!("{} {model}", self.operation()),
+        }
+    }
+
     /// The operation's name: `chat` or `embeddings`.
     pub fn operation(&self) -> &'static str {
         match self.what {
@@ -83,12 +92,14 @@ impl ModelCall {
 
     /// The span's attributes that say what the call was (and, captured, what it said).
     pub fn attributes(&self, capture: &Capture) -> Vec<(&'static str, Value)> {
-        let mut out = vec![
-            (sc::OPERATION, self.operation().into()),
-            (sc::PROVIDER, self.provider.as_str().into()),
-            (sc::REQUEST_MODEL, self.model.as_str().into()),
-            (sc::RETRIES, self.retries.into()),
-        ];
+        let mut out = vec![(sc::OPERATION, self.operation().into())];
+        if !self.provider.is_empty() {
+            out.push((sc::PROVIDER, self.provider.as_str().into()));
+        }
+        if !self.model.is_empty() {
+            out.push((sc::REQUEST_MODEL, self.model.as_str().into()));
+        }
+        out.push((sc::RETRIES, self.retries.into()));
         if let Some(tokens) = self.tokens {
             out.push((
                 sc::INPUT_TOKENS,

@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::answers::{AnswerTail, AnswersCursor};
 use super::content::Capture;
 use super::diffs::DiffTail;
 use super::genome_logs::GenomeLogs;
@@ -33,6 +34,12 @@ pub struct Cursor {
     /// What was read of the memory files and not yet said (its wake or sleep goes on).
     #[serde(default)]
     pub unsaid: Unsaid,
+    /// Where the reading of the conversation log's answers stopped.
+    #[serde(default)]
+    pub answers: AnswersCursor,
+    /// The time of the newest event read.
+    #[serde(default, with = "crate::memory::dreams::opt_time")]
+    pub seen_until: Option<DateTime<Utc>>,
     /// The last of the watched history's records taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub watched: Option<Taken>,
@@ -77,6 +84,12 @@ fn name_of(root: &Path) -> String {
         .unwrap_or_else(|| "creature".to_string())
 }
 
+/// What was read, in time order: an event, or a model's answer with when its call began.
+enum Read {
+    Event(Event),
+    Answer(DateTime<Utc>, Box<super::call::ModelCall>),
+}
+
 /// One creature's export from its files.
 #[derive(Debug)]
 pub struct FileExport {
@@ -88,6 +101,9 @@ pub struct FileExport {
     logs: GenomeLogs,
     unsaid: Unsaid,
     watched: Option<Taken>,
+    answers: AnswerTail,
+    seen_until: Option<DateTime<Utc>>,
+    capture: Capture,
 }
 
 impl FileExport {
@@ -114,6 +130,9 @@ impl FileExport {
             logs: GenomeLogs::open(&root, cursor.logs, false),
             unsaid: cursor.unsaid,
             watched: cursor.watched,
+            answers: AnswerTail::open(&root, cursor.answers),
+            seen_until: cursor.seen_until,
+            capture,
         }
     }
 
@@ -152,14 +171,37 @@ impl FileExport {
     /// The spans the lines written since the last read finish (the events read in
     /// time order).
     pub fn read(&mut self) -> Vec<SpanRecord> {
-        let mut events = self.new_events();
-        events.sort_by_key(|e| e.t);
+        let events = self.new_events();
+        self.seen_until = events
+            .iter()
+            .filter_map(|e| e.t)
+            .chain(self.seen_until)
+            .max();
+        let answers = self.answers.read(self.seen_until, &self.capture);
+        let mut read: Vec<(DateTime<Utc>, Read)> = events
+            .into_iter()
+            .filter_map(|e| Some((e.t?, Read::Event(e))))
+            .chain(
+                answers
+                    .into_iter()
+                    .map(|(began, call)| (call.end, Read::Answer(began, Box::new(call)))),
+            )
+            .collect();
+        read.sort_by_key(|(t, _)| *t);
         self.diffs.read(&mut self.unsaid.diffs);
         self.logs.read(&mut self.unsaid.ops);
         let mut out = Vec::new();
-        for e in events {
-            let Some(t) = e.t else { continue };
-            out.extend(self.life.event(t, &e.kind, &e.fields, &mut self.unsaid));
+        for (t, r) in read {
+            match r {
+                Read::Event(e) => {
+                    out.extend(self.life.event(t, &e.kind, &e.fields, &mut self.unsaid));
+                }
+                Read::Answer(began, call) => {
+                    out.extend(self.life.awake(began, true, &mut self.unsaid));
+                    self.life.call_begins(call.id, began);
+                    out.push(self.life.call_ends(&call));
+                }
+            }
         }
         out
     }
@@ -182,6 +224,8 @@ impl FileExport {
             logs: self.logs.offsets.clone(),
             unsaid: self.unsaid.clone(),
             watched: self.watched,
+            answers: self.answers.cursor().clone(),
+            seen_until: self.seen_until,
             life: self.life.state().clone(),
         };
         crate::memory::write::write_json(&self.cursor_path, &cursor)

@@ -47,6 +47,9 @@ pub struct Agent {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Open {
     pub start: DateTime<Utc>,
+    /// When a sleep was to end (its event's `seconds`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<DateTime<Utc>>,
 }
 
 /// What the dreams of a sleep said.
@@ -179,7 +182,10 @@ impl Life {
             self.state.sleep_busy = true;
             return self.sleep_ids(sleep.start);
         }
-        let wake = *self.state.wake.get_or_insert(Open { start: t });
+        let wake = *self.state.wake.get_or_insert(Open {
+            start: t,
+            until: None,
+        });
         self.wake_ids(wake.start)
     }
 
@@ -213,7 +219,10 @@ impl Life {
             EventKind::Boot | EventKind::Wake => {
                 out.extend(self.close_wake(t, unsaid));
                 out.extend(self.close_sleep(t, unsaid));
-                self.state.wake = Some(Open { start: t });
+                self.state.wake = Some(Open {
+                    start: t,
+                    until: None,
+                });
                 self.state.reason = match kind {
                     EventKind::Boot => "boot".to_string(),
                     _ => str_field(fields, "source").to_string(),
@@ -222,12 +231,47 @@ impl Life {
             EventKind::Sleep => {
                 out.extend(self.close_wake(t, unsaid));
                 out.extend(self.close_sleep(t, unsaid));
-                self.state.sleep = Some(Open { start: t });
+                let seconds = fields.get("seconds").and_then(Json::as_i64);
+                self.state.sleep = Some(Open {
+                    start: t,
+                    until: seconds.map(|s| t + chrono::Duration::seconds(s)),
+                });
             }
             EventKind::Dream => out.extend(self.dream(t, fields, unsaid)),
-            EventKind::ToolCall => out.push(self.tool(t, fields)),
+            EventKind::ToolCall => {
+                out.extend(self.awake(t, false, unsaid));
+                out.push(self.tool(t, fields));
+            }
             _ => {}
         }
+        out
+    }
+
+    /// The creature acts at `t`: past the end of its sleep (a log of early 2026 writes no
+    /// wake event), or in a way only an awake creature does (`waking`: an answer its
+    /// conversation logged), that sleep is over and a wake began when it ended (at `t`,
+    /// when it was to go on); the spans that ends.
+    pub fn awake(
+        &mut self,
+        t: DateTime<Utc>,
+        waking: bool,
+        unsaid: &mut Unsaid,
+    ) -> Vec<SpanRecord> {
+        let Some(sleep) = self.state.sleep else {
+            return Vec::new();
+        };
+        let woke = match sleep.until {
+            Some(until) if until <= t => until,
+            _ if waking => t.max(sleep.start),
+            _ => return Vec::new(),
+        };
+        let out = self.close_sleep(woke, unsaid);
+        self.state.sleep = None;
+        self.state.wake = Some(Open {
+            start: woke,
+            until: None,
+        });
+        self.state.reason = "timer".to_string();
         out
     }
 
@@ -357,7 +401,10 @@ impl Life {
     ) -> Vec<SpanRecord> {
         let wake = if self.state.sleep.is_none() {
             let wake = self.close_wake(t, unsaid);
-            self.state.sleep = Some(Open { start: t });
+            self.state.sleep = Some(Open {
+                start: t,
+                until: None,
+            });
             wake
         } else {
             Vec::new()
@@ -423,6 +470,10 @@ impl Life {
     /// request's headers.
     pub fn call_begins(&mut self, id: u64, now: DateTime<Utc>) -> String {
         let (trace, parent) = self.current(now);
+        // Not before the wake or sleep it is part of (a call read from a log began at
+        // the message before it, which may be the sleep's).
+        let under_way = self.state.sleep.or(self.state.wake);
+        let now = under_way.map_or(now, |o| now.max(o.start));
         let span = span_id(&trace, &format!("chat {id} {}", nanos(now)));
         self.calls.insert(
             id,
@@ -452,7 +503,7 @@ impl Life {
             id: pending.id,
             parent: Some(pending.parent),
             link: None,
-            name: format!("{} {}", call.operation(), call.model),
+            name: call.span_name(),
             kind: Kind::Client,
             start: pending.start,
             end: call.end.max(pending.start),

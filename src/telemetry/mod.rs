@@ -8,6 +8,7 @@
 //! its spans the SDK's and sends them; [`exporter`] queues them (bounded, never making
 //! the creature wait) and retries with backoff. Off unless configured ([`config`]).
 
+pub mod answers;
 pub mod call;
 pub mod client;
 pub mod config;

@@ -185,3 +185,56 @@ async fn what_the_watched_history_saw_a_dream_change_is_that_sleep_s_memory_oper
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(collector.spans().len(), spans.len(), "each span sent once");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_answer_an_early_openseed_creature_logged_is_a_chat_span_of_its_wake() {
+    let home = tempfile::tempdir().unwrap();
+    let creature = home.path().join("pip");
+    copy_dir(&crate::common::cli::fixture("early-pip"), &creature);
+    // Its answers, as a separate count of the file: those logged by its last event.
+    let last_event = std::fs::read_to_string(creature.join(".self/events.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["t"].as_str().map(str::to_string))
+        .max()
+        .unwrap();
+    let answers = std::fs::read_to_string(creature.join(".self/conversation.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["role"] == "assistant" && v["t"].as_str() <= Some(last_event.as_str()))
+        .count();
+    assert!(answers > 100, "{answers}");
+    let collector = Collector::start().await;
+    let out = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let spans = collector.spans();
+    let chats: Vec<_> = spans.iter().filter(|s| s.name == "chat").collect();
+    assert_eq!(chats.len(), answers, "one chat span per answer");
+    let mut in_a_sent_wake = 0;
+    for c in &chats {
+        assert_eq!(attr(c, "gen_ai.operation.name").as_deref(), Some("chat"));
+        assert!(
+            attr(c, "gen_ai.request.model").is_none(),
+            "BIRTH.json names none"
+        );
+        assert!(c.end_time_unix_nano >= c.start_time_unix_nano);
+        if let Some(parent) = spans.iter().find(|s| s.span_id == c.parent_span_id) {
+            assert!(
+                parent.name.starts_with("invoke_agent pip"),
+                "{}",
+                parent.name
+            );
+            assert!(parent.start_time_unix_nano <= c.start_time_unix_nano);
+            in_a_sent_wake += 1;
+        }
+    }
+    assert!(
+        in_a_sent_wake * 10 >= answers * 9,
+        "{in_a_sent_wake} of {answers}: the last wake is under way"
+    );
+    let again = export(home.path(), &collector.endpoint(), &creature).await;
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(collector.spans().len(), spans.len(), "each span sent once");
+}
