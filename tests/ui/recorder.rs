@@ -1,0 +1,109 @@
+//! The flight recorder in the observatory: `b` blames the selected observation (a line a
+//! dream wrote, a line the operator restored) in a popup, Enter shows the whole file's
+//! blame; `C` compares two creatures side by side, with their drift dream by dream.
+
+use std::path::Path;
+
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+
+use crate::common::ui::{Garden, append, copy_dir, filters};
+use dreamwatch::memory::moments::{After, Store, take};
+use dreamwatch::ui::focus::Mode;
+
+const DREAMT: &str = "[!] The pond freezes at night: move the sensor";
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 17, 48, 30).unwrap()
+}
+
+/// The runner's record of `pip`: the memory as it was, then dream 21 writes a line, then
+/// the operator restores one.
+fn record(pip: &Path) {
+    let store = Store::of_creature(pip);
+    let moment = |t: DateTime<Utc>, after: After, dreams: u64| {
+        let mut m = take(pip, &store, t, after).unwrap();
+        m.dreams = Some(dreams);
+        store.append(&m).unwrap();
+    };
+    let obs = pip.join(".self/observations.md");
+    moment(start(), After::Asleep, 20);
+    append(
+        &obs,
+        &format!("\n## 2026-11-22T17:49 (dream #21)\n{DREAMT}\n"),
+    );
+    moment(start() + TimeDelta::seconds(40), After::Sleep, 21);
+    let restored =
+        dreamwatch::memory::dream_diff::restored_line("[.] Week 3 data had gaps", "17:49");
+    append(&obs, &format!("{restored}\n"));
+    moment(start() + TimeDelta::seconds(60), After::Wake, 21);
+}
+
+#[test]
+fn blame_names_the_dream_and_the_operator() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    record(&garden.creature("pip"));
+    let mut s = garden.screen("dark", 120, 40);
+    s.press("]").unwrap();
+    assert!(s.text().unwrap().contains("pip"));
+    // The newest observation on top: the operator's.
+    assert!(s.press("b").unwrap().is_empty(), "blamed in place here");
+    assert_eq!(s.app.mode, Mode::Blame);
+    let text = s.text().unwrap();
+    assert!(text.contains("operator (restore)"), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("blame_operator", text));
+    s.press("esc").unwrap();
+    assert_eq!(s.app.mode, Mode::Normal);
+    s.press("j").unwrap();
+    s.press("b").unwrap();
+    let text = s.text().unwrap();
+    assert!(text.contains("dream 21"), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("blame_dream", text));
+    // The whole file: each line's author, the selected one marked.
+    s.press("enter").unwrap();
+    let text = s.text().unwrap();
+    assert!(text.contains("before the record"), "{text}");
+    assert!(text.contains("operator (restore)"), "{text}");
+    s.press("b").unwrap();
+    assert_eq!(s.app.mode, Mode::Normal);
+}
+
+#[test]
+fn blame_refuses_what_is_no_memory_file() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut s = garden.screen("dark", 120, 40);
+    s.press("6").unwrap();
+    s.press("b").unwrap();
+    assert_eq!(s.app.mode, Mode::Normal);
+    let notice = s.app.notice.as_ref().map(|n| n.text.clone()).unwrap();
+    assert!(
+        notice.contains("blame is for a line of a memory file"),
+        "{notice}"
+    );
+}
+
+#[test]
+fn compare_shows_two_memories_side_by_side() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let pip = garden.creature("pip");
+    let twin = garden.creature("pip-twin");
+    copy_dir(&pip, &twin);
+    append(&twin.join(".self/observations.md"), &format!("{DREAMT}\n"));
+    let mut s = garden.screen("dark", 120, 40);
+    s.press("]").unwrap();
+    s.press("C").unwrap();
+    assert_eq!(s.app.mode, Mode::ComparePick);
+    let text = s.text().unwrap();
+    assert!(text.contains("Compare pip with"), "{text}");
+    s.press("j").unwrap();
+    s.press("enter").unwrap();
+    assert_eq!(s.app.mode, Mode::Compare);
+    let text = s.text().unwrap();
+    assert!(text.contains("drift"), "{text}");
+    assert!(text.contains("1 only in pip-twin"), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("compare", text));
+    s.press("esc").unwrap();
+    assert_eq!(s.app.mode, Mode::Normal);
+}
