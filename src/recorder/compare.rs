@@ -188,8 +188,12 @@ pub fn compare(
     Ok(out)
 }
 
+/// Rows both have shown either side of a difference.
+pub const CONTEXT: usize = 3;
+
 /// The comparison as text in `width` columns: each file's lines side by side as `diff -y`
-/// prints them (`<` only in a, `>` only in b, `|` each its own), then the drift.
+/// prints them (`<` only in a, `>` only in b, `|` each its own; a file both have alike by
+/// its name only, long runs of lines both have left out), then the drift.
 pub fn write_text(
     out: &mut dyn std::io::Write,
     c: &Comparison,
@@ -207,11 +211,17 @@ pub fn write_text(
             f.only_a.len(),
             f.only_b.len()
         )?;
+        if f.only_a.is_empty() && f.only_b.is_empty() {
+            continue;
+        }
         let empty = (Vec::new(), Vec::new());
         let (la, lb) = c.lines.get(&f.file).unwrap_or(&empty);
         let clean = |l: &Vec<String>| l.iter().map(|s| sanitize_line(s)).collect::<Vec<_>>();
-        for r in side::rows(&clean(la), &clean(lb)) {
-            writeln!(out, "{}", side::format_row(&r, width))?;
+        for shown in side::around_changes(side::rows(&clean(la), &clean(lb)), CONTEXT) {
+            match shown {
+                side::Shown::Row(r) => writeln!(out, "{}", side::format_row(&r, width))?,
+                side::Shown::Same(n) => writeln!(out, "  ⋯ {n} lines both have")?,
+            }
         }
     }
     if !c.drift.is_empty() {

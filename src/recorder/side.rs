@@ -95,6 +95,45 @@ pub fn rows(a: &[String], b: &[String]) -> Vec<Row> {
     out
 }
 
+/// What is shown of the rows: a row, or how many rows both have were left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    Row(Row),
+    Same(usize),
+}
+
+/// The rows with runs of lines both have cut to `context` rows either side of a
+/// difference (a run shorter than what it would leave out stays).
+pub fn around_changes(rows: Vec<Row>, context: usize) -> Vec<Shown> {
+    let near: Vec<bool> = (0..rows.len())
+        .map(|i| {
+            let from = i.saturating_sub(context);
+            let to = (i + context + 1).min(rows.len());
+            rows[from..to].iter().any(|r| r.mark != Mark::Same)
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut skipped: Vec<Row> = Vec::new();
+    let flush = |out: &mut Vec<Shown>, skipped: &mut Vec<Row>| {
+        if skipped.len() > 1 {
+            out.push(Shown::Same(skipped.len()));
+            skipped.clear();
+        } else {
+            out.extend(skipped.drain(..).map(Shown::Row));
+        }
+    };
+    for (r, near) in rows.into_iter().zip(near) {
+        if near {
+            flush(&mut out, &mut skipped);
+            out.push(Shown::Row(r));
+        } else {
+            skipped.push(r);
+        }
+    }
+    flush(&mut out, &mut skipped);
+    out
+}
+
 /// `text` cut or padded to `width` columns (a cut line ends in `…`).
 pub fn fit(text: &str, width: usize) -> String {
     let mut out = String::new();
@@ -153,6 +192,18 @@ mod tests {
         assert_eq!(r[1].b.as_deref(), Some("x"));
         let r = rows(&lines("a b"), &lines("a"));
         assert_eq!(r[1].mark, Mark::OnlyA);
+    }
+
+    #[test]
+    fn long_runs_both_have_are_left_out_around_changes() {
+        let a = lines("1 2 3 4 5 6 7 8 9");
+        let mut b = a.clone();
+        b[4] = "x".into();
+        let shown = around_changes(rows(&a, &b), 1);
+        assert_eq!(shown[0], Shown::Same(3));
+        assert!(matches!(&shown[2], Shown::Row(r) if r.mark == Mark::Changed));
+        assert_eq!(shown.last(), Some(&Shown::Same(3)));
+        assert_eq!(shown.len(), 5);
     }
 
     #[test]

@@ -230,7 +230,7 @@ impl Headless {
                     self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }
                 Job::Compare { ask, history } => {
-                    let answer = recorder::compare(&ask, history, self.app.now);
+                    let answer = recorder::compare(&ask, history, Utc::now());
                     let recorded = Recorded::Compare(ask, answer);
                     self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }

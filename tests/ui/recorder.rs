@@ -9,6 +9,7 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use crate::common::ui::{Garden, append, copy_dir, filters};
 use dreamwatch::memory::moments::{After, Store, take};
 use dreamwatch::ui::focus::Mode;
+use dreamwatch::ui::headless::Headless;
 
 const DREAMT: &str = "[!] The pond freezes at night: move the sensor";
 
@@ -38,6 +39,22 @@ fn record(pip: &Path) {
     moment(start() + TimeDelta::seconds(60), After::Wake, 21);
 }
 
+/// Moves down the observations from the top, blaming each row, until the popup says
+/// `what`; leaves it open.
+fn blame_row_with(s: &mut Headless, what: &str) -> String {
+    for _ in 0..8 {
+        assert!(s.press("b").unwrap().is_empty(), "blamed in place here");
+        assert_eq!(s.app.mode, Mode::Blame);
+        let text = s.text().unwrap();
+        if text.contains(what) {
+            return text;
+        }
+        s.press("esc").unwrap();
+        s.press("j").unwrap();
+    }
+    panic!("no row's blame says {what}:\n{}", s.text().unwrap());
+}
+
 #[test]
 fn blame_names_the_dream_and_the_operator() {
     dreamwatch::app::genomes::install();
@@ -45,19 +62,13 @@ fn blame_names_the_dream_and_the_operator() {
     record(&garden.creature("pip"));
     let mut s = garden.screen("dark", 120, 40);
     s.press("]").unwrap();
-    assert!(s.text().unwrap().contains("pip"));
-    // The newest observation on top: the operator's.
-    assert!(s.press("b").unwrap().is_empty(), "blamed in place here");
-    assert_eq!(s.app.mode, Mode::Blame);
-    let text = s.text().unwrap();
-    assert!(text.contains("operator (restore)"), "{text}");
+    let text = blame_row_with(&mut s, "operator (restore)");
     filters(&garden).bind(|| insta::assert_snapshot!("blame_operator", text));
     s.press("esc").unwrap();
     assert_eq!(s.app.mode, Mode::Normal);
-    s.press("j").unwrap();
-    s.press("b").unwrap();
-    let text = s.text().unwrap();
-    assert!(text.contains("dream 21"), "{text}");
+    // Below it (newest first), the line the dream wrote before it.
+    let text = blame_row_with(&mut s, "The pond freezes");
+    assert!(text.contains("written   dream 21"), "{text}");
     filters(&garden).bind(|| insta::assert_snapshot!("blame_dream", text));
     // The whole file: each line's author, the selected one marked.
     s.press("enter").unwrap();

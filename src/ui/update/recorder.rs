@@ -111,10 +111,20 @@ impl App {
         let Some((b, b_name)) = self.popups.compare.chosen().cloned() else {
             return Vec::new();
         };
+        let mut a_name = ui.name.clone();
+        let mut b_name = b_name;
+        // Two of one name (a copy): their directories tell them apart.
+        if a_name == b_name {
+            let dir = |p: &std::path::Path| {
+                p.file_name()
+                    .map_or_else(String::new, |n| inert(&n.to_string_lossy()))
+            };
+            (a_name, b_name) = (dir(&a), dir(&b));
+        }
         let ask = CompareAsk {
             a,
             b,
-            a_name: ui.name.clone(),
+            a_name,
             b_name,
         };
         self.popups.compare.open(ask.clone());

@@ -5,8 +5,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::CompareAsk;
-use crate::recorder::compare::Comparison;
-use crate::recorder::side::{self, Mark};
+use crate::recorder::compare::{CONTEXT, Comparison};
+use crate::recorder::side::{self, Mark, Shown};
 use crate::ui::doc::DocLine;
 use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
@@ -36,8 +36,23 @@ pub fn document(
         Span::styled(ask.b_name.clone(), theme.title),
     ]))];
     drift(&mut out, c, theme);
-    for f in &c.files {
+    // The files that differ first.
+    let mut files: Vec<_> = c.files.iter().collect();
+    files.sort_by_key(|f| f.only_a.is_empty() && f.only_b.is_empty());
+    for f in files {
         out.push(DocLine::hard(Line::default()));
+        if f.only_a.is_empty() && f.only_b.is_empty() {
+            out.push(plain(
+                format!(
+                    "{} · {} line{}, the same",
+                    inert(&f.file),
+                    f.same,
+                    if f.same == 1 { "" } else { "s" }
+                ),
+                theme.muted,
+            ));
+            continue;
+        }
         out.push(plain(
             format!(
                 "{} · {} the same · {} only in {} · {} only in {}",
@@ -53,12 +68,23 @@ pub fn document(
         let empty = (Vec::new(), Vec::new());
         let (la, lb) = c.lines.get(&f.file).unwrap_or(&empty);
         let clean = |l: &Vec<String>| l.iter().map(|s| inert(s)).collect::<Vec<_>>();
-        for r in side::rows(&clean(la), &clean(lb)) {
-            out.push(row(&r, column, theme));
+        for shown in side::around_changes(side::rows(&clean(la), &clean(lb)), CONTEXT) {
+            out.push(match shown {
+                Shown::Row(r) => row(&r, column, theme),
+                Shown::Same(n) => plain(format!("  ⋯ {n} lines both have"), theme.muted),
+            });
         }
     }
-    for u in &c.unknown {
-        out.push(plain(format!("not known: {}", inert(u)), theme.muted));
+    if let Some(first) = c.unknown.first() {
+        out.push(DocLine::hard(Line::default()));
+        let more = match c.unknown.len() {
+            1 => String::new(),
+            n => format!(" (and {} more: `dreamwatch diff` lists them)", n - 1),
+        };
+        out.push(plain(
+            format!("not known: {}{more}", inert(first)),
+            theme.muted,
+        ));
     }
     out
 }
