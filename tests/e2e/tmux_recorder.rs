@@ -73,14 +73,17 @@ fn blame_and_compare_a_rehearsal_creature_and_its_fork() {
         "{screen}"
     );
     pane.keys(&["Enter"]);
-    pane.wait_text("before the record");
+    pane.wait_text("1) # Observations");
     pane.keys(&["Escape"]);
+    pane.wait_for("the blame closed", |s| !s.contains("Blame ·"));
     pane.keys(&["C"]);
     pane.wait_text("Compare sprout with");
     pane.keys(&["Enter"]);
     let screen = pane.wait_for("the drift", |s| s.contains("dream 1: 0"));
     assert!(screen.contains("Compare · sprout and sprig"), "{screen}");
     assert!(screen.contains("dream 2: 0"), "{screen}");
-    pane.keys(&["Escape", "q"]);
+    pane.keys(&["Escape"]);
+    pane.wait_for("the compare view closed", |s| !s.contains("Compare ·"));
+    pane.keys(&["q"]);
     pane.wait_text("EXITED 0");
 }

@@ -137,6 +137,7 @@ impl App {
 
     /// A blame or a comparison came back: the popup that asked shows it.
     pub(super) fn on_recorded(&mut self, recorded: Recorded) {
+        self.dirty = true;
         match recorded {
             Recorded::Blame(ask, answer) => self.popups.blame.answered(&ask, answer, &self.theme),
             Recorded::Compare(ask, answer) => self.popups.compare.answered(&ask, answer),
