@@ -1,6 +1,6 @@
 //! The pictures of the flight recorder: a copy of an OpenSeed fixture creature whose
 //! runner's record says dream N wrote its newest observations and the operator restored
-//! one, beside a twin that drifted; the blame popup open on a line the dream wrote, and
+//! one, beside a twin that drifted; the blame popup open on the line the dream wrote, and
 //! the compare view of the two.
 
 use std::path::{Path, PathBuf};
@@ -83,7 +83,7 @@ pub fn blame(
     let (tmp, garden) = stage(creature, now)?;
     let mut screen = Headless::open(&[garden], Settings::with_theme(theme), now, width, height)
         .map_err(anyhow::Error::msg)?;
-    for key in ["j", "b"] {
+    for key in ["j", "j", "b"] {
         screen.press(key).map_err(anyhow::Error::msg)?;
     }
     Ok((screen, tmp))
@@ -100,7 +100,7 @@ pub fn compare(
     let (tmp, garden) = stage(creature, now)?;
     let mut screen = Headless::open(&[garden], Settings::with_theme(theme), now, width, height)
         .map_err(anyhow::Error::msg)?;
-    for key in ["C", "enter", "G"] {
+    for key in ["C", "enter"] {
         screen.press(key).map_err(anyhow::Error::msg)?;
     }
     Ok((screen, tmp))
