@@ -118,3 +118,34 @@ fn compare_shows_two_memories_side_by_side() {
     s.press("esc").unwrap();
     assert_eq!(s.app.mode, Mode::Normal);
 }
+
+/// Asked of a past moment (as the time cursor asks it): the file as it was then, and
+/// what became of the line since.
+#[test]
+fn blame_of_the_past_says_what_became_of_the_line() {
+    use dreamwatch::recorder::At;
+    use dreamwatch::ui::popups::blame::{BlameAsk, FileBlame};
+    use dreamwatch::ui::runtime::jobs::recorder;
+    let garden = Garden::new();
+    let pip = garden.creature("pip");
+    record(&pip);
+    let ask = BlameAsk {
+        creature: pip,
+        name: "pip".into(),
+        file: Some(".self/observations.md".into()),
+        line: None,
+        text: Some(DREAMT.into()),
+        at: Some(At::Time(start() + TimeDelta::seconds(50))),
+    };
+    let b = recorder::blame(&ask, None, start() + TimeDelta::hours(1)).unwrap();
+    let FileBlame::Doc(doc) = &b.blame else {
+        panic!("a document: {b:?}");
+    };
+    let line = &doc.lines[b.line.unwrap() - 1];
+    assert_eq!(line.text, DREAMT);
+    assert_eq!(line.written.author.describe(), "dream 21");
+    // Then, the operator's line was not there yet; it is now.
+    assert!(!doc.lines.iter().any(|l| l.text.contains("restored")));
+    let now = b.now.as_ref().unwrap();
+    assert!(now.lines.iter().any(|l| l.text.contains("restored")));
+}
