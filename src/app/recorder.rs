@@ -90,13 +90,23 @@ pub fn diff(args: &DiffArgs) -> ExitCode {
         Ok(c) => print(
             args.json
                 .then(|| serde_json::to_value(&c).unwrap_or_default()),
-            |out| compare::write_text(out, &c),
+            |out| compare::write_text(out, &c, columns()),
         ),
         Err(e) => {
             say!("dreamwatch diff: {e}");
             ExitCode::from(1)
         }
     }
+}
+
+/// The terminal's width when the output is one, else 160 (as a pipe or file reads it).
+fn columns() -> usize {
+    use std::io::IsTerminal;
+    std::io::stdout()
+        .is_terminal()
+        .then(crossterm::terminal::size)
+        .and_then(Result::ok)
+        .map_or(160, |(w, _)| usize::from(w).max(40))
 }
 
 /// `run NEW --fork PATH[@MOMENT]`: writes the memory of the creature at PATH as it was at

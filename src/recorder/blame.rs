@@ -158,13 +158,30 @@ pub fn resolve_file(root: &Path, file: &str) -> String {
 /// Blames each line of `file` (a path in the creature's directory) of the creature at
 /// `root`.
 pub fn blame(root: &Path, file: &str, sources: &Sources) -> std::io::Result<Blame> {
+    blame_until(root, file, sources, None)
+}
+
+/// As [`blame`], of the file as it was at `until` (`None`: now): only the versions
+/// recorded by then count.
+pub fn blame_until(
+    root: &Path,
+    file: &str,
+    sources: &Sources,
+    until: Option<DateTime<Utc>>,
+) -> std::io::Result<Blame> {
     let index = TimeIndex::build(root)?;
     let mut versions = runner_versions(root, file, &index);
     versions.extend(other_versions(root, file, sources));
     versions.sort_by_key(|v| v.t);
+    if let Some(until) = until {
+        versions.retain(|v| v.t.is_some_and(|t| t <= until));
+    }
     // The file now, when it changed since the last version.
-    let now = crate::tail::read_bounded(&root.join(file), crate::memory::moments::MAX_DOC)?
-        .map(|b| String::from_utf8_lossy(&b).into_owned());
+    let now = match until {
+        Some(_) => None,
+        None => crate::tail::read_bounded(&root.join(file), crate::memory::moments::MAX_DOC)?
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+    };
     if let Some(now) = now
         && versions.last().is_none_or(|v| v.text != now)
     {

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::at::At;
 use super::past::{Past, PastError, Sources, resolve};
+use super::side;
 
 /// One memory file of both.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -37,6 +38,9 @@ pub struct Comparison {
     pub drift: Vec<Drift>,
     /// What could not be known of either (a moment without a record of a file).
     pub unknown: Vec<String>,
+    /// Each memory file's lines now, of `a` and of `b` (for showing them side by side).
+    #[serde(skip)]
+    pub lines: BTreeMap<String, (Vec<String>, Vec<String>)>,
 }
 
 /// The memory of `past` of the creature at `root`, by file: each line of its `.self/`
@@ -144,12 +148,20 @@ pub fn compare(
 ) -> Result<Comparison, PastError> {
     let at_now = |root: &Path| resolve(root, At::Time(now), sources, now);
     let (pa, pb) = (at_now(a)?, at_now(b)?);
+    let (mut la, mut lb) = (memory_lines(a, &pa), memory_lines(b, &pb));
     let mut out = Comparison {
         a: a.display().to_string(),
         b: b.display().to_string(),
-        files: files(&memory_lines(a, &pa), &memory_lines(b, &pb)),
+        files: files(&la, &lb),
         ..Comparison::default()
     };
+    for f in &out.files {
+        let (left, right) = (la.remove(&f.file), lb.remove(&f.file));
+        out.lines.insert(
+            f.file.clone(),
+            (left.unwrap_or_default(), right.unwrap_or_default()),
+        );
+    }
     for n in 1..=pa.dreams.min(pb.dreams) as u64 {
         let (da, db) = (
             resolve(a, At::Dream(n), sources, now)?,
@@ -176,8 +188,17 @@ pub fn compare(
     Ok(out)
 }
 
-/// The comparison as text: each file's lines only one side has, then the drift.
-pub fn write_text(out: &mut dyn std::io::Write, c: &Comparison) -> std::io::Result<()> {
+/// Rows both have shown either side of a difference.
+pub const CONTEXT: usize = 3;
+
+/// The comparison as text in `width` columns: each file's lines side by side as `diff -y`
+/// prints them (`<` only in a, `>` only in b, `|` each its own; a file both have alike by
+/// its name only, long runs of lines both have left out), then the drift.
+pub fn write_text(
+    out: &mut dyn std::io::Write,
+    c: &Comparison,
+    width: usize,
+) -> std::io::Result<()> {
     use crate::text::sanitize::sanitize_line;
     writeln!(out, "a  {}", sanitize_line(&c.a))?;
     writeln!(out, "b  {}", sanitize_line(&c.b))?;
@@ -190,17 +211,26 @@ pub fn write_text(out: &mut dyn std::io::Write, c: &Comparison) -> std::io::Resu
             f.only_a.len(),
             f.only_b.len()
         )?;
-        for l in &f.only_a {
-            writeln!(out, "  a| {}", sanitize_line(l))?;
+        if f.only_a.is_empty() && f.only_b.is_empty() {
+            continue;
         }
-        for l in &f.only_b {
-            writeln!(out, "  b| {}", sanitize_line(l))?;
+        let empty = (Vec::new(), Vec::new());
+        let (la, lb) = c.lines.get(&f.file).unwrap_or(&empty);
+        let clean = |l: &Vec<String>| l.iter().map(|s| sanitize_line(s)).collect::<Vec<_>>();
+        for shown in side::around_changes(side::rows(&clean(la), &clean(lb)), CONTEXT) {
+            match shown {
+                side::Shown::Row(r) => writeln!(out, "{}", side::format_row(&r, width))?,
+                side::Shown::Same(n) => writeln!(out, "  ⋯ {n} lines both have")?,
+            }
         }
     }
     if !c.drift.is_empty() {
         writeln!(out, "\ndrift (lines only one has, after each dream)")?;
+        writeln!(out, "  dream  apart")?;
+        let most = c.drift.iter().map(|d| d.total).max().unwrap_or(0).max(1);
         for d in &c.drift {
-            writeln!(out, "  dream {:>4}  {}", d.dream, d.total)?;
+            let bar = "#".repeat((d.total * 40).div_ceil(most));
+            writeln!(out, "  {:>5}  {:>5}  {bar}", d.dream, d.total)?;
         }
     }
     for u in &c.unknown {

@@ -68,6 +68,12 @@ fn text_of(v: &serde_json::Value) -> String {
 
 /// Blames each line of the log `file` (a path in the creature's directory).
 pub fn blame_log(root: &Path, file: &str) -> std::io::Result<LogBlame> {
+    blame_log_until(root, file, None)
+}
+
+/// As [`blame_log`], of the log's first `len` bytes (`None`: all of it): the log as it
+/// was at a moment.
+pub fn blame_log_until(root: &Path, file: &str, len: Option<u64>) -> std::io::Result<LogBlame> {
     let index = TimeIndex::build(root)?;
     let moments: Vec<_> = Store::of_creature(root)
         .moments()
@@ -86,7 +92,7 @@ pub fn blame_log(root: &Path, file: &str) -> std::io::Result<LogBlame> {
     };
     let mut by_id: HashMap<String, usize> = HashMap::new();
     each_line(&root.join(file), |start, _, _, bytes| {
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        if bytes.iter().all(u8::is_ascii_whitespace) || len.is_some_and(|len| start >= len) {
             return;
         }
         let v: serde_json::Value = serde_json::from_slice(bytes).unwrap_or_default();

@@ -10,6 +10,7 @@ pub mod entries;
 pub mod git;
 pub mod index;
 pub mod past;
+pub mod side;
 
 pub use at::{At, PathAt};
 pub use past::{Past, PastError, Sources, copy_record, materialize, resolve};

@@ -109,6 +109,12 @@ pub enum Mode {
     Log,
     /// One entry shown whole (an event).
     Detail,
+    /// Who wrote the selected memory line ([`crate::ui::popups::blame`]).
+    Blame,
+    /// Picking the creature to compare with.
+    ComparePick,
+    /// Two memories side by side ([`crate::ui::popups::compare`]).
+    Compare,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -1,7 +1,8 @@
 //! The observatory without a terminal, on a [`TestBackend`]: screenshots, snapshot tests
 //! and benchmarks drive it with keys and read the screen. Every event goes through the
 //! event loop's own [`handle`]; only the clock (stopped) and the jobs (searches run to
-//! their end, the rest returned) are the harness's.
+//! their end, blames and comparisons made in place, the rest returned) are the
+//! harness's.
 
 use std::collections::{BTreeMap, HashMap};
 use std::convert::Infallible;
@@ -18,9 +19,9 @@ use tokio::sync::mpsc;
 use super::draw::draw;
 use super::input::keys::KeyChord;
 use super::runtime::event_loop::{Wake, handle};
-use super::runtime::jobs::Jobs;
+use super::runtime::jobs::{Jobs, recorder};
 use super::state::{App, Settings};
-use super::update::{Job, Outcome};
+use super::update::{Job, Outcome, Recorded};
 use crate::control::HostStatus;
 use crate::memory::cycle::Cycle;
 use crate::memory::garden::Root;
@@ -221,6 +222,17 @@ impl Headless {
                 search @ Job::Search { .. } => {
                     self.jobs.perform(&mut self.app, search);
                     self.jobs.finish_search(&mut self.app);
+                }
+                // The flight recorder's work, done in place (the clock is the harness's).
+                Job::Blame { ask, history } => {
+                    let answer = recorder::blame(&ask, history, self.app.now);
+                    let recorded = Recorded::Blame(ask, answer);
+                    self.wake(Wake::Outcome(recorder::outcome(recorded)));
+                }
+                Job::Compare { ask, history } => {
+                    let answer = recorder::compare(&ask, history, Utc::now());
+                    let recorded = Recorded::Compare(ask, answer);
+                    self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }
                 other => rest.push(other),
             }

@@ -252,6 +252,22 @@ pub fn review_viewport(area: Rect, lines: usize) -> Viewport {
     viewport(inner(review(area, lines)))
 }
 
+/// Where the compare view goes on a screen of `area`: all of it but a margin.
+pub fn compare(area: Rect) -> Rect {
+    centred(area, u16::MAX, u16::MAX)
+}
+
+/// The text area inside the compare view (for scrolling).
+pub fn compare_viewport(area: Rect) -> Viewport {
+    viewport(inner(compare(area)))
+}
+
+/// Where the list of creatures to compare with goes: as high as its `rows`.
+pub fn compare_pick(area: Rect, rows: usize) -> Rect {
+    let height = u16::try_from(rows + 2).unwrap_or(u16::MAX).clamp(3, 24);
+    centred(area, 60, height)
+}
+
 /// Where the list of a search's hits goes on a screen of `area`.
 pub fn hit_list(area: Rect) -> Rect {
     centred(area, 160, 40)

@@ -7,6 +7,7 @@
 //! creatures of that genome.
 
 pub mod changed;
+mod recorder;
 mod review;
 
 use std::path::{Path, PathBuf};
@@ -196,6 +197,13 @@ pub fn render_all(
         let (theme, _) = Theme::load(default_theme, None, false);
         let (mut screen, _tmp) = review::screen(creature, theme, now, width, height)?;
         written.push(save(&mut screen, &options, &out.join("review.svg"))?);
+        // The flight recorder: a line's blame, and two memories compared.
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let (mut screen, _tmp) = recorder::blame(creature, theme, now, width, height)?;
+        written.push(save(&mut screen, &options, &out.join("blame.svg"))?);
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let (mut screen, _tmp) = recorder::compare(creature, theme, now, width, height)?;
+        written.push(save(&mut screen, &options, &out.join("compare.svg"))?);
     }
     Ok(written)
 }

@@ -14,4 +14,5 @@ mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
 mod tmux_openseed;
+mod tmux_recorder;
 mod tmux_review;

@@ -407,5 +407,21 @@ async fn a_fork_resumes_from_its_fork_point_and_lives_on() {
     assert_eq!(drift.len(), 4, "{diff}");
     assert_eq!(drift[0]["files"][".self/observations.md"], 0, "{diff}");
     assert_eq!(drift[1]["files"][".self/observations.md"], 0, "{diff}");
+    // Side by side, as `diff -y` prints it, in 160 columns (not a terminal).
+    let out = bin(&home)
+        .env("XDG_STATE_HOME", &state)
+        .arg("diff")
+        .arg(&parent)
+        .arg(&fork)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("drift (lines only one has"), "{text}");
+    assert!(text.lines().any(|l| l.contains(" > ")), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| unicode_width::UnicodeWidthStr::width(l) <= 160),
+        "{text}"
+    );
     let _: PathBuf = fork;
 }

@@ -24,6 +24,7 @@ mod openseed_api_only;
 mod openseed_loop;
 mod openseed_real;
 mod read_only;
+mod recorder;
 mod remote;
 mod restore;
 mod review;

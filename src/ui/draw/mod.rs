@@ -90,6 +90,12 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
                 d.draw(frame, cx);
             }
         }
+        Mode::Blame => popups.blame.draw(frame, cx),
+        Mode::ComparePick => {
+            let name = app.selected_ui().map_or("", |ui| ui.name.as_str());
+            popups.compare.draw_pick(frame, name, cx);
+        }
+        Mode::Compare => popups.compare.draw(frame, cx),
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

@@ -247,32 +247,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -456,6 +456,28 @@ actions! {
         hint: "copy",
         description: "copy the selected entry's text to the clipboard with OSC 52 (the terminal must allow it)",
     }
+    Blame {
+        group: Open, keys: ["b"], modes: [Normal, Blame],
+        needs: Creature, bar: Never,
+        hint: "blame",
+        description: "blame the selected line of a memory file (the side panel's top line when it is focused): who wrote it and when, what it replaced, what became of it; or close it",
+    }
+    BlameWhole {
+        group: Open, keys: ["enter"], modes: [Blame],
+        needs: Nothing, bar: Overlay(1),
+        hint: "whole file", description: "blame popup: the whole file's blame, or back to the line",
+    }
+    Compare {
+        group: Open, keys: ["C"], modes: [Normal, Compare],
+        needs: Creature, bar: Never,
+        hint: "compare",
+        description: "compare the creature's memory with another's (picked from the garden): side by side, and how far apart after each dream; or close it",
+    }
+    CompareWith {
+        group: Open, keys: ["enter"], modes: [ComparePick],
+        needs: Nothing, bar: Overlay(1),
+        hint: "compare", description: "compare list: compare with the selected creature",
+    }
     ForceSleep {
         group: Creature, keys: ["s"], modes: [Normal],
         needs: Control, bar: Normal(1),
@@ -535,7 +557,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

@@ -18,8 +18,19 @@ pub fn document(
     anchor: Anchor,
     cx: &DrawContext,
 ) {
+    document_in(frame, layout::help(frame.area()), title, lines, anchor, cx);
+}
+
+/// As [`document`], in `area`.
+pub fn document_in(
+    frame: &mut Frame,
+    area: ratatui::layout::Rect,
+    title: &str,
+    lines: &[DocLine],
+    anchor: Anchor,
+    cx: &DrawContext,
+) {
     let theme = cx.theme;
-    let area = layout::help(frame.area());
     frame.render_widget(Clear, area);
     let block = Block::default()
         .borders(Borders::ALL)

@@ -3,6 +3,8 @@
 //! its drawing. The app holds them together ([`Popups`]); a search's hit list is the
 //! search's ([`crate::ui::state::search::SearchState::list`]).
 
+pub mod blame;
+pub mod compare;
 pub mod detail;
 mod frame;
 pub mod help;
@@ -11,6 +13,8 @@ pub mod message;
 pub mod review;
 pub mod status_log;
 
+use blame::BlamePopup;
+use compare::ComparePopup;
 use detail::Detail;
 use help::HelpPopup;
 use message::MessageBox;
@@ -27,4 +31,6 @@ pub struct Popups {
     pub detail: Option<Detail>,
     pub review: ReviewPopup,
     pub message: MessageBox,
+    pub blame: BlamePopup,
+    pub compare: ComparePopup,
 }

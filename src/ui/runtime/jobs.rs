@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
 mod background;
+pub mod recorder;
 mod remote;
 
 use super::clipboard;
@@ -29,7 +30,7 @@ use crate::ui::prepare::inert;
 use crate::ui::state::App;
 use crate::ui::state::creature::{RunnerLink, ignores_messages_file};
 use crate::ui::state::openseed::name_of;
-use crate::ui::update::{EditAnswer, HandBack, Job, OpenSeedAction, OpenSeedDone};
+use crate::ui::update::{EditAnswer, HandBack, Job, OpenSeedAction, OpenSeedDone, Recorded};
 
 pub use crate::ui::update::Outcome;
 
@@ -167,6 +168,20 @@ impl Jobs {
                     let _ = tx.send(background::run(&line, &dir, &what).await);
                 });
             }
+            Job::Blame { ask, history } => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let answer = recorder::blame(&ask, history, Utc::now());
+                    let _ = tx.send(recorder::outcome(Recorded::Blame(ask, answer)));
+                });
+            }
+            Job::Compare { ask, history } => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let answer = recorder::compare(&ask, history, Utc::now());
+                    let _ = tx.send(recorder::outcome(Recorded::Compare(ask, answer)));
+                });
+            }
             Job::Clipboard(text) => {
                 let tmux = std::env::var_os("TMUX").is_some();
                 let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);
@@ -242,6 +257,7 @@ impl Jobs {
                             ok: false,
                             answer: (whole != e.to_string()).then_some(whole),
                         }),
+                        recorded: None,
                     }
                 }
             };
@@ -414,6 +430,7 @@ impl Jobs {
                             undelivered: Some((dir.clone(), text.clone())),
                             dream_edit: None,
                             openseed: None,
+                            recorded: None,
                         },
                     },
                 };

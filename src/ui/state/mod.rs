@@ -465,6 +465,10 @@ impl App {
     /// Gets text ready for the next frame: the diary at the main pane's width, the recall
     /// window around its position, the selected entity's profile.
     pub fn prepare(&mut self) {
+        if self.mode == Mode::Compare {
+            let width = crate::ui::layout::compare_viewport(self.area).width;
+            self.popups.compare.prepare(&self.theme, width);
+        }
         let areas = self.areas();
         let view = self.shown_view();
         let Some(path) = self.selected.clone() else {

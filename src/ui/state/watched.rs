@@ -32,6 +32,13 @@ pub struct Seen {
     pub notice: Option<String>,
 }
 
+impl super::App {
+    /// The watched history's store, where one is kept (a source of the flight recorder).
+    pub(in crate::ui) fn history_store(&self) -> Option<History> {
+        self.watched.as_ref().map(|w| w.store().clone())
+    }
+}
+
 impl Watched {
     pub fn new(store: History) -> Self {
         Self {
@@ -40,6 +47,11 @@ impl Watched {
             failed: false,
             stamps: HashMap::new(),
         }
+    }
+
+    /// The store (the flight recorder reads its versions).
+    pub fn store(&self) -> &History {
+        &self.store
     }
 
     /// A creature that records its dreams itself needs no watched history.

@@ -51,6 +51,8 @@ impl App {
                     Mode::Message => self.keep_draft(),
                     Mode::Filter => self.clear_filter(),
                     Mode::Detail => self.popups.detail = None,
+                    Mode::Blame => self.popups.blame.close(),
+                    Mode::ComparePick | Mode::Compare => self.popups.compare.close(),
                     _ => {}
                 }
                 self.mode = Mode::Normal;
@@ -170,6 +172,18 @@ impl App {
             Action::OpenEditor => return self.open_selection(true),
             Action::OpenPager => return self.open_selection(false),
             Action::Copy => return self.copy_selection(),
+            Action::Blame if self.mode == Mode::Blame => {
+                self.popups.blame.close();
+                self.mode = Mode::Normal;
+            }
+            Action::Blame => return self.open_blame(None),
+            Action::BlameWhole => self.popups.blame.toggle_whole(&self.theme),
+            Action::Compare if self.mode == Mode::Compare => {
+                self.popups.compare.close();
+                self.mode = Mode::Normal;
+            }
+            Action::Compare => self.pick_compared(),
+            Action::CompareWith => return self.compare_with(),
             Action::User(_) => return self.run_command(action),
             Action::Message => self.open_message(),
             Action::SendMessage => return self.send_message(),
@@ -198,6 +212,12 @@ impl App {
                 }
             }
             Mode::Log => self.popups.log.scroll(&self.theme, help, step),
+            Mode::Blame => self.popups.blame.scroll(help, step),
+            Mode::ComparePick => self.popups.compare.move_pick(step),
+            Mode::Compare => {
+                let vp = layout::compare_viewport(self.area);
+                self.popups.compare.scroll(vp, step);
+            }
             Mode::Hits => self.move_in_hit_list(step),
             Mode::Review => {
                 let lines = self.review_document();
@@ -274,6 +294,10 @@ impl App {
     /// that did not go becomes its creature's draft again (unless a newer one is there),
     /// and so does an edited dream its runner did not hold.
     pub fn on_outcome(&mut self, outcome: Outcome) {
+        if let Some(recorded) = outcome.recorded {
+            self.on_recorded(*recorded);
+            return;
+        }
         let mut text = outcome.text;
         if let Some(edit) = outcome.dream_edit {
             text.push_str(&self.on_edit_answered(edit));

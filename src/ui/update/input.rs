@@ -59,7 +59,10 @@ impl App {
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {}
+            | Mode::Detail
+            | Mode::Blame
+            | Mode::ComparePick
+            | Mode::Compare => {}
         }
         Vec::new()
     }
@@ -125,7 +128,10 @@ impl App {
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {
+            | Mode::Detail
+            | Mode::Blame
+            | Mode::ComparePick
+            | Mode::Compare => {
                 return;
             }
         }

@@ -9,6 +9,7 @@ mod input;
 mod open;
 mod openseed;
 mod openseed_keys;
+mod recorder;
 mod remote;
 mod scrolling;
 
@@ -19,6 +20,10 @@ pub use remote::RemoteAsk;
 use std::path::PathBuf;
 
 use crate::control::ControlCommand;
+use crate::history::History;
+use crate::recorder::compare::Comparison;
+use crate::ui::popups::blame::{BlameAsk, Blamed};
+use crate::ui::popups::compare::CompareAsk;
 
 /// What became of work done in the background: a notice (an error or not), a message
 /// that did not go, given back to its creature as a draft, and what a runner made of an
@@ -31,6 +36,15 @@ pub struct Outcome {
     pub dream_edit: Option<EditAnswer>,
     /// What an OpenSeed orchestrator made of an action.
     pub openseed: Option<OpenSeedDone>,
+    /// A blame or a comparison made in the background.
+    pub recorded: Option<Box<Recorded>>,
+}
+
+/// What the flight recorder answered, for the popup that asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recorded {
+    Blame(BlameAsk, Result<Blamed, String>),
+    Compare(CompareAsk, Result<Comparison, String>),
 }
 
 impl From<(String, bool)> for Outcome {
@@ -41,6 +55,7 @@ impl From<(String, bool)> for Outcome {
             undelivered: None,
             dream_edit: None,
             openseed: None,
+            recorded: None,
         }
     }
 }
@@ -98,6 +113,16 @@ pub enum Job {
     },
     /// Copy text to the operator's clipboard (OSC 52, base64).
     Clipboard(String),
+    /// Blame a memory line off the UI thread (the watched history as a source too).
+    Blame {
+        ask: BlameAsk,
+        history: Option<History>,
+    },
+    /// Compare two creatures' memories off the UI thread.
+    Compare {
+        ask: CompareAsk,
+        history: Option<History>,
+    },
     /// Run a user command's line with `sh -c` in `dir`, detached (no terminal); its last
     /// line of output, or how it failed, comes back as an outcome about `what`.
     Background {

@@ -87,6 +87,7 @@ impl Jobs {
                             undelivered: Some((creature, text)),
                             dream_edit: None,
                             openseed: None,
+                            recorded: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -96,6 +97,7 @@ impl Jobs {
                             undelivered: Some((creature, text)),
                             dream_edit: None,
                             openseed: None,
+                            recorded: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -143,6 +145,7 @@ impl Jobs {
                             ok,
                             answer,
                         }),
+                        recorded: None,
                     };
                     let _ = tx.send(outcome);
                 });

@@ -36,6 +36,14 @@ impl SidePanel {
         self.lines = lines;
     }
 
+    /// The text on the top row (what `b` blames while the panel is focused).
+    pub fn selection(&self, vp: Viewport) -> Option<String> {
+        let top = crate::ui::state::selection::top_line(&self.lines, self.anchor, vp)?;
+        self.lines
+            .get(top)
+            .map(|l| crate::ui::state::selection::text_of(&l.line))
+    }
+
     pub fn scroll(&mut self, vp: Viewport, step: Step) {
         self.anchor = scroll::scroll(&self.lines, self.anchor, vp, step);
     }
