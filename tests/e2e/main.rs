@@ -13,5 +13,6 @@ mod hostile_far;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
+mod tmux_guardrails;
 mod tmux_openseed;
 mod tmux_review;

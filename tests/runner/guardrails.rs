@@ -129,7 +129,22 @@ async fn run_until_held(
         let _ = stopped.await;
     }));
     before(&hosted).await;
-    let report = report_where(dir, "after the sleep", |r| r.slept_at.is_some()).await;
+    // Creature time moves on until the guardrail trips (the clock is the test's).
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let report = loop {
+        if let Some(r) = guardrail::read(dir).filter(|r| r.slept_at.is_some()) {
+            break r;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no morning report after the sleep: {:?}",
+            guardrail::read(dir)
+        );
+        let settled = tokio::time::timeout(Duration::from_millis(100), clock.settled()).await;
+        if settled.is_ok() {
+            clock.advance(TimeDelta::minutes(1));
+        }
+    };
     held_then_woken(dir, &hosted, &clock).await;
     let _ = stop.send(());
     tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
