@@ -22,7 +22,7 @@ use crate::ui::config::{Config as ObservatoryConfig, config_dir};
 pub struct ConfigFile {
     /// The file read; `None` when there is none (the default file does not exist).
     path: Option<PathBuf>,
-    table: toml::Table,
+    pub(super) table: toml::Table,
     /// The line of each key (`theme`, `runner.fatigue_limit`), 1-based.
     lines: HashMap<String, usize>,
 }
@@ -150,7 +150,7 @@ impl ConfigFile {
         }
     }
 
-    fn path(&self) -> PathBuf {
+    pub(super) fn path(&self) -> PathBuf {
         self.path.clone().unwrap_or_else(|| PathBuf::from("config"))
     }
 
@@ -163,7 +163,12 @@ impl ConfigFile {
         self.lines.get(&full).copied()
     }
 
-    fn key_problem(&self, table: Option<&str>, key: &str, message: String) -> ConfigError {
+    pub(super) fn key_problem(
+        &self,
+        table: Option<&str>,
+        key: &str,
+        message: String,
+    ) -> ConfigError {
         ConfigError::Key {
             path: self.path(),
             line: self.line(table, key),
@@ -182,6 +187,8 @@ impl ConfigFile {
         rest.remove("runner");
         rest.remove("fatigue");
         rest.remove("openseed");
+        rest.remove("guardrails");
+        rest.remove("notify");
         let mut problems = Vec::new();
         let check = |table: toml::Table| {
             ObservatoryConfig::deserialize(toml::Value::Table(table))

@@ -57,6 +57,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
         runner: config,
         watching,
         telemetry,
+        guardrails,
     } = settings(
         cli,
         Flags {
@@ -93,6 +94,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
         opts.purpose = args.purpose.clone();
         opts.max_dreams = args.max_dreams;
         opts.max_sleeps = args.max_sleeps;
+        guardrails.apply(&mut opts, &watching);
         creatures.push((opts, genome));
     }
     host(
@@ -153,6 +155,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         runner: config,
         watching,
         telemetry,
+        guardrails,
     } = settings(
         cli,
         Flags {
@@ -213,6 +216,7 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         opts.purpose = Some(DEMO_PURPOSE.into());
         opts.max_dreams = args.max_dreams;
         opts.max_sleeps = args.max_sleeps;
+        guardrails.apply(&mut opts, &watching);
         hosted.push((opts, genome));
     }
     host(

@@ -31,6 +31,7 @@ mod error;
 mod export_otel;
 mod garden;
 pub mod genomes;
+mod guardrails;
 mod host;
 mod openseed;
 mod recorder;

@@ -2,6 +2,7 @@
 //! into the runner's settings and the observatory's.
 
 use super::config::{ConfigFile, Watching};
+use super::guardrails::GardenGuardrails;
 use crate::memory::cycle::Profile;
 use crate::runner::config::{RunnerConfig, RunnerConfigError};
 use crate::telemetry::TelemetryConfig;
@@ -26,6 +27,8 @@ pub struct Settings {
     pub watching: Watching,
     /// The OpenTelemetry export (`None`: off).
     pub telemetry: Option<TelemetryConfig>,
+    /// `[guardrails]`: each creature's are the garden's with its own over them.
+    pub guardrails: GardenGuardrails,
 }
 
 impl Settings {
@@ -39,10 +42,18 @@ impl Settings {
         runner.unconfined_tools |= flags.unconfined;
         runner.validate()?;
         let telemetry = telemetry(file, &mut watching.warnings);
+        let guardrails = file.guardrails();
+        watching.warnings.extend(
+            guardrails
+                .problems
+                .iter()
+                .map(|e| format!("{e} (those guardrails are off)")),
+        );
         Ok(Self {
             runner,
             watching,
             telemetry,
+            guardrails: guardrails.value,
         })
     }
 }

@@ -164,6 +164,15 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "problems": c.problems(),
         "problems_not_listed": c.problems_dropped(),
     });
+    // A guardrail's morning report (`.sys/guardrail.json`), and whether it holds the
+    // creature asleep.
+    if let (Some(report), Value::Object(fields)) = (c.guardrail(), &mut value) {
+        let mut said = serde_json::to_value(report).unwrap_or(Value::Null);
+        if let Value::Object(r) = &mut said {
+            r.insert("held".into(), report.held().into());
+        }
+        fields.insert("guardrail".into(), said);
+    }
     // The genome's own figures, under its name.
     if let (Some(memory), Value::Object(fields)) = (c.genome_memory(), &mut value) {
         fields.insert(genome.name().to_string(), memory.figures(now));
@@ -197,6 +206,12 @@ fn write_text(
         ""
     };
     writeln!(out, "  status        {}{wake}{gone}", s.status.label())?;
+    if let Some(report) = c.guardrail().filter(|r| r.held()) {
+        writeln!(out, "  guardrail     {}", sanitize_line(&report.headline()))?;
+        for line in report.lines() {
+            writeln!(out, "    {}", sanitize_line(&line))?;
+        }
+    }
     if let Some(model) = &s.model {
         writeln!(out, "  model         {}", sanitize_line(model))?;
     }

@@ -12,6 +12,7 @@ use super::dream_log::{DreamLog, DreamRow};
 use super::dreams::Dream;
 use super::events::Event;
 use super::genome::{Genome, GenomeMemory, Registry};
+use super::guardrail::MorningReport;
 use super::identity::{Birth, SleepFile};
 use super::iterations::{CreatorLogEntry, Iteration};
 use super::json::LineError;
@@ -60,6 +61,8 @@ pub enum Change {
     Usage,
     /// `.sys/proposal.json` appeared, changed or went: a dream held for review.
     Proposal,
+    /// `.sys/guardrail.json` appeared, changed or went: a guardrail's morning report.
+    Guardrail,
     /// A log was truncated or replaced and has been read again.
     Reset(FileKind),
     /// The background count of a large conversation is done: totals are complete and
@@ -126,6 +129,8 @@ pub struct Creature {
     usage: UsageLog,
     /// The dream held for the operator's review, if any.
     proposal: Option<Proposal>,
+    /// The morning report of a guardrail that tripped, if any.
+    guardrail: Option<MorningReport>,
     /// The genomes it may live by ([`Registry::installed`] unless opened with another).
     genomes: Registry,
     /// The genome it lives by: BIRTH.json's, else the one whose files are on disk.
@@ -239,6 +244,7 @@ impl Creature {
             runner_probe: RunnerProbe::default(),
             usage: UsageLog::default(),
             proposal: None,
+            guardrail: None,
             genome: genomes.default_genome(),
             genome_memory: None,
             genomes,
@@ -539,6 +545,10 @@ impl Creature {
             FileKind::Proposal => {
                 self.proposal = self.parse_json_file(&content, Proposal::parse, changes);
                 changes.push(Change::Proposal);
+            }
+            FileKind::Guardrail => {
+                self.guardrail = content.and_then(|(_, bytes)| MorningReport::parse(&bytes));
+                changes.push(Change::Guardrail);
             }
             FileKind::Genome(_) => {
                 let Some(memory) = self.genome_memory.as_mut() else {
@@ -929,6 +939,11 @@ impl Creature {
     /// The dream held for review (`.sys/proposal.json`), if one is pending.
     pub fn proposal(&self) -> Option<&Proposal> {
         self.proposal.as_ref()
+    }
+
+    /// The morning report of a guardrail that tripped (`.sys/guardrail.json`), if any.
+    pub fn guardrail(&self) -> Option<&MorningReport> {
+        self.guardrail.as_ref()
     }
 
     pub fn runner(&self) -> Option<&RunnerFile> {

@@ -26,6 +26,9 @@ pub enum FileKind {
     /// `.sys/proposal.json`: a dream held for the operator's review (see
     /// [`super::proposal`]).
     Proposal,
+    /// `.sys/guardrail.json`: the morning report of a creature a guardrail put to sleep
+    /// (see [`super::guardrail`]).
+    Guardrail,
     /// A file of the creature's genome (its plug-in's: [`GenomeFile`]).
     Genome(GenomeFile),
 }
@@ -63,7 +66,7 @@ impl FileKind {
     /// Every kind of the OpenSeed contract, in the order a refresh reads them (dreams
     /// before what is counted against the last dream's time); a genome's own files come
     /// from its spec.
-    pub const ALL: [FileKind; 17] = [
+    pub const ALL: [FileKind; 18] = [
         FileKind::Birth,
         FileKind::Purpose,
         FileKind::Dreams,
@@ -81,6 +84,7 @@ impl FileKind {
         FileKind::Runner,
         FileKind::Usage,
         FileKind::Proposal,
+        FileKind::Guardrail,
     ];
 
     /// Candidate paths relative to the creature root, preferred first.
@@ -103,6 +107,7 @@ impl FileKind {
             FileKind::Runner => &[".sys/runner.json"],
             FileKind::Usage => &[super::usage::USAGE_FILE],
             FileKind::Proposal => &[super::proposal::PROPOSAL],
+            FileKind::Guardrail => &[super::guardrail::GUARDRAIL_FILE],
             FileKind::Genome(file) => file.0.paths,
         }
     }

@@ -15,6 +15,7 @@ pub mod fast_json;
 pub mod figures;
 pub mod garden;
 pub mod genome;
+pub mod guardrail;
 pub mod identity;
 pub mod inbox;
 pub mod iterations;

@@ -227,7 +227,11 @@ impl WholeFiles {
 fn is_line_based(kind: FileKind) -> bool {
     !matches!(
         kind,
-        FileKind::Birth | FileKind::Sleep | FileKind::Runner | FileKind::Proposal
+        FileKind::Birth
+            | FileKind::Sleep
+            | FileKind::Runner
+            | FileKind::Proposal
+            | FileKind::Guardrail
     ) && !matches!(kind, FileKind::Genome(file) if file.0.whole)
 }
 

@@ -10,6 +10,7 @@ use chrono::TimeDelta;
 use serde::{Deserialize, Serialize};
 
 use super::genome_config::GenomeConfigs;
+use super::guard::Guardrails;
 use crate::memory::cycle::InvalidCycle;
 pub use crate::memory::cycle::{Cycle, Profile};
 
@@ -31,6 +32,8 @@ pub enum RunnerConfigError {
     Negative(&'static str),
     #[error("[runner] max_sleep_s must be at least min_sleep_s")]
     SleepRange,
+    #[error("[guardrails] {0}")]
+    Guardrails(&'static str),
     #[error("--speed must be a positive number")]
     Speed,
     #[error(
@@ -85,6 +88,10 @@ pub struct RunnerConfig {
     /// (see `runner::sandbox`). Only for a kernel without Landlock, and a creature trusted
     /// with everything that user can reach.
     pub unconfined_tools: bool,
+    /// What puts the creature to sleep and holds it there until a person wakes it
+    /// (`[guardrails]`, see `runner::guard`). Set by the composition root, per creature.
+    #[serde(skip)]
+    pub guardrails: Guardrails,
 }
 
 impl Default for RunnerConfig {
@@ -106,6 +113,7 @@ impl Default for RunnerConfig {
             review_dreams: false,
             review_timeout: "10m".into(),
             unconfined_tools: false,
+            guardrails: Guardrails::default(),
         }
     }
 }
@@ -184,6 +192,9 @@ impl RunnerConfig {
             return Err(RunnerConfigError::Speed);
         }
         self.review_timeout()?;
+        if let Some(why) = self.guardrails.invalid() {
+            return Err(RunnerConfigError::Guardrails(why));
+        }
         Ok(())
     }
 

@@ -150,6 +150,9 @@ pub fn perform(paths: &SeedPaths, runner: &mut RunnerJson, w: &Record) -> io::Re
         Record::AppendInbox { t, text } => messages::append(&paths.root, text, *t)
             .map(drop)
             .map_err(io::Error::other),
+        Record::MorningReport(report) => {
+            write::write_json(&crate::memory::guardrail::path(&paths.root), report)
+        }
     }
 }
 

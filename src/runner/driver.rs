@@ -19,6 +19,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use tokio::sync::{mpsc, watch};
 
+use crate::llm::prices::Prices;
 use crate::llm::{Embedder, HashingEmbedder};
 use crate::memory::status::Status;
 use crate::memory::time::format_time;
@@ -46,6 +47,7 @@ use crate::control::Answer;
 use crate::control::hosted::AnswerFn;
 use crate::control::{ControlRequest, ControlSender, HostStatus, HostedCreature};
 use crate::memory::events::{CreatureEvent, ErrorEvent, EventKind};
+use crate::memory::guardrail::{self, MorningReport};
 use crate::memory::moments::{self, After};
 use crate::memory::proposal::{self, Decision, Proposal};
 
@@ -80,6 +82,9 @@ pub struct RunnerOptions {
     pub faults: Option<Arc<dyn WriteFaults>>,
     /// Where the creature's life goes as OpenTelemetry spans (`None`: not exported).
     pub telemetry: Option<TelemetryOptions>,
+    /// What model calls cost, for the daily cost cap (`[guardrails]`): the built-in
+    /// table with the config's `[prices]` over it.
+    pub prices: Prices,
 }
 
 impl RunnerOptions {
@@ -109,6 +114,7 @@ impl RunnerOptions {
             postbox: None,
             faults: None,
             telemetry: None,
+            prices: Prices::builtin(),
         }
     }
 }
@@ -185,6 +191,8 @@ pub struct Runner<G: Genome> {
     usage: UsageBook,
     /// A warning found when opening it, said once the run starts.
     usage_warning: Option<String>,
+    /// What model calls cost (the cost cap's reading of the usage).
+    prices: Prices,
     faults: Option<Arc<dyn WriteFaults>>,
     /// The disk is full: nothing that writes or calls the model is done until a probe
     /// finds room again.
@@ -338,6 +346,7 @@ impl<G: Genome> Runner<G> {
             proposal: None,
             usage,
             usage_warning,
+            prices: opts.prices,
             faults: opts.faults,
             full: None,
             deferred: VecDeque::new(),
@@ -488,7 +497,12 @@ impl<G: Genome> Runner<G> {
             match woken {
                 Woken::Input(input) => {
                     self.meter(&input);
+                    let answered = matches!(input, Input::Thought { .. });
                     outputs = self.engine.handle(self.clock.now(), input);
+                    if answered && let Some(usd) = self.spent_today() {
+                        let more = self.engine.handle(self.clock.now(), Input::Spent { usd });
+                        outputs.extend(more);
+                    }
                 }
                 Woken::Probe => {
                     if self.probe() {
@@ -624,6 +638,7 @@ impl<G: Genome> Runner<G> {
                     Performed::Failed { file, error } => self.write_failed(file, &error),
                 }
             }
+            Output::Record(Record::MorningReport(report)) => self.morning_report(report),
             Output::Record(r) => self.record(r),
             Output::Status { status, fatigue } => {
                 if let Some(t) = &self.telemetry {
@@ -788,6 +803,29 @@ impl<G: Genome> Runner<G> {
         None
     }
 
+    /// Writes a guardrail's report; once the sleep is over, with what it changed, and
+    /// the `held` event that says it all.
+    fn morning_report(&mut self, mut report: MorningReport) {
+        let slept = report.slept_at.is_some() && report.held() && report.changes.is_empty();
+        if slept {
+            report.changes = guardrail::changes_since(&self.paths.root, report.tripped_at);
+        }
+        self.record(Record::MorningReport(report.clone()));
+        if slept {
+            let mut fields = serde_json::Map::new();
+            fields.insert("phase".into(), "held".into());
+            fields.insert("reason".into(), report.reason.clone().into());
+            fields.insert("text".into(), report.lines().join("; ").into());
+            let t = report.slept_at.unwrap_or(report.tripped_at);
+            self.review_event(t, guardrail::GUARDRAIL_EVENT, fields);
+            self.say(&format!(
+                "{}: asleep and held; press {} to wake it (.sys/guardrail.json)",
+                report.headline(),
+                report.wake_key
+            ));
+        }
+    }
+
     fn review_event(
         &mut self,
         t: DateTime<Utc>,
@@ -824,6 +862,14 @@ impl<G: Genome> Runner<G> {
             _ => {}
         }
         self.flush_usage();
+    }
+
+    /// What today's model calls cost so far, as far as their price is known, when the
+    /// creature has a cost cap.
+    fn spent_today(&self) -> Option<f64> {
+        self.config.guardrails.daily_cost_usd?;
+        let today = self.usage.today_on(self.clock.now().date_naive())?;
+        Some(self.prices.cost(today).usd)
     }
 
     /// Writes the usage lines counted and not written yet (none while the disk is full).

@@ -17,6 +17,7 @@ pub mod engine;
 pub mod garden;
 pub mod genome;
 pub mod genome_config;
+pub mod guard;
 pub mod hosting;
 pub mod mail;
 pub mod open;

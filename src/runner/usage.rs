@@ -61,6 +61,11 @@ impl UsageBook {
         (book, warning)
     }
 
+    /// The sums of `day`, when the last call counted was on it.
+    pub fn today_on(&self, day: NaiveDate) -> Option<&Totals> {
+        (self.day == Some(day)).then_some(&self.today)
+    }
+
     /// Whether lines counted wait to be written.
     pub fn has_unwritten(&self) -> bool {
         !self.unwritten.is_empty()

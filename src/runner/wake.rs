@@ -89,6 +89,14 @@ pub fn exhausted(actions: u64) -> String {
 pub const OPERATOR_SLEEP: &str =
     "[SYSTEM] Your operator is putting you to sleep now for memory consolidation.";
 
+/// A guardrail puts the creature to sleep (`detail`: what tripped).
+pub fn guardrail_sleep(detail: &str) -> String {
+    format!(
+        "[SYSTEM] A guardrail is putting you to sleep now for memory consolidation: {detail}. \
+         You will stay asleep until a person wakes you."
+    )
+}
+
 pub const CONTINUE: &str = "Continue. Use your tools to take action.";
 
 #[cfg(test)]

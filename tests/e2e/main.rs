@@ -13,6 +13,7 @@ mod hostile_far;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
+mod tmux_guardrails;
 mod tmux_openseed;
 mod tmux_recorder;
 mod tmux_review;

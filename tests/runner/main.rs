@@ -18,6 +18,7 @@ mod emergence_openai;
 mod evennia;
 mod evennia_openai;
 mod garden;
+mod guardrails;
 mod hostile_files;
 mod inbox;
 mod key;

@@ -7,7 +7,8 @@
 //!   `cat PURPOSE.md`, notes in `workspace/`), one command that fails, reading
 //!   `MESSAGES.md` when the creator wrote, then a nap or a sleep. Every seventh session is
 //!   a marathon of commands that ignores the fatigue warning, so the runner forces
-//!   consolidation at the limit;
+//!   consolidation at the limit. A creator who writes [`STUBBORN`] has it retry the
+//!   session's failing command turn after turn (a loop, for the guardrails to catch);
 //! - compactions with a summary of how many messages went;
 //! - a genome's own requests with the answer the genome gives ([`GenomeTask::rehearse`]).
 
@@ -47,7 +48,12 @@ struct Script {
     step: u64,
     calls: u64,
     creator: Option<String>,
+    /// The creator asked for [`STUBBORN`]: this session retries its failing command.
+    stubborn: bool,
 }
+
+/// What a creator writes to have the rehearsal retry a failing command, again and again.
+pub const STUBBORN: &str = "retry until it works";
 
 impl Rehearsal {
     pub fn new() -> Self {
@@ -147,8 +153,10 @@ impl Script {
         if turn.woke || self.session == 0 {
             self.session += 1;
             self.step = 0;
+            self.stubborn = false;
         }
         if let Some(words) = creator_words(&turn.creator_messages) {
+            self.stubborn |= words.contains(STUBBORN);
             self.creator = Some(words);
         }
         self.step += 1;
@@ -210,6 +218,10 @@ impl Script {
             },
             4 => (
                 Some("Checking something that may not be there.".into()),
+                bash(FAILING[(s as usize) % FAILING.len()].into()),
+            ),
+            n if self.stubborn && n <= MARATHON_TURNS => (
+                Some("It failed. Trying again: it must work this time.".into()),
                 bash(FAILING[(s as usize) % FAILING.len()].into()),
             ),
             _ => {

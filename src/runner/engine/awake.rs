@@ -583,6 +583,10 @@ impl<G: Genome> Engine<G> {
             json!({"tool": call.name, "input": input, "ok": outcome.ok, "ms": outcome.ms}),
             out,
         );
+        if self.parked.is_none() {
+            let bash = command.filter(|_| call.name == super::super::tools::BASH);
+            self.guard_tool(now, bash, !outcome.ok, out);
+        }
         tool_result(&call.id, outcome.content, !outcome.ok)
     }
 

@@ -48,7 +48,10 @@ impl<G: Genome> Engine<G> {
             }
             ControlCommand::ForceSleep => self.force_sleep(now, out),
             ControlCommand::Wake => match &self.state {
-                State::Asleep(_) => self.begin_wake(now, WakeSource::Operator, out),
+                State::Asleep(_) => {
+                    self.release(now, out);
+                    self.begin_wake(now, WakeSource::Operator, out)
+                }
                 State::SleepWork(_) => self.wake_during_sleep_work(now, WakeSource::Operator, out),
                 // It wakes once the proposal is decided.
                 State::Held(_) => {

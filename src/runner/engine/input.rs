@@ -51,6 +51,11 @@ pub enum Input<G: Genome> {
     Control(ControlCommand),
     /// What became of an `Output::Review`.
     Reviewed(Reviewed<G::Restored>),
+    /// What the creature's model calls cost today (UTC) so far, in US dollars, for its
+    /// cost cap.
+    Spent {
+        usd: f64,
+    },
     /// The runner is asked to stop (signal, observatory closing).
     Shutdown,
 }

@@ -28,6 +28,7 @@ mod seam_tests;
 mod awake;
 mod compaction;
 mod control;
+mod guardrail;
 mod mail;
 mod rest;
 mod review;
@@ -40,6 +41,7 @@ use serde_json::Value;
 
 use crate::llm::{ContentBlock, Message, ToolSpec};
 use crate::memory::events::{CreatureEvent, ErrorEvent};
+use crate::memory::guardrail::MorningReport;
 use crate::memory::inbox::Delivered;
 use crate::memory::iterations::IterationAction;
 use crate::memory::status::Status;
@@ -51,6 +53,7 @@ use super::activity::Activity;
 use super::brain::task::Turn;
 use super::config::RunnerConfig;
 use super::genome::{Cx, Genome, SleepCause, ToolCall};
+use super::guard::Guard;
 
 pub struct Engine<G: Genome> {
     cfg: RunnerConfig,
@@ -98,6 +101,11 @@ pub struct Engine<G: Genome> {
     /// The genome's IO goes to the review's working copy (the sleep work under way is
     /// reviewed).
     staging: bool,
+    /// The guardrails' watch (`[guardrails]`).
+    guard: Guard,
+    /// A guardrail tripped: the creature is put to sleep and held there until a person
+    /// wakes it; its morning report as far as it is known.
+    hold: Option<MorningReport>,
 }
 
 #[derive(Debug)]
@@ -210,6 +218,8 @@ struct Asleep {
 enum Force {
     Fatigue,
     Operator,
+    /// A guardrail tripped (the hold's report says which).
+    Guardrail,
 }
 
 #[derive(Debug, Default)]
@@ -221,6 +231,7 @@ struct SinceSleep {
 
 impl<G: Genome> Engine<G> {
     pub fn new(cfg: RunnerConfig, genome: G, max_dreams: Option<u64>) -> Self {
+        let cfg_guardrails = cfg.guardrails.clone();
         let mut tools = super::tools::specs(&cfg, &genome.prompt(&cfg).sleep);
         let mut sleep_tools = Vec::new();
         let mut sleep_only = Vec::new();
@@ -265,6 +276,8 @@ impl<G: Genome> Engine<G> {
             inbox: Delivered::default(),
             shown: None,
             staging: false,
+            guard: Guard::new(cfg_guardrails),
+            hold: None,
         }
     }
 
@@ -306,6 +319,7 @@ impl<G: Genome> Engine<G> {
             Input::Message(m) => self.on_message(now, m, &mut out),
             Input::Control(cmd) => self.on_control(now, cmd, &mut out),
             Input::Reviewed(r) => self.on_reviewed(now, r, &mut out),
+            Input::Spent { usd } => self.on_spent(now, usd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }
         if self.dreams_reached_outside_sleep() {
@@ -345,7 +359,8 @@ impl<G: Genome> Engine<G> {
             | State::Waking { .. } => Status::Awake,
             State::SleepWork(_) | State::Held(_) => Status::Dreaming,
             State::Asleep(a) => {
-                let until = Some(a.wake_at);
+                // Held by a guardrail: no wake time.
+                let until = self.hold.is_none().then_some(a.wake_at);
                 match a.kind {
                     Rest::Nap => Status::Napping { until },
                     Rest::Sleep => Status::Asleep { until },
@@ -414,7 +429,9 @@ impl<G: Genome> Engine<G> {
                 let step = self.with_genome(now, out, |g, cx| g.step(cx));
                 self.sleep_step(now, step, out);
             }
-            State::Asleep(a) if a.due => self.begin_wake(now, WakeSource::Timer, out),
+            State::Asleep(a) if a.due && self.hold.is_none() => {
+                self.begin_wake(now, WakeSource::Timer, out)
+            }
             _ => {}
         }
     }

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::control::Answer;
 use crate::llm::{Request, Role};
 use crate::memory::events::{CreatureEvent, EventKind};
+use crate::memory::guardrail::MorningReport;
 use crate::memory::inbox::Delivered;
 use crate::memory::iterations::Iteration;
 use crate::memory::status::Status;
@@ -124,6 +125,10 @@ pub enum Record {
         t: DateTime<Utc>,
         text: String,
     },
+    /// A guardrail's morning report (`.sys/guardrail.json`). When the sleep is over and
+    /// the report has no changes yet, the driver adds what the sleep changed and writes
+    /// the `held` event.
+    MorningReport(MorningReport),
 }
 
 impl Record {
@@ -146,6 +151,7 @@ impl Record {
             Record::Runner { .. } => "runner.json",
             Record::InboxDelivered(_) => "inbox.json",
             Record::AppendInbox { .. } => "MESSAGES.md",
+            Record::MorningReport(_) => "guardrail.json",
         }
     }
 }

@@ -44,7 +44,7 @@ impl<G: Genome> Engine<G> {
     pub(super) fn on_timer(&mut self, now: DateTime<Utc>, id: u64, out: &mut Vec<Output<G>>) {
         match &mut self.state {
             State::Asleep(a) if a.timer == id => {
-                if self.paused {
+                if self.paused || self.hold.is_some() {
                     a.due = true;
                 } else {
                     self.begin_wake(now, WakeSource::Timer, out);
@@ -126,6 +126,11 @@ impl<G: Genome> Engine<G> {
     /// The genome woke the sleeping creature for a creator's message.
     /// An urgent message wakes the creature (`from`: who sent it).
     pub(super) fn urgent_wake(&mut self, now: DateTime<Utc>, from: &str, out: &mut Vec<Output<G>>) {
+        // Held by a guardrail: only a person's wake ends the sleep (the message waits in
+        // the context).
+        if self.hold.is_some() {
+            return;
+        }
         let who = if from == CREATOR { "the creator" } else { from };
         let source = WakeSource::Urgent(format!("a message from {who}"));
         match self.state {

@@ -36,17 +36,28 @@ impl<G: Genome> Engine<G> {
         let (note, why) = match force {
             Force::Fatigue => (
                 wake::exhausted(self.fatigue),
-                "forced consolidation (fatigue limit)",
+                "forced consolidation (fatigue limit)".to_string(),
             ),
             Force::Operator => (
                 wake::OPERATOR_SLEEP.to_string(),
-                "forced consolidation (operator)",
+                "forced consolidation (operator)".to_string(),
             ),
+            Force::Guardrail => {
+                let (detail, reason) = self
+                    .hold
+                    .as_ref()
+                    .map(|r| (r.detail.clone(), r.reason.clone()))
+                    .unwrap_or_default();
+                (
+                    wake::guardrail_sleep(&detail),
+                    format!("forced consolidation (guardrail: {reason})"),
+                )
+            }
         };
         self.say_user(now, note, out);
-        self.checkpoint(now, self.cfg.cycle.deep_sleep_pause_s, Some(why), out);
+        self.checkpoint(now, self.cfg.cycle.deep_sleep_pause_s, Some(&why), out);
         let cause = match force {
-            Force::Fatigue => SleepCause::Forced,
+            Force::Fatigue | Force::Guardrail => SleepCause::Forced,
             Force::Operator => SleepCause::Operator,
         };
         self.start_sleep_work(now, cause, now, out);
@@ -354,6 +365,9 @@ impl<G: Genome> Engine<G> {
             sleep.consolidated,
             out,
         );
+        if self.hold.is_some() {
+            return self.held_asleep(now, sleep.consolidated, out);
+        }
         if let Some(source) = self.wake_early.take() {
             return self.begin_wake(now, source, out);
         }

@@ -288,6 +288,12 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
             style = theme.error;
             (label.to_string(), "⚠ ", theme.error)
         }
+        // Held asleep by a guardrail until a person wakes it.
+        (None, None, _) if ui.held.is_some() => {
+            style = theme.dream;
+            let held = ui.held.clone().unwrap_or_default();
+            (held, "⊘ ", theme.dream)
+        }
         // A dream held for review: how long before it applies itself.
         (None, None, Some(review)) => {
             style = theme.dream;

@@ -98,6 +98,16 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
             )),
         });
     }
+    if let Some(held) = &ui.held {
+        first.push(Part {
+            drop: 2,
+            spans: vec![Span::styled(
+                format!("  ⊘ {held} · w wakes it"),
+                theme.dream,
+            )],
+            short: Some((0, vec![Span::styled("  ⊘ held", theme.dream)])),
+        });
+    }
     first.extend(super::openseed::header_parts(app));
     first.extend(far_part(app));
     first.extend(super::cost::header_part(app, ui));

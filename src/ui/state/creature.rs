@@ -100,6 +100,9 @@ pub struct CreatureUi {
     pub usage: UsageLog,
     /// A dream held for the operator's review (`.sys/proposal.json`).
     pub review: Option<PendingReview>,
+    /// Held asleep by a guardrail: its morning report's headline (`held: cost cap
+    /// $2.00`), made inert (`.sys/guardrail.json`).
+    pub held: Option<String>,
     /// Tool calls and fatigue per interval, the last [`PULSE_LEN`] up to now's.
     pub pulse: PulseSeries,
     /// The interval `pulse` ends with; `None`: prepare it again.
@@ -192,6 +195,7 @@ impl CreatureUi {
             without_files: false,
             usage: UsageLog::default(),
             review: None,
+            held: None,
             pulse: PulseSeries::default(),
             pulse_at: None,
         }
@@ -233,6 +237,16 @@ impl CreatureUi {
                     if new && self.review.is_some() {
                         attention = attention.max(Some(Attention::Review));
                     }
+                }
+                Change::Guardrail => {
+                    let held = c
+                        .guardrail()
+                        .filter(|r| r.held())
+                        .map(|r| crate::text::sanitize::sanitize_line(&r.headline()));
+                    if held.is_some() && self.held.is_none() {
+                        attention = attention.max(Some(Attention::Review));
+                    }
+                    self.held = held;
                 }
                 Change::Usage | Change::Reset(FileKind::Usage) => self.usage = c.usage().clone(),
                 Change::Identity => {
