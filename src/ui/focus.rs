@@ -109,6 +109,8 @@ pub enum Mode {
     Log,
     /// One entry shown whole (an event).
     Detail,
+    /// The `:` command palette.
+    Palette,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -23,6 +23,7 @@ mod openseed;
 mod openseed_api_only;
 mod openseed_loop;
 mod openseed_real;
+mod palette;
 mod read_only;
 mod remote;
 mod restore;

@@ -216,6 +216,17 @@ actions! {
         needs: Nothing, bar: Overlay(4),
         hint: "close", description: "close this help (as Esc does)",
     }
+    Palette {
+        group: General, keys: [":"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "palette",
+        description: "command palette: an action, a view or a creature by name (fuzzy)",
+    }
+    Suspend {
+        group: General, keys: ["ctrl-z"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "suspend", description: "suspend the observatory to the shell (fg brings it back)",
+    }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],
         needs: Nothing, bar: Normal(3),
@@ -538,6 +549,16 @@ actions! {
         group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
+    }
+    PaletteRun {
+        group: Prompt, keys: ["enter"], modes: [Palette],
+        needs: Nothing, bar: Overlay(1),
+        hint: "run", description: "palette: run the entry chosen with ↑/↓ (an action, a view, a creature)",
+    }
+    PaletteClose {
+        group: Prompt, keys: ["esc"], modes: [Palette],
+        needs: Nothing, bar: Overlay(2),
+        hint: "close", description: "palette: close it, nothing run",
     }
 }
 

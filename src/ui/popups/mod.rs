@@ -8,12 +8,14 @@ mod frame;
 pub mod help;
 pub mod hits;
 pub mod message;
+pub mod palette;
 pub mod review;
 pub mod status_log;
 
 use detail::Detail;
 use help::HelpPopup;
 use message::MessageBox;
+use palette::Palette;
 use review::ReviewPopup;
 use status_log::StatusLog;
 
@@ -27,4 +29,6 @@ pub struct Popups {
     pub detail: Option<Detail>,
     pub review: ReviewPopup,
     pub message: MessageBox,
+    /// The `:` palette, while [`crate::ui::focus::Mode::Palette`].
+    pub palette: Palette,
 }

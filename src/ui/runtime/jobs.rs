@@ -182,6 +182,7 @@ impl Jobs {
                 format!("cannot edit {name}'s dream: no terminal to hand over here"),
                 true,
             ),
+            Job::Suspend => app.set_notice("no terminal to suspend here", true),
         }
     }
 

@@ -64,6 +64,10 @@ impl App {
                     Mode::Log
                 };
             }
+            Action::Palette => self.open_palette(),
+            Action::PaletteRun => return self.run_palette(),
+            Action::PaletteClose => self.mode = Mode::Normal,
+            Action::Suspend => return vec![Job::Suspend],
             Action::FilterGarden => self.start_filter(),
             Action::SortGarden => self.cycle_sort(),
             Action::ClearFilter => self.clear_filter(),
@@ -204,9 +208,12 @@ impl App {
                 let vp = layout::review_viewport(self.area, lines.len());
                 self.popups.review.scroll(&lines, vp, step);
             }
-            Mode::Normal | Mode::Garden | Mode::Message | Mode::Search | Mode::Filter => {
-                self.scroll(self.pane, step)
-            }
+            Mode::Normal
+            | Mode::Garden
+            | Mode::Message
+            | Mode::Search
+            | Mode::Filter
+            | Mode::Palette => self.scroll(self.pane, step),
         }
     }
 

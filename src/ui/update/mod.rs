@@ -9,6 +9,7 @@ mod input;
 mod open;
 mod openseed;
 mod openseed_keys;
+mod palette;
 mod remote;
 mod scrolling;
 
@@ -105,4 +106,7 @@ pub enum Job {
         dir: PathBuf,
         what: String,
     },
+    /// Suspend the observatory as a shell's Ctrl-Z does: the terminal put back, the
+    /// process stopped, and on `fg` the screen taken again and drawn whole.
+    Suspend,
 }
