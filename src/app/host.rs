@@ -98,7 +98,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     host(
         creatures,
         args.headless,
-        vec![args.dir.clone()],
+        (vec![args.dir.clone()], None),
         cli,
         (watching, telemetry),
         secrets,
@@ -215,10 +215,12 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         opts.max_sleeps = args.max_sleeps;
         hosted.push((opts, genome));
     }
+    // The observatory's speed keys start from the speed asked for (whole times).
+    let speed = (args.speed.round() as u32).max(1);
     host(
         hosted,
         args.headless,
-        vec![garden.clone()],
+        (vec![garden.clone()], Some(speed)),
         cli,
         (watching, telemetry),
         secrets,
@@ -348,10 +350,12 @@ fn model_of(label: &str) -> String {
 /// Runs the creatures headless (progress lines until each is done, or a signal), or in
 /// the observatory opened on `watch` with the creatures hosted in-process. Several
 /// creatures live in one garden: each can write to the others (`send_message`).
+/// `watch`: the directories the observatory watches, and the demo's speed when this is
+/// the demo.
 fn host(
     creatures: Vec<(RunnerOptions, Hosting)>,
     headless: bool,
-    watch: Vec<PathBuf>,
+    watch: (Vec<PathBuf>, Option<u32>),
     cli: &Cli,
     (watching, telemetry): (Watching, Option<TelemetryConfig>),
     secrets: &Secrets,
@@ -454,7 +458,7 @@ fn host_runners(
         tokio::sync::watch::Receiver<bool>,
     ),
     headless: bool,
-    watch: Vec<PathBuf>,
+    (watch, demo_speed): (Vec<PathBuf>, Option<u32>),
     cli: &Cli,
     watching: Watching,
 ) -> Result<(), AppError> {
@@ -495,6 +499,7 @@ fn host_runners(
             openseed: None,
             read_only: cli.ui.read_only,
             remotes: Vec::new(),
+            demo_speed,
         };
         let ui = crate::ui::run_observatory(options, hosted).map_err(AppError::Observatory);
         let _ = stop_tx.send(true);

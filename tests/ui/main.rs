@@ -11,6 +11,7 @@ mod behaviour;
 mod commands;
 mod costs;
 mod cycle;
+mod demo_keys;
 mod dream_changes;
 mod emergence;
 mod evennia;

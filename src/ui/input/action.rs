@@ -499,6 +499,21 @@ actions! {
         needs: Write, bar: Normal(1),
         hint: "message", description: "write to the creature's MESSAGES.md",
     }
+    DemoSlower {
+        group: Creature, keys: ["-"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "slower", description: "demo: its creatures live slower (the header says how fast)",
+    }
+    DemoFaster {
+        group: Creature, keys: ["+", "="], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "faster", description: "demo: its creatures live faster",
+    }
+    PauseAll {
+        group: Creature, keys: ["P"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "pause all", description: "pause every creature hosted here, or resume them all",
+    }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
         needs: Review, bar: Overlay(1),

@@ -51,6 +51,7 @@ fn describe(command: &ControlCommand) -> &'static str {
         ControlCommand::ForceSleep => "sleep now",
         ControlCommand::Wake => "wake up",
         ControlCommand::Message { .. } => "read a message",
+        ControlCommand::Speed { .. } => "live at the demo's new speed",
         ControlCommand::Proposal => "show its proposal",
         ControlCommand::ApplyProposal => "apply its dream",
         ControlCommand::RejectProposal => "reject its dream",

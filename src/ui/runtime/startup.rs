@@ -56,6 +56,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             },
             prices: Prices::builtin().with(&config.prices),
             ascii: crate::text::ascii::locale_wants_ascii(|name| std::env::var(name).ok()),
+            demo_speed: None,
         },
         warnings,
     )

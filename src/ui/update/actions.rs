@@ -64,6 +64,9 @@ impl App {
                     Mode::Log
                 };
             }
+            Action::DemoSlower => return self.demo_speed(false),
+            Action::DemoFaster => return self.demo_speed(true),
+            Action::PauseAll => return self.pause_all(),
             Action::Palette => self.open_palette(),
             Action::PaletteRun => return self.run_palette(),
             Action::PaletteClose => self.mode = Mode::Normal,
@@ -259,6 +262,7 @@ impl App {
                 ControlCommand::Pause => format!("pause {name}"),
                 ControlCommand::Resume => format!("resume {name}"),
                 ControlCommand::Message { .. } => format!("message {name}"),
+                ControlCommand::Speed { .. } => format!("change {name}'s speed"),
                 ControlCommand::Proposal
                 | ControlCommand::ApplyProposal
                 | ControlCommand::RejectProposal

@@ -3,6 +3,7 @@
 
 mod actions;
 mod commands;
+mod demo;
 mod garden;
 mod handover;
 mod input;
