@@ -100,7 +100,7 @@ pub fn run(args: &RunArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppError>
     host(
         creatures,
         args.headless,
-        vec![args.dir.clone()],
+        (vec![args.dir.clone()], None),
         cli,
         (watching, telemetry),
         secrets,
@@ -219,10 +219,12 @@ pub fn demo(args: &DemoArgs, cli: &Cli, secrets: &Secrets) -> Result<(), AppErro
         guardrails.apply(&mut opts, &watching);
         hosted.push((opts, genome));
     }
+    // The observatory's speed keys start from the speed asked for (whole times).
+    let speed = (args.speed.round() as u32).max(1);
     host(
         hosted,
         args.headless,
-        vec![garden.clone()],
+        (vec![garden.clone()], Some(speed)),
         cli,
         (watching, telemetry),
         secrets,
@@ -352,10 +354,12 @@ fn model_of(label: &str) -> String {
 /// Runs the creatures headless (progress lines until each is done, or a signal), or in
 /// the observatory opened on `watch` with the creatures hosted in-process. Several
 /// creatures live in one garden: each can write to the others (`send_message`).
+/// `watch`: the directories the observatory watches, and the demo's speed when this is
+/// the demo.
 fn host(
     creatures: Vec<(RunnerOptions, Hosting)>,
     headless: bool,
-    watch: Vec<PathBuf>,
+    watch: (Vec<PathBuf>, Option<u32>),
     cli: &Cli,
     (watching, telemetry): (Watching, Option<TelemetryConfig>),
     secrets: &Secrets,
@@ -458,7 +462,7 @@ fn host_runners(
         tokio::sync::watch::Receiver<bool>,
     ),
     headless: bool,
-    watch: Vec<PathBuf>,
+    (watch, demo_speed): (Vec<PathBuf>, Option<u32>),
     cli: &Cli,
     watching: Watching,
 ) -> Result<(), AppError> {
@@ -499,6 +503,7 @@ fn host_runners(
             openseed: None,
             read_only: cli.ui.read_only,
             remotes: Vec::new(),
+            demo_speed,
         };
         let ui = crate::ui::run_observatory(options, hosted).map_err(AppError::Observatory);
         let _ = stop_tx.send(true);

@@ -128,6 +128,7 @@ fn observe(cli: &Cli, secrets: &Secrets) -> ExitCode {
         return ExitCode::from(e.exit_code());
     }
     let options = ObservatoryOptions {
+        demo_speed: None,
         paths,
         remotes,
         theme: cli.ui.theme.clone(),

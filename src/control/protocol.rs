@@ -12,7 +12,8 @@
 //! <- {"error":"unknown variant `dance`, expected one of ...","ok":false}
 //! ```
 //!
-//! Commands: `pause`, `resume`, `force_sleep`, `wake`, `message` (with `text`); for a dream
+//! Commands: `pause`, `resume`, `force_sleep`, `wake`, `message` (with `text`), `speed`
+//! (with `times`: creature time passes that many times faster from now on); for a dream
 //! held for review (`--review-dreams`, see [`crate::memory::proposal`]): `proposal` (the
 //! pending proposal, answered `{"kind":"proposal","proposal":{...}}` or
 //! `{"kind":"no_proposal"}`; a runner holds one at most, so this is the list too),
@@ -63,6 +64,11 @@ pub enum ControlCommand {
     Wake,
     Message {
         text: String,
+    },
+    /// Creature time passes `times` times faster than the wall clock from now on (the
+    /// demo's speed keys); a sleep under way keeps what it has left in creature time.
+    Speed {
+        times: u32,
     },
     /// The pending proposal of a dream held for review.
     Proposal,

@@ -115,6 +115,8 @@ pub enum Mode {
     ComparePick,
     /// Two memories side by side ([`crate::ui::popups::compare`]).
     Compare,
+    /// The `:` command palette.
+    Palette,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -52,6 +52,7 @@ impl Settings {
             history: None,
             prices: crate::llm::prices::Prices::builtin(),
             ascii: false,
+            demo_speed: None,
         }
     }
 }

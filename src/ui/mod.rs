@@ -62,6 +62,9 @@ pub struct ObservatoryOptions {
     pub openseed: Option<OpenSeedLink>,
     /// Gardens on other machines (`ssh://HOST/PATH`).
     pub remotes: Vec<Transport>,
+    /// The demo's speed, when the observatory shows `dreamwatch demo` (its speed keys
+    /// work then).
+    pub demo_speed: Option<u32>,
 }
 
 /// Where an OpenSeed orchestrator is, and the tokens its control routes may ask for.
@@ -96,6 +99,7 @@ pub fn run_observatory(
     let (mut settings, mut warnings) =
         runtime::startup::settings(options.theme.as_deref(), &options.config, options.cycle);
     settings.read_only |= options.read_only;
+    settings.demo_speed = options.demo_speed;
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
     let openseed = options.openseed;

@@ -76,6 +76,7 @@ impl<G: Genome> Engine<G> {
                 }
                 self.message(now, text, out);
             }
+            ControlCommand::Speed { times } => self.set_speed(now, times, out),
             ControlCommand::Proposal
             | ControlCommand::ApplyProposal
             | ControlCommand::RejectProposal
@@ -128,6 +129,28 @@ impl<G: Genome> Engine<G> {
                 self.start_sleep_work(now, SleepCause::Operator, started, out);
             }
             _ => {}
+        }
+    }
+}
+
+impl<G: Genome> Engine<G> {
+    /// Creature time passes `times` times faster from now on: a sleep under way is woken
+    /// after what it had left in creature time, at the new speed.
+    fn set_speed(&mut self, now: DateTime<Utc>, times: u32, out: &mut Vec<Output<G>>) {
+        let (old, new) = (self.cfg.speed, f64::from(times.max(1)));
+        self.cfg.speed = new;
+        let timer = self.id();
+        if let State::Asleep(a) = &mut self.state
+            && a.wake_at > now
+        {
+            let left = (a.wake_at - now).num_milliseconds() as f64 * old / new;
+            a.wake_at = now + chrono::TimeDelta::milliseconds(left.round() as i64);
+            a.timer = timer;
+            out.push(Output::Record(Record::SleepFile { wake_at: a.wake_at }));
+            out.push(Output::Timer {
+                id: timer,
+                at: a.wake_at,
+            });
         }
     }
 }

@@ -44,6 +44,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     match ui.brain() {
         Some((BrainKind::Rehearsal, brain)) => {
             first.push(Part::keep(Span::styled(" REHEARSAL ", theme.rehearsal)));
+            if let Some(speed) = app.demo_speed {
+                first.push(Part::keep(Span::styled(
+                    format!(" demo {speed}x"),
+                    theme.rehearsal,
+                )));
+            }
             let what = if brain == REHEARSAL_MODEL {
                 "offline demo brain"
             } else {

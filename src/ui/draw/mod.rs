@@ -85,6 +85,7 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
         }
         Mode::Hits => crate::ui::popups::hits::draw(frame, &app.search, cx),
         Mode::Log => popups.log.draw(frame, cx),
+        Mode::Palette => crate::ui::popups::palette::draw(frame, &popups.palette, cx),
         Mode::Detail => {
             if let Some(d) = &popups.detail {
                 d.draw(frame, cx);

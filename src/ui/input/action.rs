@@ -216,6 +216,17 @@ actions! {
         needs: Nothing, bar: Overlay(4),
         hint: "close", description: "close this help (as Esc does)",
     }
+    Palette {
+        group: General, keys: [":"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "palette",
+        description: "command palette: an action, a view or a creature by name (fuzzy)",
+    }
+    Suspend {
+        group: General, keys: ["ctrl-z"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "suspend", description: "suspend the observatory to the shell (fg brings it back)",
+    }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],
         needs: Nothing, bar: Normal(3),
@@ -510,6 +521,21 @@ actions! {
         needs: Write, bar: Normal(1),
         hint: "message", description: "write to the creature's MESSAGES.md",
     }
+    DemoSlower {
+        group: Creature, keys: ["-"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "slower", description: "demo: its creatures live slower (the header says how fast)",
+    }
+    DemoFaster {
+        group: Creature, keys: ["+", "="], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "faster", description: "demo: its creatures live faster",
+    }
+    PauseAll {
+        group: Creature, keys: ["P"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "pause all", description: "pause every creature hosted here, or resume them all",
+    }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
         needs: Review, bar: Overlay(1),
@@ -560,6 +586,16 @@ actions! {
         group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
+    }
+    PaletteRun {
+        group: Prompt, keys: ["enter"], modes: [Palette],
+        needs: Nothing, bar: Overlay(1),
+        hint: "run", description: "palette: run the entry chosen with ↑/↓ (an action, a view, a creature)",
+    }
+    PaletteClose {
+        group: Prompt, keys: ["esc"], modes: [Palette],
+        needs: Nothing, bar: Overlay(2),
+        hint: "close", description: "palette: close it, nothing run",
     }
 }
 

@@ -10,6 +10,7 @@ mod frame;
 pub mod help;
 pub mod hits;
 pub mod message;
+pub mod palette;
 pub mod review;
 pub mod status_log;
 
@@ -18,6 +19,7 @@ use compare::ComparePopup;
 use detail::Detail;
 use help::HelpPopup;
 use message::MessageBox;
+use palette::Palette;
 use review::ReviewPopup;
 use status_log::StatusLog;
 
@@ -33,4 +35,6 @@ pub struct Popups {
     pub message: MessageBox,
     pub blame: BlamePopup,
     pub compare: ComparePopup,
+    /// The `:` palette, while [`crate::ui::focus::Mode::Palette`].
+    pub palette: Palette,
 }

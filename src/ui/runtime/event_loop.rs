@@ -17,7 +17,7 @@ use futures_util::{FutureExt, StreamExt};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::mpsc;
 
-use super::handover::hand_over;
+use super::handover::{hand_over, suspend};
 use super::jobs::{Jobs, Outcome};
 use super::review_edit::{self, DreamEdit};
 use super::terminal::Term;
@@ -185,7 +185,15 @@ pub async fn run(
         {
             foreground.extend(perform(app, &mut jobs, Wake::Watch(batch))?);
         }
-        for (fg, edit) in foreground {
+        for handover in foreground {
+            let (fg, edit) = match handover {
+                Handover::Program(fg, edit) => (fg, edit),
+                Handover::Suspend => {
+                    events = suspend(terminal, events)?;
+                    app.dirty = true;
+                    continue;
+                }
+            };
             let (stream, ended) = hand_over(terminal, events, &fg).await?;
             events = stream;
             // Ctrl-C typed for the program reached this process too (one process
@@ -245,8 +253,12 @@ async fn signalled_now(signals: &mut [&mut tokio::signal::unix::Signal]) -> bool
     .await
 }
 
-/// A program to hand the terminal to, and the dream it edits, if it does.
-type Handover = (Foreground, Option<DreamEdit>);
+/// What the terminal is handed over for: a program (and the dream it edits, if it
+/// does), or the shell while the observatory is suspended.
+enum Handover {
+    Program(Foreground, Option<DreamEdit>),
+    Suspend,
+}
 
 /// Applies a wake to the state, then performs the jobs it asks for, but for the
 /// programs to hand the terminal to, which it returns (the loop runs them).
@@ -254,13 +266,14 @@ fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Han
     let mut foreground = Vec::new();
     for job in handle(app, wake)? {
         match job {
-            Job::Foreground(fg) => foreground.push((fg, None)),
+            Job::Foreground(fg) => foreground.push(Handover::Program(fg, None)),
+            Job::Suspend => foreground.push(Handover::Suspend),
             Job::EditDream {
                 creature,
                 name,
                 text,
             } => match review_edit::start(&creature, &name, &text) {
-                Ok((fg, edit)) => foreground.push((fg, Some(edit))),
+                Ok((fg, edit)) => foreground.push(Handover::Program(fg, Some(edit))),
                 Err(e) => app.set_notice(
                     format!("cannot edit {name}'s dream: a file for it: {e}"),
                     true,

@@ -38,6 +38,22 @@ pub async fn hand_over(
     Ok((EventStream::new(), ended))
 }
 
+/// Suspends the observatory as a shell's Ctrl-Z suspends any program: the terminal is
+/// put back, the process stops itself (SIGTSTP, so the shell's job control takes over),
+/// and once continued (`fg`, SIGCONT) takes the terminal again, forgetting what was on
+/// screen so that the next frame is drawn whole. Everything in the process stops
+/// meanwhile, hosted creatures too. Takes the key stream and returns a new one, as
+/// [`hand_over`] does.
+pub fn suspend(terminal: &mut Term, events: EventStream) -> std::io::Result<EventStream> {
+    drop(events);
+    restore();
+    // SAFETY: raise(3) sends a signal to this process; it touches no memory of ours.
+    // SIGTSTP's default action stops the process until SIGCONT, where raise returns.
+    unsafe { libc::raise(libc::SIGTSTP) };
+    resume(terminal)?;
+    Ok(EventStream::new())
+}
+
 /// Runs `argv` in `dir` with this process's stdin, stdout and stderr, to its end.
 pub async fn run(argv: &[String], dir: &Path) -> HandBack {
     let Some((program, args)) = argv.split_first() else {

@@ -52,6 +52,7 @@ fn describe(command: &ControlCommand) -> &'static str {
         ControlCommand::ForceSleep => "sleep now",
         ControlCommand::Wake => "wake up",
         ControlCommand::Message { .. } => "read a message",
+        ControlCommand::Speed { .. } => "live at the demo's new speed",
         ControlCommand::Proposal => "show its proposal",
         ControlCommand::ApplyProposal => "apply its dream",
         ControlCommand::RejectProposal => "reject its dream",
@@ -197,6 +198,7 @@ impl Jobs {
                 format!("cannot edit {name}'s dream: no terminal to hand over here"),
                 true,
             ),
+            Job::Suspend => app.set_notice("no terminal to suspend here", true),
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod clipboard;
 pub mod color_depth;
 pub mod event_loop;
+pub mod garden_memory;
 pub mod handover;
 pub mod jobs;
 pub mod review_edit;

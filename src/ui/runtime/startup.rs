@@ -56,6 +56,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             },
             prices: Prices::builtin().with(&config.prices),
             ascii: crate::text::ascii::locale_wants_ascii(|name| std::env::var(name).ok()),
+            demo_speed: None,
         },
         warnings,
     )
@@ -133,6 +134,9 @@ pub async fn observe(
     openseed: Option<OpenSeedLink>,
     remotes: Vec<(Transport, PathBuf)>,
 ) -> anyhow::Result<()> {
+    // The sort and filter this garden was left with last time.
+    let kept_view = runtime::garden_memory::default_dir()
+        .map(|dir| runtime::garden_memory::file_of(&dir, &roots));
     // A large garden's first frame shows its first creatures; the rest are read after it.
     let (garden, watch_rx) = LiveGarden::open_progressive(roots, opts, OPEN_FIRST);
     let (remote_tx, remote_rx) = mpsc::unbounded_channel();
@@ -170,6 +174,9 @@ pub async fn observe(
     if let Some(first) = first_hosted.filter(|p| app.creatures.contains_key(p)) {
         app.selected = Some(first);
     }
+    if let Some(file) = &kept_view {
+        app.restore_garden_view(runtime::garden_memory::load(file));
+    }
     if !warnings.is_empty() {
         for w in &warnings {
             tracing::warn!("{w}");
@@ -199,5 +206,14 @@ pub async fn observe(
     let mut effects = runtime::jobs::Jobs::new(senders, outcome_tx);
     effects.openseed = attachment;
     effects.remotes = connections;
-    runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await
+    let ended = runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await;
+    if let Some(file) = &kept_view
+        && let Err(e) = runtime::garden_memory::save(file, &app.garden_view)
+    {
+        tracing::warn!(
+            "keeping the garden's sort and filter in {}: {e}",
+            file.display()
+        );
+    }
+    ended
 }

@@ -39,6 +39,19 @@ impl GardenSort {
         }
     }
 
+    /// The sort a [`GardenSort::label`] names.
+    pub fn from_label(label: &str) -> Option<Self> {
+        [
+            GardenSort::Name,
+            GardenSort::Status,
+            GardenSort::Activity,
+            GardenSort::Fatigue,
+            GardenSort::Cost,
+        ]
+        .into_iter()
+        .find(|s| s.label() == label)
+    }
+
     /// How the title and the column headers name it.
     pub fn label(self) -> &'static str {
         match self {

@@ -77,6 +77,9 @@ pub struct Settings {
     pub prices: Prices,
     /// Draw in ASCII (the locale is not UTF-8).
     pub ascii: bool,
+    /// The demo's speed (`dreamwatch demo --speed`), which its keys change; `None`
+    /// outside a demo.
+    pub demo_speed: Option<u32>,
 }
 
 pub struct App {
@@ -127,6 +130,8 @@ pub struct App {
     pub(in crate::ui) prices: Prices,
     /// Draw in ASCII (the locale is not UTF-8).
     pub(in crate::ui) ascii: bool,
+    /// The demo's speed, while the observatory shows a demo ([`Settings::demo_speed`]).
+    pub demo_speed: Option<u32>,
 }
 
 impl App {
@@ -167,6 +172,7 @@ impl App {
             watched: settings.history.map(Watched::new),
             prices: settings.prices,
             ascii: settings.ascii,
+            demo_speed: settings.demo_speed,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -367,6 +373,11 @@ impl App {
             }
         }
         self.dirty = true;
+    }
+
+    /// The creatures this process hosts.
+    pub fn hosted_paths(&self) -> impl Iterator<Item = &PathBuf> {
+        self.hosted.keys()
     }
 
     pub fn selected_ui(&self) -> Option<&CreatureUi> {

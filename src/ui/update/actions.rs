@@ -66,6 +66,13 @@ impl App {
                     Mode::Log
                 };
             }
+            Action::DemoSlower => return self.demo_speed(false),
+            Action::DemoFaster => return self.demo_speed(true),
+            Action::PauseAll => return self.pause_all(),
+            Action::Palette => self.open_palette(),
+            Action::PaletteRun => return self.run_palette(),
+            Action::PaletteClose => self.mode = Mode::Normal,
+            Action::Suspend => return vec![Job::Suspend],
             Action::FilterGarden => self.start_filter(),
             Action::SortGarden => self.cycle_sort(),
             Action::ClearFilter => self.clear_filter(),
@@ -224,9 +231,12 @@ impl App {
                 let vp = layout::review_viewport(self.area, lines.len());
                 self.popups.review.scroll(&lines, vp, step);
             }
-            Mode::Normal | Mode::Garden | Mode::Message | Mode::Search | Mode::Filter => {
-                self.scroll(self.pane, step)
-            }
+            Mode::Normal
+            | Mode::Garden
+            | Mode::Message
+            | Mode::Search
+            | Mode::Filter
+            | Mode::Palette => self.scroll(self.pane, step),
         }
     }
 
@@ -272,6 +282,7 @@ impl App {
                 ControlCommand::Pause => format!("pause {name}"),
                 ControlCommand::Resume => format!("resume {name}"),
                 ControlCommand::Message { .. } => format!("message {name}"),
+                ControlCommand::Speed { .. } => format!("change {name}'s speed"),
                 ControlCommand::Proposal
                 | ControlCommand::ApplyProposal
                 | ControlCommand::RejectProposal

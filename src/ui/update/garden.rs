@@ -2,6 +2,7 @@
 
 use crate::ui::focus::Mode;
 use crate::ui::state::App;
+use crate::ui::state::garden::GardenView;
 
 impl App {
     /// Opens the filter prompt on the garden's filter (what was typed before stays, to edit).
@@ -42,5 +43,33 @@ impl App {
         if let Some(path) = target.cloned() {
             self.select(path);
         }
+    }
+
+    /// Takes the sort and filter kept from the last run (said in the status line when
+    /// they are not the defaults); a creature they hide is not left selected.
+    pub fn restore_garden_view(&mut self, view: GardenView) {
+        if view == GardenView::default() {
+            return;
+        }
+        let filter = if view.filter.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", filtered by {:?}",
+                crate::ui::prepare::inert(&view.filter)
+            )
+        };
+        let said = format!(
+            "garden sorted by {}{filter}, as it was left ({} changes the sort)",
+            view.sort.label(),
+            self.keymap
+                .label(crate::ui::input::action::Action::SortGarden),
+        );
+        self.garden_view = view;
+        let order = self.garden_order();
+        if !self.selected.as_ref().is_some_and(|s| order.contains(s)) {
+            self.selected = order.first().cloned().or(self.selected.take());
+        }
+        self.set_notice(said, false);
     }
 }

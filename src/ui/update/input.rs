@@ -49,6 +49,11 @@ impl App {
             }
             Mode::Search => self.edit_search(key),
             Mode::Filter => self.edit_filter(key),
+            Mode::Palette => {
+                if self.popups.palette.key(key) {
+                    self.dirty = true;
+                }
+            }
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
@@ -122,6 +127,7 @@ impl App {
                 self.garden_view.filter.extend(text);
                 self.follow_filter();
             }
+            Mode::Palette => self.popups.palette.paste(text),
             Mode::Normal
             | Mode::Garden
             | Mode::Help

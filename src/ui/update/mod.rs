@@ -3,6 +3,7 @@
 
 mod actions;
 mod commands;
+mod demo;
 mod garden;
 mod handover;
 mod input;
@@ -10,6 +11,7 @@ mod open;
 mod openseed;
 mod openseed_keys;
 mod recorder;
+mod palette;
 mod remote;
 mod scrolling;
 
@@ -130,4 +132,7 @@ pub enum Job {
         dir: PathBuf,
         what: String,
     },
+    /// Suspend the observatory as a shell's Ctrl-Z does: the terminal put back, the
+    /// process stopped, and on `fg` the screen taken again and drawn whole.
+    Suspend,
 }

@@ -2,8 +2,10 @@
 //! - consolidation in the real `OBSERVATIONS:`/`REFLECTION:`/`PRIORITY:` format, in four
 //!   layouts in turn (exact, markdown bullets, emoji tags, lowercase with a missing
 //!   section) to exercise the tolerant reader;
-//! - pruning with the pruned file (GRN past the age limit and repeated YLW/GRN lines go;
-//!   it also drops the oldest RED line, which the runner must put back);
+//! - pruning with the pruned file (GRN past the age limit and repeated YLW/GRN lines go,
+//!   and the oldest GRN line of a file holding more than [`GRN_KEPT`], as a model asked to
+//!   keep the file lean would: so a fast demo's deep sleeps prune, and Restore can be
+//!   tried; it also drops the oldest RED line, which the runner must put back);
 //! - priorities with numbered lines.
 
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
@@ -143,6 +145,9 @@ const PRIORITIES_LIST: [&str; 4] = [
     "Keep workspace/notes.md short and current.",
 ];
 
+/// GRN lines a pruned file keeps at most before its oldest goes.
+const GRN_KEPT: usize = 4;
+
 pub(super) fn prune(task: &Prune) -> String {
     let file = task.observations.as_str();
     let keep_from = task.keep_from();
@@ -181,6 +186,17 @@ pub(super) fn prune(task: &Prune) -> String {
     }
     if let Some(i) = oldest_red {
         keep[i] = false;
+    }
+    let green: Vec<usize> = (0..lines.len())
+        .filter(|&i| {
+            keep[i]
+                && matches!(parse_item(lines[i]), Some(ObsItem::Observation(o)) if o.priority == Priority::Grn)
+        })
+        .collect();
+    if green.len() > GRN_KEPT
+        && let Some(&oldest) = green.first()
+    {
+        keep[oldest] = false;
     }
     let mut out: Vec<&str> = lines
         .iter()
@@ -316,6 +332,26 @@ mod tests {
         let items = deep_sleep::parse_priorities(text_of(&answer), &[]).unwrap();
         assert_eq!(items[0], "Fix the parser.");
         assert_eq!(items.len(), 4);
+    }
+
+    /// A file of fresh GRN lines, more than a pruned file keeps: the oldest goes.
+    #[test]
+    fn a_file_rich_in_green_loses_its_oldest_green_line() {
+        let greens: String = (0..6).map(|m| format!("GRN 11:0{m} note {m}\n")).collect();
+        let file = format!(
+            "# Observations\n\n## 2026-03-03\n\nRED 11:00 kept\nRED 11:01 also kept\n{greens}"
+        );
+        let task = Prune {
+            observations: file.clone(),
+            now: "2026-03-03T11:30:00Z".parse().unwrap(),
+            grn_max_age_h: 48.0,
+            speed: 60.0,
+        };
+        let answer = prune(&task);
+        assert!(!answer.contains("GRN 11:00 note 0"), "{answer}");
+        assert!(answer.contains("GRN 11:01 note 1"), "{answer}");
+        let applied = deep_sleep::apply_prune(&file, &answer).unwrap();
+        assert_eq!(applied.red_restored, 1, "the oldest RED is put back");
     }
 
     /// `--speed 60`: 48 creature hours are 48 minutes of the wall clock, the clock the

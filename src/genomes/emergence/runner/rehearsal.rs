@@ -30,7 +30,7 @@ const MEMORIES_PER_TURN: usize = 8;
 const FACTS: [&str; 8] = [
     "the garden keeps a PURPOSE.md at its root",
     "my creator writes in MESSAGES.md when something matters",
-    "wren lives in the neighbouring directory and likes the weather",
+    "the other creatures of the garden live in the neighbouring directories",
     "a command fails when I guess a path instead of looking",
     "notes in workspace/notes.md grow one line a session",
     "the .self directory holds my whole memory",
@@ -248,22 +248,68 @@ pub(super) fn summary(t: &Summarize) -> String {
     let last = t.items.last().map_or("", |(_, text)| text.as_str());
     match t.kind {
         SummaryKind::Memories => format!(
-            "Thinking about {}: {} memories, from \"{first}\" to \"{last}\".",
+            "Thinking about {}: {} memories, from \"{}\" to \"{}\".",
             t.focus,
-            t.items.len()
-        ),
-        SummaryKind::Conversations => format!(
-            "{}Then {} lines, with {} in mind, from \"{first}\" to \"{last}\".",
-            t.earlier
-                .as_deref()
-                .map_or(String::new(), |e| format!("Before: {} ", first_sentence(e))),
             t.items.len(),
-            t.focus
+            unquoted(first),
+            unquoted(last),
+        ),
+        // What came before is said in a word, not quoted: a folded summary neither
+        // nests ("Before: Before: ...") nor cuts a quote in two.
+        SummaryKind::Conversations => format!(
+            "{}{} lines, with {} in mind, from \"{}\" to \"{}\".",
+            if t.earlier.is_some() {
+                "Earlier talk folded in. Then "
+            } else {
+                ""
+            },
+            t.items.len(),
+            t.focus,
+            unquoted(first),
+            unquoted(last),
         ),
     }
 }
 
-/// The first sentence, so that folded summaries do not nest without end.
-fn first_sentence(text: &str) -> &str {
-    text.split_inclusive(". ").next().unwrap_or(text).trim()
+/// A line as it goes between quotes: its own double quotes made single, so that the
+/// summary's stay balanced.
+fn unquoted(text: &str) -> String {
+    text.replace('"', "'")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hundred sleeps' summaries, each folding the one before: no prefix repeated, the
+    /// quotes balanced, the length bounded, and no creature named that is not there.
+    #[test]
+    fn folded_summaries_stay_sane_for_a_hundred_sleeps() {
+        let mut earlier: Option<String> = None;
+        for n in 0..100 {
+            let t = Summarize {
+                kind: SummaryKind::Conversations,
+                focus: "the garden".into(),
+                items: vec![
+                    (
+                        "1".into(),
+                        format!("Session {n}: awake. Storing \"what\" I know."),
+                    ),
+                    ("2".into(), "Hello moss. How is your side?".into()),
+                ],
+                earlier: earlier.clone(),
+            };
+            let said = summary(&t);
+            assert!(!said.contains("Before: Before"), "{said}");
+            assert_eq!(
+                said.matches("Earlier talk").count(),
+                usize::from(n > 0),
+                "{said}"
+            );
+            assert_eq!(said.matches('"').count() % 2, 0, "unbalanced: {said}");
+            assert!(said.len() < 200, "{said}");
+            earlier = Some(said);
+        }
+        assert!(FACTS.iter().all(|f| !f.contains("wren")));
+    }
 }

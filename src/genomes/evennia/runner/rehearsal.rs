@@ -1,6 +1,7 @@
 //! The rehearsal brain's part for the evennia genome (its [`TurnScript`]): a scripted creature that keeps a
 //! journal (entries of varied importance), notes what it thinks of its creator and of a
-//! neighbour called wren (whose favorability crosses the Dunbar thresholds up and down),
+//! neighbour (the first other creature of its garden; alone, one called wren) whose
+//! favorability crosses the Dunbar thresholds up and down,
 //! recalls and stores memories, grows its context until both compaction triggers fire,
 //! and sleeps: long sleeps, and a short one whose wake comes during compacting (deferred).
 //! It answers the sleep work's tasks (scores, facts, entity attributes, reflections,
@@ -36,6 +37,27 @@ struct EvenniaScript {
     step: u64,
     calls: u64,
     sleep_round: u64,
+    /// Who the script's neighbour is this turn ([`neighbour`]).
+    neighbour: String,
+}
+
+/// The neighbour the script writes of: the first other creature of the garden, so that
+/// a creature never talks of one who is not there; alone, the imagined wren.
+fn neighbour(turn: &Turn) -> String {
+    turn.garden
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "wren".into())
+}
+
+/// `text` (which names wren) about `who` instead.
+fn about(text: &str, who: &str) -> String {
+    let mut capital = who.chars();
+    let title = capital
+        .next()
+        .map(|c| c.to_uppercase().chain(capital).collect::<String>())
+        .unwrap_or_default();
+    text.replace("Wren", &title).replace("wren", who)
 }
 
 /// A journal entry of the script: text (with a world fact after ` — `), tags, importance
@@ -81,7 +103,7 @@ const ENTRIES: [(&str, &str, Option<u8>); 8] = [
 
 /// What session `s` asks its semantic memory: a fact journaled in the session before
 /// (in the fact's own words: the local hashing embedding matches words, not meaning).
-fn recall_query(s: u64) -> &'static str {
+fn recall_query(s: u64, who: &str) -> String {
     let i = (s.saturating_sub(1) as usize) * 3 + 1;
     [i, i + 1, i + 5]
         .iter()
@@ -91,7 +113,7 @@ fn recall_query(s: u64) -> &'static str {
                 .split_once(" — ")
                 .map(|(_, fact)| fact)
         })
-        .unwrap_or("the garden")
+        .map_or_else(|| "the garden".into(), |fact| about(fact, who))
 }
 
 impl ScriptedTurns for EvenniaScript {
@@ -111,6 +133,7 @@ impl EvenniaScript {
             self.step = 0;
             self.sleep_round = 0;
         }
+        self.neighbour = neighbour(turn);
         self.step += 1;
         let (say, mut calls) = self.work();
         calls.extend(rehearsal_garden::message(turn, self.session, self.step));
@@ -120,14 +143,16 @@ impl EvenniaScript {
     fn work(&mut self) -> (Option<String>, Vec<(String, Value)>) {
         let s = self.session;
         let i = (s as usize * 3 + self.step as usize) % ENTRIES.len();
+        let who = self.neighbour.clone();
         let journal = |k: usize| {
             let (text, tag, importance) = ENTRIES[k % ENTRIES.len()];
+            let (text, tag) = (about(text, &who), about(tag, &who));
             let mut input = json!({"text": text, "tags": [tag], "source_type": "observation"});
             if let Some(n) = importance {
                 input["importance"] = json!(n);
             }
-            if tag == "wren" {
-                input["source_entity"] = json!("wren");
+            if tag == who {
+                input["source_entity"] = json!(who);
                 input["source_trust"] = json!(0.6);
             }
             ("add_journal_entry".to_string(), input)
@@ -144,8 +169,8 @@ impl EvenniaScript {
                 vec![
                     (
                         "observe_entity".into(),
-                        json!({"entity_id": "wren", "entity_type": "creature",
-                               "observation": format!("session {s}: wren {}",
+                        json!({"entity_id": who, "entity_type": "creature",
+                               "observation": format!("session {s}: {who} {}",
                                    if WREN[(s as usize - 1) % WREN.len()] >= 0.0 { "was friendly" } else { "was curt" }),
                                "favorability_delta": WREN[(s as usize - 1) % WREN.len()]}),
                     ),
@@ -160,10 +185,13 @@ impl EvenniaScript {
             3 => (
                 None,
                 vec![
-                    ("recall_memories".into(), json!({"query": recall_query(s)})),
+                    (
+                        "recall_memories".into(),
+                        json!({"query": recall_query(s, &who)}),
+                    ),
                     (
                         "update_conversation".into(),
-                        json!({"entity_id": "wren", "topic": "the weather", "add_pending": "answer wren"}),
+                        json!({"entity_id": who, "topic": "the weather", "add_pending": format!("answer {who}")}),
                     ),
                 ],
             ),
@@ -307,4 +335,45 @@ pub(super) fn reflection(t: &Reflect) -> String {
         ids.join(", "),
         ids.first().copied().unwrap_or("the journal")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hundred sessions in a garden with moss and sprout: every call speaks of moss (the
+    /// neighbour whose regard moves), never of a wren who is not there.
+    #[test]
+    fn a_hundred_sessions_name_only_the_garden() {
+        let mut script = EvenniaScript::default();
+        let mut moss_regard = 0.0;
+        for session in 0..100 {
+            for step in 0..9 {
+                let turn = Turn {
+                    woke: step == 0,
+                    garden: vec!["moss".into(), "sprout".into()],
+                    asleep: step == 8,
+                    ..Turn::default()
+                };
+                let (say, calls) = script.turn_calls(&turn);
+                let text = format!("{say:?} {calls:?}");
+                assert!(
+                    !text.to_lowercase().contains("wren"),
+                    "session {session}: {text}"
+                );
+                for (name, input) in &calls {
+                    if name == "observe_entity" && input["entity_id"] == "moss" {
+                        moss_regard += input["favorability_delta"].as_f64().unwrap_or(0.0);
+                    }
+                }
+            }
+        }
+        assert!(
+            moss_regard > 1.0,
+            "moss's favorability moves: {moss_regard}"
+        );
+        let alone = Turn::default();
+        assert_eq!(neighbour(&alone), "wren");
+        assert_eq!(about("Wren met wren", "moss"), "Moss met moss");
+    }
 }

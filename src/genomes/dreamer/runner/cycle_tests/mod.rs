@@ -1170,3 +1170,23 @@ fn deep_sleep_without_observations_skips_pruning() {
         |w| matches!(w, DreamerIo::Diary { body, .. } if body.contains("not pruned"))
     ));
 }
+
+#[test]
+fn a_new_speed_shortens_the_sleep_under_way_in_proportion() {
+    let cfg = RunnerConfig {
+        speed: 60.0,
+        ..RunnerConfig::default()
+    };
+    let mut h = H::dreamt_ago(cfg, 1.0, 1);
+    h.set_sleep(300.0);
+    if h.fsm.status() == Status::Dreaming {
+        h.dream();
+    }
+    let (old_id, at) = h.timer().expect("a wake timer");
+    let left = at - h.now;
+    h.control(ControlCommand::Speed { times: 120 });
+    let (id, new_at) = h.timer().expect("a new wake timer");
+    assert_ne!(id, old_id, "the old timer goes stale");
+    assert_eq!(new_at - h.now, left / 2);
+    assert!(h.wrote(|w| matches!(w, Record::SleepFile { wake_at } if *wake_at == new_at)));
+}
