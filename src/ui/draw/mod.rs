@@ -90,6 +90,12 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
                 d.draw(frame, cx);
             }
         }
+        Mode::OpenSeedMenu => popups.openseed_menu.draw(frame, cx),
+        Mode::OpenSeedForm => {
+            if let Some(form) = &popups.openseed_form {
+                form.draw(frame, cx);
+            }
+        }
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

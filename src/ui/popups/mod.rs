@@ -8,12 +8,16 @@ mod frame;
 pub mod help;
 pub mod hits;
 pub mod message;
+pub mod openseed_form;
+pub mod openseed_menu;
 pub mod review;
 pub mod status_log;
 
 use detail::Detail;
 use help::HelpPopup;
 use message::MessageBox;
+use openseed_form::OpenSeedForm;
+use openseed_menu::OpenSeedMenu;
 use review::ReviewPopup;
 use status_log::StatusLog;
 
@@ -27,4 +31,7 @@ pub struct Popups {
     pub detail: Option<Detail>,
     pub review: ReviewPopup,
     pub message: MessageBox,
+    pub openseed_menu: OpenSeedMenu,
+    /// The form open while [`crate::ui::focus::Mode::OpenSeedForm`].
+    pub openseed_form: Option<OpenSeedForm>,
 }

@@ -49,6 +49,13 @@ impl App {
             }
             Mode::Search => self.edit_search(key),
             Mode::Filter => self.edit_filter(key),
+            Mode::OpenSeedForm => {
+                if let Some(form) = self.popups.openseed_form.as_mut()
+                    && form.key(key)
+                {
+                    self.dirty = true;
+                }
+            }
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
@@ -59,7 +66,8 @@ impl App {
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {}
+            | Mode::Detail
+            | Mode::OpenSeedMenu => {}
         }
         Vec::new()
     }
@@ -113,6 +121,11 @@ impl App {
                 self.popups.message.paste(text);
             }
             Mode::Search => self.search.input.push_str(&text.replace(['\n', '\r'], " ")),
+            Mode::OpenSeedForm => {
+                if let Some(form) = self.popups.openseed_form.as_mut() {
+                    form.paste(text);
+                }
+            }
             Mode::Filter => {
                 let text = text.replace(['\n', '\r'], " ");
                 let text = text.chars().filter(|c| !c.is_control());
@@ -125,7 +138,8 @@ impl App {
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {
+            | Mode::Detail
+            | Mode::OpenSeedMenu => {
                 return;
             }
         }

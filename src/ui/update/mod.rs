@@ -9,11 +9,12 @@ mod input;
 mod open;
 mod openseed;
 mod openseed_keys;
+mod openseed_menu;
 mod remote;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
-pub use openseed_keys::{OpenSeedAction, OpenSeedDone};
+pub use openseed_keys::{Fetched, OpenSeedAction, OpenSeedDone};
 pub use remote::RemoteAsk;
 
 use std::path::PathBuf;

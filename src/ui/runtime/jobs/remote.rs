@@ -142,6 +142,7 @@ impl Jobs {
                             action,
                             ok,
                             answer,
+                            fetched: None,
                         }),
                     };
                     let _ = tx.send(outcome);
