@@ -711,8 +711,8 @@ fn start(
     (200, NONE, "ok".to_string())
 }
 
-/// `host.promote` once `gate` has passed, if the creature is still starting (it then
-/// runs).
+/// `host.promote` once `gate` has passed, if the creature is still there and starting
+/// (it then runs).
 fn promote_after(
     state: &Shared,
     events: &broadcast::Sender<String>,
@@ -724,9 +724,10 @@ fn promote_after(
         tokio::time::sleep(gate).await;
         let starting = {
             let mut state = state.lock().unwrap();
-            let c = state.creatures.get_mut(&name).unwrap();
-            let starting = c.status == "starting";
-            if starting {
+            // Archived meanwhile: nothing to promote.
+            let c = state.creatures.get_mut(&name);
+            let starting = c.as_ref().is_some_and(|c| c.status == "starting");
+            if starting && let Some(c) = c {
                 c.status = "running".into();
             }
             starting
