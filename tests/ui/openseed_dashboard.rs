@@ -261,6 +261,11 @@ async fn a_creatures_cap_and_the_global_one_are_read_then_set() {
     let ember = a.stand_in.creature("ember");
     assert_eq!((ember.daily_cap, ember.cap_action.as_str()), (7.5, "warn"));
     assert_eq!(a.screen.app.mode, Mode::Normal, "a set opens no form again");
+    // Shown where the cost is, once the orchestrator is read again.
+    a.until(|s| s.app.openseed.as_ref().unwrap().costs.budgets["ember"].action == "warn")
+        .await;
+    let text = a.screen.text().unwrap();
+    assert!(text.contains("of $7.50 today, warns"), "{text}");
 
     a.press("A");
     a.press("g");
