@@ -7,7 +7,9 @@
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::openseed::discover::local_run_file;
-use crate::openseed::{AttachOptions, Attachment, Target, Tokens, Update, attach};
+use crate::openseed::{
+    AttachOptions, Attachment, Client, Lifecycle, OpenSeedError, Target, Tokens, Update, attach,
+};
 use crate::remote::wire::Report;
 
 /// The attachment and its reports, while this machine runs an orchestrator.
@@ -48,7 +50,8 @@ pub async fn next(far: &mut Option<FarOpenSeed>) -> Option<Report> {
     }
 }
 
-/// Does `action` (`wake`, `stop`, `start`, `message` with `text`) for the creature the
+/// Does `action` (`wake`, `stop`, `start`, `message` with `text`; `restart`, `rebuild`,
+/// `remount`, `archive`) for the creature the
 /// orchestrator names `name`; says whether it was done, and what became of it (a
 /// refusal whole, its lines too); then has the status read again.
 pub async fn act(
@@ -78,6 +81,7 @@ pub async fn act(
             .message(name, &text)
             .await
             .map(|()| "message delivered through its OpenSeed orchestrator (it wakes it)"),
+        (verb, _) if Lifecycle::from_verb(verb).is_some() => lifecycle(&client, name, verb).await,
         (other, _) => return (false, format!("not an OpenSeed action: {other}")),
     };
     // The orchestrator tells nothing of a stop or a start on its stream.
@@ -85,5 +89,15 @@ pub async fn act(
     match done {
         Ok(said) => (true, said.into()),
         Err(e) => (false, e.whole()),
+    }
+}
+
+/// Restarts, rebuilds, remounts or archives the creature, as `verb` says.
+async fn lifecycle(client: &Client, name: &str, verb: &str) -> Result<&'static str, OpenSeedError> {
+    match Lifecycle::from_verb(verb) {
+        Some(what) => client.lifecycle(name, what).await.map(|()| "done"),
+        None => Err(OpenSeedError::Malformed(format!(
+            "not an OpenSeed action: {verb}"
+        ))),
     }
 }

@@ -160,12 +160,26 @@ impl Client {
         segments: &[&str],
         creature: Option<&str>,
     ) -> Result<T, OpenSeedError> {
-        let response = self
-            .request(reqwest::Method::GET, segments, creature)
-            .timeout(self.timeout)
-            .send()
+        self.send(reqwest::Method::GET, segments, creature, None)
             .await
-            .map_err(|e| self.transport(&e))?;
+    }
+
+    /// A request (with a JSON body, if any) whose answer is JSON: read whole up to
+    /// [`MAX_BODY`], else refused.
+    pub(super) async fn send<T: DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        segments: &[&str],
+        creature: Option<&str>,
+        body: Option<&Value>,
+    ) -> Result<T, OpenSeedError> {
+        let mut request = self
+            .request(method, segments, creature)
+            .timeout(self.timeout);
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.map_err(|e| self.transport(&e))?;
         let mut response = self.check(response).await?;
         let what = segments.join("/");
         if response
@@ -184,13 +198,25 @@ impl Client {
 
     /// `POST /api/creatures/:name/:action`.
     async fn act(&self, creature: &str, action: &str, body: Value) -> Result<(), OpenSeedError> {
+        self.act_within(creature, action, body, self.timeout).await
+    }
+
+    /// As [`Client::act`], waiting at most `within` for the answer (the orchestrator
+    /// answers a rebuild once `docker build` is done).
+    pub(super) async fn act_within(
+        &self,
+        creature: &str,
+        action: &str,
+        body: Value,
+        within: Duration,
+    ) -> Result<(), OpenSeedError> {
         let response = self
             .request(
                 reqwest::Method::POST,
                 &["api", "creatures", creature, action],
                 Some(creature),
             )
-            .timeout(self.timeout)
+            .timeout(within)
             .json(&body)
             .send()
             .await

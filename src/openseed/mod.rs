@@ -1,5 +1,6 @@
 //! Attaching to a running OpenSeed orchestrator: its creatures' status, costs and live
-//! events, and the actions it offers (wake, message, stop, start).
+//! events, and the actions it offers (wake, message, stop, start; and its dashboard's: spawn,
+//! restart, rebuild, remount, archive, budgets: [`lifecycle`]).
 //!
 //! What the orchestrator speaks, read in its own code (openseed-dev/openseed at 815f9fd,
 //! March 2026; `index.ts` is `src/host/index.ts`):
@@ -48,6 +49,7 @@ mod client;
 mod dedup;
 pub mod discover;
 pub mod event;
+pub mod lifecycle;
 pub mod token;
 pub mod wire;
 
@@ -55,6 +57,7 @@ pub use attach::{AttachOptions, Attachment, Costs, Refresher, Update, attach};
 pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
+pub use lifecycle::{CAP_ACTIONS, Cap, GenomeInfo, Lifecycle, ModelInfo, SpawnRequest};
 pub use token::{Token, Tokens};
 pub use wire::{
     ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage,

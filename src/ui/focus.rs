@@ -117,6 +117,10 @@ pub enum Mode {
     Compare,
     /// The `:` command palette.
     Palette,
+    /// The menu of an OpenSeed orchestrator's actions.
+    OpenSeedMenu,
+    /// A form for the orchestrator (a spawn, a budget).
+    OpenSeedForm,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -283,6 +283,12 @@ pub fn message_box(area: Rect) -> Rect {
     centred(area, 90, 12)
 }
 
+/// Where a popup of `lines` rows (a menu, a form) at most `width` wide goes on a screen
+/// of `area`.
+pub fn small_popup(area: Rect, width: u16, lines: usize) -> Rect {
+    centred(area, width, u16::try_from(lines + 2).unwrap_or(u16::MAX))
+}
+
 /// Between two tabs in the main pane's title.
 pub const TAB_SEPARATOR: &str = " │ ";
 

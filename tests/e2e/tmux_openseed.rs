@@ -1,6 +1,7 @@
 //! The real binary attached to the stand-in orchestrator as OpenSeed's own behaves: Esc
 //! takes the stop question back, a stop is seen in the header as soon as it is answered
-//! (the orchestrator emits nothing), and a failed start's output reads whole in Live.
+//! (the orchestrator emits nothing), and a failed start's output reads whole in Live;
+//! its dashboard's actions from the OpenSeed menu.
 
 use crate::common::http::openseed::{Creature, StandIn};
 use crate::common::ui::Garden;
@@ -52,6 +53,54 @@ fn a_stop_asked_cancelled_asked_again_and_seen_at_once() {
     pane.keys(&["5"]);
     let screen = pane.wait_text("ERROR: no space left on device");
     assert!(!screen.contains("^J"), "{screen}");
+    drop(pane);
+    drop(rt);
+}
+
+/// The OpenSeed menu: a restart asked, cancelled, asked again and done; a spawn through
+/// its form; an archive.
+#[test]
+fn the_menu_restarts_spawns_and_archives() {
+    if !tmux_available() {
+        return;
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stand_in = rt.block_on(StandIn::start(&[
+        ("ember", Creature::new("running")),
+        ("pip", Creature::new("sleeping")),
+    ]));
+    let garden = Garden::new();
+    let home = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
+    pane.wait_text("OpenSeed running");
+    pane.keys(&["A"]);
+    pane.wait_text("OpenSeed: ember");
+    pane.keys(&["r"]);
+    pane.wait_text("restart ember?");
+    pane.keys(&["Escape"]);
+    // Not read as Alt-A with the Escape.
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    pane.keys(&["A", "r"]);
+    pane.wait_text("restart ember?");
+    let asked = |route: &str| stand_in.seen().iter().filter(|s| s.path == route).count();
+    assert_eq!(asked("/api/creatures/ember/restart"), 0);
+    pane.keys(&["r"]);
+    pane.wait_text("container restarted");
+    assert_eq!(asked("/api/creatures/ember/restart"), 1);
+
+    pane.keys(&["A", "n"]);
+    pane.wait_text("spawn a creature");
+    pane.keys(&["n", "e", "w", "t", "Enter"]);
+    pane.wait_text("the orchestrator is spawning newt");
+    pane.wait_text("newt");
+
+    pane.keys(&["A", "a"]);
+    pane.wait_text("archive ember?");
+    pane.keys(&["a"]);
+    pane.wait_text("ember archived");
+    assert_eq!(stand_in.archived(), ["ember"]);
     drop(pane);
     drop(rt);
 }

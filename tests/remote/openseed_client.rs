@@ -1,6 +1,7 @@
 //! The OpenSeed client and attachment against the stand-in orchestrator: status, costs,
 //! actions and their refusals, tokens, the event stream, the orchestrator going away and
-//! coming back (nothing missed, nothing twice), and the run file.
+//! coming back (nothing missed, nothing twice), the run file; and the routes of its web
+//! dashboard (lifecycle, spawn, genomes, models, budgets).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -8,8 +9,8 @@ use std::time::Duration;
 
 use crate::common::http::openseed::{Creature, StandIn};
 use dreamwatch::openseed::{
-    ApiStatus, AttachOptions, Client, EventKind, OpenSeedError, SleepReason, Target, Token, Tokens,
-    Update, attach, event::ORCHESTRATOR,
+    ApiStatus, AttachOptions, Cap, Client, EventKind, Lifecycle, OpenSeedError, SleepReason,
+    SpawnRequest, Target, Token, Tokens, Update, attach, event::ORCHESTRATOR,
 };
 use serde_json::{Value, json};
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -460,4 +461,103 @@ async fn the_stand_in_answers_as_the_orchestrator_does() {
     assert_eq!(stand_in.asked_of_unknown(), ["nobody"]);
     stand_in.corrupt_events("wren");
     assert!(client.recent_events("wren").await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_dashboards_routes() {
+    let stand_in = garden().await;
+    let client = client(&stand_in, Tokens::default());
+    let genomes = client.genomes().await.unwrap();
+    assert_eq!(genomes[0].name, "dreamer");
+    let models = client.models().await.unwrap();
+    assert!(
+        models
+            .iter()
+            .any(|m| m.id == "claude-opus-4-6" && m.is_default)
+    );
+
+    client.lifecycle("finch", Lifecycle::Restart).await.unwrap();
+    assert_eq!(stand_in.creature("finch").status, "starting");
+    match client.lifecycle("moss", Lifecycle::Remount).await {
+        Err(OpenSeedError::Refused { status: 400, body }) => {
+            assert_eq!(body, "creature \"moss\" is not running");
+        }
+        other => panic!("{other:?}"),
+    }
+    stand_in.set_down("docker", Some("Cannot connect to the Docker daemon"));
+    let degraded = client
+        .lifecycle("finch", Lifecycle::Rebuild)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        degraded.to_string(),
+        "the orchestrator refused (503): Orchestrator degraded — cannot rebuild creatures (docker down: Cannot connect to the Docker daemon)"
+    );
+    let spawn = SpawnRequest {
+        name: "newt".into(),
+        genome: Some("dreamer".into()),
+        purpose: None,
+        model: None,
+    };
+    assert!(matches!(
+        client.spawn(&spawn).await,
+        Err(OpenSeedError::Refused { status: 503, .. })
+    ));
+    stand_in.set_down("docker", None);
+    client.spawn(&spawn).await.unwrap();
+    let posted = stand_in
+        .seen()
+        .into_iter()
+        .rfind(|s| s.path == "/api/creatures")
+        .unwrap();
+    assert_eq!(posted.body, json!({"name": "newt", "genome": "dreamer"}));
+    let bad = SpawnRequest {
+        name: "Bad Name".into(),
+        ..spawn
+    };
+    assert_eq!(
+        client.spawn(&bad).await.unwrap_err().to_string(),
+        "the orchestrator refused (400): invalid name (lowercase alphanumeric + hyphens)"
+    );
+
+    let cap = Cap {
+        daily_usd: 4.5,
+        action: "warn".into(),
+    };
+    assert_eq!(client.set_cap(Some("wren"), &cap).await.unwrap(), cap);
+    assert_eq!(client.budget("wren").await.unwrap().daily_cap_usd, 4.5);
+    let global = client
+        .set_cap(
+            None,
+            &Cap {
+                daily_usd: 9.0,
+                action: "off".into(),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(global, client.global_cap().await.unwrap());
+    let nothing = Cap {
+        daily_usd: -1.0,
+        action: "maybe".into(),
+    };
+    assert_eq!(
+        client
+            .set_cap(None, &nothing)
+            .await
+            .unwrap_err()
+            .to_string(),
+        "the orchestrator refused (400): nothing to update"
+    );
+
+    client.lifecycle("wren", Lifecycle::Archive).await.unwrap();
+    assert!(!stand_in.has("wren"));
+    assert!(
+        client
+            .creatures()
+            .await
+            .unwrap()
+            .iter()
+            .all(|c| c.name != "wren")
+    );
 }

@@ -22,6 +22,7 @@ mod newcomer;
 mod open;
 mod openseed;
 mod openseed_api_only;
+mod openseed_dashboard;
 mod openseed_loop;
 mod openseed_real;
 mod palette;

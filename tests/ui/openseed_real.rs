@@ -21,9 +21,9 @@ const H: u16 = 36;
 const WAIT: Duration = Duration::from_secs(20);
 
 /// The garden's screen attached to the stand-in, its jobs performed against it.
-struct Attached {
-    stand_in: StandIn,
-    screen: Headless,
+pub(crate) struct Attached {
+    pub(crate) stand_in: StandIn,
+    pub(crate) screen: Headless,
     jobs: Jobs,
     updates: UnboundedReceiver<Update>,
     outcomes: UnboundedReceiver<Outcome>,
@@ -32,7 +32,7 @@ struct Attached {
 impl Attached {
     /// ember and pip (both with files in the garden) as the stand-in runs them; ember is
     /// selected once the creatures are listed.
-    async fn start(garden: &Garden, ember: Creature, pip: Creature) -> Self {
+    pub(crate) async fn start(garden: &Garden, ember: Creature, pip: Creature) -> Self {
         dreamwatch::app::genomes::install();
         let stand_in = StandIn::start(&[("ember", ember), ("pip", pip)]).await;
         let (attachment, updates) = attach(
@@ -65,12 +65,12 @@ impl Attached {
         attached
     }
 
-    fn attachment(&self) -> &Attachment {
+    pub(crate) fn attachment(&self) -> &Attachment {
         self.jobs.openseed.as_ref().unwrap()
     }
 
     /// Takes in the attachment's reports until `done` says the screen is as wanted.
-    async fn until(&mut self, done: impl Fn(&Headless) -> bool) {
+    pub(crate) async fn until(&mut self, done: impl Fn(&Headless) -> bool) {
         let deadline = tokio::time::Instant::now() + WAIT;
         while !done(&self.screen) {
             let update = tokio::time::timeout_at(deadline, self.updates.recv())
@@ -82,7 +82,7 @@ impl Attached {
     }
 
     /// Presses `key`; the jobs it asks for are performed against the stand-in.
-    fn press(&mut self, key: &str) -> Vec<Job> {
+    pub(crate) fn press(&mut self, key: &str) -> Vec<Job> {
         let jobs = self.screen.press(key).unwrap();
         for job in jobs.clone() {
             self.jobs.perform(&mut self.screen.app, job);
@@ -91,7 +91,7 @@ impl Attached {
     }
 
     /// The next outcome, taken in by the screen.
-    async fn outcome(&mut self) -> Outcome {
+    pub(crate) async fn outcome(&mut self) -> Outcome {
         let outcome = tokio::time::timeout(WAIT, self.outcomes.recv())
             .await
             .unwrap()
@@ -100,7 +100,7 @@ impl Attached {
         outcome
     }
 
-    fn notice(&self) -> String {
+    pub(crate) fn notice(&self) -> String {
         self.screen
             .app
             .notice
@@ -109,7 +109,7 @@ impl Attached {
             .unwrap_or_default()
     }
 
-    fn asked(&self, route: &str) -> usize {
+    pub(crate) fn asked(&self, route: &str) -> usize {
         self.stand_in
             .seen()
             .iter()

@@ -97,6 +97,12 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
             popups.compare.draw_pick(frame, name, cx);
         }
         Mode::Compare => popups.compare.draw(frame, cx),
+        Mode::OpenSeedMenu => popups.openseed_menu.draw(frame, cx),
+        Mode::OpenSeedForm => {
+            if let Some(form) = &popups.openseed_form {
+                form.draw(frame, cx);
+            }
+        }
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
     }
 }

@@ -81,10 +81,11 @@ pub fn header_parts(app: &App) -> Vec<Part> {
             BudgetLevel::Near => " ⚠ near cap",
             BudgetLevel::Past => " ⚠ past cap",
         };
-        let cap = if b.action == "off" {
-            " today (no cap)".to_string()
-        } else {
-            format!(" of ${:.2} today{mark}", b.daily_cap_usd)
+        let cap = match b.action.as_str() {
+            "off" => " today (no cap)".to_string(),
+            // The orchestrator only warns at it: nothing is paused.
+            "warn" => format!(" of ${:.2} today, warns{mark}", b.daily_cap_usd),
+            _ => format!(" of ${:.2} today{mark}", b.daily_cap_usd),
         };
         parts.push(Part {
             drop: 3,

@@ -20,6 +20,7 @@ pub enum Group {
     Open,
     Creature,
     Review,
+    OpenSeed,
     Prompt,
     User,
 }
@@ -36,6 +37,7 @@ impl Group {
             Group::Open => "Open, view, copy (what the main pane selects)",
             Group::Creature => "Creature control",
             Group::Review => "A dream awaiting review (its popup)",
+            Group::OpenSeed => "OpenSeed: its dashboard's actions (their menu)",
             Group::Prompt => "Message box and prompts",
             Group::User => "Your commands (config [[commands]])",
         }
@@ -74,6 +76,11 @@ pub enum Needs {
     View,
     /// The garden list is filtered.
     GardenFilter,
+    /// An OpenSeed orchestrator runs the selected creature (what is only read).
+    OpenSeed,
+    /// As `OpenSeed`, and the action changes the garden through the orchestrator
+    /// (refused read-only).
+    OpenSeedAct,
     /// A user command: a creature is selected. The observatory cannot know what the
     /// command does, so `--read-only` refuses it.
     Command,
@@ -84,7 +91,12 @@ impl Needs {
     pub fn acts(self) -> bool {
         matches!(
             self,
-            Needs::Control | Needs::Write | Needs::Restore | Needs::Review | Needs::Command
+            Needs::Control
+                | Needs::Write
+                | Needs::Restore
+                | Needs::Review
+                | Needs::Command
+                | Needs::OpenSeedAct
         )
     }
 }
@@ -536,6 +548,62 @@ actions! {
         needs: Nothing, bar: Never,
         hint: "pause all", description: "pause every creature hosted here, or resume them all",
     }
+    OpenSeedMenu {
+        group: OpenSeed, keys: ["A"], modes: [Normal, OpenSeedMenu],
+        needs: OpenSeed, bar: Normal(2),
+        hint: "openseed",
+        description: "the OpenSeed orchestrator's actions (spawn, restart, rebuild, remount, archive, budgets): a menu, or close it",
+    }
+    OpenSeedSpawn {
+        group: OpenSeed, keys: ["n"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "spawn", description: "spawn a new creature: its name, genome, model and purpose (a form)",
+    }
+    OpenSeedRestart {
+        group: OpenSeed, keys: ["r"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "restart", description: "restart the creature's container, its environment kept (asks first)",
+    }
+    OpenSeedRebuild {
+        group: OpenSeed, keys: ["b"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "rebuild", description: "rebuild its image and make a fresh container: what it installed is lost (asks first)",
+    }
+    OpenSeedRemount {
+        group: OpenSeed, keys: ["m"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "remount", description: "keep its container's state in its image and make it again with new mounts (asks first)",
+    }
+    OpenSeedArchive {
+        group: OpenSeed, keys: ["a"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "archive", description: "stop it, remove its container and image, move its files to OpenSeed's archive (asks first)",
+    }
+    OpenSeedBudget {
+        group: OpenSeed, keys: ["c"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "budget", description: "set the creature's daily cap and what happens at it (sleep, warn, off)",
+    }
+    OpenSeedGlobalBudget {
+        group: OpenSeed, keys: ["g"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "global budget", description: "set the daily cap of every creature without one of its own",
+    }
+    OpenSeedSubmit {
+        group: OpenSeed, keys: ["enter"], modes: [OpenSeedForm],
+        needs: Nothing, bar: Overlay(1),
+        hint: "send", description: "the form: send it to the orchestrator (Tab, Shift-Tab: next, previous field; Left, Right: another choice)",
+    }
+    OpenSeedClose {
+        group: OpenSeed, keys: ["esc", "q"], modes: [OpenSeedMenu],
+        needs: Nothing, bar: Overlay(5),
+        hint: "close", description: "close the OpenSeed menu",
+    }
+    OpenSeedCancel {
+        group: OpenSeed, keys: ["esc"], modes: [OpenSeedForm],
+        needs: Nothing, bar: Overlay(5),
+        hint: "cancel", description: "close the form: nothing is sent",
+    }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
         needs: Review, bar: Overlay(1),
@@ -679,6 +747,11 @@ mod tests {
             if let Some(view) = a.view() {
                 assert_eq!(Action::show(view), a);
             }
+        }
+        // The OpenSeed menu opens read-only; what its items do is refused there.
+        assert!(!Action::OpenSeedMenu.spec().needs.acts());
+        for a in crate::ui::popups::openseed_menu::ITEMS {
+            assert!(a.spec().needs.acts(), "{a:?}");
         }
         // The serde name round-trips, so config files can name every action.
         for a in Action::ALL {

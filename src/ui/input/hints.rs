@@ -90,6 +90,7 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::View => action.view_in(ctx.views).is_some(),
         Needs::GardenFilter => ctx.filtered,
         Needs::Command => ctx.creature,
+        Needs::OpenSeed | Needs::OpenSeedAct => ctx.openseed,
     }
 }
 

@@ -10,6 +10,8 @@ mod frame;
 pub mod help;
 pub mod hits;
 pub mod message;
+pub mod openseed_form;
+pub mod openseed_menu;
 pub mod palette;
 pub mod review;
 pub mod status_log;
@@ -19,6 +21,8 @@ use compare::ComparePopup;
 use detail::Detail;
 use help::HelpPopup;
 use message::MessageBox;
+use openseed_form::OpenSeedForm;
+use openseed_menu::OpenSeedMenu;
 use palette::Palette;
 use review::ReviewPopup;
 use status_log::StatusLog;
@@ -37,4 +41,7 @@ pub struct Popups {
     pub compare: ComparePopup,
     /// The `:` palette, while [`crate::ui::focus::Mode::Palette`].
     pub palette: Palette,
+    pub openseed_menu: OpenSeedMenu,
+    /// The form open while [`crate::ui::focus::Mode::OpenSeedForm`].
+    pub openseed_form: Option<OpenSeedForm>,
 }

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
 mod background;
+mod openseed;
 pub mod recorder;
 mod remote;
 
@@ -220,27 +221,24 @@ impl Jobs {
             );
             return;
         };
+        let name = openseed::about(&action, &name);
         let (doing, done) = openseed_texts(&action, &name);
         app.set_notice(doing, false);
         app.openseed_sent(creature, &action);
         let tx = self.outcomes.clone();
         let creature = creature.to_path_buf();
         tokio::spawn(async move {
-            let result = match &action {
-                OpenSeedAction::Wake => client.wake(&api_name).await,
-                OpenSeedAction::Message(text) => client.message(&api_name, text).await,
-                OpenSeedAction::Stop => client.stop(&api_name).await,
-                OpenSeedAction::Start => client.start(&api_name).await,
-            };
+            let result = openseed::ask(&client, &api_name, &action).await;
             // The orchestrator tells nothing of a stop or a start on its stream.
             refresher.refresh();
             let outcome = match result {
-                Ok(()) => Outcome {
+                Ok(fetched) => Outcome {
                     openseed: Some(OpenSeedDone {
                         creature,
                         action,
                         ok: true,
                         answer: None,
+                        fetched,
                     }),
                     ..Outcome::from((done, false))
                 },
@@ -258,6 +256,7 @@ impl Jobs {
                             action,
                             ok: false,
                             answer: (whole != e.to_string()).then_some(whole),
+                            fetched: None,
                         }),
                         recorded: None,
                     }
@@ -480,6 +479,9 @@ fn restore(app: &mut App, creature: &Path, line: &str, now: DateTime<Utc>) {
 
 /// What the status line says while an orchestrator's action is under way, and once done.
 fn openseed_texts(action: &OpenSeedAction, name: &str) -> (String, String) {
+    if let Some(texts) = openseed::texts(action, name) {
+        return texts;
+    }
     match action {
         OpenSeedAction::Wake => (
             format!("waking {name}…"),
@@ -495,7 +497,7 @@ fn openseed_texts(action: &OpenSeedAction, name: &str) -> (String, String) {
             format!("stopping {name}'s container…"),
             format!("{name}'s container stopped"),
         ),
-        OpenSeedAction::Start => (
+        _ => (
             format!("starting {name}'s container…"),
             format!("{name}'s container started"),
         ),

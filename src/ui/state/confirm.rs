@@ -1,6 +1,7 @@
 //! The one question the observatory may have asked: an action that is done only when
 //! its key is pressed a second time (quitting while creatures are hosted here, stopping
-//! an OpenSeed creature's container or starting one its budget paused, restoring a pruned
+//! an OpenSeed creature's container or starting one its budget paused, restarting,
+//! rebuilding, remounting or archiving one, restoring a pruned
 //! line, rejecting a held dream). Any other key takes the question back.
 
 use std::path::{Path, PathBuf};
@@ -17,6 +18,9 @@ pub enum Confirm {
     /// Start this OpenSeed creature, which the orchestrator paused at its daily budget,
     /// asked by this action (`w` or `p`: the same key again answers).
     Start(PathBuf, Action),
+    /// Do this lifecycle action of the OpenSeed menu (restart, rebuild, remount, archive)
+    /// to this creature.
+    OpenSeed(PathBuf, Action),
     /// Append this pruned line to this creature's observations.
     Restore(PathBuf, String),
     /// Reject the dream this creature holds for review.
@@ -29,7 +33,7 @@ impl Confirm {
         match self {
             Confirm::Quit => Action::Quit,
             Confirm::Stop(_) => Action::PauseResume,
-            Confirm::Start(_, action) => *action,
+            Confirm::Start(_, action) | Confirm::OpenSeed(_, action) => *action,
             Confirm::Restore(..) => Action::Restore,
             Confirm::Reject(_) => Action::RejectDream,
         }
@@ -41,6 +45,7 @@ impl Confirm {
             Confirm::Quit => None,
             Confirm::Stop(p)
             | Confirm::Start(p, _)
+            | Confirm::OpenSeed(p, _)
             | Confirm::Restore(p, _)
             | Confirm::Reject(p) => Some(p),
         }

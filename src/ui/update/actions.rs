@@ -121,6 +121,17 @@ impl App {
             }
             Action::PickPruned => self.pick_pruned(),
             Action::ReviewDream => self.toggle_review(),
+            Action::OpenSeedMenu
+            | Action::OpenSeedSpawn
+            | Action::OpenSeedRestart
+            | Action::OpenSeedRebuild
+            | Action::OpenSeedRemount
+            | Action::OpenSeedArchive
+            | Action::OpenSeedBudget
+            | Action::OpenSeedGlobalBudget
+            | Action::OpenSeedSubmit
+            | Action::OpenSeedClose
+            | Action::OpenSeedCancel => return self.openseed_menu_action(action),
             Action::ApplyDream => return self.apply_dream(),
             Action::RejectDream => return self.reject_dream(),
             Action::EditDream => return self.edit_dream(),
@@ -237,6 +248,7 @@ impl App {
             | Mode::Search
             | Mode::Filter
             | Mode::Palette => self.scroll(self.pane, step),
+            Mode::OpenSeedMenu | Mode::OpenSeedForm => {}
         }
     }
 

@@ -54,6 +54,13 @@ impl App {
                     self.dirty = true;
                 }
             }
+            Mode::OpenSeedForm => {
+                if let Some(form) = self.popups.openseed_form.as_mut()
+                    && form.key(key)
+                {
+                    self.dirty = true;
+                }
+            }
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
@@ -67,7 +74,8 @@ impl App {
             | Mode::Detail
             | Mode::Blame
             | Mode::ComparePick
-            | Mode::Compare => {}
+            | Mode::Compare
+            | Mode::OpenSeedMenu => {}
         }
         Vec::new()
     }
@@ -121,6 +129,11 @@ impl App {
                 self.popups.message.paste(text);
             }
             Mode::Search => self.search.input.push_str(&text.replace(['\n', '\r'], " ")),
+            Mode::OpenSeedForm => {
+                if let Some(form) = self.popups.openseed_form.as_mut() {
+                    form.paste(text);
+                }
+            }
             Mode::Filter => {
                 let text = text.replace(['\n', '\r'], " ");
                 let text = text.chars().filter(|c| !c.is_control());
@@ -137,7 +150,8 @@ impl App {
             | Mode::Detail
             | Mode::Blame
             | Mode::ComparePick
-            | Mode::Compare => {
+            | Mode::Compare
+            | Mode::OpenSeedMenu => {
                 return;
             }
         }

@@ -10,13 +10,14 @@ mod input;
 mod open;
 mod openseed;
 mod openseed_keys;
-mod recorder;
+mod openseed_menu;
 mod palette;
+mod recorder;
 mod remote;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
-pub use openseed_keys::{OpenSeedAction, OpenSeedDone};
+pub use openseed_keys::{Fetched, OpenSeedAction, OpenSeedDone};
 pub use remote::RemoteAsk;
 
 use std::path::PathBuf;

@@ -7,7 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{Job, RemoteAsk};
-use crate::openseed::{ApiStatus, BudgetLevel, CreatureInfo, EventKind, LiveEvent};
+use crate::openseed::{
+    ApiStatus, BudgetLevel, CreatureInfo, EventKind, GenomeInfo, Lifecycle, LiveEvent, ModelInfo,
+    SpawnRequest,
+};
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::confirm::{Confirm, ask_or_answer};
@@ -21,6 +24,23 @@ pub enum OpenSeedAction {
     /// Stop its container.
     Stop,
     Start,
+    /// Restart, rebuild, remount or archive it (its dashboard's buttons).
+    Lifecycle(Lifecycle),
+    /// Spawn a new creature (not the one the action is for).
+    Spawn(Box<SpawnRequest>),
+    /// Read the genomes and models a spawn may choose from.
+    SpawnChoices,
+    /// Read its daily cap (`global`: the one of every creature without its own).
+    ReadCap {
+        global: bool,
+    },
+    /// Set its daily cap (`global`: every creature's without its own) in cents, and what
+    /// happens at it.
+    SetCap {
+        global: bool,
+        cents: u64,
+        action: String,
+    },
 }
 
 impl OpenSeedAction {
@@ -31,6 +51,11 @@ impl OpenSeedAction {
             Self::Message(_) => "message",
             Self::Stop => "stop",
             Self::Start => "start",
+            Self::Lifecycle(l) => l.verb(),
+            Self::Spawn(_) => "spawn",
+            Self::SpawnChoices => "read the genomes and models for",
+            Self::ReadCap { .. } => "read the budget of",
+            Self::SetCap { .. } => "set the budget of",
         }
     }
 
@@ -52,6 +77,23 @@ pub struct OpenSeedDone {
     /// Its answer whole, when the status line cannot show all of it (several lines, or
     /// a long one).
     pub answer: Option<String>,
+    /// What was read, for what was asked to read.
+    pub fetched: Option<Box<Fetched>>,
+}
+
+/// What the orchestrator answered to a read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetched {
+    SpawnChoices {
+        genomes: Vec<GenomeInfo>,
+        models: Vec<ModelInfo>,
+    },
+    /// A daily cap, in cents, and what happens at it.
+    Cap {
+        global: bool,
+        cents: u64,
+        action: String,
+    },
 }
 
 impl App {
@@ -150,7 +192,7 @@ impl App {
 
     /// Says so when the orchestrator has not yet answered a stop or a start of the
     /// creature at `path` (nothing more is asked of it meanwhile).
-    fn openseed_busy(&mut self, path: &Path, name: &str) -> bool {
+    pub(super) fn openseed_busy(&mut self, path: &Path, name: &str) -> bool {
         let Some(verb) = self
             .orchestrator_of(path)
             .and_then(|o| o.busy.get(name_of(path)?))
@@ -176,8 +218,10 @@ impl App {
     /// no other is.
     pub fn openseed_sent(&mut self, path: &Path, action: &OpenSeedAction) {
         let verb = action.verb();
-        if matches!(action, OpenSeedAction::Stop | OpenSeedAction::Start)
-            && let Some(name) = name_of(path).map(str::to_owned)
+        if matches!(
+            action,
+            OpenSeedAction::Stop | OpenSeedAction::Start | OpenSeedAction::Lifecycle(_)
+        ) && let Some(name) = name_of(path).map(str::to_owned)
             && let Some(o) = self.orchestrator_of_mut(path)
         {
             o.busy.insert(name, verb);
@@ -189,6 +233,9 @@ impl App {
     /// status read again says the rest); a refusal longer than the status line is kept
     /// whole in the creature's live view. Returns what to add to the notice.
     pub(super) fn on_openseed_done(&mut self, done: OpenSeedDone) -> String {
+        if let Some(fetched) = done.fetched.clone() {
+            self.on_openseed_fetched(&done.creature, &done.action, *fetched);
+        }
         let now = self.now;
         let Some(name) = name_of(&done.creature).map(str::to_owned) else {
             return String::new();
@@ -208,11 +255,14 @@ impl App {
                     c.status = ApiStatus::Stopped;
                     c.sleep_reason = None;
                 }
-                OpenSeedAction::Start => {
+                OpenSeedAction::Start
+                | OpenSeedAction::Lifecycle(
+                    Lifecycle::Restart | Lifecycle::Rebuild | Lifecycle::Remount,
+                ) => {
                     c.status = ApiStatus::Starting;
                     c.sleep_reason = None;
                 }
-                OpenSeedAction::Wake | OpenSeedAction::Message(_) => {}
+                _ => {}
             }
         }
         let said = match done.answer {

@@ -22,6 +22,14 @@
 //! - `/api/usage` keeps the narrator's `_narrator` entry and entries of a past day;
 //! - `POST /api/creatures/:name/event` takes a creature's event in (as the creature's own
 //!   code posts them), applied to its status as the supervisor does;
+//! - the dashboard's routes: `restart`, `rebuild` (a failing `docker build` answers 400
+//!   with its output), `remount` (each 503 while degraded, `host.spawn` then
+//!   `host.promote`), `archive` (the creature leaves the list, no event), `GET
+//!   /api/genomes`, `/api/models`, `POST /api/creatures` (202, `creature.spawning`, then
+//!   `creature.spawned` and the creature listed `stopped`), `GET`/`PUT /api/budget` and
+//!   `PUT /api/creatures/:name/budget` (`400 nothing to update`);
+//! - a container that refuses a wake: `400 creature rejected wake`
+//!   ([`StandIn::reject_wakes`]);
 //! - no authentication (pull request #16's per-creature bearer tokens can be required).
 //!
 //! It can go away (every connection dropped, the port closed; its `orchestrator.json`
@@ -110,6 +118,14 @@ struct State {
     down: BTreeMap<String, String>,
     /// The output the next start fails with, by creature.
     failing_start: BTreeMap<String, String>,
+    /// The output the next rebuild's `docker build` fails with, by creature.
+    failing_build: BTreeMap<String, String>,
+    /// Creatures whose container answers a wake with an error ("creature rejected wake").
+    rejecting_wake: BTreeSet<String>,
+    /// The global daily cap and its action (`GET`/`PUT /api/budget`).
+    global_cap: (f64, String),
+    /// Creatures archived (moved out of the garden), by name.
+    archived: Vec<String>,
     /// What the narrator spent today.
     narrator: f64,
     health_gate: std::time::Duration,
@@ -142,6 +158,10 @@ impl StandIn {
             tokens: BTreeMap::new(),
             down: BTreeMap::new(),
             failing_start: BTreeMap::new(),
+            failing_build: BTreeMap::new(),
+            rejecting_wake: BTreeSet::new(),
+            global_cap: (20.0, "sleep".into()),
+            archived: Vec::new(),
             narrator: 0.0,
             health_gate: std::time::Duration::from_millis(300),
             clock: Utc.with_ymd_and_hms(2026, 3, 9, 10, 0, 0).unwrap(),
@@ -231,6 +251,37 @@ impl StandIn {
     pub fn fail_next_start(&self, name: &str, output: &str) {
         let mut state = self.state.lock().unwrap();
         state.failing_start.insert(name.into(), output.into());
+    }
+
+    /// The next rebuild of `name` fails with this `docker build` output.
+    pub fn fail_next_rebuild(&self, name: &str, output: &str) {
+        let mut state = self.state.lock().unwrap();
+        state.failing_build.insert(name.into(), output.into());
+    }
+
+    /// `name`'s container answers a wake with an error: the orchestrator says "creature
+    /// rejected wake".
+    pub fn reject_wakes(&self, name: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .rejecting_wake
+            .insert(name.into());
+    }
+
+    /// The global daily cap and its action.
+    pub fn global_cap(&self) -> (f64, String) {
+        self.state.lock().unwrap().global_cap.clone()
+    }
+
+    /// The creatures archived so far.
+    pub fn archived(&self) -> Vec<String> {
+        self.state.lock().unwrap().archived.clone()
+    }
+
+    /// Whether it lists a creature of that name.
+    pub fn has(&self, name: &str) -> bool {
+        self.state.lock().unwrap().creatures.contains_key(name)
     }
 
     /// A malformed line in `name`'s events file: its stored events read `[]`.
@@ -438,6 +489,59 @@ fn route(state: &Shared, events: &broadcast::Sender<String>, seen: &Seen) -> Rep
                 (200, NONE, "ok".into())
             }
         }
+        ("GET", ["api", "genomes"]) => (
+            200,
+            JSON,
+            json!([{"name": "dreamer", "description": "dreams, observes, consolidates", "source": "bundled"},
+                {"name": "minimal", "description": "a bare loop", "source": "bundled"}])
+            .to_string(),
+        ),
+        ("GET", ["api", "models"]) => (
+            200,
+            JSON,
+            json!([{"id": "claude-opus-4-6", "provider": "anthropic", "isDefault": true,
+                    "inputCostPerMillion": 15.0, "outputCostPerMillion": 75.0},
+                {"id": "gpt-5", "provider": "openai", "isDefault": false,
+                    "inputCostPerMillion": 1.25, "outputCostPerMillion": 10.0}])
+            .to_string(),
+        ),
+        ("GET", ["api", "budget"]) => {
+            let (daily, action) = state.lock().unwrap().global_cap.clone();
+            (200, JSON, json!({"daily_usd": daily, "action": action}).to_string())
+        }
+        ("PUT", ["api", "budget"]) => match cap_patch(&seen.body) {
+            None => (400, NONE, "nothing to update".into()),
+            Some((daily, action)) => {
+                let mut state = state.lock().unwrap();
+                if let Some(daily) = daily {
+                    state.global_cap.0 = daily;
+                }
+                if let Some(action) = action {
+                    state.global_cap.1 = action;
+                }
+                let (daily, action) = state.global_cap.clone();
+                (200, JSON, json!({"daily_usd": daily, "action": action}).to_string())
+            }
+        },
+        ("PUT", ["api", "creatures", name, "budget"]) => match cap_patch(&seen.body) {
+            None => (400, NONE, "nothing to update".into()),
+            Some((daily, action)) => {
+                let mut state = state.lock().unwrap();
+                // `saveCreatureSpendingCap` writes its config whether or not it runs.
+                let c = state
+                    .creatures
+                    .entry((*name).to_owned())
+                    .or_insert_with(|| Creature::new("stopped"));
+                if let Some(daily) = daily {
+                    c.daily_cap = daily;
+                }
+                if let Some(action) = action {
+                    c.cap_action = action;
+                }
+                (200, JSON, json!({"daily_usd": c.daily_cap, "action": c.cap_action}).to_string())
+            }
+        },
+        ("POST", ["api", "creatures"]) => spawn(state, events, seen),
         ("POST", ["api", "creatures", name, action]) => act(state, events, seen, name, action),
         _ => (404, NONE, "not found".into()),
     };
@@ -464,9 +568,9 @@ fn act(
         {
             return (401, NONE, "unauthorized".into());
         }
-        if action == "start" && !state.down.is_empty() {
+        if matches!(action, "start" | "restart" | "rebuild" | "remount") && !state.down.is_empty() {
             let mut health = health(&state);
-            let body = json!({"error": "Orchestrator degraded — cannot start creatures",
+            let body = json!({"error": format!("Orchestrator degraded — cannot {action} creatures"),
                 "dependencies": health["dependencies"].take()});
             return (503, JSON, body.to_string());
         }
@@ -482,7 +586,7 @@ fn act(
     };
     let Some(c) = c else {
         return match action {
-            "start" => (400, NONE, format!("creature \"{name}\" not found")),
+            "start" | "archive" => (400, NONE, format!("creature \"{name}\" not found")),
             _ => not_running,
         };
     };
@@ -490,6 +594,9 @@ fn act(
         "wake" | "message" if !c.supervised => not_running,
         // Its container is stopped: the orchestrator's fetch to it fails.
         "wake" | "message" if !c.reachable => (400, NONE, "fetch failed".into()),
+        "wake" if state.lock().unwrap().rejecting_wake.contains(name) => {
+            (400, NONE, "creature rejected wake".into())
+        }
         "wake" => {
             let reason = seen.body["reason"]
                 .as_str()
@@ -549,6 +656,14 @@ fn act(
             (400, NONE, format!("creature \"{name}\" is already running"))
         }
         "start" => start(state, events, name, &c),
+        "restart" | "rebuild" | "remount" => lifecycle(state, events, name, action, &c),
+        "archive" => {
+            // Stopped, its container and image removed, its directory moved: no event.
+            let mut state = state.lock().unwrap();
+            state.creatures.remove(name);
+            state.archived.push(name.to_owned());
+            ok
+        }
         _ => (404, NONE, "not found".into()),
     }
 }
@@ -592,14 +707,27 @@ fn start(
             json!({"type": "host.spawn", "pid": 4242, "sha": "abc1234def"}),
         );
     }
+    promote_after(state, events, name, gate);
+    (200, NONE, "ok".to_string())
+}
+
+/// `host.promote` once `gate` has passed, if the creature is still there and starting
+/// (it then runs).
+fn promote_after(
+    state: &Shared,
+    events: &broadcast::Sender<String>,
+    name: &str,
+    gate: std::time::Duration,
+) {
     let (state, events, name) = (Arc::clone(state), events.clone(), name.to_owned());
     tokio::spawn(async move {
         tokio::time::sleep(gate).await;
         let starting = {
             let mut state = state.lock().unwrap();
-            let c = state.creatures.get_mut(&name).unwrap();
-            let starting = c.status == "starting";
-            if starting {
+            // Archived meanwhile: nothing to promote.
+            let c = state.creatures.get_mut(&name);
+            let starting = c.as_ref().is_some_and(|c| c.status == "starting");
+            if starting && let Some(c) = c {
                 c.status = "running".into();
             }
             starting
@@ -613,5 +741,125 @@ fn start(
             );
         }
     });
+}
+
+/// What a budget `PUT` changes: a dollar amount of at least 0, an action of `sleep`,
+/// `warn`, `off`; `None` when neither (`400 nothing to update`).
+fn cap_patch(body: &Value) -> Option<(Option<f64>, Option<String>)> {
+    let daily = body["daily_usd"].as_f64().filter(|d| *d >= 0.0);
+    let action = body["action"]
+        .as_str()
+        .filter(|a| ["sleep", "warn", "off"].contains(a))
+        .map(str::to_owned);
+    (daily.is_some() || action.is_some()).then_some((daily, action))
+}
+
+/// `POST /api/creatures`: refused while degraded (503, JSON) or for a bad name, an
+/// existing one or a model it does not know (400, the reason); else `202` at once,
+/// `creature.spawning`, and `creature.spawned` once its directory is made (it is then
+/// listed `stopped`, no supervisor running it).
+fn spawn(
+    state: &Shared,
+    events: &broadcast::Sender<String>,
+    seen: &Seen,
+) -> (u16, &'static str, String) {
+    let name = seen.body["name"]
+        .as_str()
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    let model = seen.body["model"]
+        .as_str()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    {
+        let state = state.lock().unwrap();
+        if !state.down.is_empty() {
+            let mut health = health(&state);
+            let body = json!({"error": "Orchestrator degraded — cannot spawn creatures",
+                "dependencies": health["dependencies"].take()});
+            return (503, JSON, body.to_string());
+        }
+        let good = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !good {
+            return (
+                400,
+                NONE,
+                "invalid name (lowercase alphanumeric + hyphens)".into(),
+            );
+        }
+        if let Some(model) = model
+            && !["claude-opus-4-6", "gpt-5"].contains(&model)
+        {
+            return (400, NONE, format!("unsupported model \"{model}\""));
+        }
+        if state.creatures.contains_key(&name) {
+            return (400, NONE, format!("creature \"{name}\" already exists"));
+        }
+    }
+    emit(state, events, &name, json!({"type": "creature.spawning"}));
+    let model = model.map(str::to_owned);
+    let (state, events, spawned) = (Arc::clone(state), events.clone(), name.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        {
+            let mut state = state.lock().unwrap();
+            let mut c = Creature::new("stopped");
+            c.model = model;
+            state.creatures.insert(spawned.clone(), c);
+        }
+        emit(
+            &state,
+            &events,
+            &spawned,
+            json!({"type": "creature.spawned"}),
+        );
+    });
+    (
+        202,
+        JSON,
+        json!({"ok": true, "name": name, "status": "spawning"}).to_string(),
+    )
+}
+
+/// `restart`, `rebuild`, `remount` of a creature a supervisor runs: its container made
+/// again (a rebuild's `docker build` may fail: 400 with its output), `starting`, then
+/// `host.spawn` at once and `host.promote` once its health gate has passed.
+fn lifecycle(
+    state: &Shared,
+    events: &broadcast::Sender<String>,
+    name: &str,
+    action: &str,
+    c: &Creature,
+) -> (u16, &'static str, String) {
+    if !c.supervised {
+        return (400, NONE, format!("creature \"{name}\" is not running"));
+    }
+    let gate = {
+        let mut state = state.lock().unwrap();
+        if action == "rebuild"
+            && let Some(output) = state.failing_build.remove(name)
+        {
+            return (400, NONE, output);
+        }
+        let c = state.creatures.get_mut(name).unwrap();
+        c.status = "starting".into();
+        c.reachable = true;
+        c.container = true;
+        state.health_gate
+    };
+    emit(
+        state,
+        events,
+        name,
+        json!({"type": "host.spawn", "pid": 4243, "sha": "abc1234def"}),
+    );
+    promote_after(state, events, name, gate);
     (200, NONE, "ok".to_string())
 }

@@ -144,6 +144,7 @@ impl Jobs {
                             action,
                             ok,
                             answer,
+                            fetched: None,
                         }),
                         recorded: None,
                     };
