@@ -189,6 +189,7 @@ impl ConfigFile {
         rest.remove("openseed");
         rest.remove("guardrails");
         rest.remove("notify");
+        rest.remove("telemetry");
         let mut problems = Vec::new();
         let check = |table: toml::Table| {
             ObservatoryConfig::deserialize(toml::Value::Table(table))
@@ -612,6 +613,20 @@ mod tests {
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(keymap.user_actions().count(), config.commands.len());
         assert!(config.commands.len() >= 2);
+    }
+
+    #[test]
+    fn the_runners_and_the_exports_tables_are_no_unknown_keys_to_the_observatory() {
+        let file = config(
+            "[telemetry]\nendpoint = \"http://127.0.0.1:4318\"\n[guardrails]\nloop_repeats = 3\n",
+        );
+        let said: Vec<String> = file
+            .observatory()
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert!(said.is_empty(), "{said:?}");
     }
 
     #[test]
