@@ -12,4 +12,7 @@ pub mod index;
 pub mod past;
 
 pub use at::{At, PathAt};
-pub use past::{Past, PastError, Sources, copy_record, materialize, resolve};
+pub use past::{
+    Past, PastError, Sources, copy_record, materialize, materialize_window, resolve,
+    resolve_indexed,
+};

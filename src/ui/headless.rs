@@ -222,6 +222,10 @@ impl Headless {
                     self.jobs.perform(&mut self.app, search);
                     self.jobs.finish_search(&mut self.app);
                 }
+                // A life is indexed at once here.
+                Job::IndexLife { creature } => self
+                    .app
+                    .on_time_index(crate::ui::time::IndexDone::build(creature)),
                 other => rest.push(other),
             }
         }

@@ -15,3 +15,4 @@ mod tmux;
 mod tmux_comforts;
 mod tmux_openseed;
 mod tmux_review;
+mod tmux_time;

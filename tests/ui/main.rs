@@ -32,3 +32,4 @@ mod search_garden;
 mod snapshots;
 mod sparklines;
 mod talk;
+mod time_cursor;

@@ -90,6 +90,6 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
                 d.draw(frame, cx);
             }
         }
-        Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
+        Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter | Mode::Past | Mode::Jump => {}
     }
 }

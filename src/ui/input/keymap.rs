@@ -198,18 +198,23 @@ impl Keymap {
     }
 
     /// The action for `key` on the screen as it is: on the normal screen with the garden
-    /// focused, the garden's keys first ([`Mode::Garden`]), then the normal screen's.
+    /// focused, the garden's keys first ([`Mode::Garden`]), then, while the time cursor
+    /// is on (`past`), its keys ([`Mode::Past`]), then the normal screen's.
     pub fn lookup(
         &self,
         mode: Mode,
-        garden_focused: bool,
+        (garden_focused, past): (bool, bool),
         key: KeyChord,
         views: &[MainView],
     ) -> Option<Action> {
-        let garden = (mode == Mode::Normal && garden_focused)
-            .then(|| self.action(Mode::Garden, key, views))
-            .flatten();
-        garden.or_else(|| self.action(mode, key, views))
+        let layer = |on: bool, layer: Mode| {
+            (mode == Mode::Normal && on)
+                .then(|| self.action(layer, key, views))
+                .flatten()
+        };
+        layer(garden_focused, Mode::Garden)
+            .or_else(|| layer(past, Mode::Past))
+            .or_else(|| self.action(mode, key, views))
     }
 
     /// Whether every key of the normal screen's `action` does a garden action while the

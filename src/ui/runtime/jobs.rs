@@ -167,6 +167,16 @@ impl Jobs {
                     let _ = tx.send(background::run(&line, &dir, &what).await);
                 });
             }
+            Job::IndexLife { creature } => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let done = crate::ui::time::IndexDone::build(creature);
+                    let _ = tx.send(Outcome {
+                        time_index: Some(done),
+                        ..Outcome::from((String::new(), false))
+                    });
+                });
+            }
             Job::Clipboard(text) => {
                 let tmux = std::env::var_os("TMUX").is_some();
                 let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);
@@ -242,6 +252,7 @@ impl Jobs {
                             ok: false,
                             answer: (whole != e.to_string()).then_some(whole),
                         }),
+                        time_index: None,
                     }
                 }
             };
@@ -414,6 +425,7 @@ impl Jobs {
                             undelivered: Some((dir.clone(), text.clone())),
                             dream_edit: None,
                             openseed: None,
+                            time_index: None,
                         },
                     },
                 };

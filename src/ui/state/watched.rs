@@ -42,6 +42,11 @@ impl Watched {
         }
     }
 
+    /// The store (what the time cursor reads past texts from).
+    pub fn store(&self) -> &History {
+        &self.store
+    }
+
     /// A creature that records its dreams itself needs no watched history.
     pub fn records_itself(root: &Path) -> bool {
         dream_diffs::path(root).exists()

@@ -56,6 +56,20 @@ impl App {
                 self.mode = Mode::Normal;
             }
             Action::EventDetail => self.toggle_event_detail(),
+            Action::TimeCursor
+            | Action::TimeNow
+            | Action::PastDreamBack
+            | Action::PastDreamForward
+            | Action::PastEventBack
+            | Action::PastEventForward
+            | Action::PastWakeBack
+            | Action::PastWakeForward
+            | Action::PastRedBack
+            | Action::PastRedForward
+            | Action::PastJump
+            | Action::PastPlay
+            | Action::PastSpeed
+            | Action::JumpTo => return self.time_action(action),
             Action::StatusLog => {
                 self.mode = if self.mode == Mode::Log {
                     Mode::Normal
@@ -204,7 +218,13 @@ impl App {
                 let vp = layout::review_viewport(self.area, lines.len());
                 self.popups.review.scroll(&lines, vp, step);
             }
-            Mode::Normal | Mode::Garden | Mode::Message | Mode::Search | Mode::Filter => {
+            Mode::Normal
+            | Mode::Garden
+            | Mode::Message
+            | Mode::Search
+            | Mode::Filter
+            | Mode::Past
+            | Mode::Jump => {
                 self.scroll(self.pane, step)
             }
         }
@@ -219,6 +239,9 @@ impl App {
         &mut self,
     ) -> Option<&mut crate::ui::state::creature::CreatureUi> {
         let path = self.selected.as_ref()?;
+        if let Some(past) = self.time.past_of_mut(Some(path)) {
+            return Some(&mut past.ui);
+        }
         self.creatures.get_mut(path)
     }
 
@@ -274,6 +297,9 @@ impl App {
     /// that did not go becomes its creature's draft again (unless a newer one is there),
     /// and so does an edited dream its runner did not hold.
     pub fn on_outcome(&mut self, outcome: Outcome) {
+        if let Some(done) = outcome.time_index {
+            return self.on_time_index(done);
+        }
         let mut text = outcome.text;
         if let Some(edit) = outcome.dream_edit {
             text.push_str(&self.on_edit_answered(edit));

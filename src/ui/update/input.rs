@@ -22,10 +22,10 @@ impl App {
             self.quit = true;
             return Vec::new();
         }
-        let garden_focused = self.pane == Pane::Garden;
+        let layers = (self.pane == Pane::Garden, self.in_past());
         if let Some(action) = self
             .keymap
-            .lookup(self.mode, garden_focused, chord, self.views())
+            .lookup(self.mode, layers, chord, self.views())
         {
             if self.mode == Mode::Normal
                 && let Some(why) = why_not(action, &self.hint_context())
@@ -49,6 +49,7 @@ impl App {
             }
             Mode::Search => self.edit_search(key),
             Mode::Filter => self.edit_filter(key),
+            Mode::Jump => self.edit_jump(key),
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
@@ -59,7 +60,8 @@ impl App {
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {}
+            | Mode::Detail
+            | Mode::Past => {}
         }
         Vec::new()
     }
@@ -119,13 +121,15 @@ impl App {
                 self.garden_view.filter.extend(text);
                 self.follow_filter();
             }
+            Mode::Jump => self.time.jump.push_str(&text.replace(['\n', '\r'], " ")),
             Mode::Normal
             | Mode::Garden
             | Mode::Help
             | Mode::Review
             | Mode::Hits
             | Mode::Log
-            | Mode::Detail => {
+            | Mode::Detail
+            | Mode::Past => {
                 return;
             }
         }

@@ -31,6 +31,8 @@ pub struct Outcome {
     pub dream_edit: Option<EditAnswer>,
     /// What an OpenSeed orchestrator made of an action.
     pub openseed: Option<OpenSeedDone>,
+    /// A life's time index, built for the time cursor.
+    pub time_index: Option<crate::ui::time::IndexDone>,
 }
 
 impl From<(String, bool)> for Outcome {
@@ -41,6 +43,7 @@ impl From<(String, bool)> for Outcome {
             undelivered: None,
             dream_edit: None,
             openseed: None,
+            time_index: None,
         }
     }
 }
@@ -105,4 +108,7 @@ pub enum Job {
         dir: PathBuf,
         what: String,
     },
+    /// Build the time index of the creature's life (for the time cursor); it comes back
+    /// as an outcome.
+    IndexLife { creature: PathBuf },
 }

@@ -87,6 +87,7 @@ impl Jobs {
                             undelivered: Some((creature, text)),
                             dream_edit: None,
                             openseed: None,
+                            time_index: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -96,6 +97,7 @@ impl Jobs {
                             undelivered: Some((creature, text)),
                             dream_edit: None,
                             openseed: None,
+                            time_index: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -143,6 +145,7 @@ impl Jobs {
                             ok,
                             answer,
                         }),
+                        time_index: None,
                     };
                     let _ = tx.send(outcome);
                 });
