@@ -123,7 +123,8 @@ fn cursor(c: &mut Criterion) {
         let root = tmp.path().join("life");
         let end = life(&root, mib);
         let (theme, _) = Theme::load("dark", None, false);
-        let mut screen = Headless::open(&[root], Settings::with_theme(theme), end, 160, 48).unwrap();
+        let mut screen =
+            Headless::open(&[root], Settings::with_theme(theme), end, 160, 48).unwrap();
         screen.press("t").unwrap();
         screen.press("{").unwrap();
         let mut back = true;

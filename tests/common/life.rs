@@ -66,7 +66,10 @@ pub fn dreamer(root: &Path, name: &str, dreams: usize) {
         let wake = born() + TimeDelta::minutes(30 * (n as i64 - 1));
         append(
             &events,
-            &format!(r#"{{"t":"{}","type":"creature.wake","reason":"timer"}}"#, time(wake)),
+            &format!(
+                r#"{{"t":"{}","type":"creature.wake","reason":"timer"}}"#,
+                time(wake)
+            ),
         );
         for (i, cmd) in ["ls", "cat notes.md"].iter().enumerate() {
             let t = wake + TimeDelta::minutes(i as i64 + 1);
@@ -140,6 +143,9 @@ pub fn dreamer(root: &Path, name: &str, dreams: usize) {
     let last = born() + TimeDelta::minutes(30 * dreams as i64);
     append(
         &events,
-        &format!(r#"{{"t":"{}","type":"creature.wake","reason":"timer"}}"#, time(last)),
+        &format!(
+            r#"{{"t":"{}","type":"creature.wake","reason":"timer"}}"#,
+            time(last)
+        ),
     );
 }

@@ -36,7 +36,10 @@ fn t_enters_at_the_last_dream_and_steps_back_by_dream() {
     let (garden, mut screen) = sprout();
     screen.press("t").unwrap();
     let text = screen.text().unwrap();
-    assert!(text.contains("as of dream 5 · 11-22 12:06 · Esc: now"), "{text}");
+    assert!(
+        text.contains("as of dream 5 · 11-22 12:06 · Esc: now"),
+        "{text}"
+    );
     assert!(text.contains(&life::observation(5)), "{text}");
     screen.press("{").unwrap();
     screen.press("{").unwrap();

@@ -114,7 +114,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match ui.own.as_ref().map(|own| own.header(s, app.shown_now(), theme)) {
+    let second = match ui
+        .own
+        .as_ref()
+        .map(|own| own.header(s, app.shown_now(), theme))
+    {
         _ if ui.without_files => api_only_line(s, app),
         Some(parts) if !parts.is_empty() => parts,
         _ => cycle_line(ui, app),
@@ -266,4 +270,3 @@ fn past_titles(app: &App, width: u16) -> Option<(Line<'static>, Line<'static>)> 
     };
     Some((title, line))
 }
-

@@ -353,17 +353,17 @@ mod tests {
         let mut map = Keymap::default();
         map.patch(&patch(&[("force_sleep", KeyNames::One("z".into()))]));
         let warnings = map.add_commands(&[
-            command("t", "tig"),
+            command("i", "tig"),
             command("p", "pause twice"),
             command("s", "s is free once sleep moved"),
-            command("t", "tig again"),
+            command("i", "tig again"),
             command("/", "the garden's filter"),
             command("ctrl-c", "no way out"),
             command("nosuchkey", "typo"),
         ]);
         let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         assert_eq!(
-            map.action(Mode::Normal, KeyChord::plain('t'), views),
+            map.action(Mode::Normal, KeyChord::plain('i'), views),
             Some(Action::User(0))
         );
         assert_eq!(
@@ -379,14 +379,14 @@ mod tests {
             warnings,
             [
                 "commands[1] (\"pause twice\"): p is already pause (keys.pause_resume)'s key: not bound",
-                "commands[3] (\"tig again\"): t is already the command \"tig\"'s key: not bound",
+                "commands[3] (\"tig again\"): i is already the command \"tig\"'s key: not bound",
                 "commands[4] (\"the garden's filter\"): / is already search (keys.search)'s key: not bound",
                 "commands[5] (\"no way out\"): Ctrl-C is already quit (keys.quit)'s key: not bound",
                 "commands[6] (\"typo\"): unknown key \"nosuchkey\": not bound",
             ]
         );
         // Not in the message box: a command key types there.
-        assert_eq!(map.action(Mode::Message, KeyChord::plain('t'), views), None);
+        assert_eq!(map.action(Mode::Message, KeyChord::plain('i'), views), None);
     }
 
     #[test]

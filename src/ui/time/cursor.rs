@@ -67,7 +67,10 @@ pub fn step(
             .ok()
             .flatten()
             .map(At::Time),
-        Step::Event => line_before(events, from.offset).ok().flatten().map(At::Time),
+        Step::Event => line_before(events, from.offset)
+            .ok()
+            .flatten()
+            .map(At::Time),
         Step::Wake => {
             let n = if forward {
                 index.wakes.iter().position(|w| w.end > from.offset)? + 1

@@ -74,7 +74,10 @@ impl App {
         };
         if ui.without_files {
             let name = ui.name.clone();
-            self.set_notice(format!("{name}'s files are not here: no past to show"), true);
+            self.set_notice(
+                format!("{name}'s files are not here: no past to show"),
+                true,
+            );
             return Vec::new();
         }
         self.time.cursor = Some(Cursor {

@@ -46,16 +46,16 @@ pub struct Build<'a> {
 impl PastModel {
     /// The creature at `root` as it was `at`.
     pub fn build(at: At, b: &Build) -> Result<Self, String> {
-        let past = resolve_indexed(b.root, at, b.sources, b.now, b.index)
-            .map_err(|e| e.to_string())?;
+        let past =
+            resolve_indexed(b.root, at, b.sources, b.now, b.index).map_err(|e| e.to_string())?;
         let dir = tempfile::Builder::new()
             .prefix("dreamwatch-past-")
             .tempdir()
             .map_err(|e| format!("a scratch directory for the past: {e}"))?;
         let name = b.root.file_name().unwrap_or(b.root.as_os_str());
         let dest = dir.path().join(name);
-        let windowed = [FileKind::Events, FileKind::Conversation]
-            .map(|k| rel(b.root, &k.resolve(b.root)));
+        let windowed =
+            [FileKind::Events, FileKind::Conversation].map(|k| rel(b.root, &k.resolve(b.root)));
         materialize_window(b.root, &past, &dest, |log| {
             if windowed.iter().any(|w| w == log) {
                 WINDOW

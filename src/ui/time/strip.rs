@@ -44,7 +44,10 @@ pub fn title(
         ));
     }
     if let Some((_, _)) = cursor.play {
-        spans.push(Span::styled(format!(" · ▶ {}x", cursor.speed), theme.notice));
+        spans.push(Span::styled(
+            format!(" · ▶ {}x", cursor.speed),
+            theme.notice,
+        ));
     }
     spans.push(Span::styled(now, theme.muted));
     let unknown = cursor
@@ -58,7 +61,10 @@ pub fn title(
         [first, rest @ ..] => Some(format!("{first} and {} more", rest.len())),
     };
     if let Some(what) = what {
-        spans.push(Span::styled(format!(" · {what} not known then"), theme.error));
+        spans.push(Span::styled(
+            format!(" · {what} not known then"),
+            theme.error,
+        ));
     }
     spans.push(Span::raw(" "));
     Line::from(spans)
@@ -96,7 +102,12 @@ pub fn line(
 ) -> Line<'static> {
     let mut marks: Vec<(DateTime<Utc>, Kind)> = Vec::new();
     marks.extend(index.wakes.iter().filter_map(|m| Some((m.t?, Kind::Wake))));
-    marks.extend(index.sleeps.iter().filter_map(|m| Some((m.t?, Kind::Sleep))));
+    marks.extend(
+        index
+            .sleeps
+            .iter()
+            .filter_map(|m| Some((m.t?, Kind::Sleep))),
+    );
     marks.sort();
     let end = marks
         .iter()

@@ -224,9 +224,7 @@ impl App {
             | Mode::Search
             | Mode::Filter
             | Mode::Past
-            | Mode::Jump => {
-                self.scroll(self.pane, step)
-            }
+            | Mode::Jump => self.scroll(self.pane, step),
         }
     }
 

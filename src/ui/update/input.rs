@@ -23,10 +23,7 @@ impl App {
             return Vec::new();
         }
         let layers = (self.pane == Pane::Garden, self.in_past());
-        if let Some(action) = self
-            .keymap
-            .lookup(self.mode, layers, chord, self.views())
-        {
+        if let Some(action) = self.keymap.lookup(self.mode, layers, chord, self.views()) {
             if self.mode == Mode::Normal
                 && let Some(why) = why_not(action, &self.hint_context())
             {

@@ -4,8 +4,8 @@ use crate::ui::doc::scroll::Step;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
-use crate::ui::state::{App, shown};
 use crate::ui::state::openseed::name_of;
+use crate::ui::state::{App, shown};
 
 /// Rows the mouse wheel scrolls.
 const WHEEL: usize = 3;
@@ -73,9 +73,14 @@ impl App {
         };
         self.pane = pane;
         let shown_view = self.shown_view();
-        if let Some(view) =
-            layout::tab_at(&self.keymap, self.views(), shown_view, areas.main, column, row)
-        {
+        if let Some(view) = layout::tab_at(
+            &self.keymap,
+            self.views(),
+            shown_view,
+            areas.main,
+            column,
+            row,
+        ) {
             self.view = view;
             return;
         }

@@ -3,9 +3,9 @@
 
 use crate::memory::status::Status;
 use crate::ui::input::action::Action;
-use crate::ui::state::{App, shown};
 use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::{App, shown};
 use crate::ui::update::Job;
 
 impl App {
