@@ -138,9 +138,10 @@ pub fn line(
         .collect();
     for (a, b, kind) in &spans {
         if *kind == Kind::Sleep {
-            for c in axis.cell(*a)..=axis.cell(*b) {
+            let (from, to) = (axis.cell(*a), axis.cell(*b));
+            for (c, cell) in cells.iter_mut().enumerate().take(to + 1).skip(from) {
                 if !axis.is_stop(c) {
-                    cells[c] = Span::styled("▒", theme.asleep);
+                    *cell = Span::styled("▒", theme.asleep);
                 }
             }
         }
