@@ -180,6 +180,7 @@ impl App {
             theme: &self.theme,
             cycle: live.cycle,
             name: &live.name,
+            link: live.link,
         };
         match PastModel::build(at, &build) {
             Ok(past) => {

@@ -41,6 +41,8 @@ pub struct Build<'a> {
     pub cycle: Cycle,
     /// The live view's name for it (a far creature's ends in `@host`).
     pub name: &'a str,
+    /// How its runner is reached now: commands from the past go to the creature now.
+    pub link: RunnerLink,
 }
 
 impl PastModel {
@@ -66,7 +68,7 @@ impl PastModel {
         .map_err(|e| e.to_string())?;
         let model = Creature::open(&dest);
         let t = past.t.unwrap_or(b.now);
-        let mut ui = CreatureUi::new(&model, b.theme, t, b.cycle, RunnerLink::None);
+        let mut ui = CreatureUi::new(&model, b.theme, t, b.cycle, b.link);
         ui.name = b.name.to_string();
         Ok(Self {
             _dir: dir,
