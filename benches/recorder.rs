@@ -122,6 +122,7 @@ fn cursor(c: &mut Criterion) {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("life");
         let end = life(&root, mib);
+        std::fs::create_dir_all(root.join(".self")).unwrap();
         let (theme, _) = Theme::load("dark", None, false);
         let mut screen =
             Headless::open(&[root], Settings::with_theme(theme), end, 160, 48).unwrap();
