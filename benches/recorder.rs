@@ -7,12 +7,16 @@
 //! - `recorder/cut/N MiB`: where the log stood at a time in the middle of the life
 //!   ([`cut::offset_at`], a search by halves).
 //!
+//! - `recorder/cursor/N MiB`: the observatory's time cursor moved one dream (back, then
+//!   on) on that life: the past resolved and built, prepared and drawn on a TestBackend
+//!   (budget: 50 ms p99). Its p50 and p99 over 100 moves are printed too.
+//!
 //! Run: `cargo bench --bench recorder`. The index's own size is printed once per life.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may stop at the first failure
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::{TimeDelta, TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -20,6 +24,9 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use dreamwatch::memory::time::format_time;
 use dreamwatch::recorder::cut;
 use dreamwatch::recorder::index::TimeIndex;
+use dreamwatch::ui::headless::Headless;
+use dreamwatch::ui::state::Settings;
+use dreamwatch::ui::theme::Theme;
 
 /// Writes a life of about `mib` MiB to `root/.sys/events.jsonl`: wakes of 40 tool calls
 /// and thoughts, each followed by a sleep and a dream.
@@ -105,5 +112,48 @@ fn index(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, index);
+/// The time cursor moved on a life of each size: press, prepare, draw.
+fn cursor(c: &mut Criterion) {
+    dreamwatch::app::genomes::install();
+    let mut group = c.benchmark_group("recorder");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(20));
+    for mib in sizes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("life");
+        let end = life(&root, mib);
+        std::fs::create_dir_all(root.join(".self")).unwrap();
+        let (theme, _) = Theme::load("dark", None, false);
+        let mut screen =
+            Headless::open(&[root], Settings::with_theme(theme), end, 160, 48).unwrap();
+        screen.press("t").unwrap();
+        screen.press("{").unwrap();
+        let mut back = true;
+        let mut step = |screen: &mut Headless| {
+            screen.press(if back { "{" } else { "}" }).unwrap();
+            back = !back;
+            screen.render().unwrap();
+        };
+        let mut took: Vec<Duration> = (0..100)
+            .map(|_| {
+                let start = Instant::now();
+                step(&mut screen);
+                start.elapsed()
+            })
+            .collect();
+        took.sort();
+        eprintln!(
+            "recorder/cursor/{mib} MiB: a move p50 {:?}, p99 {:?}",
+            took[49], took[98]
+        );
+        group.bench_with_input(
+            BenchmarkId::new("cursor", format!("{mib} MiB")),
+            &mib,
+            |b, _| b.iter(|| step(&mut screen)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, index, cursor);
 criterion_main!(benches);

@@ -13,4 +13,7 @@ pub mod past;
 pub mod side;
 
 pub use at::{At, PathAt};
-pub use past::{Past, PastError, Sources, copy_record, materialize, resolve};
+pub use past::{
+    Past, PastError, Sources, copy_record, materialize, materialize_window, resolve,
+    resolve_indexed,
+};

@@ -125,6 +125,18 @@ pub fn resolve(
     now: DateTime<Utc>,
 ) -> Result<Past, PastError> {
     let index = TimeIndex::build(root).map_err(io_at(root))?;
+    resolve_indexed(root, at, sources, now, &index)
+}
+
+/// [`resolve`] with the life's time index already built (the observatory's time cursor
+/// keeps it: a move does not index the life again).
+pub fn resolve_indexed(
+    root: &Path,
+    at: At,
+    sources: &Sources,
+    now: DateTime<Utc>,
+    index: &TimeIndex,
+) -> Result<Past, PastError> {
     let store = Store::of_creature(root);
     let recorded = store.moments();
     let events = events_rel(root);
@@ -148,7 +160,7 @@ pub fn resolve(
                         have: index.dreams.len().max(recorded_dreams as usize),
                     });
                 }
-                None => dream_by_index(&index, at, n, now)?,
+                None => dream_by_index(index, at, n, now)?,
             }
         }
         At::Wake(n) => {
@@ -441,6 +453,18 @@ fn present(root: &Path) -> Present {
 /// as it is, each document as it was, each log up to its length then. The creature's
 /// own directory is only read.
 pub fn materialize(root: &Path, past: &Past, dest: &Path) -> Result<(), PastError> {
+    materialize_window(root, past, dest, |_| u64::MAX)
+}
+
+/// [`materialize`], each log longer than `window(its path)` bytes then written from its
+/// first whole line within its last window: what a reader that keeps a window of a large
+/// log reads, at the cost of that window and not of the file.
+pub fn materialize_window(
+    root: &Path,
+    past: &Past,
+    dest: &Path,
+    window: impl Fn(&str) -> u64,
+) -> Result<(), PastError> {
     let mkdir = |d: &Path| std::fs::create_dir_all(d).map_err(io_at(d));
     mkdir(&dest.join(".self"))?;
     mkdir(&dest.join(".sys"))?;
@@ -461,11 +485,39 @@ pub fn materialize(root: &Path, past: &Past, dest: &Path) -> Result<(), PastErro
         }
         let from = root.join(name);
         let to = dest.join(name);
-        let file = crate::tail::open_regular(&from).map_err(io_at(&from))?;
+        let mut file = crate::tail::open_regular(&from).map_err(io_at(&from))?;
+        let start = window_start(&mut file, *len, window(name)).map_err(io_at(&from))?;
         let mut out = std::fs::File::create(&to).map_err(io_at(&to))?;
-        io::copy(&mut file.take(*len), &mut out).map_err(io_at(&to))?;
+        io::copy(&mut file.take(*len - start), &mut out).map_err(io_at(&to))?;
     }
     Ok(())
+}
+
+/// Where the window of the last `window` bytes of a log `len` long begins: the start of
+/// its first whole line (0 for a log within the window). Leaves `file` there.
+fn window_start(file: &mut std::fs::File, len: u64, window: u64) -> io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    if len <= window {
+        return Ok(0);
+    }
+    let from = len - window;
+    file.seek(SeekFrom::Start(from))?;
+    let mut buf = vec![0u8; 64 << 10];
+    let mut at = from;
+    while at < len {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = memchr::memchr(b'\n', &buf[..n]) {
+            at += i as u64 + 1;
+            file.seek(SeekFrom::Start(at))?;
+            return Ok(at);
+        }
+        at += n as u64;
+    }
+    file.seek(SeekFrom::Start(len))?;
+    Ok(len)
 }
 
 /// Copies into `dest` the runner's record of the creature at `root` up to `past` (its

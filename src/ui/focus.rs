@@ -121,6 +121,11 @@ pub enum Mode {
     OpenSeedMenu,
     /// A form for the orchestrator (a spawn, a budget).
     OpenSeedForm,
+    /// Not a state of its own: the keys looked up on the normal screen while the time
+    /// cursor is on (after the garden's, before the normal screen's).
+    Past,
+    /// Typing the time cursor's jump prompt.
+    Jump,
 }
 
 /// Sets of views for the unit tests of keys and layout (the genomes' own come from

@@ -235,6 +235,10 @@ impl Headless {
                     let recorded = Recorded::Compare(ask, answer);
                     self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }
+                // A life is indexed at once here.
+                Job::IndexLife { creature } => self
+                    .app
+                    .on_time_index(crate::ui::time::IndexDone::build(creature)),
                 other => rest.push(other),
             }
         }

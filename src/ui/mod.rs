@@ -39,6 +39,7 @@ pub mod runtime;
 pub mod screenshot;
 pub mod state;
 pub mod theme;
+pub mod time;
 pub mod update;
 pub mod views;
 

@@ -204,6 +204,16 @@ pub fn render_all(
         let (theme, _) = Theme::load(default_theme, None, false);
         let (mut screen, _tmp) = recorder::compare(creature, theme, now, width, height)?;
         written.push(save(&mut screen, &options, &out.join("compare.svg"))?);
+        // A past moment: the time cursor three dreams back, the dreams so far.
+        let (theme, _) = Theme::load(default_theme, None, false);
+        let settings = Settings::with_theme(theme);
+        let mut screen =
+            Headless::open(std::slice::from_ref(creature), settings, now, width, height)
+                .map_err(anyhow::Error::msg)?;
+        for key in ["t", "{", "{", "{", "2"] {
+            screen.press(key).map_err(anyhow::Error::msg)?;
+        }
+        written.push(save(&mut screen, &options, &out.join("past.svg"))?);
     }
     Ok(written)
 }

@@ -3,5 +3,6 @@
 
 pub mod cli;
 pub mod http;
+pub mod life;
 pub mod runner;
 pub mod ui;

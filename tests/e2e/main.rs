@@ -17,3 +17,4 @@ mod tmux_guardrails;
 mod tmux_openseed;
 mod tmux_recorder;
 mod tmux_review;
+mod tmux_time;

@@ -19,7 +19,7 @@ fn commands() -> Vec<UserCommand> {
             foreground: false,
         },
         UserCommand {
-            key: "t".into(),
+            key: "!".into(),
             description: "shell here".into(),
             command: "exec ${SHELL:-sh}".into(),
             foreground: true,
@@ -81,7 +81,7 @@ fn a_foreground_command_is_a_hand_over() {
     dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden, false);
-    let jobs = screen.press("t").unwrap();
+    let jobs = screen.press("!").unwrap();
     assert_eq!(
         jobs,
         [Job::Foreground(Foreground {

@@ -36,3 +36,4 @@ mod search_garden;
 mod snapshots;
 mod sparklines;
 mod talk;
+mod time_cursor;

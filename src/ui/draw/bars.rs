@@ -37,6 +37,14 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
             "  (name or status; a number jumps to that row)",
             theme.muted,
         ));
+    } else if app.mode == Mode::Jump {
+        left.push(Span::styled("jump to: ", theme.key));
+        left.push(Span::styled(app.time.jump.clone(), theme.base));
+        left.push(Span::styled("█", theme.accent));
+        left.push(Span::styled(
+            "  (a dream's number, dream:N, wake:N or a time)",
+            theme.muted,
+        ));
     } else if let Some(notice) = &app.notice {
         let style = if notice.error {
             theme.error
@@ -83,7 +91,7 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
         left.push(Span::raw(" ".repeat(width - used - right.width())));
         left.push(Span::styled(right, theme.muted));
     } else if used > width
-        && !matches!(app.mode, Mode::Search | Mode::Filter)
+        && !matches!(app.mode, Mode::Search | Mode::Filter | Mode::Jump)
         && let Some(last) = left.last_mut()
     {
         // A notice longer than the row: the creature count makes room, the cut shows, and

@@ -21,7 +21,7 @@ impl App {
     pub fn draw_context<'a>(&'a self, areas: &'a Areas) -> DrawContext<'a> {
         DrawContext {
             theme: &self.theme,
-            now: self.now,
+            now: self.shown_now(),
             keymap: &self.keymap,
             areas,
         }

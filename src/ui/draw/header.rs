@@ -19,7 +19,10 @@ const GAUGE: usize = 20;
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let block = pane::block(theme, false);
+    let mut block = pane::block(theme, false);
+    if let Some((title, strip)) = past_titles(app, area.width) {
+        block = block.title(title).title_bottom(strip);
+    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(ui) = app.selected_ui() else {
@@ -77,7 +80,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     };
     first.push(Part::keep(Span::styled(format!("{glyph} {label}"), style)));
     if let Some(t) = s.status.wakes_at() {
-        let left = (t - app.now).num_seconds();
+        let left = (t - app.shown_now()).num_seconds();
         let when = if left > 0 {
             format!(" · wakes in {}", fmt::duration(left))
         } else {
@@ -127,7 +130,11 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
 
     let width = usize::from(inner.width);
-    let second = match ui.own.as_ref().map(|own| own.header(s, app.now, theme)) {
+    let second = match ui
+        .own
+        .as_ref()
+        .map(|own| own.header(s, app.shown_now(), theme))
+    {
         _ if ui.without_files => api_only_line(s, app),
         Some(parts) if !parts.is_empty() => parts,
         _ => cycle_line(ui, app),
@@ -214,7 +221,7 @@ fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
             theme.muted,
         )),
         Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.now)),
+            format!("  active {}", fmt::ago(s.last_activity, app.shown_now())),
             theme.muted,
         )),
     ]
@@ -255,8 +262,27 @@ fn cycle_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
         short: Some((3, vec![deep, Span::styled(")", theme.muted)])),
     });
     second.push(Part::keep(Span::styled(
-        format!("  active {}", fmt::ago(s.last_activity, app.now)),
+        format!("  active {}", fmt::ago(s.last_activity, app.shown_now())),
         theme.muted,
     )));
     second
+}
+
+/// In the past: the title that says so, and the life's strip with the cursor on it.
+fn past_titles(app: &App, width: u16) -> Option<(Line<'static>, Line<'static>)> {
+    use crate::ui::time::{Indexed, strip};
+    let cursor = app.time.cursor_of(app.selected.as_deref())?;
+    let index = app.time.index(&cursor.creature);
+    let title = strip::title(cursor, index, &app.keymap, &app.theme);
+    let line = match index {
+        Some(Indexed::Ready(index)) => strip::line(
+            index,
+            cursor.pos.and_then(|p| p.t),
+            app.now,
+            usize::from(width.saturating_sub(2)),
+            &app.theme,
+        ),
+        _ => Line::default(),
+    };
+    Some((title, line))
 }

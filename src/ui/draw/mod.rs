@@ -103,6 +103,6 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
                 form.draw(frame, cx);
             }
         }
-        Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter => {}
+        Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter | Mode::Past | Mode::Jump => {}
     }
 }

@@ -21,6 +21,7 @@ pub enum Group {
     Creature,
     Review,
     OpenSeed,
+    Time,
     Prompt,
     User,
 }
@@ -38,6 +39,7 @@ impl Group {
             Group::Creature => "Creature control",
             Group::Review => "A dream awaiting review (its popup)",
             Group::OpenSeed => "OpenSeed: its dashboard's actions (their menu)",
+            Group::Time => "The time cursor (the creature as it was)",
             Group::Prompt => "Message box and prompts",
             Group::User => "Your commands (config [[commands]])",
         }
@@ -117,6 +119,8 @@ pub enum Bar {
     RecallPane(u8),
     /// In a popup or prompt (help, the message box, the search prompt).
     Overlay(u8),
+    /// On the normal screen while the time cursor is on.
+    Past(u8),
 }
 
 impl Bar {
@@ -128,7 +132,8 @@ impl Bar {
             | Bar::OtherView(r)
             | Bar::MainPane(r)
             | Bar::RecallPane(r)
-            | Bar::Overlay(r) => r,
+            | Bar::Overlay(r)
+            | Bar::Past(r) => r,
         }
     }
 }
@@ -620,6 +625,77 @@ actions! {
         hint: "edit",
         description: "edit the dream in $EDITOR (else vi); it is held as edited until applied",
     }
+    TimeCursor {
+        group: Time, keys: ["t"], modes: [Normal],
+        needs: Creature, bar: Never,
+        hint: "past",
+        description: "the time cursor: every view shows the selected creature as it was (the last dream first), or back to now",
+    }
+    TimeNow {
+        group: Time, keys: ["esc"], modes: [Past],
+        needs: Creature, bar: Past(0),
+        hint: "now", description: "leave the time cursor: back to now (what changed meanwhile is shown)",
+    }
+    PastDreamBack {
+        group: Time, keys: ["{"], modes: [Past],
+        needs: Creature, bar: Past(1),
+        hint: "dream back", description: "back to the dream before",
+    }
+    PastDreamForward {
+        group: Time, keys: ["}"], modes: [Past],
+        needs: Creature, bar: Past(1),
+        hint: "dream on", description: "on to the next dream",
+    }
+    PastEventBack {
+        group: Time, keys: [","], modes: [Past],
+        needs: Creature, bar: Past(3),
+        hint: "event back", description: "back one event",
+    }
+    PastEventForward {
+        group: Time, keys: ["."], modes: [Past],
+        needs: Creature, bar: Past(3),
+        hint: "event on", description: "on one event",
+    }
+    PastWakeBack {
+        group: Time, keys: ["<"], modes: [Past],
+        needs: Creature, bar: Past(4),
+        hint: "wake back", description: "back to the wake before",
+    }
+    PastWakeForward {
+        group: Time, keys: [">"], modes: [Past],
+        needs: Creature, bar: Past(4),
+        hint: "wake on", description: "on to the next wake",
+    }
+    PastRedBack {
+        group: Time, keys: ["("], modes: [Past],
+        needs: Creature, bar: Past(5),
+        hint: "RED back", description: "back to the dream before that added a RED observation",
+    }
+    PastRedForward {
+        group: Time, keys: [")"], modes: [Past],
+        needs: Creature, bar: Past(5),
+        hint: "RED on", description: "on to the next dream that added a RED observation",
+    }
+    PastJump {
+        group: Time, keys: [";"], modes: [Past],
+        needs: Creature, bar: Past(2),
+        hint: "jump", description: "jump to a dream (its number), dream:N, wake:N or a time (RFC 3339)",
+    }
+    PastPlay {
+        group: Time, keys: ["space"], modes: [Past],
+        needs: Creature, bar: Past(2),
+        hint: "play", description: "play the life from the cursor, or pause (its real time, scaled)",
+    }
+    PastSpeed {
+        group: Time, keys: ["'"], modes: [Past],
+        needs: Creature, bar: Past(6),
+        hint: "speed", description: "play faster: 1x, 2x, 4x ... 64x, then 1x again",
+    }
+    JumpTo {
+        group: Time, keys: ["enter"], modes: [Jump],
+        needs: Nothing, bar: Overlay(5),
+        hint: "jump", description: "jump prompt: go to the moment typed",
+    }
     SendMessage {
         group: Prompt, keys: ["ctrl-s"], modes: [Message],
         needs: Write, bar: Overlay(5),
@@ -651,7 +727,7 @@ actions! {
         hint: "keep", description: "keep the garden's filter and go back to the list",
     }
     Cancel {
-        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Prompt, keys: ["esc"], modes: [Help, Message, Search, Filter, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Jump],
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close, cancel (a filter being typed is cleared)",
     }

@@ -39,6 +39,8 @@ pub struct HintContext {
     pub to_all: bool,
     /// The search prompt searches the whole garden (Tab: the selected creature again).
     pub garden_search: bool,
+    /// The time cursor is over the selected creature's life.
+    pub past: bool,
 }
 
 /// One action as the hint bar or the help overlay shows it.
@@ -61,7 +63,10 @@ pub struct ActionInfo {
 fn enabled(action: Action, ctx: &HintContext) -> bool {
     let garden_layer = ctx.mode == Mode::Normal && ctx.pane == Pane::Garden;
     let modes = action.modes();
-    let looked_up = modes.contains(&ctx.mode) || (garden_layer && modes.contains(&Mode::Garden));
+    let past_layer = ctx.mode == Mode::Normal && ctx.past;
+    let looked_up = modes.contains(&ctx.mode)
+        || (garden_layer && modes.contains(&Mode::Garden))
+        || (past_layer && modes.contains(&Mode::Past));
     if !looked_up {
         return false;
     }
@@ -123,6 +128,7 @@ fn in_bar(keymap: &Keymap, action: Action, ctx: &HintContext) -> bool {
         Bar::MainPane(_) => normal && ctx.pane == Pane::Main,
         Bar::RecallPane(_) => normal && ctx.pane == Pane::Main && ctx.view == MainView::Recall,
         Bar::Overlay(_) => !normal,
+        Bar::Past(_) => normal && ctx.past,
     }
 }
 
@@ -154,6 +160,7 @@ pub fn actions(keymap: &Keymap, ctx: &HintContext) -> Vec<ActionInfo> {
                     (Action::PauseResume, _, _) if ctx.paused => "resume".into(),
                     (Action::MessageAll, _, _) if ctx.to_all => "to one".into(),
                     (Action::SearchScope, _, _) if ctx.garden_search => "this creature".into(),
+                    (Action::TimeCursor, _, _) if ctx.past => "now".into(),
                     // A genome's own view on a key of no view in particular goes by its title.
                     (
                         Action::ViewOwnFirst | Action::ViewOwnSecond,
@@ -223,6 +230,7 @@ mod tests {
             paused: false,
             to_all: false,
             garden_search: false,
+            past: false,
         }
     }
 

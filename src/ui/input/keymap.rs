@@ -198,18 +198,23 @@ impl Keymap {
     }
 
     /// The action for `key` on the screen as it is: on the normal screen with the garden
-    /// focused, the garden's keys first ([`Mode::Garden`]), then the normal screen's.
+    /// focused, the garden's keys first ([`Mode::Garden`]), then, while the time cursor
+    /// is on (`past`), its keys ([`Mode::Past`]), then the normal screen's.
     pub fn lookup(
         &self,
         mode: Mode,
-        garden_focused: bool,
+        (garden_focused, past): (bool, bool),
         key: KeyChord,
         views: &[MainView],
     ) -> Option<Action> {
-        let garden = (mode == Mode::Normal && garden_focused)
-            .then(|| self.action(Mode::Garden, key, views))
-            .flatten();
-        garden.or_else(|| self.action(mode, key, views))
+        let layer = |on: bool, layer: Mode| {
+            (mode == Mode::Normal && on)
+                .then(|| self.action(layer, key, views))
+                .flatten()
+        };
+        layer(garden_focused, Mode::Garden)
+            .or_else(|| layer(past, Mode::Past))
+            .or_else(|| self.action(mode, key, views))
     }
 
     /// Whether every key of the normal screen's `action` does a garden action while the
@@ -348,17 +353,17 @@ mod tests {
         let mut map = Keymap::default();
         map.patch(&patch(&[("force_sleep", KeyNames::One("z".into()))]));
         let warnings = map.add_commands(&[
-            command("t", "tig"),
+            command("i", "tig"),
             command("p", "pause twice"),
             command("s", "s is free once sleep moved"),
-            command("t", "tig again"),
+            command("i", "tig again"),
             command("/", "the garden's filter"),
             command("ctrl-c", "no way out"),
             command("nosuchkey", "typo"),
         ]);
         let views = crate::ui::focus::test_views::OBSERVATIONS_FIRST;
         assert_eq!(
-            map.action(Mode::Normal, KeyChord::plain('t'), views),
+            map.action(Mode::Normal, KeyChord::plain('i'), views),
             Some(Action::User(0))
         );
         assert_eq!(
@@ -374,14 +379,14 @@ mod tests {
             warnings,
             [
                 "commands[1] (\"pause twice\"): p is already pause (keys.pause_resume)'s key: not bound",
-                "commands[3] (\"tig again\"): t is already the command \"tig\"'s key: not bound",
+                "commands[3] (\"tig again\"): i is already the command \"tig\"'s key: not bound",
                 "commands[4] (\"the garden's filter\"): / is already search (keys.search)'s key: not bound",
                 "commands[5] (\"no way out\"): Ctrl-C is already quit (keys.quit)'s key: not bound",
                 "commands[6] (\"typo\"): unknown key \"nosuchkey\": not bound",
             ]
         );
         // Not in the message box: a command key types there.
-        assert_eq!(map.action(Mode::Message, KeyChord::plain('t'), views), None);
+        assert_eq!(map.action(Mode::Message, KeyChord::plain('i'), views), None);
     }
 
     #[test]

@@ -184,6 +184,16 @@ impl Jobs {
                     let _ = tx.send(recorder::outcome(Recorded::Compare(ask, answer)));
                 });
             }
+            Job::IndexLife { creature } => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let done = crate::ui::time::IndexDone::build(creature);
+                    let _ = tx.send(Outcome {
+                        time_index: Some(done),
+                        ..Outcome::from((String::new(), false))
+                    });
+                });
+            }
             Job::Clipboard(text) => {
                 let tmux = std::env::var_os("TMUX").is_some();
                 let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);
@@ -259,6 +269,7 @@ impl Jobs {
                             fetched: None,
                         }),
                         recorded: None,
+                        time_index: None,
                     }
                 }
             };
@@ -432,6 +443,7 @@ impl Jobs {
                             dream_edit: None,
                             openseed: None,
                             recorded: None,
+                            time_index: None,
                         },
                     },
                 };

@@ -13,6 +13,10 @@ const MARGIN_MS: u64 = 5;
 
 /// How long until the screen next reads differently with no event.
 pub fn next_tick(app: &App, now: DateTime<Utc>) -> Duration {
+    // A play of the time cursor moves on four times a second.
+    if app.time.playing() {
+        return Duration::from_millis(250);
+    }
     let to_minute = 60 - u64::from(now.second());
     let soonest = app
         .creatures

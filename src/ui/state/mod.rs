@@ -132,6 +132,8 @@ pub struct App {
     pub(in crate::ui) ascii: bool,
     /// The demo's speed, while the observatory shows a demo ([`Settings::demo_speed`]).
     pub demo_speed: Option<u32>,
+    /// The time cursor: the selected creature as it was.
+    pub(in crate::ui) time: crate::ui::time::TimeTravel,
 }
 
 impl App {
@@ -173,6 +175,7 @@ impl App {
             prices: settings.prices,
             ascii: settings.ascii,
             demo_speed: settings.demo_speed,
+            time: Default::default(),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -364,6 +367,7 @@ impl App {
     /// The clock moved on: statuses and "ago" times may read differently.
     pub fn tick(&mut self, now: DateTime<Utc>) {
         self.now = now;
+        self.play_tick(now);
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {
                 ui.refresh_summary(model, now);
@@ -380,12 +384,25 @@ impl App {
         self.hosted.keys()
     }
 
+    /// The selected creature's views: as it was while the time cursor is on, else now.
     pub fn selected_ui(&self) -> Option<&CreatureUi> {
+        if let Some(past) = self.time.past_of(self.selected.as_deref()) {
+            return Some(&past.ui);
+        }
         self.creatures.get(self.selected.as_ref()?)
     }
 
+    /// The selected creature's model: as it was while the time cursor is on, else now.
     pub fn selected_model(&self) -> Option<&Creature> {
+        if let Some(past) = self.time.past_of(self.selected.as_deref()) {
+            return Some(&past.model);
+        }
         self.garden.creature(self.selected.as_ref()?)
+    }
+
+    /// The watched history's store, if one is kept.
+    pub(in crate::ui) fn history(&self) -> Option<&History> {
+        self.watched.as_ref().map(Watched::store)
     }
 
     /// The creatures the garden list shows, in its order (filtered and sorted).
@@ -460,6 +477,7 @@ impl App {
             paused: ui.is_some_and(|u| u.status() == Status::Paused),
             to_all: self.popups.message.all().is_some(),
             garden_search: self.search.garden,
+            past: self.in_past(),
         }
     }
 
@@ -492,7 +510,7 @@ impl App {
                 openseed.live.prepare(events, &theme);
             }
         }
-        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
+        let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
         else {
             return;
         };
@@ -611,4 +629,18 @@ impl App {
             notice.shown = true;
         }
     }
+}
+
+/// The views' state and the model of the creature at `path` as the main pane shows it:
+/// as it was while the time cursor is over its life, else now.
+pub(in crate::ui) fn shown<'a>(
+    time: &'a mut crate::ui::time::TimeTravel,
+    creatures: &'a mut CreatureMap<CreatureUi>,
+    garden: &'a LiveGarden,
+    path: &Path,
+) -> Option<(&'a mut CreatureUi, &'a Creature)> {
+    if let Some(past) = time.past_of_mut(Some(path)) {
+        return Some((&mut past.ui, &past.model));
+    }
+    Some((creatures.get_mut(path)?, garden.creature(path)?))
 }

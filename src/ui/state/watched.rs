@@ -49,7 +49,7 @@ impl Watched {
         }
     }
 
-    /// The store (the flight recorder reads its versions).
+    /// The store (the flight recorder reads its versions: blame, the time cursor's past).
     pub fn store(&self) -> &History {
         &self.store
     }

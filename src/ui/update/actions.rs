@@ -58,6 +58,20 @@ impl App {
                 self.mode = Mode::Normal;
             }
             Action::EventDetail => self.toggle_event_detail(),
+            Action::TimeCursor
+            | Action::TimeNow
+            | Action::PastDreamBack
+            | Action::PastDreamForward
+            | Action::PastEventBack
+            | Action::PastEventForward
+            | Action::PastWakeBack
+            | Action::PastWakeForward
+            | Action::PastRedBack
+            | Action::PastRedForward
+            | Action::PastJump
+            | Action::PastPlay
+            | Action::PastSpeed
+            | Action::JumpTo => return self.time_action(action),
             Action::StatusLog => {
                 self.mode = if self.mode == Mode::Log {
                     Mode::Normal
@@ -247,7 +261,9 @@ impl App {
             | Mode::Message
             | Mode::Search
             | Mode::Filter
-            | Mode::Palette => self.scroll(self.pane, step),
+            | Mode::Palette
+            | Mode::Past
+            | Mode::Jump => self.scroll(self.pane, step),
             Mode::OpenSeedMenu | Mode::OpenSeedForm => {}
         }
     }
@@ -261,6 +277,9 @@ impl App {
         &mut self,
     ) -> Option<&mut crate::ui::state::creature::CreatureUi> {
         let path = self.selected.as_ref()?;
+        if let Some(past) = self.time.past_of_mut(Some(path)) {
+            return Some(&mut past.ui);
+        }
         self.creatures.get_mut(path)
     }
 
@@ -320,6 +339,9 @@ impl App {
         if let Some(recorded) = outcome.recorded {
             self.on_recorded(*recorded);
             return;
+        }
+        if let Some(done) = outcome.time_index {
+            return self.on_time_index(done);
         }
         let mut text = outcome.text;
         if let Some(edit) = outcome.dream_edit {

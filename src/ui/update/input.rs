@@ -22,11 +22,8 @@ impl App {
             self.quit = true;
             return Vec::new();
         }
-        let garden_focused = self.pane == Pane::Garden;
-        if let Some(action) = self
-            .keymap
-            .lookup(self.mode, garden_focused, chord, self.views())
-        {
+        let layers = (self.pane == Pane::Garden, self.in_past());
+        if let Some(action) = self.keymap.lookup(self.mode, layers, chord, self.views()) {
             if self.mode == Mode::Normal
                 && let Some(why) = why_not(action, &self.hint_context())
             {
@@ -61,6 +58,7 @@ impl App {
                     self.dirty = true;
                 }
             }
+            Mode::Jump => self.edit_jump(key),
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
                 self.set_notice(format!("{chord} is not a key here{help}"), false);
@@ -75,7 +73,8 @@ impl App {
             | Mode::Blame
             | Mode::ComparePick
             | Mode::Compare
-            | Mode::OpenSeedMenu => {}
+            | Mode::OpenSeedMenu
+            | Mode::Past => {}
         }
         Vec::new()
     }
@@ -141,6 +140,7 @@ impl App {
                 self.follow_filter();
             }
             Mode::Palette => self.popups.palette.paste(text),
+            Mode::Jump => self.time.jump.push_str(&text.replace(['\n', '\r'], " ")),
             Mode::Normal
             | Mode::Garden
             | Mode::Help
@@ -151,7 +151,8 @@ impl App {
             | Mode::Blame
             | Mode::ComparePick
             | Mode::Compare
-            | Mode::OpenSeedMenu => {
+            | Mode::OpenSeedMenu
+            | Mode::Past => {
                 return;
             }
         }

@@ -39,6 +39,8 @@ pub struct Outcome {
     pub dream_edit: Option<EditAnswer>,
     /// What an OpenSeed orchestrator made of an action.
     pub openseed: Option<OpenSeedDone>,
+    /// A life's time index, built for the time cursor.
+    pub time_index: Option<crate::ui::time::IndexDone>,
     /// A blame or a comparison made in the background.
     pub recorded: Option<Box<Recorded>>,
 }
@@ -59,6 +61,7 @@ impl From<(String, bool)> for Outcome {
             dream_edit: None,
             openseed: None,
             recorded: None,
+            time_index: None,
         }
     }
 }
@@ -136,4 +139,7 @@ pub enum Job {
     /// Suspend the observatory as a shell's Ctrl-Z does: the terminal put back, the
     /// process stopped, and on `fg` the screen taken again and drawn whole.
     Suspend,
+    /// Build the time index of the creature's life (for the time cursor); it comes back
+    /// as an outcome.
+    IndexLife { creature: PathBuf },
 }

@@ -4,8 +4,8 @@ use crate::ui::doc::scroll::Step;
 use crate::ui::focus::{MainView, Pane};
 use crate::ui::input::action::Action;
 use crate::ui::layout;
-use crate::ui::state::App;
 use crate::ui::state::openseed::name_of;
+use crate::ui::state::{App, shown};
 
 /// Rows the mouse wheel scrolls.
 const WHEEL: usize = 3;
@@ -72,22 +72,27 @@ impl App {
             return;
         };
         self.pane = pane;
-        let shown = self.shown_view();
-        if let Some(view) =
-            layout::tab_at(&self.keymap, self.views(), shown, areas.main, column, row)
-        {
+        let shown_view = self.shown_view();
+        if let Some(view) = layout::tab_at(
+            &self.keymap,
+            self.views(),
+            shown_view,
+            areas.main,
+            column,
+            row,
+        ) {
             self.view = view;
             return;
         }
-        if pane == Pane::Main && shown == MainView::Dreams {
+        if pane == Pane::Main && shown_view == MainView::Dreams {
             let main = areas.main_view;
             let Some(path) = self.selected.clone() else {
                 return;
             };
             if column >= main.x
                 && column < main.x + main.width
-                && let (Some(ui), Some(model)) =
-                    (self.creatures.get_mut(&path), self.garden.creature(&path))
+                && let Some((ui, model)) =
+                    shown(&mut self.time, &mut self.creatures, &self.garden, &path)
                 && let Some(i) = layout::dream_at(main, ui.dreams.len(), ui.dreams.selected(), row)
             {
                 // The newest dream selected follows new ones, as the keys leave it.
@@ -168,7 +173,8 @@ impl App {
         let Some(ui) = self
             .selected
             .as_ref()
-            .and_then(|p| self.creatures.get_mut(p))
+            .and_then(|p| shown(&mut self.time, &mut self.creatures, &self.garden, p))
+            .map(|(ui, _)| ui)
         else {
             return;
         };
@@ -194,7 +200,8 @@ impl App {
         let Some(ui) = self
             .selected
             .as_ref()
-            .and_then(|p| self.creatures.get_mut(p))
+            .and_then(|p| shown(&mut self.time, &mut self.creatures, &self.garden, p))
+            .map(|(ui, _)| ui)
         else {
             return false;
         };
@@ -215,7 +222,8 @@ impl App {
         let Some(ui) = self
             .selected
             .as_ref()
-            .and_then(|p| self.creatures.get_mut(p))
+            .and_then(|p| shown(&mut self.time, &mut self.creatures, &self.garden, p))
+            .map(|(ui, _)| ui)
         else {
             return false;
         };
@@ -241,7 +249,7 @@ impl App {
             }
             return;
         }
-        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
+        let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
         else {
             return;
         };

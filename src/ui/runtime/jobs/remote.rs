@@ -88,6 +88,7 @@ impl Jobs {
                             dream_edit: None,
                             openseed: None,
                             recorded: None,
+                            time_index: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -98,6 +99,7 @@ impl Jobs {
                             dream_edit: None,
                             openseed: None,
                             recorded: None,
+                            time_index: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -147,6 +149,7 @@ impl Jobs {
                             fetched: None,
                         }),
                         recorded: None,
+                        time_index: None,
                     };
                     let _ = tx.send(outcome);
                 });

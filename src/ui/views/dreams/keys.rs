@@ -3,9 +3,9 @@
 
 use crate::memory::status::Status;
 use crate::ui::input::action::Action;
-use crate::ui::state::App;
 use crate::ui::state::confirm::{Confirm, ask_or_answer};
 use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::{App, shown};
 use crate::ui::update::Job;
 
 impl App {
@@ -14,7 +14,8 @@ impl App {
         let Some(ui) = self
             .selected
             .clone()
-            .and_then(|p| self.creatures.get_mut(&p))
+            .and_then(|p| shown(&mut self.time, &mut self.creatures, &self.garden, &p))
+            .map(|(ui, _)| ui)
         else {
             return;
         };

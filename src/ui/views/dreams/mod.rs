@@ -6,7 +6,7 @@ mod detail;
 mod draw;
 mod keys;
 pub mod prepare;
-mod strip;
+pub(crate) mod strip;
 
 use chrono::{DateTime, Duration, Utc};
 

@@ -3,7 +3,7 @@
 
 use crate::ui::focus::{MainView, Mode};
 use crate::ui::popups::detail::Detail;
-use crate::ui::state::App;
+use crate::ui::state::{App, shown};
 
 impl App {
     /// The next kind of event shown, while the view is.
@@ -37,7 +37,7 @@ impl App {
             return;
         };
         let vp = self.areas().main_viewport();
-        let (Some(ui), Some(model)) = (self.creatures.get_mut(&path), self.garden.creature(&path))
+        let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
         else {
             return;
         };

@@ -1,0 +1,139 @@
+//! The time cursor: a dreamer's life stepped through by dream, its views drawn as they
+//! were (the header saying so, the life's strip with the cursor on it), Esc back to now
+//! with what changed meanwhile; an evennia creature's journal as it was, through its
+//! plug-in. Whole-screen snapshots (TestBackend, the clock stopped, temp paths filtered).
+
+use crate::common::life;
+use crate::common::ui::{Garden, clock, filters};
+use dreamwatch::ui::headless::Headless;
+use dreamwatch::ui::state::Settings;
+use dreamwatch::ui::theme::Theme;
+
+const W: u16 = 120;
+const H: u16 = 32;
+
+/// A garden of one hand-written dreamer, `sprout`, that lived five dreams.
+fn sprout() -> (Garden, Headless) {
+    dreamwatch::app::genomes::install();
+    let garden = Garden {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    life::dreamer(&garden.creature("sprout"), "sprout", 5);
+    let (theme, _) = Theme::load("dark", None, false);
+    let screen = Headless::open(
+        &[garden.dir.path().to_path_buf()],
+        Settings::with_theme(theme),
+        clock(),
+        W,
+        H,
+    )
+    .unwrap();
+    (garden, screen)
+}
+
+#[test]
+fn t_enters_at_the_last_dream_and_steps_back_by_dream() {
+    let (garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("as of dream 5 · 11-22 12:06 · Esc: now"),
+        "{text}"
+    );
+    assert!(text.contains(&life::observation(5)), "{text}");
+    screen.press("{").unwrap();
+    screen.press("{").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of dream 3"), "{text}");
+    assert!(text.contains(&life::observation(3)), "{text}");
+    assert!(!text.contains(&life::observation(4)), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("time_cursor_dream_3", text));
+}
+
+#[test]
+fn the_dreams_view_shows_the_dreams_so_far() {
+    let (garden, mut screen) = sprout();
+    for key in ["t", "{", "2"] {
+        screen.press(key).unwrap();
+    }
+    let text = screen.text().unwrap();
+    assert!(text.contains("Dream 4"), "{text}");
+    assert!(!text.contains("Dream 5"), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("time_cursor_dreams_view", text));
+}
+
+#[test]
+fn steps_by_wake_event_and_red_and_a_jump() {
+    let (_garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    // Dreams 2 and 5 added a RED observation.
+    screen.press("(").unwrap();
+    assert!(screen.text().unwrap().contains("as of dream 2 ·"));
+    screen.press(")").unwrap();
+    assert!(screen.text().unwrap().contains("as of dream 5 ·"));
+    screen.press("<").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of wake 5 · 11-22 12:00"), "{text}");
+    assert!(!text.contains(&life::observation(5)), "{text}");
+    screen.press(".").unwrap();
+    assert!(screen.text().unwrap().contains("12:01:00"));
+    screen.press(";").unwrap();
+    screen.type_text("1");
+    screen.press("enter").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of dream 1 ·"), "{text}");
+    assert!(text.contains(&life::observation(1)), "{text}");
+    assert!(!text.contains(&life::observation(2)), "{text}");
+}
+
+#[test]
+fn esc_comes_back_to_now_with_what_changed_meanwhile() {
+    let (garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    screen.press("{").unwrap();
+    crate::common::ui::append(
+        &garden.creature("sprout").join(".self/observations.md"),
+        "YLW 12:31 written while the operator looked back\n",
+    );
+    screen.refresh();
+    let text = screen.text().unwrap();
+    assert!(!text.contains("while the operator looked back"), "{text}");
+    screen.press("esc").unwrap();
+    let text = screen.text().unwrap();
+    assert!(!text.contains("as of dream"), "{text}");
+    assert!(text.contains("while the operator looked back"), "{text}");
+}
+
+#[test]
+fn play_moves_the_cursor_by_the_life_s_time() {
+    let (_garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    screen.press(";").unwrap();
+    screen.type_text("wake:2");
+    screen.press("enter").unwrap();
+    for _ in 0..5 {
+        screen.press("'").unwrap();
+    }
+    screen.press("space").unwrap();
+    let text = screen.text().unwrap();
+    assert!(text.contains("▶ 32x"), "{text}");
+    // The first tick starts the play; two minutes at 32x later, an hour of life is past.
+    let t0 = clock();
+    screen.tick(t0);
+    screen.tick(t0 + chrono::TimeDelta::minutes(2));
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of dream 3 and after"), "{text}");
+}
+
+#[test]
+fn an_evennia_journal_as_it_was() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::with_evennia();
+    let mut screen = garden.screen("dark", W, H);
+    for key in ["]", "t", ",", ",", "1"] {
+        screen.press(key).unwrap();
+    }
+    let text = screen.text().unwrap();
+    assert!(text.contains("11-22 16:56:05"), "{text}");
+    filters(&garden).bind(|| insta::assert_snapshot!("time_cursor_evennia_journal", text));
+}
