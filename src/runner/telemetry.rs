@@ -121,15 +121,10 @@ impl Telemetry {
             .err()
             .map(|e| (error_type(e).to_string(), e.to_string()));
         let call = ModelCall {
-            id,
-            end: now,
-            provider: String::new(),
-            model: String::new(),
             tokens,
-            cost: None,
             retries: u64::from(retries),
             error,
-            what: Called::Chat { content },
+            ..ModelCall::new(id, now, Called::Chat { content })
         };
         self.ended(priced_as, call);
     }
@@ -157,15 +152,9 @@ impl Telemetry {
             None => format!("local/{}", result.as_ref().map_or(priced_as, |e| &e.model)),
         };
         let call = ModelCall {
-            id,
-            end: now,
-            provider: String::new(),
-            model: String::new(),
             tokens,
-            cost: None,
-            retries: 0,
             error,
-            what: Called::Embeddings { texts, dims },
+            ..ModelCall::new(id, now, Called::Embeddings { texts, dims })
         };
         self.ended(&priced_as, call);
     }

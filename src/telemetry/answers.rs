@@ -85,15 +85,9 @@ impl AnswerTail {
                 ..ChatContent::default()
             });
             let call = ModelCall {
-                id: start,
-                end: t,
                 provider: self.provider.clone(),
                 model: self.model.clone(),
-                tokens: None,
-                cost: None,
-                retries: 0,
-                error: None,
-                what: Called::Chat { content },
+                ..ModelCall::new(start, t, Called::Chat { content })
             };
             out.push((previous.filter(|p| *p <= t).unwrap_or(t), call));
         }

@@ -73,6 +73,21 @@ pub enum Part {
 }
 
 impl ModelCall {
+    /// Call `id`, ended at `end`: no provider, model, tokens, cost, retry or error yet.
+    pub fn new(id: u64, end: DateTime<Utc>, what: Called) -> Self {
+        Self {
+            id,
+            end,
+            provider: String::new(),
+            model: String::new(),
+            tokens: None,
+            cost: None,
+            retries: 0,
+            error: None,
+            what,
+        }
+    }
+
     /// The span's name: `chat {model}`, `embeddings {model}` (the operation alone when
     /// the model is not known).
     pub fn span_name(&self) -> String {
@@ -188,15 +203,9 @@ mod tests {
 
     fn call(what: Called) -> ModelCall {
         ModelCall {
-            id: 1,
-            end: DateTime::UNIX_EPOCH,
             provider: "openai".into(),
             model: "m".into(),
-            tokens: None,
-            cost: None,
-            retries: 0,
-            error: None,
-            what,
+            ..ModelCall::new(1, DateTime::UNIX_EPOCH, what)
         }
     }
 
