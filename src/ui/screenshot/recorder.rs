@@ -51,24 +51,22 @@ fn stage(creature: &Path, now: DateTime<Utc>) -> anyhow::Result<(tempfile::TempD
         at.format("%Y-%m-%dT%H:%M"),
         dreams + 1
     );
-    append(&obs, &format!("{heading}{DREAMT}\n"))?;
-    append(&twin_obs, &format!("{heading}{TWIN}\n"))?;
+    append(&obs, &format!("{heading}{DREAMT}"))?;
+    append(&twin_obs, &format!("{heading}{TWIN}"))?;
     moment(at + Duration::seconds(40), After::Sleep, dreams + 1)?;
     let restored = crate::memory::dream_diff::restored_line(
         "[.] Week 3 data had gaps",
         &at.format("%H:%M").to_string(),
     );
-    append(&obs, &format!("{restored}\n"))?;
+    append(&obs, &restored)?;
     moment(at + Duration::seconds(60), After::Wake, dreams + 1)?;
     Ok((tmp, garden))
 }
 
-fn append(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
+/// Appends `line` (and a newline) to `path`.
+fn append(path: &Path, line: &str) -> anyhow::Result<()> {
+    crate::memory::write::append_line(path, line)
+        .map(drop)
         .with_context(|| path.display().to_string())
 }
 
@@ -80,13 +78,7 @@ pub fn blame(
     width: u16,
     height: u16,
 ) -> anyhow::Result<(Headless, tempfile::TempDir)> {
-    let (tmp, garden) = stage(creature, now)?;
-    let mut screen = Headless::open(&[garden], Settings::with_theme(theme), now, width, height)
-        .map_err(anyhow::Error::msg)?;
-    for key in ["j", "j", "b"] {
-        screen.press(key).map_err(anyhow::Error::msg)?;
-    }
-    Ok((screen, tmp))
+    staged_after(creature, theme, now, (width, height), &["j", "j", "b"])
 }
 
 /// The compare view of the copy and its twin.
@@ -97,10 +89,21 @@ pub fn compare(
     width: u16,
     height: u16,
 ) -> anyhow::Result<(Headless, tempfile::TempDir)> {
+    staged_after(creature, theme, now, (width, height), &["C", "enter"])
+}
+
+/// The staged garden in the observatory, after `keys`.
+fn staged_after(
+    creature: &Path,
+    theme: Theme,
+    now: DateTime<Utc>,
+    (width, height): (u16, u16),
+    keys: &[&str],
+) -> anyhow::Result<(Headless, tempfile::TempDir)> {
     let (tmp, garden) = stage(creature, now)?;
     let mut screen = Headless::open(&[garden], Settings::with_theme(theme), now, width, height)
         .map_err(anyhow::Error::msg)?;
-    for key in ["C", "enter"] {
+    for key in keys {
         screen.press(key).map_err(anyhow::Error::msg)?;
     }
     Ok((screen, tmp))
