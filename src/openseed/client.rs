@@ -173,27 +173,45 @@ impl Client {
         creature: Option<&str>,
         body: Option<&Value>,
     ) -> Result<T, OpenSeedError> {
-        let mut request = self
-            .request(method, segments, creature)
-            .timeout(self.timeout);
+        let mut request = self.request(method, segments, creature);
         if let Some(body) = body {
             request = request.json(body);
         }
+        self.answer(request, &segments.join("/")).await
+    }
+
+    /// A `GET` of `segments` with a query (`limit=50`) whose answer is JSON.
+    pub(super) async fn get_query<T: DeserializeOwned>(
+        &self,
+        segments: &[&str],
+        query: &[(&str, &str)],
+    ) -> Result<T, OpenSeedError> {
+        let request = self
+            .request(reqwest::Method::GET, segments, None)
+            .query(query);
+        self.answer(request, &segments.join("/")).await
+    }
+
+    /// Sends `request`; its JSON answer about `what`, read whole up to [`MAX_BODY`].
+    async fn answer<T: DeserializeOwned>(
+        &self,
+        request: reqwest::RequestBuilder,
+        what: &str,
+    ) -> Result<T, OpenSeedError> {
+        let request = request.timeout(self.timeout);
         let response = request.send().await.map_err(|e| self.transport(&e))?;
         let mut response = self.check(response).await?;
-        let what = segments.join("/");
         if response
             .content_length()
             .is_some_and(|n| n > MAX_BODY as u64)
         {
-            return Err(self.too_large(&what));
+            return Err(self.too_large(what));
         }
         let (bytes, whole) = self.read_at_most(&mut response, MAX_BODY).await?;
         if !whole {
-            return Err(self.too_large(&what));
+            return Err(self.too_large(what));
         }
-        serde_json::from_slice(&bytes)
-            .map_err(|e| OpenSeedError::Malformed(format!("{}: {e}", segments.join("/"))))
+        serde_json::from_slice(&bytes).map_err(|e| OpenSeedError::Malformed(format!("{what}: {e}")))
     }
 
     /// `POST /api/creatures/:name/:action`.

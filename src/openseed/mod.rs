@@ -1,6 +1,7 @@
 //! Attaching to a running OpenSeed orchestrator: its creatures' status, costs and live
 //! events, and the actions it offers (wake, message, stop, start; and its dashboard's: spawn,
-//! restart, rebuild, remount, archive, budgets: [`lifecycle`]).
+//! restart, rebuild, remount, archive, budgets: [`lifecycle`]; the creatures' mail:
+//! [`mail`]; the narrator's story: [`narration`]).
 //!
 //! What the orchestrator speaks, read in its own code (openseed-dev/openseed at 815f9fd,
 //! March 2026; `index.ts` is `src/host/index.ts`):
@@ -50,6 +51,8 @@ mod dedup;
 pub mod discover;
 pub mod event;
 pub mod lifecycle;
+pub mod mail;
+pub mod narration;
 pub mod token;
 pub mod wire;
 
@@ -58,6 +61,8 @@ pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
 pub use lifecycle::{CAP_ACTIONS, Cap, GenomeInfo, Lifecycle, ModelInfo, SpawnRequest};
+pub use mail::{CREATOR, Inbox, Letter, MailMessage, Mailbox};
+pub use narration::{NarrationEntry, NarratorConfig};
 pub use token::{Token, Tokens};
 pub use wire::{
     ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage,

@@ -119,8 +119,12 @@ pub enum Mode {
     Palette,
     /// The menu of an OpenSeed orchestrator's actions.
     OpenSeedMenu,
-    /// A form for the orchestrator (a spawn, a budget).
+    /// A form for the orchestrator (a spawn, a budget, mail, the narrator's settings).
     OpenSeedForm,
+    /// The creatures' mail ([`crate::ui::popups::mail`]).
+    Mail,
+    /// The narrator's story ([`crate::ui::popups::narration`]).
+    Narration,
     /// Not a state of its own: the keys looked up on the normal screen while the time
     /// cursor is on (after the garden's, before the normal screen's).
     Past,

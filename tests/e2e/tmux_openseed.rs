@@ -104,3 +104,62 @@ fn the_menu_restarts_spawns_and_archives() {
     drop(pane);
     drop(rt);
 }
+
+/// Mail from the OpenSeed menu: a message read (and marked read), one written as the
+/// creator, seen in the creator's sent mail (OpenSeed's files, its home on this machine).
+#[test]
+fn mail_is_read_and_sent_as_the_creator() {
+    if !tmux_available() {
+        return;
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let stand_in = rt.block_on(StandIn::start(&[
+        ("ember", Creature::new("running")),
+        ("pip", Creature::new("sleeping")),
+    ]));
+    let garden = Garden::new();
+    let home = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    stand_in.keep_mail_in(&home.path().join("mail"));
+    let id = stand_in.mail(
+        "ember",
+        "creator",
+        "the cron job",
+        "It ran twice: I fixed the lock.",
+    );
+    let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
+    pane.wait_text("OpenSeed running");
+    pane.keys(&["A", "e"]);
+    pane.wait_text("creator: inbox");
+    pane.wait_text("the cron job");
+    pane.keys(&["l", "Enter"]);
+    pane.wait_text("It ran twice: I fixed the lock.");
+    // Read whole: marked read (the unread count goes).
+    pane.wait_for("the message marked read", |screen| {
+        !screen.contains("creator (you)     1/1")
+    });
+    let read = format!("/api/creatures/creator/mail/{id}/read");
+    assert_eq!(stand_in.seen().iter().filter(|s| s.path == read).count(), 1);
+    assert_eq!(
+        stand_in.mail_file("creator", "inbox", &id).unwrap()["read"],
+        true
+    );
+
+    // Written to pip as the creator: it wakes for it, and it is in the creator's sent.
+    pane.keys(&["c"]);
+    pane.wait_text("mail as the creator");
+    pane.keys(&["Right", "Tab"]);
+    pane.type_text("plans");
+    pane.keys(&["Tab"]);
+    pane.type_text("what comes next?");
+    pane.keys(&["Enter"]);
+    pane.wait_text("mail sent to pip as the creator");
+    assert_eq!(stand_in.creature("pip").status, "running");
+    pane.keys(&["h", "Tab"]);
+    pane.wait_text("creator: sent");
+    let screen = pane.wait_text("→ pip");
+    assert!(screen.contains("plans"), "{screen}");
+    drop(pane);
+    drop(rt);
+}

@@ -24,6 +24,7 @@ mod openseed;
 mod openseed_api_only;
 mod openseed_dashboard;
 mod openseed_loop;
+mod openseed_mail;
 mod openseed_real;
 mod palette;
 mod read_only;

@@ -33,6 +33,14 @@ impl Attached {
     /// ember and pip (both with files in the garden) as the stand-in runs them; ember is
     /// selected once the creatures are listed.
     pub(crate) async fn start(garden: &Garden, ember: Creature, pip: Creature) -> Self {
+        // The genomes' plug-ins before the screen is opened (its views are theirs).
+        dreamwatch::app::genomes::install();
+        Self::start_on(ember, pip, garden.screen("dark", W, H)).await
+    }
+
+    /// As [`Attached::start`], on `screen` (a read-only one, opened once the genomes'
+    /// plug-ins are installed).
+    pub(crate) async fn start_on(ember: Creature, pip: Creature, mut screen: Headless) -> Self {
         dreamwatch::app::genomes::install();
         let stand_in = StandIn::start(&[("ember", ember), ("pip", pip)]).await;
         let (attachment, updates) = attach(
@@ -43,7 +51,6 @@ impl Attached {
                 ..AttachOptions::default()
             },
         );
-        let mut screen = garden.screen("dark", W, H);
         screen.attach_openseed(&stand_in.base);
         let (tx, outcomes) = tokio::sync::mpsc::unbounded_channel();
         let jobs = Jobs::new(HashMap::new(), tx);

@@ -103,6 +103,14 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
                 form.draw(frame, cx);
             }
         }
+        Mode::Mail => popups.mail.draw(frame, cx),
+        Mode::Narration => {
+            let live = app
+                .openseed
+                .as_ref()
+                .and_then(|o| o.events.get(crate::openseed::NARRATOR));
+            popups.narration.draw(frame, live, cx);
+        }
         Mode::Normal | Mode::Garden | Mode::Search | Mode::Filter | Mode::Past | Mode::Jump => {}
     }
 }

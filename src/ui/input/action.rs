@@ -275,32 +275,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -609,6 +609,71 @@ actions! {
         needs: Nothing, bar: Overlay(5),
         hint: "cancel", description: "close the form: nothing is sent",
     }
+    OpenSeedMail {
+        group: OpenSeed, keys: ["e"], modes: [OpenSeedMenu],
+        needs: OpenSeed, bar: Overlay(1),
+        hint: "mail", description: "the creatures' mail: mailboxes, inbox and sent, read, archive, write as the creator",
+    }
+    OpenSeedNarration {
+        group: OpenSeed, keys: ["o"], modes: [OpenSeedMenu],
+        needs: OpenSeed, bar: Overlay(1),
+        hint: "narration", description: "the narrator's story of the garden, newest first, arriving live; its settings",
+    }
+    Mail {
+        group: OpenSeed, keys: ["M"], modes: [Normal, Mail],
+        needs: OpenSeed, bar: Never,
+        hint: "mail", description: "the OpenSeed creatures' mail (the menu's mail), or close it",
+    }
+    MailLeft {
+        group: OpenSeed, keys: ["h", "left"], modes: [Mail],
+        needs: Nothing, bar: Overlay(4),
+        hint: "left", description: "mail: the column to the left (mailboxes, messages, the message)",
+    }
+    MailRight {
+        group: OpenSeed, keys: ["l", "right"], modes: [Mail],
+        needs: Nothing, bar: Overlay(4),
+        hint: "right", description: "mail: the column to the right",
+    }
+    MailFolder {
+        group: OpenSeed, keys: ["tab"], modes: [Mail],
+        needs: Nothing, bar: Overlay(2),
+        hint: "inbox/sent", description: "mail: the mailbox's inbox or its sent mail (toggles)",
+    }
+    MailRead {
+        group: OpenSeed, keys: ["enter"], modes: [Mail],
+        needs: Nothing, bar: Overlay(1),
+        hint: "read", description: "mail: the mailbox's mail, or the message whole (marked read as OpenSeed does, not in --read-only)",
+    }
+    MailWrite {
+        group: OpenSeed, keys: ["c"], modes: [Mail],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "write", description: "mail: write to a creature as the creator (a form: to, subject, text)",
+    }
+    MailReply {
+        group: OpenSeed, keys: ["r"], modes: [Mail],
+        needs: OpenSeedAct, bar: Overlay(2),
+        hint: "reply", description: "mail: answer the message as the creator",
+    }
+    MailArchive {
+        group: OpenSeed, keys: ["a"], modes: [Mail],
+        needs: OpenSeedAct, bar: Overlay(3),
+        hint: "archive", description: "mail: move the message out of the inbox into the mailbox's archive",
+    }
+    MailClose {
+        group: OpenSeed, keys: ["esc", "q"], modes: [Mail],
+        needs: Nothing, bar: Overlay(5),
+        hint: "close", description: "close the mail",
+    }
+    NarratorSettings {
+        group: OpenSeed, keys: ["c"], modes: [Narration],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "settings", description: "narration: the narrator on or off, its model, how often it tells (a form)",
+    }
+    NarrationClose {
+        group: OpenSeed, keys: ["esc", "q"], modes: [Narration],
+        needs: Nothing, bar: Overlay(5),
+        hint: "close", description: "close the narration",
+    }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
         needs: Review, bar: Overlay(1),
@@ -827,7 +892,8 @@ mod tests {
         // The OpenSeed menu opens read-only; what its items do is refused there.
         assert!(!Action::OpenSeedMenu.spec().needs.acts());
         for a in crate::ui::popups::openseed_menu::ITEMS {
-            assert!(a.spec().needs.acts(), "{a:?}");
+            let reads = matches!(a, Action::OpenSeedMail | Action::OpenSeedNarration);
+            assert_eq!(a.spec().needs.acts(), !reads, "{a:?}");
         }
         // The serde name round-trips, so config files can name every action.
         for a in Action::ALL {

@@ -9,7 +9,9 @@ pub mod detail;
 mod frame;
 pub mod help;
 pub mod hits;
+pub mod mail;
 pub mod message;
+pub mod narration;
 pub mod openseed_form;
 pub mod openseed_menu;
 pub mod palette;
@@ -20,7 +22,9 @@ use blame::BlamePopup;
 use compare::ComparePopup;
 use detail::Detail;
 use help::HelpPopup;
+use mail::MailPopup;
 use message::MessageBox;
+use narration::NarrationPopup;
 use openseed_form::OpenSeedForm;
 use openseed_menu::OpenSeedMenu;
 use palette::Palette;
@@ -44,4 +48,8 @@ pub struct Popups {
     pub openseed_menu: OpenSeedMenu,
     /// The form open while [`crate::ui::focus::Mode::OpenSeedForm`].
     pub openseed_form: Option<OpenSeedForm>,
+    /// The creatures' mail, while [`crate::ui::focus::Mode::Mail`] (kept between openings).
+    pub mail: MailPopup,
+    /// The narrator's story, while [`crate::ui::focus::Mode::Narration`].
+    pub narration: NarrationPopup,
 }

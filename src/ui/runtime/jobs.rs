@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
 mod background;
+mod mail;
 mod openseed;
 pub mod recorder;
 mod remote;
@@ -210,6 +211,7 @@ impl Jobs {
                 true,
             ),
             Job::Suspend => app.set_notice("no terminal to suspend here", true),
+            Job::Mail(ask) => self.mail(app, ask),
         }
     }
 
@@ -270,6 +272,7 @@ impl Jobs {
                         }),
                         recorded: None,
                         time_index: None,
+                        mail: None,
                     }
                 }
             };
@@ -444,6 +447,7 @@ impl Jobs {
                             openseed: None,
                             recorded: None,
                             time_index: None,
+                            mail: None,
                         },
                     },
                 };

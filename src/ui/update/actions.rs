@@ -31,6 +31,11 @@ impl App {
             );
             return Vec::new();
         }
+        if matches!(self.mode, Mode::Mail | Mode::Narration)
+            && let Some(step) = step_of(action)
+        {
+            return self.mail_step(step);
+        }
         if let Some(step) = step_of(action) {
             self.scroll_mode(step);
             return Vec::new();
@@ -145,7 +150,20 @@ impl App {
             | Action::OpenSeedGlobalBudget
             | Action::OpenSeedSubmit
             | Action::OpenSeedClose
-            | Action::OpenSeedCancel => return self.openseed_menu_action(action),
+            | Action::OpenSeedCancel
+            | Action::OpenSeedMail
+            | Action::OpenSeedNarration => return self.openseed_menu_action(action),
+            Action::Mail
+            | Action::MailLeft
+            | Action::MailRight
+            | Action::MailFolder
+            | Action::MailRead
+            | Action::MailWrite
+            | Action::MailReply
+            | Action::MailArchive
+            | Action::MailClose
+            | Action::NarratorSettings
+            | Action::NarrationClose => return self.mail_action(action),
             Action::ApplyDream => return self.apply_dream(),
             Action::RejectDream => return self.reject_dream(),
             Action::EditDream => return self.edit_dream(),
@@ -264,7 +282,7 @@ impl App {
             | Mode::Palette
             | Mode::Past
             | Mode::Jump => self.scroll(self.pane, step),
-            Mode::OpenSeedMenu | Mode::OpenSeedForm => {}
+            Mode::OpenSeedMenu | Mode::OpenSeedForm | Mode::Mail | Mode::Narration => {}
         }
     }
 
@@ -342,6 +360,12 @@ impl App {
         }
         if let Some(done) = outcome.time_index {
             return self.on_time_index(done);
+        }
+        if let Some(done) = outcome.mail {
+            self.on_mail_done(*done);
+            if outcome.text.is_empty() {
+                return;
+            }
         }
         let mut text = outcome.text;
         if let Some(edit) = outcome.dream_edit {

@@ -74,6 +74,8 @@ impl App {
             | Mode::ComparePick
             | Mode::Compare
             | Mode::OpenSeedMenu
+            | Mode::Mail
+            | Mode::Narration
             | Mode::Past => {}
         }
         Vec::new()
@@ -152,6 +154,8 @@ impl App {
             | Mode::ComparePick
             | Mode::Compare
             | Mode::OpenSeedMenu
+            | Mode::Mail
+            | Mode::Narration
             | Mode::Past => {
                 return;
             }

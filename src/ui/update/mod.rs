@@ -7,6 +7,7 @@ mod demo;
 mod garden;
 mod handover;
 mod input;
+mod mail;
 mod open;
 mod openseed;
 mod openseed_keys;
@@ -17,6 +18,7 @@ mod remote;
 mod scrolling;
 
 pub use handover::{Foreground, HandBack, Program};
+pub use mail::{MailAsk, MailDone};
 pub use openseed_keys::{Fetched, OpenSeedAction, OpenSeedDone};
 pub use remote::RemoteAsk;
 
@@ -43,6 +45,8 @@ pub struct Outcome {
     pub time_index: Option<crate::ui::time::IndexDone>,
     /// A blame or a comparison made in the background.
     pub recorded: Option<Box<Recorded>>,
+    /// What an OpenSeed orchestrator answered of the mail or the narrator.
+    pub mail: Option<Box<MailDone>>,
 }
 
 /// What the flight recorder answered, for the popup that asked.
@@ -62,6 +66,7 @@ impl From<(String, bool)> for Outcome {
             openseed: None,
             recorded: None,
             time_index: None,
+            mail: None,
         }
     }
 }
@@ -142,4 +147,6 @@ pub enum Job {
     /// Build the time index of the creature's life (for the time cursor); it comes back
     /// as an outcome.
     IndexLife { creature: PathBuf },
+    /// Ask the attached OpenSeed orchestrator of the mail or the narrator.
+    Mail(MailAsk),
 }

@@ -21,11 +21,12 @@ impl App {
             Action::OpenSeedMenu => self.toggle_openseed_menu(),
             Action::OpenSeedClose => self.mode = Mode::Normal,
             Action::OpenSeedCancel => {
+                self.mode = self.mode_after_form();
                 self.popups.openseed_form = None;
-                self.mode = Mode::Normal;
                 self.set_notice("cancelled: nothing was sent", false);
             }
             Action::OpenSeedSubmit => return self.submit_openseed_form(),
+            Action::OpenSeedMail | Action::OpenSeedNarration => return self.mail_action(action),
             item => return self.openseed_item(item),
         }
         Vec::new()
@@ -151,6 +152,7 @@ impl App {
             return Vec::new();
         };
         let asked = match &form.what {
+            FormFor::Mail | FormFor::Narrator => return self.submit_mail_form(),
             FormFor::Spawn => {
                 spawn_request(form).map(|r| (PathBuf::new(), OpenSeedAction::Spawn(Box::new(r))))
             }

@@ -30,6 +30,8 @@
 //!   `PUT /api/creatures/:name/budget` (`400 nothing to update`);
 //! - a container that refuses a wake: `400 creature rejected wake`
 //!   ([`StandIn::reject_wakes`]);
+//! - mail (files in a mail directory: inbox, sent, archived) and the narrator's story and
+//!   config: [`mail`];
 //! - no authentication (pull request #16's per-creature bearer tokens can be required).
 //!
 //! It can go away (every connection dropped, the port closed; its `orchestrator.json`
@@ -47,6 +49,8 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
 use super::{Reply, Seen, Server};
+
+mod mail;
 
 /// The stand-in's day, as its usage dates today's entries.
 pub const TODAY: &str = "2026-03-09";
@@ -130,6 +134,13 @@ struct State {
     narrator: f64,
     health_gate: std::time::Duration,
     clock: DateTime<Utc>,
+    /// Where its mail is kept (`MAIL_DIR`).
+    mail_dir: std::path::PathBuf,
+    /// Messages sent so far (their ids are made of the count).
+    mails: u64,
+    /// `narration.jsonl`'s entries.
+    narration: Vec<Value>,
+    narrator_config: Value,
 }
 
 type Shared = Arc<Mutex<State>>;
@@ -142,11 +153,14 @@ pub struct StandIn {
     state: Shared,
     /// The stream's events, already in the wire's JSON.
     events: broadcast::Sender<String>,
+    /// Its own mail directory, until it is told to keep mail elsewhere.
+    _mail: tempfile::TempDir,
 }
 
 impl StandIn {
     pub async fn start(creatures: &[(&str, Creature)]) -> Self {
         let (events, _) = broadcast::channel(1024);
+        let mail_home = tempfile::tempdir().unwrap();
         let state = Arc::new(Mutex::new(State {
             creatures: creatures
                 .iter()
@@ -165,6 +179,10 @@ impl StandIn {
             narrator: 0.0,
             health_gate: std::time::Duration::from_millis(300),
             clock: Utc.with_ymd_and_hms(2026, 3, 9, 10, 0, 0).unwrap(),
+            mail_dir: mail_home.path().to_path_buf(),
+            mails: 0,
+            narration: Vec::new(),
+            narrator_config: mail::default_narrator_config(),
         }));
         let server = {
             let (state, events) = (Arc::clone(&state), events.clone());
@@ -179,6 +197,7 @@ impl StandIn {
             server,
             state,
             events,
+            _mail: mail_home,
         }
     }
 
@@ -390,8 +409,11 @@ const NONE: &str = "";
 
 /// The orchestrator's answer to a request.
 fn route(state: &Shared, events: &broadcast::Sender<String>, seen: &Seen) -> Reply {
-    let path: Vec<&str> = seen.path.trim_start_matches('/').split('/').collect();
+    let (path, query) = seen.path.split_once('?').unwrap_or((&seen.path, ""));
+    let path: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let mail = mail::route(state, events, seen, &path, query);
     let (status, content_type, body) = match (seen.method.as_str(), path.as_slice()) {
+        _ if mail.is_some() => mail.unwrap_or_default(),
         ("GET", ["api", "events"]) => {
             // The event stream: the orchestrator's health first, then every event.
             let mut first = health(&state.lock().unwrap());

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::openseed::{CAP_ACTIONS, GenomeInfo, ModelInfo};
+use crate::openseed::{CAP_ACTIONS, GenomeInfo, ModelInfo, NarratorConfig};
 use crate::ui::draw::DrawContext;
 use crate::ui::layout;
 use crate::ui::prepare::inert;
@@ -21,6 +21,10 @@ pub enum FormFor {
     Spawn,
     /// The daily cap of this creature (its path, its name), or (`None`) the global one.
     Cap(Option<(PathBuf, String)>),
+    /// Mail as the creator.
+    Mail,
+    /// The narrator's settings.
+    Narrator,
 }
 
 /// What a spawn's genome or model field says when the orchestrator is to choose.
@@ -119,6 +123,43 @@ impl OpenSeedForm {
         }
     }
 
+    /// Mail as the creator: to one of `recipients` (the `to`th chosen), a subject, a text;
+    /// a reply's keys start in its text.
+    pub fn mail(recipients: Vec<String>, to: usize, subject: String, reply: bool) -> Self {
+        Self {
+            what: FormFor::Mail,
+            fields: vec![
+                Field::choice("to", recipients, to),
+                Field::text("subject", subject),
+                Field::text("text", String::new()),
+            ],
+            at: if reply { 2 } else { 0 },
+            problem: None,
+        }
+    }
+
+    /// The narrator's settings as they are, its model among `models`.
+    pub fn narrator(config: &NarratorConfig, models: &[ModelInfo]) -> Self {
+        let mut ids = vec![config.model.clone()];
+        ids.extend(
+            models
+                .iter()
+                .map(|m| m.id.clone())
+                .filter(|id| *id != config.model),
+        );
+        let on = ["on", "off"].map(str::to_owned).to_vec();
+        Self {
+            what: FormFor::Narrator,
+            fields: vec![
+                Field::choice("narrator", on, usize::from(!config.enabled)),
+                Field::choice("model", ids, 0),
+                Field::text("every (minutes)", config.interval_minutes.to_string()),
+            ],
+            at: 0,
+            problem: None,
+        }
+    }
+
     /// What the field labelled `label` holds (trimmed).
     pub fn value(&self, label: &str) -> &str {
         self.fields
@@ -177,6 +218,8 @@ impl OpenSeedForm {
             FormFor::Spawn => " OpenSeed: spawn a creature ".into(),
             FormFor::Cap(Some((_, name))) => format!(" OpenSeed: {}'s daily cap ", inert(name)),
             FormFor::Cap(None) => " OpenSeed: the global daily cap ".into(),
+            FormFor::Mail => " OpenSeed: mail as the creator ".into(),
+            FormFor::Narrator => " OpenSeed: the narrator's settings ".into(),
         }
     }
 

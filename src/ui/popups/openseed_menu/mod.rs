@@ -13,7 +13,7 @@ use crate::ui::input::action::Action;
 use crate::ui::layout;
 
 /// The menu's items, in order.
-pub const ITEMS: [Action; 7] = [
+pub const ITEMS: [Action; 9] = [
     Action::OpenSeedSpawn,
     Action::OpenSeedRestart,
     Action::OpenSeedRebuild,
@@ -21,11 +21,19 @@ pub const ITEMS: [Action; 7] = [
     Action::OpenSeedArchive,
     Action::OpenSeedBudget,
     Action::OpenSeedGlobalBudget,
+    Action::OpenSeedMail,
+    Action::OpenSeedNarration,
 ];
 
 /// The items that need a creature (the others are the garden's).
 pub fn for_a_creature(action: Action) -> bool {
-    !matches!(action, Action::OpenSeedSpawn | Action::OpenSeedGlobalBudget)
+    !matches!(
+        action,
+        Action::OpenSeedSpawn
+            | Action::OpenSeedGlobalBudget
+            | Action::OpenSeedMail
+            | Action::OpenSeedNarration
+    )
 }
 
 #[derive(Debug, Default)]

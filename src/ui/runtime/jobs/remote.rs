@@ -89,6 +89,7 @@ impl Jobs {
                             openseed: None,
                             recorded: None,
                             time_index: None,
+                            mail: None,
                         },
                         Err(_) => Outcome {
                             text: format!(
@@ -100,6 +101,7 @@ impl Jobs {
                             openseed: None,
                             recorded: None,
                             time_index: None,
+                            mail: None,
                         },
                     };
                     let _ = tx.send(outcome);
@@ -150,6 +152,7 @@ impl Jobs {
                         }),
                         recorded: None,
                         time_index: None,
+                        mail: None,
                     };
                     let _ = tx.send(outcome);
                 });
