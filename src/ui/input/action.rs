@@ -557,7 +557,7 @@ actions! {
         group: OpenSeed, keys: ["A"], modes: [Normal, OpenSeedMenu],
         needs: OpenSeed, bar: Normal(2),
         hint: "openseed",
-        description: "the OpenSeed orchestrator's actions (spawn, restart, rebuild, remount, archive, budgets): a menu, or close it",
+        description: "the OpenSeed orchestrator's actions (spawn, restart, rebuild, remount, archive, budgets, mail, narration): a menu, or close it",
     }
     OpenSeedSpawn {
         group: OpenSeed, keys: ["n"], modes: [OpenSeedMenu],
