@@ -244,6 +244,12 @@ actions! {
         needs: Nothing, bar: Never,
         hint: "suspend", description: "suspend the observatory to the shell (fg brings it back)",
     }
+    ToggleNotify {
+        group: General, keys: [], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "notifications",
+        description: "notifications off or on: the terminal and the [notify] command told when a creature needs you",
+    }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],
         needs: Nothing, bar: Normal(3),
