@@ -26,7 +26,7 @@ impl App {
         let mut facts: Vec<Fact> = self
             .notify
             .known()
-            .filter(|p| !self.creatures.contains_key(*p))
+            .filter(|p| !self.creatures.contains_key(p))
             .map(|p| Fact::Gone {
                 path: p.to_path_buf(),
             })
