@@ -1,7 +1,7 @@
 //! Notifications (issue 23): a creature that begins to need a person is told to the
 //! terminal (the sequence written through the loop's writer, between frames) and to the
-//! hook (its JSON), once per episode; nothing for what was so at the start; the palette
-//! turns them off and on.
+//! hook (its JSON), once per episode; nothing for what was so at the start; Ctrl-N and
+//! the palette turn them off and on.
 
 use chrono::Duration;
 
@@ -84,7 +84,7 @@ fn what_fails_at_the_start_is_not_told() {
 }
 
 #[test]
-fn the_palette_turns_notifications_off_and_on() {
+fn the_palette_and_ctrl_n_turn_notifications_off_and_on() {
     dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let mut screen = screen(&garden);
@@ -99,9 +99,7 @@ fn the_palette_turns_notifications_off_and_on() {
     screen.refresh();
     let (out, runs) = told(&mut screen);
     assert!(out.is_empty() && runs.is_empty(), "off: nothing told");
-    screen.press(":").unwrap();
-    screen.type_text("notifications");
-    screen.press("enter").unwrap();
+    screen.press("ctrl-n").unwrap();
     let text = screen.text().unwrap();
     assert!(
         text.contains("notifications on: told to the terminal (OSC 9) and the [notify] command"),

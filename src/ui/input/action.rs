@@ -245,10 +245,10 @@ actions! {
         hint: "suspend", description: "suspend the observatory to the shell (fg brings it back)",
     }
     ToggleNotify {
-        group: General, keys: [], modes: [Normal],
+        group: General, keys: ["ctrl-n"], modes: [Normal],
         needs: Nothing, bar: Never,
         hint: "notifications",
-        description: "notifications off or on: the terminal and the [notify] command told when a creature needs you",
+        description: "notifications off or on (when a creature needs you)",
     }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],
