@@ -188,7 +188,6 @@ impl ConfigFile {
         rest.remove("fatigue");
         rest.remove("openseed");
         rest.remove("guardrails");
-        rest.remove("notify");
         rest.remove("telemetry");
         let mut problems = Vec::new();
         let check = |table: toml::Table| {

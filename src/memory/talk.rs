@@ -37,6 +37,11 @@ pub enum Way {
 }
 
 impl Mail {
+    /// A message the creature sent to its creator.
+    pub fn to_creator(&self) -> bool {
+        matches!(self.way, Way::Sent { .. }) && self.peer == CREATOR
+    }
+
     /// The message an event records, if it records one.
     pub fn of(event: &Event) -> Option<Mail> {
         let (peer, text, way) = match event.payload()? {
@@ -67,6 +72,8 @@ pub struct Mailbox {
     kept: Recent<Mail>,
     /// Messages recorded since the file was first read (more than are kept).
     recorded: u64,
+    /// Of those, the messages the creature sent to its creator.
+    to_creator: u64,
 }
 
 impl Default for Mailbox {
@@ -74,6 +81,7 @@ impl Default for Mailbox {
         Self {
             kept: Recent::new(KEPT),
             recorded: 0,
+            to_creator: 0,
         }
     }
 }
@@ -82,9 +90,18 @@ impl Mailbox {
     /// Keeps the message `event` records, if any.
     pub fn record(&mut self, event: &Event) {
         if let Some(mail) = Mail::of(event) {
+            if mail.to_creator() {
+                self.to_creator += 1;
+            }
             self.kept.push(mail);
             self.recorded += 1;
         }
+    }
+
+    /// How many messages to its creator were recorded, and the newest one kept.
+    pub fn to_creator(&self) -> (u64, Option<&Mail>) {
+        let newest = self.as_slice().iter().rev().find(|m| m.to_creator());
+        (self.to_creator, newest)
     }
 
     /// Oldest first.
@@ -191,6 +208,18 @@ mod tests {
             b.record(&event(l));
         }
         b
+    }
+
+    #[test]
+    fn messages_to_the_creator_are_counted() {
+        let b = mails(&[
+            r#"{"type":"creature.message_sent","to":"creator","text":"help","delivery":"creator"}"#,
+            r#"{"type":"creature.message_sent","to":"fern","text":"hi","delivery":"delivered"}"#,
+            r#"{"type":"creature.message","from":"creator","source":"garden","text":"no"}"#,
+        ]);
+        let (count, newest) = b.to_creator();
+        assert_eq!(count, 1);
+        assert_eq!(newest.map(|m| m.text.as_str()), Some("help"));
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The observatory's part of the config file (see `config.sample.toml`): theme, polling,
-//! read-only, key bindings, user commands. Every setting is optional; key bindings patch the defaults one action at
+//! read-only, key bindings, user commands, notifications. Every setting is optional; key bindings patch the defaults one action at
 //! a time. The file is read once, by the composition root (`app`).
 
 use std::collections::BTreeMap;
@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::input::commands::UserCommand;
 use super::input::keymap::KeyNames;
+use super::notify::config::NotifyConfig;
 use crate::llm::prices::Price;
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -36,6 +37,9 @@ pub struct Config {
     /// `foreground`).
     #[serde(default)]
     pub commands: Vec<UserCommand>,
+    /// `[notify]`: notifications when a creature needs a person.
+    #[serde(default)]
+    pub notify: NotifyConfig,
 }
 
 /// `<config dir>/dreamwatch`, where config.toml and themes/ live.

@@ -53,6 +53,7 @@ impl Settings {
             prices: crate::llm::prices::Prices::builtin(),
             ascii: false,
             demo_speed: None,
+            notify: Default::default(),
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod genome;
 pub mod headless;
 pub mod input;
 pub mod layout;
+pub mod notify;
 pub mod popups;
 pub mod prepare;
 pub mod runtime;

@@ -14,6 +14,7 @@ mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
 mod tmux_guardrails;
+mod tmux_notify;
 mod tmux_openseed;
 mod tmux_recorder;
 mod tmux_review;

@@ -44,6 +44,26 @@ impl Pane {
     /// As [`Pane::start`], with these variables set too (after the defaults, so they win:
     /// the locale is UTF-8 unless a test says otherwise, whatever the machine's is).
     pub fn start_with(env: &[(&str, &Path)], args: &[&Path]) -> Self {
+        Self::launch(env, args, "")
+    }
+
+    /// As [`Pane::start_with`], everything the observatory writes to the terminal (its
+    /// escape sequences as they are) appended to `out` by tmux's `pipe-pane`, from its
+    /// first byte: the pane waits for a key until the pipe is there.
+    pub fn start_piped(env: &[(&str, &Path)], args: &[&Path], out: &Path) -> Self {
+        let pane = Self::launch(env, args, "read go; ");
+        let pipe = format!("cat >> '{}'", out.display());
+        assert!(
+            pane.tmux(&["pipe-pane", "-o", "-t", "e2e", &pipe])
+                .status
+                .success()
+        );
+        pane.keys(&["Enter"]);
+        pane
+    }
+
+    /// Starts `before` then `dreamwatch ARGS` in the pane.
+    fn launch(env: &[(&str, &Path)], args: &[&Path], before: &str) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "dreamwatch-e2e-{}-{}",
@@ -53,7 +73,7 @@ impl Pane {
         let home = tempfile::tempdir().expect("temp home");
         let bin = env!("CARGO_BIN_EXE_dreamwatch");
         let mut command = format!(
-            "env -u NO_COLOR LC_ALL=C.UTF-8 HOME={h} XDG_CONFIG_HOME={h}/config XDG_STATE_HOME={h}/state {bin}",
+            "{before}env -u NO_COLOR LC_ALL=C.UTF-8 HOME={h} XDG_CONFIG_HOME={h}/config XDG_STATE_HOME={h}/state {bin}",
             h = home.path().display()
         );
         for (name, value) in env {

@@ -19,6 +19,7 @@ mod events;
 mod garden;
 mod health;
 mod newcomer;
+mod notify;
 mod open;
 mod openseed;
 mod openseed_api_only;

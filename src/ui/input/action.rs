@@ -244,6 +244,12 @@ actions! {
         needs: Nothing, bar: Never,
         hint: "suspend", description: "suspend the observatory to the shell (fg brings it back)",
     }
+    ToggleNotify {
+        group: General, keys: ["ctrl-n"], modes: [Normal],
+        needs: Nothing, bar: Never,
+        hint: "notifications",
+        description: "notifications off or on (when a creature needs you)",
+    }
     FocusNext {
         group: Move, keys: ["tab"], modes: [Normal],
         needs: Nothing, bar: Normal(3),

@@ -104,6 +104,8 @@ pub async fn run(
             // A creature may have just fallen asleep: its countdown may be due sooner.
             deadline = deadline.min(now + next_tick(app, Utc::now()));
         }
+        // What needs a person, found before the frame (its status-log lines in it).
+        app.scan_needs();
         if app.dirty {
             app.prepare();
             crossterm::execute!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
@@ -116,6 +118,9 @@ pub async fn run(
             std::io::Write::write_all(terminal.backend_mut(), b"\x07")?;
             std::io::Write::flush(terminal.backend_mut())?;
         }
+        // Notifications: between frames, never inside one.
+        let runs = super::notify::tell(app, terminal.backend_mut())?;
+        jobs.notify(runs);
         let until = if jobs.searching() {
             now + SEARCH_POLL
         } else {

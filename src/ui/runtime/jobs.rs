@@ -45,6 +45,8 @@ pub struct Jobs {
     outcomes: mpsc::UnboundedSender<Outcome>,
     /// The search under way, if any (dropping it cancels it).
     search: Option<SearchHandle>,
+    /// The `[notify]` hook's runs.
+    hooks: super::notify::Hooks,
 }
 
 fn describe(command: &ControlCommand) -> &'static str {
@@ -149,6 +151,14 @@ impl Jobs {
             remotes: Vec::new(),
             outcomes,
             search: None,
+            hooks: super::notify::Hooks::default(),
+        }
+    }
+
+    /// Starts the `[notify]` hook for each notice, in the background.
+    pub fn notify(&mut self, runs: Vec<crate::ui::notify::HookRun>) {
+        for run in runs {
+            self.hooks.start(run, &self.outcomes);
         }
     }
 

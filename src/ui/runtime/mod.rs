@@ -7,6 +7,7 @@ pub mod event_loop;
 pub mod garden_memory;
 pub mod handover;
 pub mod jobs;
+pub mod notify;
 pub mod review_edit;
 pub mod startup;
 pub mod terminal;

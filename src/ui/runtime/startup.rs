@@ -57,6 +57,7 @@ pub fn settings(theme: Option<&str>, config: &Config, cycle: Cycle) -> (Settings
             prices: Prices::builtin().with(&config.prices),
             ascii: crate::text::ascii::locale_wants_ascii(|name| std::env::var(name).ok()),
             demo_speed: None,
+            notify: config.notify.clone(),
         },
         warnings,
     )
@@ -170,7 +171,11 @@ pub async fn observe(
         .context("dreamwatch needs a terminal (stdout is not one)")?;
     let size = guard.terminal.size()?;
     let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+    let notify = settings.notify.clone();
     let mut app = App::new(garden, settings, hosted_dirs, Utc::now(), area);
+    app.set_notifier(crate::ui::notify::Notifier::new(&notify, |name| {
+        std::env::var(name).ok()
+    }));
     if let Some(first) = first_hosted.filter(|p| app.creatures.contains_key(p)) {
         app.selected = Some(first);
     }

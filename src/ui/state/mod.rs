@@ -5,6 +5,7 @@ pub mod confirm;
 pub mod creature;
 pub mod garden;
 pub mod health;
+pub mod notify;
 pub mod openseed;
 pub mod remote;
 pub mod search;
@@ -80,6 +81,9 @@ pub struct Settings {
     /// The demo's speed (`dreamwatch demo --speed`), which its keys change; `None`
     /// outside a demo.
     pub demo_speed: Option<u32>,
+    /// `[notify]`: the terminal observatory tells what needs a person so (a screen
+    /// without a terminal tells nothing).
+    pub notify: crate::ui::notify::config::NotifyConfig,
 }
 
 pub struct App {
@@ -134,6 +138,8 @@ pub struct App {
     pub demo_speed: Option<u32>,
     /// The time cursor: the selected creature as it was.
     pub(in crate::ui) time: crate::ui::time::TimeTravel,
+    /// Notifications when a creature needs a person (`[notify]`).
+    pub(in crate::ui) notify: crate::ui::notify::Notifier,
 }
 
 impl App {
@@ -176,6 +182,7 @@ impl App {
             ascii: settings.ascii,
             demo_speed: settings.demo_speed,
             time: Default::default(),
+            notify: crate::ui::notify::Notifier::silent(),
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {

@@ -92,6 +92,7 @@ impl App {
             Action::PaletteRun => return self.run_palette(),
             Action::PaletteClose => self.mode = Mode::Normal,
             Action::Suspend => return vec![Job::Suspend],
+            Action::ToggleNotify => self.toggle_notify(),
             Action::FilterGarden => self.start_filter(),
             Action::SortGarden => self.cycle_sort(),
             Action::ClearFilter => self.clear_filter(),
