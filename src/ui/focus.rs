@@ -121,6 +121,11 @@ pub enum Mode {
     OpenSeedMenu,
     /// A form for the orchestrator (a spawn, a budget).
     OpenSeedForm,
+    /// A creature's files as its genome's tabs declare them
+    /// ([`crate::ui::popups::genome_files`]).
+    GenomeFiles,
+    /// The conversation with OpenSeed's Ranger ([`crate::ui::popups::ranger`]).
+    Ranger,
     /// Not a state of its own: the keys looked up on the normal screen while the time
     /// cursor is on (after the garden's, before the normal screen's).
     Past,

@@ -10,4 +10,5 @@ pub mod common;
 mod hostile;
 mod openseed;
 mod openseed_client;
+mod openseed_files;
 mod wire;

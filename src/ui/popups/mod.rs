@@ -7,23 +7,27 @@ pub mod blame;
 pub mod compare;
 pub mod detail;
 mod frame;
+pub mod genome_files;
 pub mod help;
 pub mod hits;
 pub mod message;
 pub mod openseed_form;
 pub mod openseed_menu;
 pub mod palette;
+pub mod ranger;
 pub mod review;
 pub mod status_log;
 
 use blame::BlamePopup;
 use compare::ComparePopup;
 use detail::Detail;
+use genome_files::GenomeFilesPopup;
 use help::HelpPopup;
 use message::MessageBox;
 use openseed_form::OpenSeedForm;
 use openseed_menu::OpenSeedMenu;
 use palette::Palette;
+use ranger::RangerPopup;
 use review::ReviewPopup;
 use status_log::StatusLog;
 
@@ -44,4 +48,8 @@ pub struct Popups {
     pub openseed_menu: OpenSeedMenu,
     /// The form open while [`crate::ui::focus::Mode::OpenSeedForm`].
     pub openseed_form: Option<OpenSeedForm>,
+    /// A creature's genome files, while [`crate::ui::focus::Mode::GenomeFiles`].
+    pub genome_files: GenomeFilesPopup,
+    /// The conversation with the Ranger (kept while closed).
+    pub ranger: RangerPopup,
 }

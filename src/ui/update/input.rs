@@ -58,6 +58,10 @@ impl App {
                     self.dirty = true;
                 }
             }
+            Mode::Ranger => {
+                self.popups.ranger.key(key);
+                self.dirty = true;
+            }
             Mode::Jump => self.edit_jump(key),
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
@@ -74,6 +78,7 @@ impl App {
             | Mode::ComparePick
             | Mode::Compare
             | Mode::OpenSeedMenu
+            | Mode::GenomeFiles
             | Mode::Past => {}
         }
         Vec::new()
@@ -140,6 +145,7 @@ impl App {
                 self.follow_filter();
             }
             Mode::Palette => self.popups.palette.paste(text),
+            Mode::Ranger => self.popups.ranger.paste(text),
             Mode::Jump => self.time.jump.push_str(&text.replace(['\n', '\r'], " ")),
             Mode::Normal
             | Mode::Garden
@@ -152,6 +158,7 @@ impl App {
             | Mode::ComparePick
             | Mode::Compare
             | Mode::OpenSeedMenu
+            | Mode::GenomeFiles
             | Mode::Past => {
                 return;
             }

@@ -9,6 +9,7 @@ mod handover;
 mod input;
 mod open;
 mod openseed;
+mod openseed_files;
 mod openseed_keys;
 mod openseed_menu;
 mod palette;
@@ -142,4 +143,7 @@ pub enum Job {
     /// Build the time index of the creature's life (for the time cursor); it comes back
     /// as an outcome.
     IndexLife { creature: PathBuf },
+    /// Read the files the `genome.json` in the creature's directory declares (its tabs);
+    /// they come back as an OpenSeed outcome.
+    GenomeFiles { creature: PathBuf },
 }
