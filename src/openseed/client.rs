@@ -139,7 +139,7 @@ impl Client {
         url
     }
 
-    fn request(
+    pub(super) fn request(
         &self,
         method: reqwest::Method,
         segments: &[&str],
@@ -243,7 +243,10 @@ impl Client {
     }
 
     /// The response when it is a success, else its error (the body inert, short, scrubbed).
-    async fn check(&self, response: reqwest::Response) -> Result<reqwest::Response, OpenSeedError> {
+    pub(super) async fn check(
+        &self,
+        response: reqwest::Response,
+    ) -> Result<reqwest::Response, OpenSeedError> {
         let status = response.status();
         if status.is_success() {
             return Ok(response);
@@ -273,7 +276,7 @@ impl Client {
 
     /// The body's first `limit` bytes, and whether that is all of it (when it is not,
     /// the rest is left unread and the connection dropped with the response).
-    async fn read_at_most(
+    pub(super) async fn read_at_most(
         &self,
         response: &mut reqwest::Response,
         limit: usize,
@@ -290,7 +293,7 @@ impl Client {
         Ok((bytes, true))
     }
 
-    fn too_large(&self, what: &str) -> OpenSeedError {
+    pub(super) fn too_large(&self, what: &str) -> OpenSeedError {
         tracing::warn!(
             "openseed: the answer to {what} is larger than {} MiB: not read",
             MAX_BODY >> 20
@@ -305,7 +308,7 @@ impl Client {
         OpenSeedError::Timeout(self.timeout.as_secs().max(1))
     }
 
-    fn transport(&self, error: &reqwest::Error) -> OpenSeedError {
+    pub(super) fn transport(&self, error: &reqwest::Error) -> OpenSeedError {
         if error.is_timeout() {
             return self.timed_out();
         }

@@ -1,7 +1,8 @@
 //! Attaching to a running OpenSeed orchestrator: its creatures' status, costs and live
 //! events, and the actions it offers (wake, message, stop, start; and its dashboard's: spawn,
 //! restart, rebuild, remount, archive, budgets: [`lifecycle`]; the creatures' mail:
-//! [`mail`]; the narrator's story: [`narration`]).
+//! [`mail`]; the narrator's story: [`narration`]; a genome's files as its `genome.json`
+//! declares them: [`files`]; the Ranger, its diagnostic agent: [`ranger`]).
 //!
 //! What the orchestrator speaks, read in its own code (openseed-dev/openseed at 815f9fd,
 //! March 2026; `index.ts` is `src/host/index.ts`):
@@ -50,9 +51,11 @@ mod client;
 mod dedup;
 pub mod discover;
 pub mod event;
+pub mod files;
 pub mod lifecycle;
 pub mod mail;
 pub mod narration;
+pub mod ranger;
 pub mod token;
 pub mod wire;
 
@@ -60,9 +63,11 @@ pub use attach::{AttachOptions, Attachment, Costs, Refresher, Update, attach};
 pub use client::{Client, EventStream, MAX_BODY, Streamed};
 pub use discover::Target;
 pub use event::{EventKind, LiveEvent};
+pub use files::{Content, GenomeFiles, Tab, TabKind};
 pub use lifecycle::{CAP_ACTIONS, Cap, GenomeInfo, Lifecycle, ModelInfo, SpawnRequest};
 pub use mail::{CREATOR, Inbox, Letter, MailMessage, Mailbox};
 pub use narration::{NarrationEntry, NarratorConfig};
+pub use ranger::{RangerAnswer, RangerPart};
 pub use token::{Token, Tokens};
 pub use wire::{
     ApiStatus, Budget, BudgetLevel, CreatureInfo, NARRATOR, NEAR_CAP, SleepReason, Usage,

@@ -125,6 +125,11 @@ pub enum Mode {
     Mail,
     /// The narrator's story ([`crate::ui::popups::narration`]).
     Narration,
+    /// A creature's files as its genome's tabs declare them
+    /// ([`crate::ui::popups::genome_files`]).
+    GenomeFiles,
+    /// The conversation with OpenSeed's Ranger ([`crate::ui::popups::ranger`]).
+    Ranger,
     /// Not a state of its own: the keys looked up on the normal screen while the time
     /// cursor is on (after the garden's, before the normal screen's).
     Past,

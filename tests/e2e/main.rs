@@ -16,6 +16,7 @@ mod tmux_comforts;
 mod tmux_guardrails;
 mod tmux_notify;
 mod tmux_openseed;
+mod tmux_openseed_files;
 mod tmux_recorder;
 mod tmux_review;
 mod tmux_time;

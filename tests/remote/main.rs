@@ -10,5 +10,6 @@ pub mod common;
 mod hostile;
 mod openseed;
 mod openseed_client;
+mod openseed_files;
 mod openseed_mail;
 mod wire;

@@ -24,6 +24,7 @@ mod open;
 mod openseed;
 mod openseed_api_only;
 mod openseed_dashboard;
+mod openseed_files;
 mod openseed_loop;
 mod openseed_mail;
 mod openseed_real;

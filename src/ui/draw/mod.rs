@@ -98,6 +98,8 @@ fn draw_overlay(frame: &mut Frame, app: &App, cx: &DrawContext) {
         }
         Mode::Compare => popups.compare.draw(frame, cx),
         Mode::OpenSeedMenu => popups.openseed_menu.draw(frame, cx),
+        Mode::GenomeFiles => popups.genome_files.draw(frame, cx),
+        Mode::Ranger => popups.ranger.draw(frame, cx),
         Mode::OpenSeedForm => {
             if let Some(form) = &popups.openseed_form {
                 form.draw(frame, cx);

@@ -83,6 +83,9 @@ pub enum Needs {
     /// As `OpenSeed`, and the action changes the garden through the orchestrator
     /// (refused read-only).
     OpenSeedAct,
+    /// As `OpenSeed`, or the selected creature's genome is one no plug-in knows (its
+    /// `genome.json` may declare the files to show).
+    GenomeFiles,
     /// A user command: a creature is selected. The observatory cannot know what the
     /// command does, so `--read-only` refuses it.
     Command,
@@ -281,32 +284,32 @@ actions! {
         hint: "prev creature", description: "select the previous creature (before the first: the last)",
     }
     Up {
-        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["k", "up"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: Overlay(5),
         hint: "up", description: "up one line or creature",
     }
     Down {
-        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["j", "down"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: Overlay(5),
         hint: "down", description: "down one line or creature",
     }
     PageUp {
-        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["pageup", "ctrl-u"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: Never,
         hint: "page up", description: "up one page (dreams: the selected dream)",
     }
     PageDown {
-        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["pagedown", "ctrl-d"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: Never,
         hint: "page down", description: "down one page (dreams: the selected dream)",
     }
     Top {
-        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["g", "home"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: Never,
         hint: "top", description: "go to the top",
     }
     Bottom {
-        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration],
+        group: Move, keys: ["G", "end"], modes: [Normal, Help, Review, Hits, Log, Detail, Blame, ComparePick, Compare, Mail, Narration, GenomeFiles],
         needs: Nothing, bar: RecallPane(2),
         hint: "end+follow", description: "go to the end and follow new lines",
     }
@@ -561,9 +564,9 @@ actions! {
     }
     OpenSeedMenu {
         group: OpenSeed, keys: ["A"], modes: [Normal, OpenSeedMenu],
-        needs: OpenSeed, bar: Normal(2),
+        needs: GenomeFiles, bar: Normal(2),
         hint: "openseed",
-        description: "the OpenSeed orchestrator's actions (spawn, restart, rebuild, remount, archive, budgets, mail, narration): a menu, or close it",
+        description: "the OpenSeed orchestrator's actions (spawn, restart, rebuild, remount, archive, budgets, mail, narration, files, the Ranger): a menu, or close it",
     }
     OpenSeedSpawn {
         group: OpenSeed, keys: ["n"], modes: [OpenSeedMenu],
@@ -679,6 +682,61 @@ actions! {
         group: OpenSeed, keys: ["esc", "q"], modes: [Narration],
         needs: Nothing, bar: Overlay(5),
         hint: "close", description: "close the narration",
+    }
+    OpenSeedFiles {
+        group: OpenSeed, keys: ["f"], modes: [OpenSeedMenu],
+        needs: GenomeFiles, bar: Overlay(1),
+        hint: "files", description: "its files as its genome.json's tabs declare them (from the orchestrator, else its directory)",
+    }
+    OpenSeedRanger {
+        group: OpenSeed, keys: ["R"], modes: [OpenSeedMenu],
+        needs: OpenSeedAct, bar: Overlay(1),
+        hint: "ranger", description: "ask OpenSeed's Ranger (its agent) about it: it may change files; costs model calls",
+    }
+    FilesNextTab {
+        group: OpenSeed, keys: ["right", "l", "tab"], modes: [GenomeFiles],
+        needs: Nothing, bar: Overlay(1),
+        hint: "next tab", description: "genome files: the next tab",
+    }
+    FilesPrevTab {
+        group: OpenSeed, keys: ["left", "h", "backtab"], modes: [GenomeFiles],
+        needs: Nothing, bar: Overlay(2),
+        hint: "tab back", description: "genome files: the tab before",
+    }
+    FilesReload {
+        group: OpenSeed, keys: ["r"], modes: [GenomeFiles],
+        needs: Nothing, bar: Overlay(3),
+        hint: "read again", description: "genome files: read them again",
+    }
+    FilesClose {
+        group: OpenSeed, keys: ["esc", "q"], modes: [GenomeFiles],
+        needs: Nothing, bar: Overlay(5),
+        hint: "close", description: "genome files: close them",
+    }
+    RangerAsk {
+        group: OpenSeed, keys: ["enter"], modes: [Ranger],
+        needs: Nothing, bar: Overlay(1),
+        hint: "ask", description: "Ranger: send what is typed (Alt-Enter: a new line)",
+    }
+    RangerForget {
+        group: OpenSeed, keys: ["ctrl-l"], modes: [Ranger],
+        needs: Nothing, bar: Overlay(3),
+        hint: "forget", description: "Ranger: make it forget the conversation (its one conversation, everyone's)",
+    }
+    RangerOlder {
+        group: OpenSeed, keys: ["pageup"], modes: [Ranger],
+        needs: Nothing, bar: Never,
+        hint: "older", description: "Ranger: scroll the conversation back",
+    }
+    RangerNewer {
+        group: OpenSeed, keys: ["pagedown"], modes: [Ranger],
+        needs: Nothing, bar: Never,
+        hint: "newer", description: "Ranger: scroll the conversation on",
+    }
+    RangerClose {
+        group: OpenSeed, keys: ["esc"], modes: [Ranger],
+        needs: Nothing, bar: Overlay(5),
+        hint: "close", description: "Ranger: close it (the conversation and what is typed are kept)",
     }
     ApplyDream {
         group: Review, keys: ["a"], modes: [Review],
@@ -895,10 +953,14 @@ mod tests {
                 assert_eq!(Action::show(view), a);
             }
         }
-        // The OpenSeed menu opens read-only; what its items do is refused there.
+        // The OpenSeed menu opens read-only; what its items do is refused there, but
+        // reading a genome's files.
         assert!(!Action::OpenSeedMenu.spec().needs.acts());
         for a in crate::ui::popups::openseed_menu::ITEMS {
-            let reads = matches!(a, Action::OpenSeedMail | Action::OpenSeedNarration);
+            let reads = matches!(
+                a,
+                Action::OpenSeedMail | Action::OpenSeedNarration | Action::OpenSeedFiles
+            );
             assert_eq!(a.spec().needs.acts(), !reads, "{a:?}");
         }
         // The serde name round-trips, so config files can name every action.

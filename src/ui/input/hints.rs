@@ -25,6 +25,9 @@ pub struct HintContext {
     /// The selected creature is run by an attached OpenSeed orchestrator: `p` stops and
     /// starts its container, and nothing forces it to sleep.
     pub openseed: bool,
+    /// No plug-in knows the selected creature's genome: its `genome.json` may declare
+    /// the files to show (OpenSeed's tabs).
+    pub own_tabs: bool,
     /// A dream of the selected creature is held for review.
     pub review: bool,
     /// A search has hits to move between.
@@ -96,6 +99,7 @@ fn enabled(action: Action, ctx: &HintContext) -> bool {
         Needs::GardenFilter => ctx.filtered,
         Needs::Command => ctx.creature,
         Needs::OpenSeed | Needs::OpenSeedAct => ctx.openseed,
+        Needs::GenomeFiles => ctx.openseed || ctx.own_tabs,
     }
 }
 
@@ -223,6 +227,7 @@ mod tests {
             runner: control,
             pruned: false,
             openseed: false,
+            own_tabs: false,
             review: false,
             hits: false,
             filtered: false,

@@ -7,6 +7,7 @@ pub mod blame;
 pub mod compare;
 pub mod detail;
 mod frame;
+pub mod genome_files;
 pub mod help;
 pub mod hits;
 pub mod mail;
@@ -15,12 +16,14 @@ pub mod narration;
 pub mod openseed_form;
 pub mod openseed_menu;
 pub mod palette;
+pub mod ranger;
 pub mod review;
 pub mod status_log;
 
 use blame::BlamePopup;
 use compare::ComparePopup;
 use detail::Detail;
+use genome_files::GenomeFilesPopup;
 use help::HelpPopup;
 use mail::MailPopup;
 use message::MessageBox;
@@ -28,6 +31,7 @@ use narration::NarrationPopup;
 use openseed_form::OpenSeedForm;
 use openseed_menu::OpenSeedMenu;
 use palette::Palette;
+use ranger::RangerPopup;
 use review::ReviewPopup;
 use status_log::StatusLog;
 
@@ -52,4 +56,8 @@ pub struct Popups {
     pub mail: MailPopup,
     /// The narrator's story, while [`crate::ui::focus::Mode::Narration`].
     pub narration: NarrationPopup,
+    /// A creature's genome files, while [`crate::ui::focus::Mode::GenomeFiles`].
+    pub genome_files: GenomeFilesPopup,
+    /// The conversation with the Ranger (kept while closed).
+    pub ranger: RangerPopup,
 }

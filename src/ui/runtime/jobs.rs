@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use tokio::sync::mpsc;
 
 mod background;
+mod genome_files;
 mod mail;
 mod openseed;
 pub mod recorder;
@@ -195,6 +196,12 @@ impl Jobs {
                     let _ = tx.send(recorder::outcome(Recorded::Compare(ask, answer)));
                 });
             }
+            Job::GenomeFiles { creature } => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let _ = tx.send(genome_files::read(creature));
+                });
+            }
             Job::IndexLife { creature } => {
                 let tx = self.outcomes.clone();
                 tokio::task::spawn_blocking(move || {
@@ -266,6 +273,9 @@ impl Jobs {
                 },
                 Err(e) => {
                     let whole = e.whole();
+                    // The Ranger's window says every refusal whole.
+                    let keep =
+                        whole != e.to_string() || matches!(action, OpenSeedAction::Ranger { .. });
                     Outcome {
                         text: format!("cannot {} {name}: {e}", action.verb()),
                         error: true,
@@ -277,7 +287,7 @@ impl Jobs {
                             creature,
                             action,
                             ok: false,
-                            answer: (whole != e.to_string()).then_some(whole),
+                            answer: keep.then_some(whole),
                             fetched: None,
                         }),
                         recorded: None,

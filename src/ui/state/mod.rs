@@ -477,6 +477,7 @@ impl App {
             runner: ui.is_some_and(|u| u.link != RunnerLink::None),
             pruned: ui.is_some_and(|u| u.dreams.has_pruned()),
             openseed,
+            own_tabs: ui.is_some_and(|u| !u.without_files && u.genome.spec().is_none()),
             review: ui.is_some_and(|u| u.review.is_some()),
             hits: !self.search.hits.is_empty(),
             filtered: self.garden_view.filters(),

@@ -165,6 +165,17 @@ impl App {
             | Action::MailClose
             | Action::NarratorSettings
             | Action::NarrationClose => return self.mail_action(action),
+            Action::OpenSeedFiles
+            | Action::OpenSeedRanger
+            | Action::FilesNextTab
+            | Action::FilesPrevTab
+            | Action::FilesReload
+            | Action::FilesClose
+            | Action::RangerAsk
+            | Action::RangerForget
+            | Action::RangerOlder
+            | Action::RangerNewer
+            | Action::RangerClose => return self.files_and_ranger_action(action),
             Action::ApplyDream => return self.apply_dream(),
             Action::RejectDream => return self.reject_dream(),
             Action::EditDream => return self.edit_dream(),
@@ -283,7 +294,12 @@ impl App {
             | Mode::Palette
             | Mode::Past
             | Mode::Jump => self.scroll(self.pane, step),
-            Mode::OpenSeedMenu | Mode::OpenSeedForm | Mode::Mail | Mode::Narration => {}
+            Mode::GenomeFiles => self.popups.genome_files.scroll(self.area, step),
+            Mode::OpenSeedMenu
+            | Mode::OpenSeedForm
+            | Mode::Mail
+            | Mode::Narration
+            | Mode::Ranger => {}
         }
     }
 

@@ -58,6 +58,10 @@ impl App {
                     self.dirty = true;
                 }
             }
+            Mode::Ranger => {
+                self.popups.ranger.key(key);
+                self.dirty = true;
+            }
             Mode::Jump => self.edit_jump(key),
             Mode::Normal if says_something(key) => {
                 let help = self.keymap.mention(Action::Help, ": {} lists the keys");
@@ -76,6 +80,7 @@ impl App {
             | Mode::OpenSeedMenu
             | Mode::Mail
             | Mode::Narration
+            | Mode::GenomeFiles
             | Mode::Past => {}
         }
         Vec::new()
@@ -142,6 +147,7 @@ impl App {
                 self.follow_filter();
             }
             Mode::Palette => self.popups.palette.paste(text),
+            Mode::Ranger => self.popups.ranger.paste(text),
             Mode::Jump => self.time.jump.push_str(&text.replace(['\n', '\r'], " ")),
             Mode::Normal
             | Mode::Garden
@@ -156,6 +162,7 @@ impl App {
             | Mode::OpenSeedMenu
             | Mode::Mail
             | Mode::Narration
+            | Mode::GenomeFiles
             | Mode::Past => {
                 return;
             }

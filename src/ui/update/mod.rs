@@ -10,6 +10,7 @@ mod input;
 mod mail;
 mod open;
 mod openseed;
+mod openseed_files;
 mod openseed_keys;
 mod openseed_menu;
 mod palette;
@@ -149,4 +150,7 @@ pub enum Job {
     IndexLife { creature: PathBuf },
     /// Ask the attached OpenSeed orchestrator of the mail or the narrator.
     Mail(MailAsk),
+    /// Read the files the `genome.json` in the creature's directory declares (its tabs);
+    /// they come back as an OpenSeed outcome.
+    GenomeFiles { creature: PathBuf },
 }

@@ -41,6 +41,15 @@ pub enum OpenSeedAction {
         cents: u64,
         action: String,
     },
+    /// Read its files as its genome's `genome.json` tabs declare them.
+    Files,
+    /// Ask the orchestrator's Ranger `text`, about the creature it names.
+    Ranger {
+        text: String,
+        about: Option<String>,
+    },
+    /// Make the Ranger forget its conversation.
+    RangerForget,
 }
 
 impl OpenSeedAction {
@@ -56,6 +65,9 @@ impl OpenSeedAction {
             Self::SpawnChoices => "read the genomes and models for",
             Self::ReadCap { .. } => "read the budget of",
             Self::SetCap { .. } => "set the budget of",
+            Self::Files => "read the genome files of",
+            Self::Ranger { .. } => "ask",
+            Self::RangerForget => "clear the conversation of",
         }
     }
 
@@ -94,6 +106,13 @@ pub enum Fetched {
         cents: u64,
         action: String,
     },
+    /// A creature's files as its genome's tabs declare them, and where they were read.
+    Files {
+        files: crate::openseed::GenomeFiles,
+        source: crate::ui::popups::genome_files::Source,
+    },
+    /// The Ranger's answer.
+    Ranger(crate::openseed::RangerAnswer),
 }
 
 impl App {
@@ -233,6 +252,9 @@ impl App {
     /// status read again says the rest); a refusal longer than the status line is kept
     /// whole in the creature's live view. Returns what to add to the notice.
     pub(super) fn on_openseed_done(&mut self, done: OpenSeedDone) -> String {
+        if let Some(said) = self.on_files_or_ranger(&done) {
+            return said;
+        }
         if let Some(fetched) = done.fetched.clone() {
             self.on_openseed_fetched(&done.creature, &done.action, *fetched);
         }

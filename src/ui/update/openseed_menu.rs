@@ -38,6 +38,14 @@ impl App {
             return;
         }
         let creature = self.selected_openseed();
+        if creature.is_none()
+            && let Some(local) = self.selected_own_tabs()
+        {
+            let attached = self.openseed.is_some();
+            self.popups.openseed_menu.open_for_files(local, attached);
+            self.mode = Mode::OpenSeedMenu;
+            return;
+        }
         if creature.is_none() && self.openseed.is_none() {
             self.set_notice(
                 "no OpenSeed orchestrator is attached (--openseed, or [openseed] in the config file)",

@@ -28,6 +28,13 @@
 //!   /api/genomes`, `/api/models`, `POST /api/creatures` (202, `creature.spawning`, then
 //!   `creature.spawned` and the creature listed `stopped`), `GET`/`PUT /api/budget` and
 //!   `PUT /api/creatures/:name/budget` (`400 nothing to update`);
+//! - `GET /api/creatures/:name/files`: the tabs of the creature's `genome.json` under
+//!   its home ([`StandIn::set_home`]) and each one's data, read as the orchestrator reads
+//!   them (no tabs for a name it does not know);
+//! - `POST /api/ranger/chat`: with no model key (its default) a 200 with no content type,
+//!   an `error` event (`No ANTHROPIC_API_KEY configured`) and `done`; with one
+//!   ([`StandIn::ranger_answers`]) the scripted events and `done`; `400 message is
+//!   required`; `DELETE /api/ranger/chat` forgets the conversation (`{"ok": true}`);
 //! - a container that refuses a wake: `400 creature rejected wake`
 //!   ([`StandIn::reject_wakes`]);
 //! - mail (files in a mail directory: inbox, sent, archived) and the narrator's story and
@@ -141,6 +148,14 @@ struct State {
     /// `narration.jsonl`'s entries.
     narration: Vec<Value>,
     narrator_config: Value,
+    /// Its creatures' home (`~/.openseed/creatures`), where `.../files` reads; none: every
+    /// creature's directory is missing.
+    home: Option<std::path::PathBuf>,
+    /// The Ranger's scripted answer (its events before `done`) once a model key is
+    /// configured; `None`: no `ANTHROPIC_API_KEY`.
+    ranger: Option<Vec<Value>>,
+    /// The Ranger's conversation: each message asked, and the creature it was about.
+    ranger_asked: Vec<(String, Option<String>)>,
 }
 
 type Shared = Arc<Mutex<State>>;
@@ -183,6 +198,9 @@ impl StandIn {
             mails: 0,
             narration: Vec::new(),
             narrator_config: mail::default_narrator_config(),
+            home: None,
+            ranger: None,
+            ranger_asked: Vec::new(),
         }));
         let server = {
             let (state, events) = (Arc::clone(&state), events.clone());
@@ -328,6 +346,23 @@ impl StandIn {
             name,
             json!({"type": "budget.exceeded", "daily_spent": spent, "daily_cap": cap}),
         );
+    }
+
+    /// Its creatures' home, where `GET /api/creatures/:name/files` reads.
+    pub fn set_home(&self, home: &std::path::Path) {
+        self.state.lock().unwrap().home = Some(home.to_path_buf());
+    }
+
+    /// A model key is configured: the Ranger answers each message with these events
+    /// (`{"type": "text", "text": ...}`...), then `done`.
+    pub fn ranger_answers(&self, events: Vec<Value>) {
+        self.state.lock().unwrap().ranger = Some(events);
+    }
+
+    /// The Ranger's conversation as it holds it: each message, and the creature it was
+    /// about.
+    pub fn ranger_asked(&self) -> Vec<(String, Option<String>)> {
+        self.state.lock().unwrap().ranger_asked.clone()
     }
 
     /// An event of `creature` (`{"type": ..., ...}`): stamped, stored and streamed, and
@@ -563,6 +598,15 @@ fn route(state: &Shared, events: &broadcast::Sender<String>, seen: &Seen) -> Rep
                 (200, JSON, json!({"daily_usd": c.daily_cap, "action": c.cap_action}).to_string())
             }
         },
+        ("GET", ["api", "creatures", name, "files"]) => {
+            let home = state.lock().unwrap().home.clone();
+            (200, JSON, files(home.map(|h| h.join(name))).to_string())
+        }
+        ("POST", ["api", "ranger", "chat"]) => ranger(state, seen),
+        ("DELETE", ["api", "ranger", "chat"]) => {
+            state.lock().unwrap().ranger_asked.clear();
+            (200, JSON, json!({"ok": true}).to_string())
+        }
         ("POST", ["api", "creatures"]) => spawn(state, events, seen),
         ("POST", ["api", "creatures", name, action]) => act(state, events, seen, name, action),
         _ => (404, NONE, "not found".into()),
@@ -884,4 +928,102 @@ fn lifecycle(
     );
     promote_after(state, events, name, gate);
     (200, NONE, "ok".to_string())
+}
+
+/// `GET /api/creatures/:name/files` (`index.ts:1296`): the tabs of the creature's
+/// `genome.json` as they are, and each one's data: a `jsonl` file's last `limit || 10`
+/// non-empty lines parsed (a line that is not JSON, or is falsy, left out), any other
+/// file's text (`""` when it cannot be read). It reads where the tab says, inside the
+/// creature's directory or not.
+fn files(dir: Option<std::path::PathBuf>) -> Value {
+    let genome = dir
+        .as_ref()
+        .and_then(|d| std::fs::read_to_string(d.join("genome.json")).ok())
+        .and_then(|g| serde_json::from_str::<Value>(&g).ok());
+    let tabs = genome
+        .as_ref()
+        .and_then(|g| g.get("tabs"))
+        .filter(|t| t.is_array())
+        .cloned()
+        .unwrap_or_else(|| json!([]));
+    let mut data = serde_json::Map::new();
+    for tab in tabs.as_array().into_iter().flatten() {
+        let id = match tab.get("id") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => "undefined".into(),
+        };
+        let file = tab
+            .get("file")
+            .and_then(Value::as_str)
+            .unwrap_or("undefined");
+        let text = dir
+            .as_ref()
+            .and_then(|d| std::fs::read_to_string(d.join(file)).ok());
+        let value = if tab.get("type").and_then(Value::as_str) == Some("jsonl") {
+            let n = tab
+                .get("limit")
+                .and_then(Value::as_u64)
+                .filter(|n| *n > 0)
+                .unwrap_or(10) as usize;
+            let text = text.unwrap_or_default();
+            let lines: Vec<&str> = text.trim().split('\n').filter(|l| !l.is_empty()).collect();
+            let rows: Vec<Value> = lines[lines.len().saturating_sub(n)..]
+                .iter()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .filter(|v| {
+                    !matches!(v, Value::Null | Value::Bool(false))
+                        && v.as_f64() != Some(0.0)
+                        && v.as_str() != Some("")
+                })
+                .collect();
+            Value::from(rows)
+        } else {
+            Value::from(text.unwrap_or_default())
+        };
+        data.insert(id, value);
+    }
+    json!({"tabs": tabs, "data": data})
+}
+
+/// `POST /api/ranger/chat` (`index.ts:740`, `ranger.ts` `chat`): `message || text`
+/// required; with no model key, a 200 with no content type whose events are the error
+/// and `done`; else the scripted answer's events and `done`, as server-sent events.
+fn ranger(state: &Shared, seen: &Seen) -> (u16, &'static str, String) {
+    if seen.body.is_null() {
+        return (400, NONE, "Unexpected end of JSON input".into());
+    }
+    let said = |k: &str| {
+        seen.body
+            .get(k)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let Some(message) = said("message").or_else(|| said("text")) else {
+        return (400, NONE, "message is required".into());
+    };
+    let about = seen
+        .body
+        .pointer("/context/creature")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let sse = |events: &[Value]| -> String {
+        events
+            .iter()
+            .chain(std::iter::once(&json!({"type": "done"})))
+            .map(|e| format!("data: {e}\n\n"))
+            .collect()
+    };
+    let mut state = state.lock().unwrap();
+    match state.ranger.clone() {
+        None => (
+            200,
+            NONE,
+            sse(&[json!({"type": "error", "text": "No ANTHROPIC_API_KEY configured"})]),
+        ),
+        Some(events) => {
+            state.ranger_asked.push((message.to_owned(), about));
+            (200, "text/event-stream", sse(&events))
+        }
+    }
 }

@@ -3,6 +3,7 @@
 
 use crate::openseed::lifecycle::cents;
 use crate::openseed::{Cap, Client, Lifecycle, OpenSeedError};
+use crate::ui::popups::genome_files::Source;
 use crate::ui::update::{Fetched, OpenSeedAction};
 
 /// Does `action` for the creature the orchestrator names `name`: what it read, if it
@@ -38,6 +39,18 @@ pub(super) async fn ask(
             };
             Ok(Some(Box::new(fetched_cap(*global, &cap))))
         }
+        OpenSeedAction::Files => {
+            let files = client.files(name).await?;
+            Ok(Some(Box::new(Fetched::Files {
+                files,
+                source: Source::Orchestrator,
+            })))
+        }
+        OpenSeedAction::Ranger { text, about } => {
+            let answer = client.ranger(text, about.as_deref()).await?;
+            Ok(Some(Box::new(Fetched::Ranger(answer))))
+        }
+        OpenSeedAction::RangerForget => client.ranger_reset().await.map(|()| None),
         OpenSeedAction::SetCap {
             global,
             cents,
@@ -70,6 +83,10 @@ pub(super) fn about(action: &OpenSeedAction, name: &str) -> String {
         OpenSeedAction::ReadCap { global: true } | OpenSeedAction::SetCap { global: true, .. } => {
             "every creature (the global cap)".into()
         }
+        OpenSeedAction::Ranger { about, .. } => {
+            about.clone().unwrap_or_else(|| "the garden".into())
+        }
+        OpenSeedAction::RangerForget => "the Ranger".into(),
         _ => name.to_owned(),
     }
 }
@@ -120,6 +137,18 @@ pub(super) fn texts(action: &OpenSeedAction, name: &str) -> Option<(String, Stri
                 cents % 100,
                 cap_words(action)
             ),
+        ),
+        OpenSeedAction::Files => (
+            format!("reading the files {name}'s genome.json declares, through the orchestrator…"),
+            format!("{name}'s genome files, as the orchestrator reads them"),
+        ),
+        OpenSeedAction::Ranger { .. } => (
+            format!("asking the Ranger about {name} (it may take minutes)…"),
+            "the Ranger's answer is in its window".into(),
+        ),
+        OpenSeedAction::RangerForget => (
+            "asking the Ranger to forget the conversation…".into(),
+            "the Ranger forgot the conversation (its one conversation, everyone's)".into(),
         ),
         OpenSeedAction::Wake
         | OpenSeedAction::Message(_)
