@@ -9,6 +9,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
+use super::cursor::Position;
 use crate::memory::creature::Creature;
 use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
@@ -28,6 +29,8 @@ pub struct PastModel {
     pub model: Creature,
     pub ui: CreatureUi,
     pub past: Past,
+    /// Where the cursor stands, as resolving the moment found.
+    pub pos: Position,
 }
 
 /// What building the past needs of the observatory.
@@ -43,6 +46,8 @@ pub struct Build<'a> {
     pub name: &'a str,
     /// How its runner is reached now: commands from the past go to the creature now.
     pub link: RunnerLink,
+    /// The observatory keeps a watched history of it.
+    pub watched: bool,
 }
 
 impl PastModel {
@@ -70,13 +75,43 @@ impl PastModel {
         let t = past.t.unwrap_or(b.now);
         let mut ui = CreatureUi::new(&model, b.theme, t, b.cycle, b.link);
         ui.name = b.name.to_string();
+        if b.watched {
+            watched_records(&mut ui, &model, b, t);
+        }
+        let events = rel(b.root, &FileKind::Events.resolve(b.root));
+        let pos = Position {
+            at,
+            offset: past.logs.get(&events).copied().unwrap_or(0),
+            t: past.t,
+            dreams: past.dreams,
+        };
         Ok(Self {
             _dir: dir,
             model,
             ui,
             past,
+            pos,
         })
     }
+}
+
+/// The Dreams view's records of what each sleep changed, from the watched history (a
+/// creature that does not record its dreams itself): those seen by `t`.
+fn watched_records(ui: &mut CreatureUi, model: &Creature, b: &Build, t: DateTime<Utc>) {
+    let Some(history) = b.sources.history.as_ref() else {
+        return;
+    };
+    if crate::memory::dream_diffs::path(b.root).exists() {
+        return;
+    }
+    let records = history
+        .records_of(b.root)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.t.is_some_and(|rt| rt <= t))
+        .collect();
+    let since = history.since(b.root).filter(|s| *s <= t);
+    ui.dreams.add_watched(model, records, since);
 }
 
 fn rel(root: &Path, path: &Path) -> String {

@@ -50,6 +50,8 @@ pub struct Outcome {
 pub enum Recorded {
     Blame(BlameAsk, Result<Blamed, String>),
     Compare(CompareAsk, Result<Comparison, String>),
+    /// A time cursor's move built.
+    Past(crate::ui::time::build::PastDone),
 }
 
 impl From<(String, bool)> for Outcome {
@@ -142,4 +144,7 @@ pub enum Job {
     /// Build the time index of the creature's life (for the time cursor); it comes back
     /// as an outcome.
     IndexLife { creature: PathBuf },
+    /// Build the creature as it was at a time cursor's move; it comes back as an outcome
+    /// ([`Recorded::Past`]).
+    BuildPast(Box<crate::ui::time::build::PastAsk>),
 }
