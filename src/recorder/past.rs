@@ -481,18 +481,20 @@ fn present(root: &Path) -> Present {
 /// as it is, each document as it was, each log up to its length then. The creature's
 /// own directory is only read.
 pub fn materialize(root: &Path, past: &Past, dest: &Path) -> Result<(), PastError> {
-    materialize_window(root, past, dest, |_| u64::MAX)
+    materialize_window(root, past, dest, |_| u64::MAX).map(drop)
 }
 
 /// [`materialize`], each log longer than `window(its path)` bytes then written from its
 /// first whole line within its last window: what a reader that keeps a window of a large
-/// log reads, at the cost of that window and not of the file.
+/// log reads, at the cost of that window and not of the file. Gives where each log's copy
+/// begins in it (0: whole).
 pub fn materialize_window(
     root: &Path,
     past: &Past,
     dest: &Path,
     window: impl Fn(&str) -> u64,
-) -> Result<(), PastError> {
+) -> Result<BTreeMap<String, u64>, PastError> {
+    let mut starts = BTreeMap::new();
     let mkdir = |d: &Path| std::fs::create_dir_all(d).map_err(io_at(d));
     mkdir(&dest.join(".self"))?;
     mkdir(&dest.join(".sys"))?;
@@ -517,8 +519,9 @@ pub fn materialize_window(
         let start = window_start(&mut file, *len, window(name)).map_err(io_at(&from))?;
         let mut out = std::fs::File::create(&to).map_err(io_at(&to))?;
         io::copy(&mut file.take(*len - start), &mut out).map_err(io_at(&to))?;
+        starts.insert(name.clone(), start);
     }
-    Ok(())
+    Ok(starts)
 }
 
 /// Where the window of the last `window` bytes of a log `len` long begins: the start of

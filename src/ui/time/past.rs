@@ -3,7 +3,9 @@
 //! is written out to a scratch directory (never in the creature's): each document's text
 //! then, each log cut at its length then; the events log and the conversation, which can
 //! be any size, from their last [`WINDOW`] bytes before the cut, so that a move costs a
-//! window and not the life.
+//! window and not the life. The Events view reaches back before its window as the live
+//! one does: its earlier lines are read from the creature's own log, up to the moment,
+//! through the time index's checkpoints.
 
 use std::path::Path;
 
@@ -63,7 +65,7 @@ impl PastModel {
         let dest = dir.path().join(name);
         let windowed =
             [FileKind::Events, FileKind::Conversation].map(|k| rel(b.root, &k.resolve(b.root)));
-        materialize_window(b.root, &past, &dest, |log| {
+        let starts = materialize_window(b.root, &past, &dest, |log| {
             if windowed.iter().any(|w| w == log) {
                 WINDOW
             } else {
@@ -71,7 +73,10 @@ impl PastModel {
             }
         })
         .map_err(|e| e.to_string())?;
-        let model = Creature::open(&dest);
+        let mut model = Creature::open(&dest);
+        if let Some(&start) = starts.get(&windowed[0]).filter(|s| **s > 0) {
+            reach_back(&mut model, b, start);
+        }
         let t = past.t.unwrap_or(b.now);
         let mut ui = CreatureUi::new(&model, b.theme, t, b.cycle, b.link);
         ui.name = b.name.to_string();
@@ -92,6 +97,42 @@ impl PastModel {
             past,
             pos,
         })
+    }
+}
+
+/// The events log's window reaches back as the live view's does: its lines before the
+/// window (it begins at byte `start`) are read from the creature's own log, through the
+/// time index's checkpoints, up to the moment.
+fn reach_back(model: &mut Creature, b: &Build, start: u64) {
+    let path = FileKind::Events.resolve(b.root);
+    let before: Vec<(u64, u64)> = b
+        .index
+        .checkpoints
+        .iter()
+        .filter(|c| c.start < start)
+        .map(|c| (c.line, c.start))
+        .collect();
+    let (line, from) = before.last().copied().unwrap_or((0, 0));
+    // The window's first line's number: lines counted on from the checkpoint before it.
+    if let Ok(n) = count_lines(&path, from, start) {
+        model.reach_events_back(path, &before, line + n, start);
+    }
+}
+
+/// Lines ended between `from` and `to` of the file at `path`.
+fn count_lines(path: &Path, from: u64, to: u64) -> std::io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::tail::open_regular(path)?;
+    file.seek(SeekFrom::Start(from))?;
+    let mut file = file.take(to.saturating_sub(from));
+    let mut buf = vec![0u8; 64 << 10];
+    let mut n = 0;
+    loop {
+        let read = file.read(&mut buf)?;
+        if read == 0 {
+            return Ok(n);
+        }
+        n += memchr::memchr_iter(b'\n', &buf[..read]).count() as u64;
     }
 }
 
@@ -119,4 +160,86 @@ fn rel(root: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recorder::index::TimeIndex;
+
+    /// A life of more than the window: the past's Events view has every event up to the
+    /// moment, the first ones read from the creature's own log, none after it.
+    #[test]
+    fn the_events_reach_back_before_the_window() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("life");
+        std::fs::create_dir_all(root.join(".sys")).unwrap();
+        std::fs::create_dir_all(root.join(".self")).unwrap();
+        let mut log = String::new();
+        let mut lines = 0u64;
+        let mut cut_lines = 0;
+        for wake in 0..40 {
+            let t = |s: u64| {
+                format!(
+                    "2026-03-01T{:02}:{:02}:{:02}.000Z",
+                    wake / 2,
+                    (wake % 2) * 30 + s / 60,
+                    s % 60
+                )
+            };
+            log.push_str(&format!(
+                "{{\"t\":\"{}\",\"type\":\"creature.wake\",\"n\":{lines}}}\n",
+                t(0)
+            ));
+            lines += 1;
+            for i in 0..200 {
+                log.push_str(&format!(
+                    "{{\"t\":\"{}\",\"type\":\"creature.tool_call\",\"n\":{lines},\"output\":\"{}\"}}\n",
+                    t(1 + i / 10),
+                    "x".repeat(500)
+                ));
+                lines += 1;
+            }
+            log.push_str(&format!(
+                "{{\"t\":\"{}\",\"type\":\"creature.sleep\",\"n\":{lines}}}\n",
+                t(25 * 60 / 60)
+            ));
+            log.push_str(&format!(
+                "{{\"t\":\"{}\",\"type\":\"creature.dream\",\"n\":{}}}\n",
+                t(26 * 60 / 60),
+                lines + 1
+            ));
+            lines += 2;
+            if wake == 29 {
+                // Dream 30: the events log is cut before wake 31.
+                cut_lines = lines;
+            }
+        }
+        assert!(log.len() as u64 > 2 * WINDOW, "{}", log.len());
+        std::fs::write(root.join(".sys/events.jsonl"), &log).unwrap();
+        let index = TimeIndex::build(&root).unwrap();
+        let b = Build {
+            root: &root,
+            index: &index,
+            sources: &Sources::default(),
+            now: Utc::now(),
+            theme: &Theme::default(),
+            cycle: Cycle::default(),
+            name: "life",
+            link: RunnerLink::None,
+            watched: false,
+        };
+        let past = PastModel::build(At::Dream(30), &b).unwrap();
+        let events = past.model.events();
+        assert_eq!(events.total_lines(), cut_lines);
+        let n = |line: u64| {
+            let read = events.read_lines(line..line + 1);
+            let (_, event) = read.into_iter().next().unwrap();
+            event.unwrap().f64("n").map(|v| v as u64)
+        };
+        assert_eq!(n(0), Some(0));
+        assert_eq!(n(1234), Some(1234));
+        assert_eq!(n(cut_lines - 1), Some(cut_lines - 1));
+        assert!(events.read_lines(cut_lines..cut_lines + 1).is_empty());
+    }
 }
