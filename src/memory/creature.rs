@@ -938,6 +938,17 @@ impl Creature {
         self.events.path = path;
     }
 
+    /// As [`Creature::reach_events_back`], of the conversation.
+    pub fn reach_conversation_back(
+        &mut self,
+        path: PathBuf,
+        before: &[(u64, u64)],
+        line: u64,
+        offset: u64,
+    ) {
+        self.conversation.reach_back(path, before, line, offset);
+    }
+
     pub fn memory_log(&self) -> MemoryLog {
         self.memory
     }

@@ -3,11 +3,11 @@
 //! is written out to a scratch directory (never in the creature's): each document's text
 //! then, each log cut at its length then; the events log and the conversation, which can
 //! be any size, from their last [`WINDOW`] bytes before the cut, so that a move costs a
-//! window and not the life. The Events view reaches back before its window as the live
-//! one does: its earlier lines are read from the creature's own log, up to the moment,
-//! through the time index's checkpoints.
+//! window and not the life. The Events and Recall views reach back before their window
+//! as the live ones do: their earlier lines are read from the creature's own logs, up to
+//! the moment, through the time index's checkpoints.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
@@ -75,7 +75,21 @@ impl PastModel {
         .map_err(|e| e.to_string())?;
         let mut model = Creature::open(&dest);
         if let Some(&start) = starts.get(&windowed[0]).filter(|s| **s > 0) {
-            reach_back(&mut model, b, start);
+            let before: Vec<(u64, u64)> = b
+                .index
+                .checkpoints
+                .iter()
+                .map(|c| (c.line, c.start))
+                .collect();
+            if let Some((path, line)) = reach_back(b.root, FileKind::Events, &before, start) {
+                model.reach_events_back(path, &before, line, start);
+            }
+        }
+        if let Some(&start) = starts.get(&windowed[1]).filter(|s| **s > 0)
+            && let Some((path, line)) =
+                reach_back(b.root, FileKind::Conversation, &b.index.conversation, start)
+        {
+            model.reach_conversation_back(path, &b.index.conversation, line, start);
         }
         let t = past.t.unwrap_or(b.now);
         let mut ui = CreatureUi::new(&model, b.theme, t, b.cycle, b.link);
@@ -100,23 +114,25 @@ impl PastModel {
     }
 }
 
-/// The events log's window reaches back as the live view's does: its lines before the
-/// window (it begins at byte `start`) are read from the creature's own log, through the
-/// time index's checkpoints, up to the moment.
-fn reach_back(model: &mut Creature, b: &Build, start: u64) {
-    let path = FileKind::Events.resolve(b.root);
-    let before: Vec<(u64, u64)> = b
-        .index
-        .checkpoints
+/// A log's window reaches back as the live view's does: its lines before the window (it
+/// begins at byte `start`) are read from the creature's own log, up to the moment, on
+/// from `before`, line starts the time index knows of it. Gives the log's path and the
+/// window's first line's number (counted on from the line start before it).
+fn reach_back(
+    root: &Path,
+    kind: FileKind,
+    before: &[(u64, u64)],
+    start: u64,
+) -> Option<(PathBuf, u64)> {
+    let path = kind.resolve(root);
+    let (line, from) = before
         .iter()
-        .filter(|c| c.start < start)
-        .map(|c| (c.line, c.start))
-        .collect();
-    let (line, from) = before.last().copied().unwrap_or((0, 0));
-    // The window's first line's number: lines counted on from the checkpoint before it.
-    if let Ok(n) = count_lines(&path, from, start) {
-        model.reach_events_back(path, &before, line + n, start);
-    }
+        .copied()
+        .take_while(|&(_, o)| o < start)
+        .last()
+        .unwrap_or((0, 0));
+    let n = count_lines(&path, from, start).ok()?;
+    Some((path, line + n))
 }
 
 /// Lines ended between `from` and `to` of the file at `path`.
@@ -217,6 +233,21 @@ mod tests {
         }
         assert!(log.len() as u64 > 2 * WINDOW, "{}", log.len());
         std::fs::write(root.join(".sys/events.jsonl"), &log).unwrap();
+        // The conversation: 100 lines a wake, written as it went.
+        let mut said = String::new();
+        for wake in 0..40u64 {
+            for i in 0..100u64 {
+                said.push_str(&format!(
+                    "{{\"t\":\"2026-03-01T{:02}:{:02}:{:02}.000Z\",\"role\":\"user\",\"content\":\"{}\"}}\n",
+                    wake / 2,
+                    (wake % 2) * 30,
+                    1 + i / 10,
+                    "y".repeat(1000)
+                ));
+            }
+        }
+        assert!(said.len() as u64 > 2 * WINDOW, "{}", said.len());
+        std::fs::write(root.join(".self/conversation.jsonl"), &said).unwrap();
         let index = TimeIndex::build(&root).unwrap();
         let b = Build {
             root: &root,
@@ -241,5 +272,16 @@ mod tests {
         assert_eq!(n(1234), Some(1234));
         assert_eq!(n(cut_lines - 1), Some(cut_lines - 1));
         assert!(events.read_lines(cut_lines..cut_lines + 1).is_empty());
+        // Recall too: the 30 wakes' lines, the first read from the creature's own log.
+        let said = past.model.conversation();
+        assert_eq!(said.lines(), 3000);
+        let t = |line: u64| {
+            let read = said.read_lines(line..line + 1);
+            let (_, entry) = read.into_iter().next().unwrap();
+            entry.unwrap().t.map(crate::memory::time::format_time)
+        };
+        assert_eq!(t(0).as_deref(), Some("2026-03-01T00:00:01.000Z"));
+        assert_eq!(t(2999).as_deref(), Some("2026-03-01T14:30:10.000Z"));
+        assert!(said.recent().iter().all(|(n, _)| *n >= 2900 && *n < 3000));
     }
 }
