@@ -9,7 +9,11 @@
 //!
 //! - `recorder/cursor/N MiB`: the observatory's time cursor moved one dream (back, then
 //!   on) on that life: the past resolved and built, prepared and drawn on a TestBackend
-//!   (budget: 50 ms p99). Its p50 and p99 over 100 moves are printed too.
+//!   (budget: 50 ms p99). Its p50 and p99 over 100 moves are printed too. In the
+//!   observatory the build is a job off the UI thread; the harness performs it in place,
+//!   so a move here is the whole of it: the cursor placed by the index, the past
+//!   resolved, written out, opened and its views prepared (the job's work), taken in,
+//!   prepared and drawn.
 //!
 //! Run: `cargo bench --bench recorder`. The index's own size is printed once per life.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a bench may stop at the first failure

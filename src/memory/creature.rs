@@ -923,6 +923,32 @@ impl Creature {
         &self.events
     }
 
+    /// Reads the events log's lines from `path`, of which the log read is a part that
+    /// begins at line `line`, byte `offset`; its lines before read on from `before`, line
+    /// starts known of it (the time cursor's past: its copy is a window of the creature's
+    /// own log, and scrolling back reads on into the log).
+    pub fn reach_events_back(
+        &mut self,
+        path: PathBuf,
+        before: &[(u64, u64)],
+        line: u64,
+        offset: u64,
+    ) {
+        self.events.index = self.events.index.within(before, line, offset);
+        self.events.path = path;
+    }
+
+    /// As [`Creature::reach_events_back`], of the conversation.
+    pub fn reach_conversation_back(
+        &mut self,
+        path: PathBuf,
+        before: &[(u64, u64)],
+        line: u64,
+        offset: u64,
+    ) {
+        self.conversation.reach_back(path, before, line, offset);
+    }
+
     pub fn memory_log(&self) -> MemoryLog {
         self.memory
     }

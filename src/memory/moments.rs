@@ -34,6 +34,9 @@ pub const MAX_DOC: u64 = 4 << 20;
 /// The blobs of one record are kept within this many bytes: past it, new texts are no
 /// longer kept (their moments say `null`, and what cannot be known is said).
 pub const MAX_BLOBS: u64 = 256 << 20;
+/// `moments.jsonl` is kept within this share of its store's bound (a sixteenth, as the
+/// watched history keeps its versions): past it, the older half is forgotten.
+pub const MOMENTS_SHARE: u64 = 16;
 
 /// When a moment was taken.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,6 +203,18 @@ impl Store {
         write::append_json(&self.dir.join(MOMENTS), moment).map(drop)
     }
 
+    /// [`Store::append`], then `moments.jsonl` kept within a [`MOMENTS_SHARE`]th of the
+    /// store's bound: past it, the older half of the moments (and the texts only they
+    /// named) is forgotten, as the watched history forgets its oldest versions. What they
+    /// said is then not known, and said so.
+    pub fn append_bounded(&self, moment: &Moment) -> io::Result<()> {
+        self.append(moment)?;
+        if self.moments_bytes() > self.limit / MOMENTS_SHARE {
+            self.forget_older_half()?;
+        }
+        Ok(())
+    }
+
     /// Every moment recorded, in order (lines that cannot be read are skipped).
     pub fn moments(&self) -> Vec<Moment> {
         let Ok(Some(bytes)) = crate::tail::read_bounded(&self.dir.join(MOMENTS), 256 << 20) else {
@@ -290,5 +305,37 @@ mod tests {
         store.append(&m).unwrap();
         assert_eq!(store.moments(), vec![m.clone(), m]);
         assert!(store.text("../../etc/passwd").is_none());
+    }
+
+    /// The runner's record is bounded as the watched history is: its moments within a
+    /// sixteenth of the store's bound, the oldest half forgotten past it, with the texts
+    /// only they named; the newest moments and their texts stay.
+    #[test]
+    fn the_moments_are_kept_within_a_sixteenth_of_the_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        let limit = 64 << 10;
+        let store = Store::with_limit(tmp.path().join("recorder"), limit);
+        let t = crate::memory::time::parse_time("2026-03-01T10:00:00Z").unwrap();
+        let mut last = None;
+        for i in 0..200u64 {
+            let h = store.keep(format!("text {i}\n").as_bytes()).unwrap();
+            let m = Moment {
+                t: Some(t + chrono::TimeDelta::seconds(i as i64)),
+                after: After::Sleep,
+                full: true,
+                docs: [(".self/observations.md".to_string(), h)].into(),
+                logs: [(".sys/events.jsonl".to_string(), i * 100)].into(),
+                dreams: Some(i),
+            };
+            store.append_bounded(&m).unwrap();
+            assert!(store.moments_bytes() <= limit / MOMENTS_SHARE, "{i}");
+            last = Some(m);
+        }
+        let kept = store.moments();
+        assert!(kept.len() < 200 && kept.len() > 1);
+        assert_eq!(kept.last(), last.as_ref());
+        assert_eq!(store.text(&hash(b"text 199\n")).unwrap(), b"text 199\n");
+        // The first moment's text went with it.
+        assert!(store.text(&hash(b"text 0\n")).is_none());
     }
 }

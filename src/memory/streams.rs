@@ -121,6 +121,23 @@ impl ConversationLog {
         &self.path
     }
 
+    /// Reads its lines from `path`, of which the log read is a part that begins at line
+    /// `line`, byte `offset`; its lines before read on from `before`, line starts known
+    /// of it (the time cursor's past: a window of the creature's own log).
+    pub(crate) fn reach_back(
+        &mut self,
+        path: PathBuf,
+        before: &[(u64, u64)],
+        line: u64,
+        offset: u64,
+    ) {
+        self.index = self.index.within(before, line, offset);
+        for (n, _) in &mut self.recent {
+            *n += line;
+        }
+        self.path = path;
+    }
+
     /// Lines read so far, good and bad.
     pub fn lines(&self) -> u64 {
         self.index.len()

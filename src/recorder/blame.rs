@@ -371,14 +371,12 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
             // Already there when the record began: who wrote it cannot be known.
             let by = match prev {
                 None => Author::Unknown,
-                Some(p) => match (p.dreams, m.dreams) {
-                    // The runner counted a dream between them.
-                    (Some(a), Some(b)) if b > a => Author::Dream {
-                        dream: b,
-                        edited: reviews.get(&b).copied().unwrap_or(false),
-                    },
-                    _ => interval(index, &events, from, to, &name, &reviews),
-                },
+                Some(p) => between(
+                    p,
+                    m,
+                    || interval(index, &events, from, to, &name, &reviews),
+                    &reviews,
+                ),
             };
             out.push(Version { t: m.t, text, by });
             current = hash;
@@ -386,6 +384,26 @@ fn runner_versions(root: &Path, file: &str, index: &TimeIndex) -> Vec<Version> {
         prev = Some(m);
     }
     out
+}
+
+/// Who wrote between two moments `p` and `m` of the runner's record: the dream it counted
+/// between them; else, from a sleep's start, that sleep's work (evennia's consolidation
+/// that did not end a dream, as a dreamer's); else `by_events`, what the events log says
+/// of the stretch.
+pub(super) fn between(
+    p: &Moment,
+    m: &Moment,
+    by_events: impl FnOnce() -> Author,
+    reviews: &HashMap<u64, bool>,
+) -> Author {
+    match (p.dreams, m.dreams) {
+        (Some(a), Some(b)) if b > a => Author::Dream {
+            dream: b,
+            edited: reviews.get(&b).copied().unwrap_or(false),
+        },
+        _ if p.after == After::Asleep => Author::Sleep,
+        _ => by_events(),
+    }
 }
 
 /// Who wrote between two offsets of the events log: the dream consolidated in it, else

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::memory::moments::{After, Store};
 
-use super::blame::{Author, BlameInputs, Change, interval};
+use super::blame::{Author, BlameInputs, Change, between, interval};
 use super::index::{TimeIndex, each_line, line_time};
 
 /// A later line about the same entry.
@@ -104,17 +104,12 @@ pub fn blame_log_until(root: &Path, file: &str, len: Option<u64>) -> std::io::Re
         let author = match after {
             Some(i) if i > 0 => {
                 let (p, m) = (&moments[i - 1], &moments[i]);
-                match (p.dreams, m.dreams) {
-                    (Some(a), Some(b)) if b > a => Author::Dream {
-                        dream: b,
-                        edited: reviews.get(&b).copied().unwrap_or(false),
-                    },
-                    _ => {
-                        let from = p.logs.get(&events_rel).copied().unwrap_or(0);
-                        let to = m.logs.get(&events_rel).copied().unwrap_or(0);
-                        interval(&index, &events, from, to, &name, &reviews)
-                    }
-                }
+                let by_events = || {
+                    let from = p.logs.get(&events_rel).copied().unwrap_or(0);
+                    let to = m.logs.get(&events_rel).copied().unwrap_or(0);
+                    interval(&index, &events, from, to, &name, &reviews)
+                };
+                between(p, m, by_events, &reviews)
             }
             // Before the first moment or after the last, or no record: the wake its time
             // falls in.

@@ -53,6 +53,9 @@ pub struct TimeIndex {
     /// Bytes of the events log indexed.
     pub bytes: u64,
     pub red: Vec<Red>,
+    /// Every [`CHECKPOINT`]th line start of the conversation `(line, offset)`: the time
+    /// cursor's Recall reads back before its window through them.
+    pub conversation: Vec<(u64, u64)>,
 }
 
 /// Where in the events log a kind of line is told by its type.
@@ -81,6 +84,12 @@ impl TimeIndex {
             })?;
         }
         index.red = red_of(root);
+        let conversation = FileKind::Conversation.resolve(root);
+        each_line(&conversation, |start, _, line, _| {
+            if line % CHECKPOINT == 0 {
+                index.conversation.push((line, start));
+            }
+        })?;
         Ok(index)
     }
 

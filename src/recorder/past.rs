@@ -147,13 +147,34 @@ pub fn resolve_indexed(
         At::Dream(n) => {
             // The runner's record counts every genome's dreams: once dream N's sleep is
             // over (a moment at a sleep's start is not its end).
-            let by_record = recorded.iter().position(|m| {
-                matches!(m.after, After::Sleep | After::Exit | After::Wake)
-                    && m.dreams.is_some_and(|d| d >= n)
-            });
+            let by_record = recorded
+                .iter()
+                .position(|m| {
+                    matches!(m.after, After::Sleep | After::Exit | After::Wake)
+                        && m.dreams.is_some_and(|d| d >= n)
+                })
+                // Only where the record still holds a moment before dream N (its oldest
+                // moments may have been forgotten: it is bounded).
+                .filter(|&i| {
+                    recorded[..i]
+                        .iter()
+                        .any(|m| m.dreams.is_some_and(|d| d < n))
+                });
             let recorded_dreams = recorded.iter().filter_map(|m| m.dreams).max().unwrap_or(0);
             match by_record {
-                Some(i) => (recorded[i].t, Some(events_len(&recorded[i])), Some(i)),
+                Some(i) => {
+                    // A wake's moment holds its wake event: dream N's end is before it.
+                    let len = events_len(&recorded[i]);
+                    let cut = match recorded[i].after {
+                        After::Wake => index
+                            .wakes
+                            .iter()
+                            .find(|w| w.end == len)
+                            .map_or(len, |w| w.start),
+                        _ => len,
+                    };
+                    (recorded[i].t, Some(cut), Some(i))
+                }
                 None if (index.dreams.len() as u64) < n => {
                     return Err(PastError::NotYet {
                         at,
@@ -168,10 +189,17 @@ pub fn resolve_indexed(
                 at,
                 have: index.wakes.len(),
             })?;
+            // The runner's moment at the wake event (a record of an older runner: just
+            // before it, as a sleep ended).
             let exact = recorded
                 .iter()
-                .rposition(|m| m.after != After::Seen && events_len(m) <= w.start)
-                .filter(|&i| recorded[i].after == After::Wake);
+                .rposition(|m| m.after == After::Wake && events_len(m) == w.end)
+                .or_else(|| {
+                    recorded
+                        .iter()
+                        .rposition(|m| m.after != After::Seen && events_len(m) <= w.start)
+                        .filter(|&i| recorded[i].after == After::Wake)
+                });
             (w.t, Some(w.end), exact)
         }
         At::Time(t) => (Some(t), None, None),
@@ -453,18 +481,20 @@ fn present(root: &Path) -> Present {
 /// as it is, each document as it was, each log up to its length then. The creature's
 /// own directory is only read.
 pub fn materialize(root: &Path, past: &Past, dest: &Path) -> Result<(), PastError> {
-    materialize_window(root, past, dest, |_| u64::MAX)
+    materialize_window(root, past, dest, |_| u64::MAX).map(drop)
 }
 
 /// [`materialize`], each log longer than `window(its path)` bytes then written from its
 /// first whole line within its last window: what a reader that keeps a window of a large
-/// log reads, at the cost of that window and not of the file.
+/// log reads, at the cost of that window and not of the file. Gives where each log's copy
+/// begins in it (0: whole).
 pub fn materialize_window(
     root: &Path,
     past: &Past,
     dest: &Path,
     window: impl Fn(&str) -> u64,
-) -> Result<(), PastError> {
+) -> Result<BTreeMap<String, u64>, PastError> {
+    let mut starts = BTreeMap::new();
     let mkdir = |d: &Path| std::fs::create_dir_all(d).map_err(io_at(d));
     mkdir(&dest.join(".self"))?;
     mkdir(&dest.join(".sys"))?;
@@ -489,8 +519,9 @@ pub fn materialize_window(
         let start = window_start(&mut file, *len, window(name)).map_err(io_at(&from))?;
         let mut out = std::fs::File::create(&to).map_err(io_at(&to))?;
         io::copy(&mut file.take(*len - start), &mut out).map_err(io_at(&to))?;
+        starts.insert(name.clone(), start);
     }
-    Ok(())
+    Ok(starts)
 }
 
 /// Where the window of the last `window` bytes of a log `len` long begins: the start of

@@ -900,7 +900,12 @@ impl<G: Genome> Runner<G> {
                 }
                 match r {
                     Record::SleepFile { .. } => self.moment(After::Sleep),
-                    Record::RemoveSleepFile => self.moment(After::Wake),
+                    // Every wake, the run's first and one that ends a sleep's work
+                    // without a rest too: its wake event written, nothing it did yet.
+                    Record::Event {
+                        kind: EventKind::Wake,
+                        ..
+                    } => self.moment(After::Wake),
                     Record::Event {
                         kind: EventKind::Sleep,
                         ..
@@ -931,7 +936,7 @@ impl<G: Genome> Runner<G> {
         let dreams = self.engine.dreams();
         let taken =
             moments::take(&self.paths.root, &store, self.clock.now(), after).and_then(|m| {
-                store.append(&moments::Moment {
+                store.append_bounded(&moments::Moment {
                     dreams: Some(dreams),
                     ..m
                 })

@@ -32,6 +32,32 @@ impl LineIndex {
         self.lines += later.lines;
     }
 
+    /// This index, of a part of a file that begins at line `line`, byte `offset`, as an
+    /// index of the file from its start to the part's end: the lines before the part read
+    /// on from `before`, line starts `(number, offset)` known of the file, in order.
+    pub fn within(&self, before: &[(u64, u64)], line: u64, offset: u64) -> LineIndex {
+        let mut checkpoints = vec![(0, 0)];
+        checkpoints.extend(
+            before
+                .iter()
+                .copied()
+                .filter(|&(n, o)| n > 0 && n < line && o < offset),
+        );
+        if line > 0 {
+            checkpoints.push((line, offset));
+        }
+        checkpoints.extend(
+            self.checkpoints
+                .iter()
+                .filter(|&&(n, _)| n > 0)
+                .map(|&(n, o)| (n + line, o + offset)),
+        );
+        LineIndex {
+            checkpoints,
+            lines: line + self.lines,
+        }
+    }
+
     pub fn clear(&mut self) {
         *self = Self::default();
     }
@@ -99,6 +125,37 @@ mod tests {
             .into_iter()
             .map(|(n, l)| (n, String::from_utf8_lossy(&l).into_owned()))
             .collect()
+    }
+
+    #[test]
+    fn a_part_s_index_reads_the_whole_file_through_known_line_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("log");
+        let text: String = (0..500).map(|i| format!("line {i}\n")).collect();
+        std::fs::write(&p, &text).unwrap();
+        // The part from line 300 on, indexed on its own; line 100's start known before it.
+        let at = |n: usize| {
+            text.lines()
+                .take(n)
+                .map(|l| l.len() as u64 + 1)
+                .sum::<u64>()
+        };
+        let part = dir.path().join("part");
+        std::fs::write(&part, &text[at(300) as usize..]).unwrap();
+        let whole = index(&mut Tailer::new(&part)).within(&[(100, at(100))], 300, at(300));
+        assert_eq!(whole.len(), 500);
+        assert_eq!(
+            texts(whole.read(&p, 150..152).unwrap()),
+            vec![(150, "line 150".into()), (151, "line 151".into())]
+        );
+        assert_eq!(
+            texts(whole.read(&p, 420..421).unwrap()),
+            vec![(420, "line 420".into())]
+        );
+        assert_eq!(
+            texts(whole.read(&p, 0..1).unwrap()),
+            vec![(0, "line 0".into())]
+        );
     }
 
     #[test]

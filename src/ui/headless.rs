@@ -38,6 +38,8 @@ pub struct Headless {
     terminal: Terminal<TestBackend>,
     /// Performs searches (no runner is reached from here).
     jobs: Jobs,
+    /// The time cursor's builds held back ([`Headless::hold_builds`]), in order.
+    held: Option<Vec<crate::ui::time::build::PastAsk>>,
 }
 
 impl Settings {
@@ -125,6 +127,7 @@ impl Headless {
             app,
             terminal,
             jobs,
+            held: None,
         })
     }
 
@@ -198,6 +201,9 @@ impl Headless {
     /// The clock moves on to `now`, as the loop's tick does.
     pub fn tick(&mut self, now: DateTime<Utc>) {
         self.app.tick(now);
+        // A play's move: its past built at once here.
+        let jobs = self.app.take_time_jobs();
+        self.run_in_place(jobs);
     }
 
     /// Re-reads every file, as a poll tick does.
@@ -218,6 +224,12 @@ impl Headless {
     fn wake(&mut self, wake: Wake) -> Vec<Job> {
         // Only a terminal's read error fails, and there is no terminal here.
         let jobs = handle(&mut self.app, wake).unwrap_or_default();
+        self.run_in_place(jobs)
+    }
+
+    /// Performs the jobs done in place here (searches, the flight recorder's work) and
+    /// returns the others.
+    fn run_in_place(&mut self, jobs: Vec<Job>) -> Vec<Job> {
         let mut rest = Vec::new();
         for job in jobs {
             match job {
@@ -237,13 +249,47 @@ impl Headless {
                     self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }
                 // A life is indexed at once here.
-                Job::IndexLife { creature } => self
-                    .app
-                    .on_time_index(crate::ui::time::IndexDone::build(creature)),
+                Job::IndexLife { creature } => {
+                    self.app
+                        .on_time_index(crate::ui::time::IndexDone::build(creature));
+                    let asked = self.app.take_time_jobs();
+                    rest.extend(self.run_in_place(asked));
+                }
+                // A cursor's move is built at once here: the past is drawn as it moves.
+                Job::BuildPast(ask) if self.held.is_some() => {
+                    self.held.get_or_insert_default().push(*ask);
+                }
+                Job::BuildPast(ask) => {
+                    let done = Recorded::Past((*ask).build());
+                    rest.extend(self.wake(Wake::Outcome(recorder::outcome(done))));
+                }
                 other => rest.push(other),
             }
         }
         rest
+    }
+
+    /// Holds the time cursor's builds back (as if each took long) until
+    /// [`Headless::finish_builds`]: the screen can be seen while one is under way.
+    pub fn hold_builds(&mut self) {
+        self.held = Some(Vec::new());
+    }
+
+    /// Performs the builds held back, and those their answers ask for, until none is
+    /// asked; gives how many were performed. Builds are held no longer.
+    pub fn finish_builds(&mut self) -> usize {
+        let mut done = 0;
+        while let Some(ask) = self
+            .held
+            .as_mut()
+            .and_then(|h| (!h.is_empty()).then(|| h.remove(0)))
+        {
+            done += 1;
+            let built = Recorded::Past(ask.build());
+            self.wake(Wake::Outcome(recorder::outcome(built)));
+        }
+        self.held = None;
+        done
     }
 
     /// Draws a frame and returns the screen.

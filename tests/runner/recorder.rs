@@ -124,6 +124,17 @@ fn every_dream_as_it_was(dir: &Path, copies: &[Memory]) {
             );
         }
     }
+    // Every wake, the first of the run too, is exact: the runner's moment at its event.
+    let wakes = dreamwatch::recorder::index::TimeIndex::build(dir)
+        .unwrap()
+        .wakes
+        .len();
+    assert!(wakes >= DREAMS - 1, "{wakes} wakes");
+    for n in 1..=wakes as u64 {
+        let past = resolve(dir, At::Wake(n), &Sources::default(), Utc::now()).unwrap();
+        assert!(past.exact, "wake {n}: {past:?}");
+        assert_eq!(past.wakes, n as usize, "wake {n}");
+    }
     // A moment not lived yet is refused, said.
     let err = resolve(
         dir,
@@ -194,8 +205,8 @@ async fn an_evennia_life_replays_dream_by_dream() {
     let copies = live(Evennia::default(), &dir).await;
     every_dream_as_it_was(&dir, &copies);
     // Semantic memories are written by the sleeps' work: blamed on the dream when the
-    // stretch consolidated one (evennia writes no sleep event, so a sleep that did not
-    // consolidate is not told from the wake before it), never on nobody.
+    // sleep consolidated one, else on the sleep (the runner's moment at its start tells
+    // it from the wake before it), never on nobody.
     let b = entries::blame_log(&dir, ".self/semantic.jsonl").unwrap();
     assert!(!b.entries.is_empty());
     assert!(
@@ -210,6 +221,37 @@ async fn an_evennia_life_replays_dream_by_dream() {
             .any(|e| matches!(e.written.author, Author::Dream { .. })),
         "{b:#?}"
     );
+    // What a sleep's work wrote (between a sleep event and the next wake) is blamed on
+    // that sleep, never on a wake.
+    let events = std::fs::read_to_string(dir.join(".sys/events.jsonl")).unwrap();
+    let marks: Vec<(chrono::DateTime<Utc>, bool)> = events
+        .lines()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            let t = dreamwatch::memory::time::parse_time(v["t"].as_str()?)?;
+            match v["type"].as_str()? {
+                "creature.sleep" => Some((t, true)),
+                "creature.wake" => Some((t, false)),
+                _ => None,
+            }
+        })
+        .collect();
+    let asleep = |t: chrono::DateTime<Utc>| {
+        marks.iter().rev().find(|m| m.0 < t).is_some_and(|m| m.1)
+            && marks.iter().find(|m| m.0 > t).is_none_or(|m| !m.1)
+    };
+    let in_sleep: Vec<_> = b
+        .entries
+        .iter()
+        .filter(|e| e.written.t.is_some_and(asleep))
+        .collect();
+    assert!(!in_sleep.is_empty(), "{b:#?}");
+    for e in in_sleep {
+        assert!(
+            matches!(e.written.author, Author::Dream { .. } | Author::Sleep),
+            "{e:#?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -180,3 +180,65 @@ fn a_creature_directory_with_a_git_history_is_replayed_from_its_commits() {
         "{c}"
     );
 }
+
+/// The runner's record is bounded: once its older half is forgotten, a dream from before
+/// what it still holds is not taken from a later moment (it is found by the logs, not
+/// exact), and the dreams it holds are still exact.
+#[test]
+fn a_record_whose_oldest_moments_were_forgotten_invents_nothing() {
+    use dreamwatch::memory::moments::{After, Moment, Store};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("wren");
+    creature(&root);
+    let store = Store::of_creature(&root);
+    let mut events = String::new();
+    let moment = |h: i64, after: After, dreams: u64, events: &str| {
+        let text = format!("# Observations\n\nGRN after dream {dreams}\n");
+        let hash = store.keep(text.as_bytes()).unwrap();
+        store
+            .append(&Moment {
+                t: Some(at(h)),
+                after,
+                full: true,
+                docs: [(".self/observations.md".to_string(), hash)].into(),
+                logs: [(".sys/events.jsonl".to_string(), events.len() as u64)].into(),
+                dreams: Some(dreams),
+            })
+            .unwrap();
+    };
+    moment(0, After::Start, 0, &events);
+    for d in 1..=5i64 {
+        let t = |m: i64| dreamwatch::memory::time::format_time(at(d) - TimeDelta::minutes(m));
+        events.push_str(&format!(
+            "{{\"t\":\"{}\",\"type\":\"creature.wake\"}}\n{{\"t\":\"{}\",\"type\":\"creature.sleep\"}}\n{{\"t\":\"{}\",\"type\":\"creature.dream\"}}\n",
+            t(30),
+            t(20),
+            t(10)
+        ));
+        moment(d, After::Sleep, d as u64, &events);
+    }
+    std::fs::write(root.join(".sys/events.jsonl"), &events).unwrap();
+    std::fs::write(
+        root.join(".self/observations.md"),
+        "# Observations\n\nGRN after dream 5\n",
+    )
+    .unwrap();
+    store.forget_older_half().unwrap();
+    let past = |n| resolve(&root, At::Dream(n), &Sources::default(), Utc::now()).unwrap();
+    let kept = past(4);
+    assert!(kept.exact, "{kept:?}");
+    assert_eq!(
+        kept.docs[".self/observations.md"].text.as_deref(),
+        Some(&b"# Observations\n\nGRN after dream 4\n"[..])
+    );
+    let forgotten = past(1);
+    assert!(!forgotten.exact, "{forgotten:?}");
+    assert_eq!(forgotten.dreams, 1);
+    assert_ne!(
+        forgotten
+            .docs
+            .get(".self/observations.md")
+            .and_then(|d| d.text.as_deref()),
+        Some(&b"# Observations\n\nGRN after dream 3\n"[..])
+    );
+}

@@ -170,3 +170,23 @@ fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
     let other = s.text().unwrap();
     assert!(other.contains("priority "), "{other}");
 }
+
+/// In the past (the time cursor), the Dreams view of a watched creature has the changes
+/// the watched history saw by then, as the live one has.
+#[test]
+fn the_past_s_dreams_view_has_the_changes_seen_by_then() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let mut s = screen(&garden, store.path(), clock());
+    deep_sleep(&pip, "2026-11-22T17:49:40Z");
+    s.refresh();
+    for key in ["t", "2"] {
+        s.press(key).unwrap();
+    }
+    let text = s.text().unwrap();
+    assert!(text.contains("as of dream"), "{text}");
+    assert!(text.contains("What it changed"), "{text}");
+    assert!(text.contains("pruned"), "{text}");
+}

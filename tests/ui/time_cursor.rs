@@ -137,3 +137,60 @@ fn an_evennia_journal_as_it_was() {
     assert!(text.contains("11-22 16:56:05"), "{text}");
     filters(&garden).bind(|| insta::assert_snapshot!("time_cursor_evennia_journal", text));
 }
+
+/// A move's past is built off the UI thread: the cursor stands at the new moment at once
+/// (the header says so, with "…" while it builds), the last past built is drawn
+/// meanwhile, and moves made during a build are merged: only the newest is built next.
+#[test]
+fn a_move_builds_off_the_ui_thread_the_newest_winning() {
+    let (_garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    screen.hold_builds();
+    for _ in 0..3 {
+        screen.press("{").unwrap();
+    }
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of dream 2 · 11-22"), "{text}");
+    assert!(text.contains(" …"), "{text}");
+    // Dream 5's memory is still drawn.
+    assert!(text.contains(&life::observation(5)), "{text}");
+    // The first move's build, then the newest's: the one between is never built.
+    assert_eq!(screen.finish_builds(), 2);
+    let text = screen.text().unwrap();
+    assert!(text.contains("as of dream 2 · 11-22"), "{text}");
+    assert!(!text.contains(" …"), "{text}");
+    assert!(text.contains(&life::observation(2)), "{text}");
+    assert!(!text.contains(&life::observation(3)), "{text}");
+}
+
+/// An answer for a cursor left meanwhile is dropped: now stays shown.
+#[test]
+fn a_build_answered_after_esc_is_dropped() {
+    let (_garden, mut screen) = sprout();
+    screen.press("t").unwrap();
+    screen.hold_builds();
+    screen.press("{").unwrap();
+    screen.press("esc").unwrap();
+    assert_eq!(screen.finish_builds(), 1);
+    let text = screen.text().unwrap();
+    assert!(!text.contains("as of dream"), "{text}");
+}
+
+/// A search reads the files as they are now: its hit is shown now, the cursor left and
+/// the status line saying so.
+#[test]
+fn a_search_hit_comes_back_to_now_and_says_so() {
+    let (_garden, mut screen) = sprout();
+    for key in ["t", "{", "{", "/"] {
+        screen.press(key).unwrap();
+    }
+    screen.type_text("what dream 5 kept");
+    screen.press("enter").unwrap();
+    let text = screen.text().unwrap();
+    assert!(!text.contains("as of dream"), "{text}");
+    assert!(
+        text.contains("back to now: a search reads the files as they are now"),
+        "{text}"
+    );
+    assert!(text.contains(&life::observation(5)), "{text}");
+}

@@ -98,6 +98,10 @@ pub async fn run(
             // Due while something else woke the loop.
             if !jobs.searching() {
                 app.tick(Utc::now());
+                // A play's move asks for its past.
+                for job in app.take_time_jobs() {
+                    jobs.perform(app, job);
+                }
             }
             deadline = now + next_tick(app, Utc::now());
         } else {
@@ -292,7 +296,7 @@ fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Han
 
 /// What one wake does to the state; returns the jobs (IO) it asks for, not performed.
 pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
-    Ok(match wake {
+    let mut jobs = match wake {
         Wake::Terminal(None) => {
             app.quit = true;
             Vec::new()
@@ -352,5 +356,8 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
             app.quit = true;
             Vec::new()
         }
-    })
+    };
+    // The time cursor's builds asked for where no job could be returned.
+    jobs.extend(app.take_time_jobs());
+    Ok(jobs)
 }

@@ -212,6 +212,13 @@ impl Jobs {
                     });
                 });
             }
+            Job::BuildPast(ask) => {
+                let tx = self.outcomes.clone();
+                tokio::task::spawn_blocking(move || {
+                    let done = (*ask).build();
+                    let _ = tx.send(recorder::outcome(Recorded::Past(done)));
+                });
+            }
             Job::Clipboard(text) => {
                 let tmux = std::env::var_os("TMUX").is_some();
                 let (said, error) = clipboard::copy(&mut std::io::stdout(), &text, tmux);

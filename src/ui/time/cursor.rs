@@ -107,6 +107,47 @@ pub fn step(
     }
 }
 
+/// Where `at` stands by the index alone (a time: the events log searched by halves): the
+/// cursor stands there, and steps from there, while the past is built; the build then
+/// places it exactly (the runner's record may cut the log a little elsewhere).
+pub fn estimate(index: &TimeIndex, events: &Path, at: At) -> Position {
+    let (offset, t) = match at {
+        At::Dream(n) => {
+            let d = index.dreams.get((n as usize).saturating_sub(1));
+            // Dreams from the events log are placed by offset, else (a dreams log) by time.
+            let from_events = index.dreams_by(index.bytes) > 0;
+            let next = d.and_then(|d| {
+                index.wakes.iter().find(|w| match (w.t, d.t) {
+                    _ if from_events => w.start >= d.end,
+                    (Some(wt), Some(dt)) => wt > dt,
+                    _ => false,
+                })
+            });
+            (next.map_or(index.bytes, |w| w.start), d.and_then(|d| d.t))
+        }
+        At::Wake(n) => index
+            .wakes
+            .get((n as usize).saturating_sub(1))
+            .map_or((index.bytes, None), |w| (w.end, w.t)),
+        At::Time(t) => (
+            crate::recorder::cut::offset_at(events, t)
+                .unwrap_or(index.bytes)
+                .min(index.bytes),
+            Some(t),
+        ),
+    };
+    let dreams = match at {
+        At::Dream(n) => n as usize,
+        At::Wake(_) | At::Time(_) => index.dreams_by(offset),
+    };
+    Position {
+        at,
+        offset,
+        t,
+        dreams,
+    }
+}
+
 /// The time of the next event after `offset` (none at the index's `end`).
 pub fn next_event(events: &Path, offset: u64, end: u64) -> Option<DateTime<Utc>> {
     line_after(events, offset, end).ok().flatten()

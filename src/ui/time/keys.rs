@@ -1,21 +1,22 @@
 //! What the time cursor's actions do: enter and leave it, step, jump, play; and what the
 //! index built in the background and the clock's ticks (a play) bring.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::cursor::{self, Position, Step};
-use super::past::{Build, PastModel};
+use super::build::{PastAsk, PastDone};
+use super::cursor::{self, Step};
 use super::{Cursor, IndexDone, Indexed};
 use crate::memory::layout::FileKind;
+use crate::recorder::At;
 use crate::recorder::index::TimeIndex;
-use crate::recorder::{At, Sources};
 use crate::ui::focus::Mode;
 use crate::ui::input::action::Action;
 use crate::ui::state::App;
+use crate::ui::state::creature::RunnerLink;
 use crate::ui::update::Job;
 
 /// A play skips a silence longer than this (the creature was stopped) to its next event.
@@ -84,6 +85,8 @@ impl App {
             creature: path.clone(),
             pos: None,
             past: None,
+            building: None,
+            newest: 0,
             play: None,
             speed: 1,
         });
@@ -105,7 +108,8 @@ impl App {
         }
     }
 
-    fn leave_past(&mut self) {
+    /// Leaves the time cursor: the creature is shown as it is now.
+    pub(in crate::ui) fn leave_past(&mut self) {
         self.time.cursor = None;
         if self.mode == Mode::Jump {
             self.mode = Mode::Normal;
@@ -161,47 +165,97 @@ impl App {
         self.move_cursor(at);
     }
 
-    /// Moves the cursor to `at`: the creature then is built and shown.
+    /// Moves the cursor to `at`: it stands there at once (as the index places it), and
+    /// the creature then is built off the UI thread, unless a build is under way (the
+    /// newest move is built once it is over). The last past built is drawn meanwhile.
     pub(in crate::ui) fn move_cursor(&mut self, at: At) {
+        let Some(path) = self.time.cursor.as_ref().map(|c| c.creature.clone()) else {
+            return;
+        };
+        let Some(index) = self.ready_index(&path) else {
+            return;
+        };
+        let pos = cursor::estimate(&index, &FileKind::Events.resolve(&path), at);
+        let seq = self.time.next_move();
+        let Some(c) = self.time.cursor.as_mut() else {
+            return;
+        };
+        c.pos = Some(pos);
+        c.newest = seq;
+        if c.building.is_none() {
+            self.build_past(seq, at);
+        }
+        self.dirty = true;
+    }
+
+    /// Asks for move `seq`'s past, at `at`, to be built.
+    fn build_past(&mut self, seq: u64, at: At) {
         let Some(path) = self.time.cursor.as_ref().map(|c| c.creature.clone()) else {
             return;
         };
         let (Some(index), Some(live)) = (self.ready_index(&path), self.creatures.get(&path)) else {
             return;
         };
-        let sources = Sources {
+        let watched = live.link != RunnerLink::Hosted && self.remote_of(&path).is_none();
+        let ask = PastAsk {
+            watched,
+            creature: path,
+            seq,
+            at,
+            index,
             history: self.history().cloned(),
-        };
-        let build = Build {
-            root: &path,
-            index: &index,
-            sources: &sources,
             now: self.now,
-            theme: &self.theme,
+            theme: self.theme.clone(),
             cycle: live.cycle,
-            name: &live.name,
+            name: live.name.clone(),
             link: live.link,
         };
-        match PastModel::build(at, &build) {
-            Ok(past) => {
-                let events = events_rel(&path);
-                let pos = Position {
-                    at,
-                    offset: past.past.logs.get(&events).copied().unwrap_or(0),
-                    t: past.past.t,
-                    dreams: past.past.dreams,
-                };
-                if let Some(c) = self.time.cursor.as_mut() {
-                    c.pos = Some(pos);
-                    c.past = Some(past);
-                }
+        if let Some(c) = self.time.cursor.as_mut() {
+            c.building = Some(seq);
+        }
+        self.time.ask(Job::BuildPast(Box::new(ask)));
+    }
+
+    /// A move's past is built (or failed): shown if it is the newest move's, else the
+    /// newest is built now. An answer for a cursor since left is dropped.
+    pub(in crate::ui) fn on_past_built(&mut self, done: PastDone) {
+        let Some(c) = self
+            .time
+            .cursor
+            .as_mut()
+            .filter(|c| c.creature == done.creature && c.building == Some(done.seq))
+        else {
+            return;
+        };
+        c.building = None;
+        self.dirty = true;
+        if c.newest != done.seq {
+            let (seq, at) = (c.newest, c.pos.map_or(done.at, |p| p.at));
+            self.build_past(seq, at);
+            return;
+        }
+        match done.past.map(|b| b.take()) {
+            Ok(Some(past)) => {
+                c.pos = Some(past.pos);
+                c.past = Some(past);
             }
+            Ok(None) => {}
             Err(e) => {
-                let name = live.name.clone();
-                self.set_notice(format!("cannot show {name} at {at}: {e}"), true);
+                // The cursor goes back to the past drawn.
+                c.pos = c.past.as_ref().map(|p| p.pos);
+                let name = self
+                    .creatures
+                    .get(&done.creature)
+                    .map_or_else(String::new, |u| u.name.clone());
+                self.set_notice(format!("cannot show {name} at {}: {e}", done.at), true);
             }
         }
-        self.dirty = true;
+    }
+
+    /// The jobs the time cursor asked for where none could be returned (a play's tick,
+    /// an answer taken in): the runtime performs them.
+    pub fn take_time_jobs(&mut self) -> Vec<Job> {
+        self.time.take_jobs()
     }
 
     fn step_cursor(&mut self, step: Step, forward: bool) {
@@ -300,13 +354,4 @@ impl App {
             self.move_cursor(At::Time(t));
         }
     }
-}
-
-/// The events log's path in the creature's directory, as the past names its logs.
-fn events_rel(root: &Path) -> String {
-    let path: PathBuf = FileKind::Events.resolve(root);
-    path.strip_prefix(root)
-        .unwrap_or(&path)
-        .to_string_lossy()
-        .into_owned()
 }

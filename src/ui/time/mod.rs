@@ -8,6 +8,7 @@
 //! A life's time index is built once per creature, off the UI thread
 //! ([`crate::ui::update::Job::IndexLife`]), and kept.
 
+pub mod build;
 pub mod cursor;
 mod keys;
 pub mod past;
@@ -69,16 +70,26 @@ pub struct TimeTravel {
     pub cursor: Option<Cursor>,
     /// What is typed in the jump prompt.
     pub jump: String,
+    /// The cursor's moves so far (each build is told by its number).
+    moves: u64,
+    /// Jobs asked for where no job can be returned (a play's tick, an answer taken in):
+    /// the runtime takes them ([`crate::ui::state::App::take_time_jobs`]).
+    jobs: Vec<crate::ui::update::Job>,
 }
 
 /// The cursor over one creature's life.
 #[derive(Debug)]
 pub struct Cursor {
     pub creature: PathBuf,
-    /// Where it stands (none while the life is indexed).
+    /// Where it stands (none while the life is indexed): the newest move's moment, at
+    /// once (from the index), then as its past's build found it.
     pub pos: Option<Position>,
-    /// The creature then.
+    /// The creature then: the last past built, drawn while the next one builds.
     pub past: Option<PastModel>,
+    /// The move whose past is being built, if one is.
+    pub building: Option<u64>,
+    /// The newest move (built once the build under way is over, if it is not that one).
+    pub newest: u64,
     /// Playing: the time of the life reached, and the clock's time it was reached at
     /// (none until the clock's first tick).
     pub play: Option<(DateTime<Utc>, Option<DateTime<Utc>>)>,
@@ -115,6 +126,22 @@ impl TimeTravel {
             .filter(|c| Some(c.creature.as_path()) == creature)?
             .past
             .as_mut()
+    }
+
+    /// A new move's number.
+    pub(in crate::ui) fn next_move(&mut self) -> u64 {
+        self.moves += 1;
+        self.moves
+    }
+
+    /// Queues a job for the runtime.
+    pub(in crate::ui) fn ask(&mut self, job: crate::ui::update::Job) {
+        self.jobs.push(job);
+    }
+
+    /// The jobs queued, taken.
+    pub(in crate::ui) fn take_jobs(&mut self) -> Vec<crate::ui::update::Job> {
+        std::mem::take(&mut self.jobs)
     }
 
     /// Whether a play is under way (the clock then ticks often).

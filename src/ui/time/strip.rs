@@ -43,6 +43,10 @@ pub fn title(
             theme.accent,
         ));
     }
+    if cursor.building.is_some() {
+        // The past drawn is the last one built; this one is still being built.
+        spans.push(Span::styled(" …", theme.muted));
+    }
     if let Some((_, _)) = cursor.play {
         spans.push(Span::styled(
             format!(" · ▶ {}x", cursor.speed),

@@ -55,6 +55,8 @@ pub struct Outcome {
 pub enum Recorded {
     Blame(BlameAsk, Result<Blamed, String>),
     Compare(CompareAsk, Result<Comparison, String>),
+    /// A time cursor's move built.
+    Past(crate::ui::time::build::PastDone),
 }
 
 impl From<(String, bool)> for Outcome {
@@ -153,4 +155,7 @@ pub enum Job {
     /// Read the files the `genome.json` in the creature's directory declares (its tabs);
     /// they come back as an OpenSeed outcome.
     GenomeFiles { creature: PathBuf },
+    /// Build the creature as it was at a time cursor's move; it comes back as an outcome
+    /// ([`Recorded::Past`]).
+    BuildPast(Box<crate::ui::time::build::PastAsk>),
 }

@@ -141,6 +141,7 @@ impl App {
         match recorded {
             Recorded::Blame(ask, answer) => self.popups.blame.answered(&ask, answer, &self.theme),
             Recorded::Compare(ask, answer) => self.popups.compare.answered(&ask, answer),
+            Recorded::Past(done) => self.on_past_built(done),
         }
     }
 }

@@ -88,6 +88,20 @@ impl App {
         let Some(path) = self.search.owner(&hit).cloned() else {
             return;
         };
+        // A hit is a line of the files as they are now (it may not be there then): the
+        // time cursor over its creature is left, and the operator told so.
+        if self
+            .time
+            .cursor
+            .as_ref()
+            .is_some_and(|c| c.creature == path)
+        {
+            self.leave_past();
+            self.set_notice(
+                "back to now: a search reads the files as they are now",
+                false,
+            );
+        }
         // A garden search's hit in another creature selects it (the search goes on).
         if self.selected.as_ref() != Some(&path) && self.creatures.contains_key(&path) {
             self.selected = Some(path.clone());
