@@ -15,6 +15,7 @@ mod tmux;
 mod tmux_comforts;
 mod tmux_guardrails;
 mod tmux_openseed;
+mod tmux_operator;
 mod tmux_recorder;
 mod tmux_review;
 mod tmux_time;
