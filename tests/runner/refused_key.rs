@@ -12,6 +12,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::ControlCommand;
 use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, RetryPolicy, build_provider_with};
+use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
@@ -243,6 +244,14 @@ async fn a_key_refused_asleep_waits_for_a_person() {
         text(refusals[0]).starts_with("the model refused the key (401): check ANTHROPIC_API_KEY")
             && text(refusals[0]).ends_with("wake to try again"),
         "{errors_now:?}"
+    );
+    let status = hosted.status.borrow().status;
+    assert!(
+        matches!(
+            status,
+            Status::Asleep { until: None } | Status::DeepSleep { until: None }
+        ),
+        "asleep with no wake time: {status:?}"
     );
     let last_error = hosted.status.borrow().last_error.clone();
     assert!(

@@ -360,8 +360,8 @@ impl<G: Genome> Engine<G> {
             | State::Waking { .. } => Status::Awake,
             State::SleepWork(_) | State::Held(_) => Status::Dreaming,
             State::Asleep(a) => {
-                // Held by a guardrail: no wake time.
-                let until = self.hold.is_none().then_some(a.wake_at);
+                // Held by a guardrail, or its key refused: no wake time.
+                let until = (self.hold.is_none() && self.refused.is_none()).then_some(a.wake_at);
                 match a.kind {
                     Rest::Nap => Status::Napping { until },
                     Rest::Sleep => Status::Asleep { until },
@@ -430,7 +430,7 @@ impl<G: Genome> Engine<G> {
                 let step = self.with_genome(now, out, |g, cx| g.step(cx));
                 self.sleep_step(now, step, out);
             }
-            State::Asleep(a) if a.due && self.hold.is_none() => {
+            State::Asleep(a) if a.due && self.hold.is_none() && self.refused.is_none() => {
                 self.begin_wake(now, WakeSource::Timer, out)
             }
             _ => {}
