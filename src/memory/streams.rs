@@ -692,6 +692,11 @@ impl EventLog {
             .is_some_and(|e| e.t.is_some() && e.t >= self.last_t)
     }
 
+    /// The error event the creature is failing by ([`EventLog::failing`]).
+    pub fn failure(&self) -> Option<&Event> {
+        self.last_error.as_ref().filter(|_| self.failing())
+    }
+
     /// When the creature woke (`creature.wake`), oldest first, the most recent kept.
     pub fn wakes(&self) -> &VecDeque<DateTime<Utc>> {
         &self.wakes

@@ -73,6 +73,7 @@ pub fn restore<G: Genome>(
     errors.extend(genome.errors);
     r.genome = genome.state;
     let last_dream_t = genome.last_consolidated;
+    r.guardrail = crate::memory::guardrail::read(&paths.root).filter(|g| g.held());
 
     match text(&paths.sleep(), errors).map(|t| SleepFile::parse(t.as_bytes())) {
         Some(Ok(s)) => r.sleep_until = s.wake_at,

@@ -6,6 +6,7 @@
 //! genome's pictures ([`crate::ui::genome::GenomeViews::pictures`]) are of the fixture
 //! creatures of that genome.
 
+mod alive;
 pub mod changed;
 mod recorder;
 mod review;
@@ -142,12 +143,20 @@ pub fn render_all(
             .collect()
     };
     let mut written = Vec::new();
+    let default_genome = crate::ui::genome::installed().first().map(|g| g.genome);
     for g in crate::ui::genome::installed() {
         let creatures = of(g.genome);
         if creatures.is_empty() {
             continue;
         }
         let now = clock_after(&creatures);
+        // The default genome's views show its creatures alive: one awake, one dreaming.
+        let (creatures, _alive) = if Some(g.genome) == default_genome {
+            let (copies, tmp) = alive::stage(&creatures, now)?;
+            (copies, Some(tmp))
+        } else {
+            (creatures, None)
+        };
         for shot in g.pictures.shots {
             let (theme, warnings) = Theme::load(shot.theme.unwrap_or(default_theme), None, false);
             if let Some(w) = warnings.first() {

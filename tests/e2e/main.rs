@@ -17,6 +17,7 @@ mod tmux_guardrails;
 mod tmux_notify;
 mod tmux_openseed;
 mod tmux_openseed_files;
+mod tmux_operator;
 mod tmux_recorder;
 mod tmux_review;
 mod tmux_time;

@@ -116,6 +116,26 @@ async fn held_then_woken(dir: &Path, hosted: &HostedCreature, clock: &VirtualClo
     assert!(events.contains("Woken early by the operator"));
 }
 
+/// Creature time moves on until the guardrail trips and its sleep is over (the clock is
+/// the test's): the report then.
+async fn until_slept(dir: &Path, clock: &VirtualClock) -> MorningReport {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        if let Some(r) = guardrail::read(dir).filter(|r| r.slept_at.is_some()) {
+            return r;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no morning report after the sleep: {:?}",
+            guardrail::read(dir)
+        );
+        let settled = tokio::time::timeout(Duration::from_millis(100), clock.settled()).await;
+        if settled.is_ok() {
+            clock.advance(TimeDelta::minutes(1));
+        }
+    }
+}
+
 async fn run_until_held(
     dir: &Path,
     opts: RunnerOptions,
@@ -129,39 +149,21 @@ async fn run_until_held(
         let _ = stopped.await;
     }));
     before(&hosted).await;
-    // Creature time moves on until the guardrail trips (the clock is the test's).
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    let report = loop {
-        if let Some(r) = guardrail::read(dir).filter(|r| r.slept_at.is_some()) {
-            break r;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no morning report after the sleep: {:?}",
-            guardrail::read(dir)
-        );
-        let settled = tokio::time::timeout(Duration::from_millis(100), clock.settled()).await;
-        if settled.is_ok() {
-            clock.advance(TimeDelta::minutes(1));
-        }
-    };
+    let report = until_slept(dir, &clock).await;
     held_then_woken(dir, &hosted, &clock).await;
     let _ = stop.send(());
     tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
     report
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_cost_cap_puts_the_creature_to_sleep_until_a_person_wakes_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("sprout");
-    let clock = held_clock();
+/// A runner capped at $2 a day whose rehearsal tokens are priced dear: a few turns reach
+/// the cap.
+fn capped(dir: &Path, clock: Arc<VirtualClock>) -> RunnerOptions {
     let rails = Guardrails {
         daily_cost_usd: Some(2.0),
         ..Guardrails::default()
     };
-    let mut opts = options(&dir, rails, clock.clone());
-    // The rehearsal's estimated tokens, priced dear: a few turns reach $2.
+    let mut opts = options(dir, rails, clock);
     let dear = Price {
         input: 1_000.0,
         output: 1_000.0,
@@ -169,6 +171,15 @@ async fn a_cost_cap_puts_the_creature_to_sleep_until_a_person_wakes_it() {
         cache_write: None,
     };
     opts.prices = Prices::builtin().with(&[("rehearsal".to_string(), dear)].into());
+    opts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cost_cap_puts_the_creature_to_sleep_until_a_person_wakes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sprout");
+    let clock = held_clock();
+    let opts = capped(&dir, clock.clone());
     let report = run_until_held(&dir, opts, clock, async |_| {}).await;
     assert_eq!(report.rail, "cost_cap");
     assert_eq!(report.reason, "cost cap $2.00");
@@ -214,4 +225,36 @@ async fn a_loop_of_one_failing_command_puts_the_creature_to_sleep() {
         "{report:?}"
     );
     assert!(report.slept_at.is_some());
+}
+
+/// A runner stopped while a guardrail holds its creature: the next runner holds it
+/// still (asleep, no wake time, the report kept), until a person wakes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_runner_keeps_the_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sprout");
+    let clock = held_clock();
+    let runner = Runner::open_genome(capped(&dir, clock.clone()), Dreamer::default()).unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(runner.run(async {
+        let _ = stopped.await;
+    }));
+    until_slept(&dir, &clock).await;
+    settle(&clock, "held").await;
+    let _ = stop.send(());
+    tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
+    assert!(guardrail::read(&dir).is_some_and(|r| r.held()));
+
+    // Started again a day later: a new day's spending, the hold all the same.
+    let later = Utc.with_ymd_and_hms(2026, 3, 2, 9, 0, 0).unwrap();
+    let clock = Arc::new(VirtualClock::held(later, TimeDelta::seconds(2)));
+    let runner = Runner::open_genome(capped(&dir, clock.clone()), Dreamer::default()).unwrap();
+    let hosted = runner.hosted();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(runner.run(async {
+        let _ = stopped.await;
+    }));
+    held_then_woken(&dir, &hosted, &clock).await;
+    let _ = stop.send(());
+    tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
 }

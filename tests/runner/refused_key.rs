@@ -12,6 +12,7 @@ use chrono::{TimeDelta, TimeZone, Utc};
 use dreamwatch::control::ControlCommand;
 use dreamwatch::genomes::dreamer::runner::Dreamer;
 use dreamwatch::llm::{ProviderKind, ProviderOptions, RetryPolicy, build_provider_with};
+use dreamwatch::memory::status::Status;
 use dreamwatch::runner::brain::Model;
 use dreamwatch::runner::clock::VirtualClock;
 use dreamwatch::runner::config::RunnerConfig;
@@ -177,6 +178,96 @@ async fn a_refused_connection_names_the_url_and_is_retried() {
     settle(&clock, "after the first failure").await;
     clock.advance(TimeDelta::minutes(5));
     until("a second try", || errors(&dir).len() >= 2).await;
+
+    let _ = stop.send(());
+    tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();
+}
+
+/// A key refused during the sleep work (a dream's model call) is handled as in a wake:
+/// said once with the variable to check, not tried again by the sleep work or by the
+/// wake timer, and the creature sleeps until a person wakes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_refused_asleep_waits_for_a_person() {
+    let key_fixed = Arc::new(AtomicBool::new(false));
+    let fixed = key_fixed.clone();
+    let server = Server::handling(move |seen| {
+        let awake = seen.body["tools"].as_array().is_some_and(|t| !t.is_empty());
+        if !awake && !fixed.load(Ordering::SeqCst) {
+            let body = json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
+            return Reply::json(401, body);
+        }
+        let (content, stop) = if awake {
+            let call = json!([{"type": "tool_use", "id": "t1", "name": "set_sleep", "input": {"seconds": 300}}]);
+            (call, "tool_use")
+        } else {
+            let dream = "OBSERVATIONS:\nGRN 09:00 the key works\nREFLECTION:\nRelief.\nPRIORITY:\nRest.";
+            (json!([{"type": "text", "text": dream}]), "end_turn")
+        };
+        Reply::json(200, anthropic::message("m", content, stop, (1, 1)))
+    })
+    .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("dreamless");
+    let clock = held_clock();
+    let runner = runner(&dir, &server.base, clock.clone());
+    let hosted = runner.hosted();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(runner.run(async {
+        let _ = stopped.await;
+    }));
+
+    until("an error event", || !errors(&dir).is_empty()).await;
+    settle(&clock, "after the refusal").await;
+    let tried = server.seen().len();
+    clock.advance(TimeDelta::hours(6));
+    settle(&clock, "six hours later").await;
+    assert_eq!(
+        server.seen().len(),
+        tried,
+        "neither the dream nor a wake tries again"
+    );
+    // The dream's own word (no dream written), and the refusal, said once.
+    let errors_now = errors(&dir);
+    let text = |e: &serde_json::Value| e["error"].as_str().unwrap_or_default().to_string();
+    assert!(
+        errors_now
+            .iter()
+            .all(|e| text(e).contains("check ANTHROPIC_API_KEY") && e.get("retryIn").is_none()),
+        "{errors_now:?}"
+    );
+    let refusals: Vec<_> = errors_now
+        .iter()
+        .filter(|e| e["phase"] == "sleep")
+        .collect();
+    assert_eq!(refusals.len(), 1, "{errors_now:?}");
+    assert!(
+        text(refusals[0]).starts_with("the model refused the key (401): check ANTHROPIC_API_KEY")
+            && text(refusals[0]).ends_with("wake to try again"),
+        "{errors_now:?}"
+    );
+    let status = hosted.status.borrow().status;
+    assert!(
+        matches!(
+            status,
+            Status::Asleep { until: None } | Status::DeepSleep { until: None }
+        ),
+        "asleep with no wake time: {status:?}"
+    );
+    let last_error = hosted.status.borrow().last_error.clone();
+    assert!(
+        last_error
+            .as_deref()
+            .is_some_and(|e| e.ends_with("wake to try again")),
+        "{last_error:?}"
+    );
+
+    key_fixed.store(true, Ordering::SeqCst);
+    hosted.control.ask(ControlCommand::Wake).await.unwrap();
+    until("a wake tries again", || server.seen().len() > tried).await;
+    until("the fault cleared", || {
+        hosted.status.borrow().last_error.is_none()
+    })
+    .await;
 
     let _ = stop.send(());
     tokio::time::timeout(PATIENCE, task).await.unwrap().unwrap();

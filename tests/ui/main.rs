@@ -18,6 +18,7 @@ mod evennia;
 mod events;
 mod garden;
 mod health;
+mod held;
 mod newcomer;
 mod notify;
 mod open;

@@ -72,6 +72,8 @@ impl<G: Genome> Engine<G> {
                 out,
             );
         }
+        // A guardrail's hold outlives the runner: whatever sleep comes next ends held.
+        self.hold = r.guardrail;
         if let Some(sleep) = r.held {
             return self.hold_restored(sleep, out);
         }
@@ -93,14 +95,22 @@ impl<G: Genome> Engine<G> {
                 dreamt: true,
                 due: false,
             });
-            if wake_at > now {
+            // Held: the timer finds it due, and a person's wake is waited for.
+            if wake_at > now || self.hold.is_some() {
                 out.push(Output::Timer {
                     id: timer,
-                    at: wake_at,
+                    at: wake_at.max(now),
                 });
             } else {
                 self.begin_wake(now, WakeSource::Timer, out);
             }
+            return;
+        }
+        if self.hold.is_some() {
+            // Held, but stopped before its sleep: the sleep the guardrail forces, now.
+            self.force = Some(Force::Guardrail);
+            self.state = State::Ready;
+            self.pump(now, out);
             return;
         }
         let inbox = r.inbox.and_then(|read| self.take_inbox(&read, out));
@@ -352,6 +362,12 @@ impl<G: Genome> Engine<G> {
 
     fn turn_failed(&mut self, now: DateTime<Utc>, e: LlmError, out: &mut Vec<Output<G>>) {
         if self.parked.is_some() {
+            if matches!(e, LlmError::Auth { .. }) {
+                self.key_refused_asleep(now, &e, out);
+                self.state = State::Ready;
+                let step = self.with_genome(now, out, |g, cx| g.on_sleep_turns_over(cx));
+                return self.unpark(now, step, out);
+            }
             // Sleep turns are a chance, not a duty: the sleep work goes on without them.
             let error = ErrorEvent::in_phase("sleep turn", format!("model call failed: {e}"));
             self.error(now, error, out);

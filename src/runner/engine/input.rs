@@ -127,4 +127,7 @@ pub struct Restored<R> {
     pub errors: Vec<String>,
     /// A consolidation held for review when the runner stopped: still pending.
     pub held: Option<super::output::HeldSleep>,
+    /// A guardrail held the creature asleep when the runner stopped (`.sys/guardrail.json`
+    /// without `woken_at`): it still does.
+    pub guardrail: Option<crate::memory::guardrail::MorningReport>,
 }

@@ -30,6 +30,7 @@ mod compaction;
 mod control;
 mod guardrail;
 mod mail;
+mod refused;
 mod rest;
 mod review;
 mod sleep;
@@ -39,7 +40,7 @@ use std::collections::VecDeque;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::llm::{ContentBlock, Message, ToolSpec};
+use crate::llm::{ContentBlock, LlmError, Message, ToolSpec};
 use crate::memory::events::{CreatureEvent, ErrorEvent};
 use crate::memory::guardrail::MorningReport;
 use crate::memory::inbox::Delivered;
@@ -106,6 +107,8 @@ pub struct Engine<G: Genome> {
     /// A guardrail tripped: the creature is put to sleep and held there until a person
     /// wakes it; its morning report as far as it is known.
     hold: Option<MorningReport>,
+    /// The model refused the key while asleep: no call is sent until a person wakes it.
+    refused: Option<LlmError>,
 }
 
 #[derive(Debug)]
@@ -278,6 +281,7 @@ impl<G: Genome> Engine<G> {
             staging: false,
             guard: Guard::new(cfg_guardrails),
             hold: None,
+            refused: None,
         }
     }
 
@@ -299,11 +303,7 @@ impl<G: Genome> Engine<G> {
                         self.with_genome(now, &mut out, |g, cx| g.on_tool_thought(id, result, cx));
                     self.on_progress(now, progress, &mut out);
                 }
-                State::SleepWork(_) => {
-                    let step =
-                        self.with_genome(now, &mut out, |g, cx| g.on_thought(id, result, cx));
-                    self.sleep_step(now, step, &mut out);
-                }
+                State::SleepWork(_) => self.on_sleep_thought(now, id, result, &mut out),
                 _ => {}
             },
             Input::ToolDone { id, outcome } => self.on_tool(now, id, outcome, &mut out),
@@ -322,6 +322,7 @@ impl<G: Genome> Engine<G> {
             Input::Spent { usd } => self.on_spent(now, usd, &mut out),
             Input::Shutdown => self.on_shutdown(now, &mut out),
         }
+        self.answer_refused(now, &mut out);
         if self.dreams_reached_outside_sleep() {
             self.on_shutdown(now, &mut out);
         }
@@ -359,8 +360,8 @@ impl<G: Genome> Engine<G> {
             | State::Waking { .. } => Status::Awake,
             State::SleepWork(_) | State::Held(_) => Status::Dreaming,
             State::Asleep(a) => {
-                // Held by a guardrail: no wake time.
-                let until = self.hold.is_none().then_some(a.wake_at);
+                // Held by a guardrail, or its key refused: no wake time.
+                let until = (self.hold.is_none() && self.refused.is_none()).then_some(a.wake_at);
                 match a.kind {
                     Rest::Nap => Status::Napping { until },
                     Rest::Sleep => Status::Asleep { until },
@@ -429,7 +430,7 @@ impl<G: Genome> Engine<G> {
                 let step = self.with_genome(now, out, |g, cx| g.step(cx));
                 self.sleep_step(now, step, out);
             }
-            State::Asleep(a) if a.due && self.hold.is_none() => {
+            State::Asleep(a) if a.due && self.hold.is_none() && self.refused.is_none() => {
                 self.begin_wake(now, WakeSource::Timer, out)
             }
             _ => {}

@@ -44,7 +44,7 @@ impl<G: Genome> Engine<G> {
     pub(super) fn on_timer(&mut self, now: DateTime<Utc>, id: u64, out: &mut Vec<Output<G>>) {
         match &mut self.state {
             State::Asleep(a) if a.timer == id => {
-                if self.paused || self.hold.is_some() {
+                if self.paused || self.hold.is_some() || self.refused.is_some() {
                     a.due = true;
                 } else {
                     self.begin_wake(now, WakeSource::Timer, out);
@@ -69,6 +69,8 @@ impl<G: Genome> Engine<G> {
         let State::Asleep(asleep) = std::mem::replace(&mut self.state, State::Ready) else {
             return;
         };
+        // Woken: a refused key is tried again.
+        self.refused = None;
         out.push(Output::Record(Record::RemoveSleepFile));
         let reason = source.reason();
         let wake = Wake {
@@ -126,9 +128,9 @@ impl<G: Genome> Engine<G> {
     /// The genome woke the sleeping creature for a creator's message.
     /// An urgent message wakes the creature (`from`: who sent it).
     pub(super) fn urgent_wake(&mut self, now: DateTime<Utc>, from: &str, out: &mut Vec<Output<G>>) {
-        // Held by a guardrail: only a person's wake ends the sleep (the message waits in
-        // the context).
-        if self.hold.is_some() {
+        // Held by a guardrail, or its key refused: only a person's wake ends the sleep
+        // (the message waits in the context).
+        if self.hold.is_some() || self.refused.is_some() {
             return;
         }
         let who = if from == CREATOR { "the creator" } else { from };

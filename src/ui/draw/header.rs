@@ -11,8 +11,11 @@ use super::pane;
 use crate::memory::identity::{BrainKind, REHEARSAL_MODEL};
 use crate::memory::status::Status;
 use crate::memory::summary::Summary;
+use crate::ui::input::action::Action;
 use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
+use crate::ui::state::failure::{Failure, in_words};
+use crate::ui::state::health::Health;
 
 /// Cells of the fatigue gauge.
 const GAUGE: usize = 20;
@@ -108,23 +111,22 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         });
     }
     if let Some(held) = &ui.held {
+        // The key that wakes it as bound (none named when unbound).
+        let wake = app.keymap.mention(Action::Wake, " · {} wakes it");
         first.push(Part {
             drop: 2,
-            spans: vec![Span::styled(
-                format!("  ⊘ {held} · w wakes it"),
-                theme.dream,
-            )],
+            spans: vec![Span::styled(format!("  ⊘ {held}{wake}"), theme.dream)],
             short: Some((0, vec![Span::styled("  ⊘ held", theme.dream)])),
         });
     }
     first.extend(super::openseed::header_parts(app));
     first.extend(far_part(app));
     first.extend(super::cost::header_part(app, ui));
-    if let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) {
+    if let Some(said) = failing(ui, app) {
         // Too narrow for the whole error: a mark, never at the cost of the model's name.
         first.push(Part {
             drop: 3,
-            spans: vec![Span::styled(format!("  ⚠ {err}"), theme.error)],
+            spans: vec![Span::styled(format!("  ⚠ {said}"), theme.error)],
             short: Some((0, vec![Span::styled("  ⚠ failing", theme.error)])),
         });
     }
@@ -150,6 +152,19 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         None => (fmt::fit(first, width), fmt::fit(second, width)),
     };
     frame.render_widget(Paragraph::new(vec![first, second]), inner);
+}
+
+/// What the header says of a failing creature: its hosting runner's last error (or its
+/// latest event's) in words, and when it tries again.
+fn failing(ui: &CreatureUi, app: &App) -> Option<String> {
+    let events = ui.failure.as_ref().filter(|_| ui.health == Health::Failing);
+    let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) else {
+        return events.map(|f| f.said(app.now));
+    };
+    let words = in_words(err);
+    // The retry is the latest event's when that event is this error.
+    let retry_at = events.filter(|f| f.words == words).and_then(|f| f.retry_at);
+    Some(Failure { words, retry_at }.said(app.now))
 }
 
 /// Intervals the header's sparklines show: more where the header is wide.

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
+use super::failure::Failure;
 use super::health::{Attention, Health};
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
@@ -91,6 +92,8 @@ pub struct CreatureUi {
     pub draft: Vec<String>,
     /// Failing, stalled, runner gone: said in the garden instead of the status.
     pub health: Health,
+    /// The error it is failing by, from its events, in words.
+    pub failure: Option<Failure>,
     /// Its files are not on this machine (nor copied from a far one): known only from
     /// what an OpenSeed orchestrator says of it.
     pub without_files: bool,
@@ -122,6 +125,7 @@ impl CreatureUi {
         let mut ui = Self::blank(c.summary(now, &cycle), cycle, link, c.events().exists());
         ui.usage = c.usage().clone();
         ui.review = PendingReview::of(c);
+        ui.held = held_of(c);
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme, now);
         ui.obs.prepare(c, theme, true);
@@ -191,6 +195,7 @@ impl CreatureUi {
             has_events,
             draft: Vec::new(),
             health: Health::Ok,
+            failure: None,
             attention: None,
             without_files: false,
             usage: UsageLog::default(),
@@ -239,10 +244,7 @@ impl CreatureUi {
                     }
                 }
                 Change::Guardrail => {
-                    let held = c
-                        .guardrail()
-                        .filter(|r| r.held())
-                        .map(|r| crate::text::sanitize::sanitize_line(&r.headline()));
+                    let held = held_of(c);
                     if held.is_some() && self.held.is_none() {
                         attention = attention.max(Some(Attention::Review));
                     }
@@ -349,6 +351,7 @@ impl CreatureUi {
             self.summary.status = merge_status(self.summary.status, api);
         }
         self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
+        self.failure = c.events().failure().and_then(Failure::of);
         if self.link == RunnerLink::Hosted {
             let every = self.cycle.deep_sleep_every.max(1);
             self.summary.deep_every = every;
@@ -378,6 +381,13 @@ impl CreatureUi {
     pub fn status(&self) -> Status {
         self.summary.status
     }
+}
+
+/// The headline of the guardrail's report holding `c` asleep, made inert.
+fn held_of(c: &Creature) -> Option<String> {
+    c.guardrail()
+        .filter(|r| r.held())
+        .map(|r| crate::text::sanitize::sanitize_line(&r.headline()))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod confirm;
 pub mod creature;
+pub mod failure;
 pub mod garden;
 pub mod health;
 pub mod notify;

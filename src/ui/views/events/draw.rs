@@ -17,8 +17,7 @@ impl EventsView {
             frame.render_widget(Paragraph::new(Line::styled(text, cx.theme.muted)), area);
             return;
         }
-        let lines: Vec<Line> = rows.iter().map(|(_, l)| l.clone()).collect();
-        frame.render_widget(Paragraph::new(lines), area);
+        frame.render_widget(Paragraph::new(self.screen().to_vec()), area);
     }
 
     /// The title's right-hand part: the kind shown, the order, and following or the

@@ -5,6 +5,7 @@
 pub mod detail;
 mod draw;
 mod keys;
+mod layout;
 mod prepare;
 
 use ratatui::text::Line;
@@ -81,7 +82,7 @@ impl KindFilter {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
     total: u64,
-    height: u16,
+    vp: Viewport,
     top: Option<u64>,
     filter: KindFilter,
     newest_first: bool,
@@ -95,6 +96,8 @@ pub struct EventsView {
     /// oldest first, the end is followed.
     pub top: Option<u64>,
     rows: Vec<(u64, Line<'static>)>,
+    /// The rows wrapped to the pane, as drawn.
+    screen: Vec<Line<'static>>,
     prepared: Option<Key>,
 }
 
@@ -105,20 +108,27 @@ impl Default for EventsView {
             newest_first: true,
             top: None,
             rows: Vec::new(),
+            screen: Vec::new(),
             prepared: None,
         }
     }
 }
 
 impl EventsView {
-    /// The rows on screen, top first, with their line numbers.
+    /// The events on screen (the last may be cut), top first, with their line numbers.
     pub fn rows(&self) -> &[(u64, Line<'static>)] {
         &self.rows
+    }
+
+    /// The screen's lines: each event's row wrapped to the pane.
+    pub fn screen(&self) -> &[Line<'static>] {
+        &self.screen
     }
 
     /// Forgets the page (the file was replaced or truncated) and pins the view.
     pub fn clear(&mut self) {
         self.rows.clear();
+        self.screen.clear();
         self.prepared = None;
         self.top = None;
     }
@@ -134,13 +144,14 @@ impl EventsView {
     }
 
     /// Reads the page the viewport shows, unless it is the one already read. While
-    /// pinned, lines appended since are the only ones read.
+    /// pinned, lines appended since are the only ones read. Each event is one row, wrapped
+    /// to the pane: as many rows are kept as show.
     pub fn prepare(&mut self, log: &EventLog, theme: &Theme, vp: Viewport) {
         let total = log.total_lines();
         let height = usize::from(vp.height);
         let key = Key {
             total,
-            height: vp.height,
+            vp,
             top: self.top,
             filter: self.filter,
             newest_first: self.newest_first,
@@ -155,6 +166,7 @@ impl EventsView {
         self.prepared = Some(key);
         let Some(last) = total.checked_sub(1) else {
             self.rows.clear();
+            self.screen.clear();
             return;
         };
         let scan =
@@ -183,6 +195,8 @@ impl EventsView {
                 rows
             }
         };
+        let end = !self.newest_first && self.top.is_none();
+        self.screen = layout::fit(&mut self.rows, vp, end);
     }
 
     /// Moves by `step` in the order shown: down is older newest first, newer oldest first.
@@ -192,7 +206,8 @@ impl EventsView {
             return;
         };
         let height = usize::from(vp.height).max(1);
-        let page = height.saturating_sub(1).max(1);
+        // A page is the events on screen less one: the last (maybe cut) comes on top.
+        let page = self.rows.len().saturating_sub(1).max(1);
         let total = log.total_lines();
         let filter = self.filter;
         let scan = |from, forward, want| scan(log, theme, filter, from, forward, want, 0);
@@ -203,12 +218,17 @@ impl EventsView {
             if !self.newest_first {
                 return None;
             }
-            // Newest first, the last page's top is the newest of the oldest page.
-            scan(0, true, height).last().map(|r| r.0)
+            // Newest first, the last page's top is the newest of the oldest page's events
+            // that show whole.
+            let oldest = scan(0, true, height);
+            let whole = layout::whole(&oldest, vp);
+            oldest.get(whole.checked_sub(1)?).map(|r| r.0)
         };
         let later = |n: usize| -> Option<u64> {
             let found = scan(current, down, n + height);
-            if found.len() < n + height {
+            // Past the last page: the screen would not be full.
+            let rest = found.get(n..).unwrap_or_default();
+            if found.len() < n + height && layout::whole(rest, vp) == rest.len() {
                 return bottom();
             }
             found.get(n).map(|r| r.0)

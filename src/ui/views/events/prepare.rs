@@ -1,5 +1,5 @@
 //! The Events view, prepared: one event of `events.jsonl` becomes one row (time, kind,
-//! what it says), inert, styled by kind.
+//! what it says; wrapped to the pane when drawn), inert, styled by kind.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -8,7 +8,7 @@ use crate::memory::events::{Event, EventKind};
 use crate::ui::prepare::inert;
 use crate::ui::theme::Theme;
 
-/// Longest summary kept, in characters: a row is one line of the view.
+/// Longest summary kept, in characters (the event detail shows it whole).
 const MAX_SUMMARY: usize = 300;
 
 /// The row of event `line_no` (0-based line of the file), or of a line that did not parse.
