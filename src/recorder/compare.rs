@@ -28,6 +28,9 @@ pub struct Drift {
     pub dream: u64,
     pub files: BTreeMap<String, usize>,
     pub total: usize,
+    /// A file of either was not known after that dream (no record of it then): the total
+    /// counts only what was known, and is shown as not known.
+    pub partial: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -176,6 +179,7 @@ pub fn compare(
         }
         let mut drift = Drift {
             dream: n,
+            partial: !da.unknown.is_empty() || !db.unknown.is_empty(),
             ..Drift::default()
         };
         for f in files(&memory_lines(a, &da), &memory_lines(b, &db)) {
@@ -229,6 +233,10 @@ pub fn write_text(
         writeln!(out, "  dream  apart")?;
         let most = c.drift.iter().map(|d| d.total).max().unwrap_or(0).max(1);
         for d in &c.drift {
+            if d.partial {
+                writeln!(out, "  {:>5}  {:>5}  not known then", d.dream, "?")?;
+                continue;
+            }
             let bar = "#".repeat((d.total * 40).div_ceil(most));
             writeln!(out, "  {:>5}  {:>5}  {bar}", d.dream, d.total)?;
         }

@@ -449,6 +449,10 @@ async fn a_fork_resumes_from_its_fork_point_and_lives_on() {
     assert_eq!(drift.len(), 4, "{diff}");
     assert_eq!(drift[0]["files"][".self/observations.md"], 0, "{diff}");
     assert_eq!(drift[1]["files"][".self/observations.md"], 0, "{diff}");
+    assert!(
+        drift.iter().all(|d| d["partial"] == false),
+        "the runner's record knows every dream: {diff}"
+    );
     // Side by side, as `diff -y` prints it, in 160 columns (not a terminal).
     let out = bin(&home)
         .env("XDG_STATE_HOME", &state)
@@ -466,4 +470,41 @@ async fn a_fork_resumes_from_its_fork_point_and_lives_on() {
         "{text}"
     );
     let _: PathBuf = fork;
+}
+
+/// Two watched copies of a creature nobody recorded before: what either was after each of
+/// its dreams is not known, so the drift says so ("?") rather than counting 0 lines apart.
+#[test]
+fn the_drift_of_creatures_never_recorded_is_not_known_not_zero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let state = home.join(".local/state");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/openseed/feb16-finch/creature");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    crate::common::cli::copy_dir(&fixture, &a);
+    crate::common::cli::copy_dir(&fixture, &b);
+    let diff = |json: bool| {
+        let mut cmd = bin(&home);
+        cmd.env("XDG_STATE_HOME", &state)
+            .arg("diff")
+            .arg(&a)
+            .arg(&b);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let json: serde_json::Value = serde_json::from_str(&diff(true)).unwrap();
+    let drift = json["drift"].as_array().unwrap();
+    assert_eq!(drift.len(), 12, "{json}");
+    assert!(drift.iter().all(|d| d["partial"] == true), "{json}");
+    let text = diff(false);
+    assert!(text.contains("?  not known then"), "{text}");
 }

@@ -120,6 +120,7 @@ fn drift(out: &mut Vec<DocLine>, c: &Comparison, theme: &Theme) {
         .drift
         .iter()
         .map(|d| match d.total {
+            _ if d.partial => '?',
             0 => '·',
             t => LEVELS[((t * 8).div_ceil(most)).clamp(1, 8) - 1],
         })
@@ -128,14 +129,20 @@ fn drift(out: &mut Vec<DocLine>, c: &Comparison, theme: &Theme) {
         Span::styled("drift  ", theme.muted),
         Span::styled(strip, theme.dream),
         Span::styled(
-            "  lines only one has, after each dream both dreamt",
+            match c.drift.iter().any(|d| d.partial) {
+                true => "  lines only one has, after each dream both dreamt (?: not known then)",
+                false => "  lines only one has, after each dream both dreamt",
+            },
             theme.muted,
         ),
     ])));
     let figures = c
         .drift
         .iter()
-        .map(|d| format!("dream {}: {}", d.dream, d.total))
+        .map(|d| match d.partial {
+            true => format!("dream {}: ?", d.dream),
+            false => format!("dream {}: {}", d.dream, d.total),
+        })
         .collect::<Vec<_>>()
         .join(" · ");
     out.push(plain(figures, theme.base));
