@@ -18,6 +18,7 @@ mod evennia;
 mod events;
 mod garden;
 mod health;
+mod loading;
 mod newcomer;
 mod open;
 mod openseed;
