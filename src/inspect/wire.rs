@@ -5,8 +5,9 @@
 //! answered on stdout; what that orchestrator reports is passed on as it comes. It exits when its stdin closes, so an
 //! observatory that quits, or a dropped connection, leaves nothing running here.
 
+use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use chrono::Utc;
@@ -14,7 +15,7 @@ use tokio::io::BufReader;
 
 use super::far_openseed::{self, FarOpenSeed};
 use crate::control::{ControlCommand, send_command};
-use crate::memory::garden::Root;
+use crate::memory::garden::{Root, openseed_home};
 use crate::memory::layout::control_socket;
 use crate::memory::messages;
 use crate::remote::connect::read_line;
@@ -60,15 +61,21 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     };
     let mut follower = Follower::new(roots);
     let (mut watcher, mut hints) = Watcher::start(watch);
-    // The snapshot goes a creature at a time: a garden's files are never all in memory.
+    let mut far = FarOpenSeed::find();
+    let found = follower.rescan();
+    // Watched before any file is read: a change meanwhile comes as an event, where no
+    // tick would find it. The snapshot goes a creature at a time: a garden's files are
+    // never all in memory.
+    watcher.set_dirs(watched(&follower, far.as_ref()));
     let snapshot = emit(&mut out, &[hello])
-        .and_then(|()| follower.look_all_with(|reports| emit(&mut out, &reports)))
+        .and_then(|()| emit(&mut out, &found))
+        .and_then(|()| follower.look_found_with(|reports| emit(&mut out, &reports)))
         .and_then(|()| emit(&mut out, &[Report::Ready]));
     if snapshot.is_err() {
         return Stop::Closed;
     }
-    watcher.set_dirs(follower.dirs().into_iter().collect());
-    let mut far = FarOpenSeed::find();
+    // At rest only the watcher's events wake it: no tick, nothing looked at.
+    watcher.tick_while(false);
     let mut stdin = BufReader::new(tokio::io::stdin());
     loop {
         tokio::select! {
@@ -79,21 +86,27 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
             }
             batch = hints.recv() => {
                 let Some(batch) = batch else { return Stop::Closed };
-                if batch.rescan || batch.poll_tick {
-                    // An orchestrator started since: attached now.
-                    if far.is_none() {
-                        far = FarOpenSeed::find();
-                    }
+                // An orchestrator started since (its run file appeared): attached now.
+                let home = openseed_home();
+                let in_home = |p: &PathBuf| home.as_ref().is_some_and(|h| p.starts_with(h));
+                if far.is_none() && (batch.rescan || batch.poll_tick || batch.paths.iter().any(in_home)) {
+                    far = FarOpenSeed::find();
                 }
                 let reports = if batch.poll_tick && watcher.mode() == WatchMode::Events {
-                    follower.look_slice(POLL_SLICE)
+                    // Ticking beside events only while they cannot be trusted.
+                    if watcher.needs_safety_net() {
+                        follower.look_slice(POLL_SLICE)
+                    } else {
+                        Vec::new()
+                    }
                 } else if batch.rescan || batch.poll_tick {
                     follower.look_all()
                 } else {
                     follower.look_paths(&batch.paths)
                 };
-                watcher.set_dirs(follower.dirs().into_iter().collect());
+                watcher.set_dirs(watched(&follower, far.as_ref()));
                 watcher.retry(Some(&batch.paths));
+                watcher.tick_while(false);
                 if emit(&mut out, &reports).is_err() {
                     return Stop::Closed;
                 }
@@ -120,6 +133,18 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
             }
         }
     }
+}
+
+/// The directories to watch: the creatures', and OpenSeed's home while no orchestrator
+/// is attached (its run file appearing there says one started).
+fn watched(follower: &Follower, far: Option<&FarOpenSeed>) -> BTreeSet<PathBuf> {
+    let mut dirs: BTreeSet<PathBuf> = follower.dirs().into_iter().collect();
+    if far.is_none()
+        && let Some(home) = openseed_home().filter(|h| h.is_dir())
+    {
+        dirs.insert(home);
+    }
+    dirs
 }
 
 /// Does what the near side asks, and says what became of it.

@@ -821,6 +821,12 @@ impl Creature {
         }
     }
 
+    /// Whether a file's unfinished last line is held back until it settles (shown by a
+    /// later refresh once the file has been left alone: nothing else will say so).
+    pub fn holds_unfinished_line(&self) -> bool {
+        self.whole.holding()
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

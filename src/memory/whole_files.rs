@@ -76,6 +76,11 @@ impl WholeFiles {
         }
     }
 
+    /// Whether an unfinished last line is held back: a later read must settle it.
+    pub fn holding(&self) -> bool {
+        self.seen.values().any(|s| s.held)
+    }
+
     /// Forgets what was read of `kind`: the next read hands it out again.
     pub fn forget(&mut self, kind: FileKind) {
         self.seen.remove(&kind);

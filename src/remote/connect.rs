@@ -19,6 +19,7 @@ use tokio::process::{Child, ChildStdin};
 use tokio::sync::{mpsc, oneshot};
 
 use super::mirror::{Mirror, MirrorError};
+use super::mux;
 use super::target::{NEEDS_BINARY, Transport, VERSION};
 use super::wire::{PROTOCOL, Report, Request, line};
 
@@ -147,6 +148,7 @@ pub fn connect_with(
         requests: rx,
         next_req: 0,
         limits,
+        shared: Vec::new(),
     };
     let spawned = std::thread::Builder::new()
         .name("dreamwatch-remote".into())
@@ -179,6 +181,8 @@ struct Task {
     /// Numbers the requests.
     next_req: u64,
     limits: Limits,
+    /// ssh's options sharing one connection to the host (see [`mux`]).
+    shared: Vec<String>,
 }
 
 /// How one attempt ended.
@@ -195,6 +199,9 @@ enum End {
 
 impl Task {
     async fn run(mut self) {
+        if let Some(key) = self.transport.host_key() {
+            self.shared = mux::options_for(&key, self.limits.hello).await;
+        }
         let mut failures = 0usize;
         loop {
             let end = self.attempt().await;
@@ -268,7 +275,7 @@ impl Task {
     async fn attempt(&mut self) -> End {
         let mut installed = false;
         loop {
-            let mut child = match spawn(&self.transport) {
+            let mut child = match spawn(&self.transport, &self.shared) {
                 Ok(c) => c,
                 Err(e) => {
                     return End::Dropped {
@@ -365,7 +372,7 @@ impl Task {
         let bytes = tokio::fs::read(&exe)
             .await
             .map_err(|e| format!("cannot read {}: {e}", exe.display()))?;
-        let Some(mut cmd) = self.transport.install_command() else {
+        let Some(mut cmd) = self.transport.install_command(&self.shared) else {
             return Err(format!("{host} has no dreamwatch to run"));
         };
         let mut child = cmd
@@ -504,9 +511,9 @@ async fn until(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-fn spawn(transport: &Transport) -> std::io::Result<Child> {
+fn spawn(transport: &Transport, shared: &[String]) -> std::io::Result<Child> {
     transport
-        .follow_command()
+        .follow_command(shared)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -73,6 +73,15 @@ impl Follower {
         mut each: impl FnMut(Vec<Report>) -> Result<(), E>,
     ) -> Result<(), E> {
         each(self.rescan())?;
+        self.look_found_with(each)
+    }
+
+    /// Every creature found so far looked at, its reports handed to `each` a creature at
+    /// a time; stops at `each`'s first error.
+    pub fn look_found_with<E>(
+        &mut self,
+        mut each: impl FnMut(Vec<Report>) -> Result<(), E>,
+    ) -> Result<(), E> {
         let paths: Vec<PathBuf> = self.creatures.keys().cloned().collect();
         for path in paths {
             let mut out = Vec::new();
@@ -148,7 +157,8 @@ impl Follower {
             .map(|(p, _)| p.as_path())
     }
 
-    fn rescan(&mut self) -> Vec<Report> {
+    /// Lists the garden again: the creatures that came and went.
+    pub fn rescan(&mut self) -> Vec<Report> {
         let diff = self.garden.scan();
         let mut out = Vec::new();
         for path in diff.removed {

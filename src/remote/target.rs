@@ -122,7 +122,7 @@ impl Transport {
     /// The command that starts the far side: `inspect --follow --wire PATH` with the
     /// far side's dreamwatch (the cached one of this version, else the one on its PATH),
     /// or a line saying it has none, with its system.
-    pub fn follow_command(&self) -> tokio::process::Command {
+    pub fn follow_command(&self, shared: &[String]) -> tokio::process::Command {
         match self {
             Self::Local { program, path } => {
                 let mut c = tokio::process::Command::new(program);
@@ -137,7 +137,7 @@ impl Transport {
                      echo \"{NEEDS_BINARY} $(uname -s) $(uname -m)\"",
                     far_path(path)
                 );
-                self.ssh_command(&script)
+                self.ssh_command(&script, shared)
             }
         }
     }
@@ -154,18 +154,32 @@ impl Transport {
     }
 
     /// The command that copies a binary (on its stdin) into the far side's cache.
-    pub fn install_command(&self) -> Option<tokio::process::Command> {
+    pub fn install_command(&self, shared: &[String]) -> Option<tokio::process::Command> {
         match self {
             Self::Local { .. } => None,
-            Self::Ssh { .. } => Some(self.ssh_command(&format!(
-                "set -e; {CACHE}; mkdir -p \"$d\"; t=\"$d/dreamwatch.$$\"; cat > \"$t\"; \
+            Self::Ssh { .. } => Some(self.ssh_command(
+                &format!(
+                    "set -e; {CACHE}; mkdir -p \"$d\"; t=\"$d/dreamwatch.$$\"; cat > \"$t\"; \
                  chmod 755 \"$t\"; mv -f \"$t\" \"$c\""
-            ))),
+                ),
+                shared,
+            )),
         }
     }
 
     /// `ssh [options] -o BatchMode=yes -T [-p PORT] -- HOST 'sh -c SCRIPT'`.
-    fn ssh_command(&self, script: &str) -> tokio::process::Command {
+    /// What reaches its host (ssh's command and options, the host, the port): `None` for
+    /// the local transport.
+    pub fn host_key(&self) -> Option<super::mux::HostKey> {
+        match self {
+            Self::Ssh {
+                ssh, host, port, ..
+            } => Some((ssh.clone(), host.clone(), *port)),
+            Self::Local { .. } => None,
+        }
+    }
+
+    fn ssh_command(&self, script: &str, shared: &[String]) -> tokio::process::Command {
         let Self::Ssh {
             ssh, host, port, ..
         } = self
@@ -176,7 +190,9 @@ impl Transport {
             .split_first()
             .map_or(("ssh", &[][..]), |(p, o)| (p.as_str(), o));
         let mut c = tokio::process::Command::new(program);
-        c.args(options).args(["-o", "BatchMode=yes", "-T"]);
+        c.args(options)
+            .args(shared)
+            .args(["-o", "BatchMode=yes", "-T"]);
         if let Some(port) = port {
             c.arg("-p").arg(port.to_string());
         }
@@ -272,7 +288,7 @@ mod tests {
     #[test]
     fn a_far_path_is_one_shell_word_whatever_it_holds() {
         assert_eq!(quote("it's $HOME"), "'it'\\''s $HOME'");
-        let cmd = ssh("ssh://box/g'; rm -rf ~").unwrap().follow_command();
+        let cmd = ssh("ssh://box/g'; rm -rf ~").unwrap().follow_command(&[]);
         let args: Vec<String> = cmd
             .as_std()
             .get_args()

@@ -36,9 +36,9 @@ pub struct LiveGarden {
     open_first: Option<usize>,
 }
 
-/// Creatures a poll tick re-stats when filesystem events are working: the tick is only a
-/// safety net for a missed event, so a garden of 200 is gone through in 13 ticks (26 s
-/// at the default 2 s) at the cost of 16 creatures per tick, whatever its size.
+/// Creatures a safety-net poll tick re-stats beside filesystem events that cannot be
+/// trusted (see [`Watcher::needs_safety_net`]): a garden of 200 is gone through in 13
+/// ticks (26 s at the default 2 s) at the cost of 16 creatures per tick, whatever its size.
 pub const POLL_SLICE: usize = 16;
 
 impl LiveGarden {
@@ -87,6 +87,7 @@ impl LiveGarden {
             open_first,
         };
         live.rescan_garden();
+        live.tick_while_unsettled();
         (live, rx)
     }
 
@@ -100,7 +101,7 @@ impl LiveGarden {
             out.push(LiveChange::Added(path));
         }
         if !out.is_empty() {
-            self.update_watches();
+            self.tick_while_unsettled();
         }
         out
     }
@@ -128,8 +129,21 @@ impl LiveGarden {
 
     /// Applies one batch of hints; returns what changed.
     pub fn apply(&mut self, batch: &WatchBatch) -> Vec<LiveChange> {
+        let out = self.apply_batch(batch);
+        self.tick_while_unsettled();
+        out
+    }
+
+    /// The safety net ticks only while something is left to settle; at rest the
+    /// watcher's events are all that wakes the garden.
+    fn tick_while_unsettled(&mut self) {
+        let held = self.creatures.values().any(Creature::holds_unfinished_line);
+        self.watcher.tick_while(held);
+    }
+
+    fn apply_batch(&mut self, batch: &WatchBatch) -> Vec<LiveChange> {
         if batch.poll_tick && self.watcher.mode() == WatchMode::Events {
-            return self.poll_slice();
+            return self.settle_tick();
         }
         let everything = batch.rescan || batch.poll_tick;
         let structural = everything || batch.paths.iter().any(|p| self.is_structural(p));
@@ -168,6 +182,25 @@ impl LiveGarden {
             // hint in its parent, which makes the batch structural.
             self.watcher
                 .retry((!everything).then_some(batch.paths.as_slice()));
+        }
+        out
+    }
+
+    /// A poll tick beside filesystem events: the creatures holding an unfinished line are
+    /// read again, and the safety net goes on when the events cannot be trusted.
+    fn settle_tick(&mut self) -> Vec<LiveChange> {
+        let mut out = if self.watcher.needs_safety_net() {
+            self.poll_slice()
+        } else {
+            Vec::new()
+        };
+        for (root, creature) in &mut self.creatures {
+            if creature.holds_unfinished_line() {
+                let changes = creature.refresh();
+                if !changes.is_empty() {
+                    out.push(LiveChange::Changed(root.clone(), changes));
+                }
+            }
         }
         out
     }
@@ -226,11 +259,13 @@ impl LiveGarden {
             sort_naturally(&mut added);
             self.pending.extend(added.split_off(first));
         }
+        // Watched before they are read (those waiting too): a change meanwhile comes as
+        // an event, where no tick would find it.
+        self.update_watches(&added);
         for path in added {
             self.open_creature(&path);
             out.push(LiveChange::Added(path));
         }
-        self.update_watches();
         out
     }
 
@@ -249,9 +284,10 @@ impl LiveGarden {
     }
 
     /// Sets the directories to watch: the roots, every garden's subdirectories and every
-    /// creature's own. Called only when the garden may have changed (a structural hint or
-    /// a rescan): a line appended to a creature's file does not list the garden again.
-    fn update_watches(&mut self) {
+    /// creature's own (open, waiting, or about to be `opening`). Called only when the
+    /// garden may have changed (a structural hint or a rescan): a line appended to a
+    /// creature's file does not list the garden again.
+    fn update_watches(&mut self, opening: &[PathBuf]) {
         let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
         for root in self.garden.roots() {
             dirs.insert(root.path().to_path_buf());
@@ -267,7 +303,7 @@ impl LiveGarden {
                 );
             }
         }
-        for path in self.creatures.keys() {
+        for path in self.creatures.keys().chain(&self.pending).chain(opening) {
             dirs.extend(watched_dirs(path));
         }
         self.watcher.set_dirs(dirs);
@@ -364,8 +400,9 @@ mod tests {
         poll_tick: true,
     };
 
-    /// Beside filesystem events a poll tick is a safety net whose cost does not grow with
-    /// the garden: a bounded slice of creatures in turn, every one within a round.
+    /// Beside filesystem events that cannot be trusted (the watcher reported an error or
+    /// an overflow) a poll tick is a safety net whose cost does not grow with the garden:
+    /// a bounded slice of creatures in turn, every one within a round.
     #[test]
     fn a_safety_net_poll_tick_restats_a_bounded_slice_in_turn() {
         let (tmp, creatures) = garden_of(40);
@@ -375,6 +412,7 @@ mod tests {
         };
         let (mut live, _rx) = LiveGarden::open(vec![Root::Garden(tmp.path().into())], opts);
         assert_eq!(live.watch_mode(), WatchMode::Events);
+        live.watcher.mark_troubled();
         for c in &creatures {
             std::fs::write(
                 c.join(".self/observations.md"),
@@ -389,6 +427,35 @@ mod tests {
             0,
             "a new round finds nothing new"
         );
+    }
+
+    /// At rest, beside working filesystem events, nothing ticks and a tick re-stats
+    /// nothing; an unfinished last line makes it tick until the line is shown.
+    #[test]
+    fn at_rest_only_an_unfinished_line_makes_the_poller_tick() {
+        let (tmp, creatures) = garden_of(3);
+        let opts = WatchOptions {
+            settle: Duration::from_millis(400),
+            ..WatchOptions::default()
+        };
+        let (mut live, _rx) = LiveGarden::open(vec![Root::Garden(tmp.path().into())], opts);
+        assert_eq!(live.watch_mode(), WatchMode::Events);
+        assert!(!live.watcher.ticks(), "nothing to settle: no tick");
+        // A change no event told of (the receiver is not read here) is not looked for.
+        let obs = creatures[0].join(".self/observations.md");
+        std::fs::write(&obs, "## 2026-03-01\nRED 10:00 hi\n").unwrap();
+        assert_eq!(changed(&live.apply(&TICK)), 0);
+        // Its hint comes with an unfinished line: held back, and the poller ticks.
+        std::fs::write(&obs, "## 2026-03-01\nRED 10:00 hi\nRED 10:01 half").unwrap();
+        let hint = WatchBatch {
+            paths: vec![obs.clone()],
+            ..WatchBatch::default()
+        };
+        assert_eq!(changed(&live.apply(&hint)), 1);
+        assert!(live.watcher.ticks());
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(changed(&live.apply(&TICK)), 1, "the settled line is shown");
+        assert!(!live.watcher.ticks());
     }
 
     /// When polling is all there is, every tick re-stats everything.

@@ -1,5 +1,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -14,15 +16,15 @@ pub struct WatchBatch {
     /// Re-stat every tracked file: an event queue overflow (or a test's request).
     pub rescan: bool,
     /// A tick of the polling fallback: everything is re-stat'ed when polling is all there
-    /// is; beside filesystem events it is a safety net that re-stats a bounded slice of the
-    /// garden in turn (see `LiveGarden::apply`), so its cost does not grow with the garden.
+    /// is. Beside filesystem events it ticks only while something is left to settle (see
+    /// [`Watcher::tick_while`]), and then re-stats only that.
     pub poll_tick: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WatchOptions {
-    /// How often everything is re-stat'ed, events or not (the fallback where a
-    /// filesystem sends no events). `None` disables it.
+    /// How often everything is re-stat'ed where a filesystem sends no events, and how
+    /// often the safety net ticks beside events while it is needed. `None` disables it.
     pub poll_interval: Option<Duration>,
     /// Do not use filesystem events at all.
     pub force_poll: bool,
@@ -75,12 +77,23 @@ pub struct Watcher {
     watched: BTreeSet<PathBuf>,
     mode: WatchMode,
     tx: mpsc::UnboundedSender<WatchBatch>,
+    /// Tells the poller whether to tick (`None`: no poller).
+    ticking: Option<std_mpsc::Sender<bool>>,
+    /// What the poller was told last (it starts ticking).
+    ticks: bool,
+    /// Set once the events could not be trusted: a watch error, an overflowed queue, a
+    /// directory that could not be watched. The safety net ticks from then on.
+    troubled: Arc<AtomicBool>,
+    /// A wanted directory is missing where no event would say it appeared (its parent
+    /// is not watched either).
+    orphans: bool,
 }
 
 impl Watcher {
     /// Starts watching nothing yet; batches arrive on the returned channel.
     pub fn start(opts: WatchOptions) -> (Self, mpsc::UnboundedReceiver<WatchBatch>) {
         let (tx, rx) = mpsc::unbounded_channel();
+        let troubled = Arc::new(AtomicBool::new(false));
         let inner = if opts.force_poll {
             None
         } else {
@@ -89,9 +102,10 @@ impl Watcher {
                 Ok(w) => {
                     let batch_tx = tx.clone();
                     let window = opts.batch_window;
+                    let trouble = troubled.clone();
                     thread::Builder::new()
                         .name("dreamwatch-watch".into())
-                        .spawn(move || batch_events(raw_rx, batch_tx, window))
+                        .spawn(move || batch_events(raw_rx, batch_tx, window, &trouble))
                         .ok()
                         .map(|_| Box::new(w) as Box<dyn DirWatch>)
                 }
@@ -112,29 +126,19 @@ impl Watcher {
             (WatchMode::Events, None) => None,
         };
         let sender = tx.clone();
-        if let Some(interval) = interval {
-            let poll_tx = tx;
+        let ticking = interval.and_then(|interval| {
+            let (ticking, told) = std_mpsc::channel();
             let spawned = thread::Builder::new()
                 .name("dreamwatch-poll".into())
-                .spawn(move || {
-                    loop {
-                        thread::sleep(interval);
-                        if poll_tx
-                            .send(WatchBatch {
-                                paths: Vec::new(),
-                                rescan: false,
-                                poll_tick: true,
-                            })
-                            .is_err()
-                        {
-                            break;
-                        }
-                    }
-                });
-            if let Err(e) = spawned {
-                tracing::warn!("cannot start the poller: {e}");
+                .spawn(move || poll(interval, &told, &tx));
+            match spawned {
+                Ok(_) => Some(ticking),
+                Err(e) => {
+                    tracing::warn!("cannot start the poller: {e}");
+                    None
+                }
             }
-        }
+        });
         (
             Self {
                 inner,
@@ -142,6 +146,10 @@ impl Watcher {
                 watched: BTreeSet::new(),
                 mode,
                 tx: sender,
+                ticking,
+                ticks: true,
+                troubled,
+                orphans: false,
             },
             rx,
         )
@@ -154,6 +162,28 @@ impl Watcher {
 
     pub fn mode(&self) -> WatchMode {
         self.mode
+    }
+
+    /// Whether events alone cannot be trusted to tell every change: polling is all there
+    /// is, the watcher reported an error or an overflow, or a wanted directory is missing
+    /// where no event would say it appeared. The safety net then goes round everything.
+    pub fn needs_safety_net(&self) -> bool {
+        self.mode == WatchMode::Polling || self.orphans || self.troubled.load(Ordering::Relaxed)
+    }
+
+    /// Lets the poller tick only while it is needed: the safety net, or `unsettled` (the
+    /// owner has something a later look must settle, such as an unfinished last line).
+    /// Otherwise the watcher's events are all that wakes anyone.
+    pub fn tick_while(&mut self, unsettled: bool) {
+        let on = unsettled || self.needs_safety_net();
+        if on == self.ticks {
+            return;
+        }
+        self.ticks = on;
+        if let Some(ticking) = &self.ticking {
+            // The poller ends only with this sender.
+            let _ = ticking.send(on);
+        }
     }
 
     /// Watches exactly `dirs` (non-recursively): adds what is new, removes what is gone.
@@ -177,33 +207,82 @@ impl Watcher {
     }
 
     /// Tries again to watch the wanted directories that did not exist: those among
-    /// `paths` (a hint that they appeared), or all of them when `paths` is `None`.
+    /// `paths` (a hint that they appeared), or all of them when `paths` is `None`. A
+    /// watched directory that a hint names may have been removed, or removed and made
+    /// again (its watch went with the old one): it is watched again, or forgotten.
     pub fn retry(&mut self, paths: Option<&[PathBuf]>) {
         match paths {
             None => self.watch_missing(|_| true),
-            Some(paths) => self.watch_missing(|dir| paths.iter().any(|p| p == dir)),
+            Some(paths) => {
+                self.rewatch(paths);
+                self.watch_missing(|dir| paths.iter().any(|p| p == dir));
+            }
         }
     }
 
-    /// Watches the wanted, unwatched directories that `pick` selects and that exist.
+    /// Watches again the watched directories among `paths` (the same directory still
+    /// watched costs nothing), or forgets those now gone.
+    fn rewatch(&mut self, paths: &[PathBuf]) {
+        let Some(inner) = self.inner.as_mut() else {
+            return;
+        };
+        let named: Vec<&PathBuf> = paths.iter().filter(|p| self.watched.contains(*p)).collect();
+        for path in named {
+            if !path.is_dir() || inner.watch(path).is_err() {
+                self.watched.remove(path);
+            }
+        }
+    }
+
+    /// Watches the wanted, unwatched directories that `pick` selects and that exist, and
+    /// then those inside a directory just watched (made before its watch began).
     fn watch_missing(&mut self, pick: impl Fn(&Path) -> bool) {
         let Some(inner) = self.inner.as_mut() else {
             return;
         };
-        let missing: Vec<PathBuf> = self
+        let mut missing: Vec<PathBuf> = self
             .wanted
             .difference(&self.watched)
             .filter(|dir| pick(dir) && dir.is_dir())
             .cloned()
             .collect();
-        for dir in missing {
-            match inner.watch(&dir) {
-                Ok(()) => {
-                    self.watched.insert(dir);
+        while !missing.is_empty() {
+            let mut now = BTreeSet::new();
+            for dir in missing {
+                match inner.watch(&dir) {
+                    Ok(()) => {
+                        self.watched.insert(dir.clone());
+                        now.insert(dir);
+                    }
+                    Err(e) => {
+                        tracing::warn!("cannot watch {}: {e}", dir.display());
+                        self.troubled.store(true, Ordering::Relaxed);
+                    }
                 }
-                Err(e) => tracing::warn!("cannot watch {}: {e}", dir.display()),
             }
+            missing = self
+                .wanted
+                .difference(&self.watched)
+                .filter(|dir| dir.parent().is_some_and(|p| now.contains(p)) && dir.is_dir())
+                .cloned()
+                .collect();
         }
+        self.orphans = self
+            .wanted
+            .difference(&self.watched)
+            .any(|dir| dir.parent().is_none_or(|p| !self.watched.contains(p)));
+    }
+
+    /// As a watch error would: the events are not trusted from now on.
+    #[cfg(test)]
+    pub(super) fn mark_troubled(&self) {
+        self.troubled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the poller was last told to tick.
+    #[cfg(test)]
+    pub(super) fn ticks(&self) -> bool {
+        self.ticks
     }
 
     /// Directories watched now.
@@ -218,12 +297,15 @@ fn batch_events(
     raw: std_mpsc::Receiver<notify::Result<notify::Event>>,
     tx: mpsc::UnboundedSender<WatchBatch>,
     window: Duration,
+    troubled: &AtomicBool,
 ) {
     while let Ok(first) = raw.recv() {
         let mut paths = BTreeSet::new();
         let mut rescan = false;
         let mut take = |event: notify::Result<notify::Event>| match event {
-            Ok(e) if e.kind.is_access() => {}
+            // A file closed after writing is a hint: a runner's lock released as it dies
+            // says nothing else. Other accesses (our own reads among them) are not.
+            Ok(e) if e.kind.is_access() && !closed_after_writing(&e.kind) => {}
             Ok(e) => {
                 rescan |= e.need_rescan();
                 paths.extend(e.paths);
@@ -241,6 +323,9 @@ fn batch_events(
                 Err(_) => break,
             }
         }
+        if rescan {
+            troubled.store(true, Ordering::Relaxed);
+        }
         if paths.is_empty() && !rescan {
             continue;
         }
@@ -251,6 +336,46 @@ fn batch_events(
         };
         if tx.send(batch).is_err() {
             break;
+        }
+    }
+}
+
+fn closed_after_writing(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind};
+    matches!(
+        kind,
+        EventKind::Access(AccessKind::Close(AccessMode::Write))
+    )
+}
+
+/// The safety net's ticks, every `interval` while told to tick (as it starts), none
+/// while told not to; it ends when the watcher or the batches' receiver goes.
+fn poll(
+    interval: Duration,
+    told: &std_mpsc::Receiver<bool>,
+    tx: &mpsc::UnboundedSender<WatchBatch>,
+) {
+    let mut on = true;
+    loop {
+        let heard = if on {
+            told.recv_timeout(interval)
+        } else {
+            told.recv()
+                .map_err(|_| std_mpsc::RecvTimeoutError::Disconnected)
+        };
+        match heard {
+            Ok(now) => on = now,
+            Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
+            Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                let tick = WatchBatch {
+                    paths: Vec::new(),
+                    rescan: false,
+                    poll_tick: true,
+                };
+                if tx.send(tick).is_err() {
+                    return;
+                }
+            }
         }
     }
 }
@@ -296,6 +421,10 @@ mod tests {
             watched: BTreeSet::new(),
             mode: WatchMode::Events,
             tx,
+            ticking: None,
+            ticks: true,
+            troubled: Arc::default(),
+            orphans: false,
         }
     }
 

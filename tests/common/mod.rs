@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod http;
 pub mod life;
+pub mod proc_io;
 pub mod runner;
 pub mod ui;

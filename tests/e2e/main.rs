@@ -10,6 +10,7 @@ pub mod common;
 pub mod support;
 
 mod hostile_far;
+mod idle;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;

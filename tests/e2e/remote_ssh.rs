@@ -382,3 +382,82 @@ fn the_observatory_in_tmux_follows_and_messages_a_far_garden_and_leaves_nothing_
         far_sides(&needle).is_empty()
     });
 }
+
+/// The sockets of the observatory's shared ssh connections under `runtime`.
+fn masters_under(runtime: &Path) -> Vec<PathBuf> {
+    let Ok(dirs) = std::fs::read_dir(runtime) else {
+        return Vec::new();
+    };
+    dirs.flatten()
+        .filter(|d| d.file_name().to_string_lossy().starts_with("dwssh"))
+        .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .collect()
+}
+
+#[test]
+fn hosts_connect_in_parallel_each_over_one_shared_connection_a_dead_one_delaying_nothing() {
+    let sshd = match Sshd::start() {
+        Ok(s) => s,
+        Err(why) => {
+            eprintln!("skipped: no sshd on 127.0.0.1 for the end-to-end test: {why}");
+            return;
+        }
+    };
+    if !tmux_available() {
+        return;
+    }
+    let d = sshd.dir.path();
+    // A host that never answers: its connection hangs until the hello limit (30 s).
+    let mut config = std::fs::read_to_string(&sshd.config).unwrap();
+    config.push_str("Host dwdead\n  HostName 127.0.0.1\n  ProxyCommand sleep 45\n");
+    std::fs::write(&sshd.config, config).unwrap();
+    // The live host has this dreamwatch already (nothing to bring): it answers at once.
+    let cache = d
+        .join("far-cache/dreamwatch")
+        .join(env!("CARGO_PKG_VERSION"));
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::copy(BIN, cache.join("dreamwatch")).unwrap();
+    let mut urls = vec!["ssh://dwdead/nowhere".to_string()];
+    for (garden, name) in [("g1", "sprout"), ("g2", "moss")] {
+        let c = d.join(garden).join(name);
+        std::fs::create_dir_all(c.join(".self")).unwrap();
+        std::fs::write(c.join("BIRTH.json"), format!(r#"{{"name":"{name}"}}"#)).unwrap();
+        urls.push(format!("ssh://dwtest{}", d.join(garden).display()));
+    }
+    let runtime = d.join("rt");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let ssh = format!("'ssh -F \"{}\"'", sshd.config.display());
+    let args: Vec<&Path> = urls.iter().map(Path::new).collect();
+    let started = std::time::Instant::now();
+    let pane = Pane::start_with(
+        &[
+            ("DREAMWATCH_SSH", Path::new(&ssh)),
+            ("XDG_RUNTIME_DIR", &runtime),
+        ],
+        &args,
+    );
+    pane.wait_for("both live gardens' creatures", |s| {
+        s.contains("sprout@dwtest") && s.contains("moss@dwtest")
+    });
+    assert!(
+        started.elapsed() < Duration::from_secs(25),
+        "the live host's rows waited for the dead one ({:?})",
+        started.elapsed()
+    );
+    // One master connection to the live host serves both gardens; none to the dead one.
+    let sockets = masters_under(&runtime);
+    assert_eq!(sockets.len(), 1, "{sockets:?}");
+    let sshd_pid = sshd.child.as_ref().map(Child::id).unwrap();
+    assert_eq!(children_of(sshd_pid).len(), 1, "one connection to sshd");
+
+    // `q` ends the master and the far sides with it.
+    pane.keys(&["q"]);
+    pane.wait_text("EXITED 0");
+    wait_until("no master left", || masters_under(&runtime).is_empty());
+    wait_until("no connection left", || children_of(sshd_pid).is_empty());
+    let needle = d.display().to_string();
+    wait_until("nothing left on the far side", || {
+        far_sides(&needle).is_empty()
+    });
+}

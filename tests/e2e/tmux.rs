@@ -170,7 +170,7 @@ fn q_exits_and_restores_the_terminal() {
 }
 
 /// The pid of the observatory: the child of the pane's shell.
-fn observatory_pid(pane: &Pane) -> Option<u32> {
+pub fn observatory_pid(pane: &Pane) -> Option<u32> {
     let shell = pane.display("#{pane_pid}");
     let children = std::fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).ok()?;
     children.split_whitespace().next()?.parse().ok()

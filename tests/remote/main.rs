@@ -8,6 +8,7 @@
 pub mod common;
 
 mod hostile;
+mod idle;
 mod openseed;
 mod openseed_client;
 mod openseed_files;

@@ -19,6 +19,7 @@ mod events;
 mod garden;
 mod health;
 mod held;
+mod loading;
 mod newcomer;
 mod notify;
 mod open;

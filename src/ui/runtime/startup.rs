@@ -212,6 +212,8 @@ pub async fn observe(
     effects.openseed = attachment;
     effects.remotes = connections;
     let ended = runtime::event_loop::run(&mut app, &mut guard.terminal, sources, effects).await;
+    // The far sides' shared ssh connections end with the observatory.
+    crate::remote::mux::stop_all();
     if let Some(file) = &kept_view
         && let Err(e) = runtime::garden_memory::save(file, &app.garden_view)
     {
