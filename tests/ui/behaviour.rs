@@ -913,3 +913,34 @@ fn a_locale_that_is_not_utf8_gets_the_screen_in_ascii() {
         "{text}"
     );
 }
+
+#[test]
+fn a_click_on_an_event_shows_that_event_whole() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let ember = garden.creature("ember");
+    append(
+        &ember.join(".sys/events.jsonl"),
+        concat!(
+            "{\"t\":\"2026-11-22T17:59:30.000Z\",\"type\":\"creature.error\",\"error\":\"the older failure, clicked\",\"retryIn\":11111}\n",
+            "{\"t\":\"2026-11-22T17:59:40.000Z\",\"type\":\"creature.error\",\"error\":\"the newer failure, on top\",\"retryIn\":22222}\n",
+        ),
+    );
+    let mut screen = garden.screen("dark", 100, 30);
+    press(&mut screen, &["6"]);
+    let text = screen.text().unwrap();
+    let row = text
+        .lines()
+        .position(|l| l.contains("the older failure, clicked"))
+        .unwrap_or_else(|| panic!("the older event is on screen: {text}"));
+    let main = screen.app.areas().main_view;
+    screen.mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: main.x + 4,
+        row: u16::try_from(row).unwrap(),
+        modifiers: KeyModifiers::NONE,
+    });
+    let text = screen.text().unwrap();
+    assert!(text.contains("retryIn: 11111"), "{text}");
+    assert!(!text.contains("retryIn: 22222"), "{text}");
+}

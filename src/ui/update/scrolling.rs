@@ -100,6 +100,11 @@ impl App {
             }
             return;
         }
+        if pane == Pane::Main && shown_view == MainView::Events {
+            // A click on an event shows it whole, as Enter shows the top one.
+            self.show_event_at(row);
+            return;
+        }
         if pane != Pane::Garden {
             return;
         }

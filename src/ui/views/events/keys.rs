@@ -1,6 +1,7 @@
 //! The actions the Events view understands: the kind shown, the order, the top event
 //! shown whole (in the detail popup).
 
+use super::layout;
 use crate::ui::focus::{MainView, Mode};
 use crate::ui::popups::detail::Detail;
 use crate::ui::state::{App, shown};
@@ -33,9 +34,21 @@ impl App {
             self.popups.detail = None;
             return;
         }
+        self.show_event(None);
+    }
+
+    /// Shows whole the event drawn at screen row `row` of the Events view (a click).
+    pub(crate) fn show_event_at(&mut self, row: u16) {
+        self.show_event(Some(row));
+    }
+
+    /// Shows an event of the page the view shows whole: the one drawn at screen row `at`,
+    /// else the top one.
+    fn show_event(&mut self, at: Option<u16>) {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        let area = self.areas().main_view;
         let vp = self.areas().main_viewport();
         let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
         else {
@@ -43,8 +56,29 @@ impl App {
         };
         // The page the view shows (read when drawn; a key may come first).
         ui.events.prepare(model.events(), &self.theme, vp);
-        let Some(&(line, _)) = ui.events.rows().first() else {
-            self.set_notice("no event to show: the Events view is empty", false);
+        let rows = ui.events.rows();
+        let picked = match at {
+            None => rows.first(),
+            Some(row) => {
+                // Each event takes the screen rows it wraps to, from the top of the view.
+                let mut below = row.checked_sub(area.y).map(usize::from);
+                rows.iter().find(|(_, line)| {
+                    let height = layout::wrapped(line, vp.width).len();
+                    match below {
+                        Some(b) if b < height => true,
+                        Some(b) => {
+                            below = Some(b - height);
+                            false
+                        }
+                        None => false,
+                    }
+                })
+            }
+        };
+        let Some(&(line, _)) = picked else {
+            if at.is_none() {
+                self.set_notice("no event to show: the Events view is empty", false);
+            }
             return;
         };
         match model.events().read_lines(line..line + 1).into_iter().next() {
