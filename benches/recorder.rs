@@ -4,6 +4,8 @@
 //!
 //! - `recorder/index/N MiB`: [`TimeIndex::build`] over an events log of N MiB (256; 1024
 //!   too with `DREAMWATCH_BENCH_1G=1`), the page cache warm.
+//! - `recorder/index with its conversation/N + N MiB`: the same with a conversation of N
+//!   MiB beside it (the index keeps a line start of it every 4,096 lines).
 //! - `recorder/cut/N MiB`: where the log stood at a time in the middle of the life
 //!   ([`cut::offset_at`], a search by halves).
 //!
@@ -74,6 +76,27 @@ fn life(root: &Path, mib: u64) -> chrono::DateTime<Utc> {
     t
 }
 
+/// Writes about `mib` MiB of conversation to `root/.self/conversation.jsonl`: the
+/// assistant's thoughts and the tools' answers in turn.
+fn conversation(root: &Path, mib: u64) {
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    let file = std::fs::File::create(root.join(".self/conversation.jsonl")).unwrap();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut t = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let mut written = 0u64;
+    while written < mib << 20 {
+        t += TimeDelta::seconds(2);
+        let line = format!(
+            r#"{{"t":"{}","role":"assistant","content":"{}"}}"#,
+            format_time(t),
+            "I looked at the notes again and the pattern holds; next I check the log. ".repeat(3)
+        );
+        written += line.len() as u64 + 1;
+        writeln!(out, "{line}").unwrap();
+    }
+    out.flush().unwrap();
+}
+
 fn sizes() -> Vec<u64> {
     let mut sizes = vec![256];
     if std::env::var_os("DREAMWATCH_BENCH_1G").is_some() {
@@ -111,6 +134,14 @@ fn index(c: &mut Criterion) {
             BenchmarkId::new("cut", format!("{mib} MiB")),
             &mib,
             |b, _| b.iter(|| cut::offset_at(&events, middle).unwrap()),
+        );
+        // The same life with a conversation as large again: the index also keeps a line
+        // start of it every 4,096 lines (for the past's Recall).
+        conversation(tmp.path(), mib);
+        group.bench_with_input(
+            BenchmarkId::new("index with its conversation", format!("{mib} + {mib} MiB")),
+            &mib,
+            |b, _| b.iter(|| TimeIndex::build(tmp.path()).unwrap()),
         );
     }
     group.finish();
