@@ -13,14 +13,9 @@ fn a_stop_asked_cancelled_asked_again_and_seen_at_once() {
         return;
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let stand_in = rt.block_on(StandIn::start(&[
-        ("ember", Creature::new("running")),
-        ("pip", Creature::new("sleeping")),
-    ]));
+    let stand_in = rt.block_on(ember_running_pip_asleep());
     let garden = Garden::new();
-    let home = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
-    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    let home = openseed_home(&garden, &stand_in);
     let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
     pane.wait_text("OpenSeed running");
     pane.keys(&["p"]);
@@ -65,14 +60,9 @@ fn the_menu_restarts_spawns_and_archives() {
         return;
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let stand_in = rt.block_on(StandIn::start(&[
-        ("ember", Creature::new("running")),
-        ("pip", Creature::new("sleeping")),
-    ]));
+    let stand_in = rt.block_on(ember_running_pip_asleep());
     let garden = Garden::new();
-    let home = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
-    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    let home = openseed_home(&garden, &stand_in);
     let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
     pane.wait_text("OpenSeed running");
     pane.keys(&["A"]);
@@ -113,14 +103,9 @@ fn mail_is_read_and_sent_as_the_creator() {
         return;
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let stand_in = rt.block_on(StandIn::start(&[
-        ("ember", Creature::new("running")),
-        ("pip", Creature::new("sleeping")),
-    ]));
+    let stand_in = rt.block_on(ember_running_pip_asleep());
     let garden = Garden::new();
-    let home = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
-    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    let home = openseed_home(&garden, &stand_in);
     stand_in.keep_mail_in(&home.path().join("mail"));
     let id = stand_in.mail(
         "ember",
@@ -162,4 +147,22 @@ fn mail_is_read_and_sent_as_the_creator() {
     assert!(screen.contains("plans"), "{screen}");
     drop(pane);
     drop(rt);
+}
+
+/// The stand-in orchestrator running `ember` with `pip` asleep.
+pub(crate) async fn ember_running_pip_asleep() -> StandIn {
+    StandIn::start(&[
+        ("ember", Creature::new("running")),
+        ("pip", Creature::new("sleeping")),
+    ])
+    .await
+}
+
+/// An OpenSeed home whose creatures are the garden's and whose run file names the
+/// stand-in (what `OPENSEED_HOME` points the observatory at).
+pub(crate) fn openseed_home(garden: &Garden, stand_in: &StandIn) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    stand_in.write_run_file(&home.path().join("orchestrator.json"));
+    home
 }

@@ -3,9 +3,9 @@
 
 use serde_json::json;
 
-use crate::common::http::openseed::{Creature, StandIn};
 use crate::common::ui::Garden;
 use crate::support::{Pane, tmux_available};
+use crate::tmux_openseed::{ember_running_pip_asleep, openseed_home};
 
 #[test]
 fn files_and_the_ranger_from_the_menu() {
@@ -13,10 +13,7 @@ fn files_and_the_ranger_from_the_menu() {
         return;
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let stand_in = rt.block_on(StandIn::start(&[
-        ("ember", Creature::new("running")),
-        ("pip", Creature::new("sleeping")),
-    ]));
+    let stand_in = rt.block_on(ember_running_pip_asleep());
     let garden = Garden::new();
     let ember = garden.creature("ember");
     std::fs::write(
@@ -33,10 +30,8 @@ fn files_and_the_ranger_from_the_menu() {
         "{\"t\":\"2026-03-09T10:00:00Z\",\"entry\":\"charted the northern reef\"}\n",
     )
     .unwrap();
-    let home = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(garden.dir.path(), home.path().join("creatures")).unwrap();
+    let home = openseed_home(&garden, &stand_in);
     stand_in.set_home(&home.path().join("creatures"));
-    stand_in.write_run_file(&home.path().join("orchestrator.json"));
     let pane = Pane::start_with(&[("OPENSEED_HOME", home.path())], &[]);
     pane.wait_text("OpenSeed running");
     pane.keys(&["A"]);
