@@ -15,9 +15,10 @@
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -53,11 +54,26 @@ fn io_at(path: &Path) -> impl FnOnce(io::Error) -> HistoryError + '_ {
 }
 
 /// The store: one folder per creature under `root`, all of it at most `limit` bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct History {
     root: PathBuf,
     limit: u64,
+    /// The bytes of each creature's folder, the whole store measured at the first write
+    /// and then only the folder written: keeping the bound lists the store again only
+    /// when it is over (listing it at every write made a garden's first look quadratic).
+    /// Shared by the clones of this store; another process writing the same store is
+    /// seen at the next listing.
+    sizes: Arc<Mutex<Option<HashMap<PathBuf, u64>>>>,
 }
+
+/// Two stores are the same store when they keep the same folder within the same bound.
+impl PartialEq for History {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root && self.limit == other.limit
+    }
+}
+
+impl Eq for History {}
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct State {
@@ -119,7 +135,11 @@ impl History {
     }
 
     pub fn new(root: PathBuf, limit: u64) -> Self {
-        Self { root, limit }
+        Self {
+            root,
+            limit,
+            sizes: Arc::default(),
+        }
     }
 
     /// The folder of the creature at `creature`.
@@ -359,6 +379,17 @@ impl History {
             kept.push('\n');
             replace(&changes, kept.as_bytes()).map_err(io_at(&changes))?;
         }
+        let mut sizes = self.sizes.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = match sizes.as_mut() {
+            Some(known) => known,
+            None => sizes.insert(self.measure()?),
+        };
+        known.insert(dir.to_path_buf(), size_of(dir));
+        if known.values().sum::<u64>() <= self.limit {
+            return Ok(());
+        }
+        // Over: the folders touched longest ago go, the store listed again to choose.
+        *sizes = None;
         let mut folders: Vec<(std::time::SystemTime, u64, PathBuf)> = Vec::new();
         let entries = std::fs::read_dir(&self.root).map_err(io_at(&self.root))?;
         for entry in entries.flatten() {
@@ -379,6 +410,19 @@ impl History {
             }
         }
         Ok(())
+    }
+
+    /// The bytes of every creature's folder in the store.
+    fn measure(&self) -> Result<HashMap<PathBuf, u64>, HistoryError> {
+        let entries = std::fs::read_dir(&self.root).map_err(io_at(&self.root))?;
+        Ok(entries
+            .flatten()
+            .map(|e| e.path())
+            .map(|path| {
+                let size = size_of(&path);
+                (path, size)
+            })
+            .collect())
     }
 }
 

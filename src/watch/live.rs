@@ -1,14 +1,15 @@
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::opening::{OpenWith, Opening};
 use super::watcher::{WatchBatch, WatchMode, WatchOptions, Watcher};
 use crate::memory::creature::{Change, Creature};
 use crate::memory::creature_map::{CreatureMap, sort_naturally};
 use crate::memory::garden::{Garden, Root};
-use crate::memory::layout::{FileKind, watched_dirs};
+use crate::memory::layout::watched_dirs;
 use crate::memory::streams::CountGate;
 
 /// What a batch of hints changed in the garden.
@@ -29,9 +30,9 @@ pub struct LiveGarden {
     count_gate: CountGate,
     /// The next creature a safety-net poll tick re-stats (beside filesystem events).
     poll_cursor: usize,
-    /// Creatures found but not opened yet (a large garden is opened a batch at a time,
-    /// so the first frame does not wait for it), in natural order.
-    pending: VecDeque<PathBuf>,
+    /// Creatures found but not opened yet: a large garden's are opened on threads
+    /// beside the loop, so no frame waits for them.
+    opening: Opening,
     /// At the first listing, how many creatures are opened at once; the rest wait.
     open_first: Option<usize>,
 }
@@ -51,7 +52,7 @@ impl LiveGarden {
     }
 
     /// Like [`LiveGarden::open`], but only the first `first` creatures are opened now:
-    /// the others are found and wait for [`LiveGarden::open_pending`].
+    /// the others are found and opened on threads, taken in by [`LiveGarden::take_opened`].
     pub fn open_progressive(
         roots: Vec<Root>,
         opts: WatchOptions,
@@ -83,7 +84,7 @@ impl LiveGarden {
             settle: opts.settle,
             count_gate: gate,
             poll_cursor: 0,
-            pending: VecDeque::new(),
+            opening: Opening::default(),
             open_first,
         };
         live.rescan_garden();
@@ -91,13 +92,25 @@ impl LiveGarden {
         (live, rx)
     }
 
-    /// Opens up to `count` of the creatures still waiting; returns them as added.
-    pub fn open_pending(&mut self, count: usize) -> Vec<LiveChange> {
+    /// Waits until a creature opened beside the loop can be taken in; never returns
+    /// while none is being opened.
+    pub async fn opened(&mut self) {
+        if self.opening.is_empty() {
+            std::future::pending::<()>().await;
+        }
+        self.opening.wait().await;
+    }
+
+    /// Takes in up to `count` of the creatures opened beside the loop (without waiting);
+    /// returns them as added.
+    pub fn take_opened(&mut self, count: usize) -> Vec<LiveChange> {
         let mut out = Vec::new();
-        while out.len() < count
-            && let Some(path) = self.pending.pop_front()
-        {
-            self.open_creature(&path);
+        for (path, mut creature, missed) in self.opening.take(count) {
+            // What changed while it was being read.
+            if !missed.is_empty() {
+                creature.refresh_paths(&missed);
+            }
+            self.creatures.insert(path.clone(), creature);
             out.push(LiveChange::Added(path));
         }
         if !out.is_empty() {
@@ -108,9 +121,9 @@ impl LiveGarden {
 
     /// While creatures wait to be opened: how many are open, of how many found.
     pub fn loading(&self) -> Option<(usize, usize)> {
-        (!self.pending.is_empty()).then(|| {
+        (!self.opening.is_empty()).then(|| {
             let open = self.creatures.len();
-            (open, open + self.pending.len())
+            (open, open + self.opening.len())
         })
     }
 
@@ -160,6 +173,8 @@ impl LiveGarden {
                 for dir in path.ancestors() {
                     if self.creatures.contains_key(dir) {
                         hinted.entry(dir).or_default().push(path.clone());
+                    } else if self.opening.is_waiting(dir) {
+                        self.opening.missed(dir, path.clone());
                     }
                 }
             }
@@ -249,19 +264,21 @@ impl LiveGarden {
                 out.push(LiveChange::Removed(path));
             } else {
                 // Never opened: it goes without a word.
-                self.pending.retain(|p| *p != path);
+                self.opening.forget(&path);
             }
         }
         let mut added = diff.added;
+        let mut later = Vec::new();
         if let Some(first) = self.open_first.take()
             && added.len() > first
         {
             sort_naturally(&mut added);
-            self.pending.extend(added.split_off(first));
+            later = added.split_off(first);
         }
         // Watched before they are read (those waiting too): a change meanwhile comes as
         // an event, where no tick would find it.
-        self.update_watches(&added);
+        self.update_watches(&[&added[..], &later[..]].concat());
+        self.opening.start(later, self.open_with());
         for path in added {
             self.open_creature(&path);
             out.push(LiveChange::Added(path));
@@ -270,17 +287,16 @@ impl LiveGarden {
     }
 
     fn open_creature(&mut self, path: &Path) {
-        let tx = self.watcher.sender();
-        let hint = FileKind::Conversation.resolve(path);
-        let gate = self.count_gate.clone();
-        let creature = Creature::open_gated(path, self.settle, gate, move || {
-            // The receiver may be gone when the garden closes: nothing to tell then.
-            let _ = tx.send(WatchBatch {
-                paths: vec![hint.clone()],
-                ..WatchBatch::default()
-            });
-        });
+        let creature = self.open_with().open(path);
         self.creatures.insert(path.to_path_buf(), creature);
+    }
+
+    fn open_with(&self) -> OpenWith {
+        OpenWith {
+            settle: self.settle,
+            gate: self.count_gate.clone(),
+            hints: self.watcher.sender(),
+        }
     }
 
     /// Sets the directories to watch: the roots, every garden's subdirectories and every
@@ -303,7 +319,12 @@ impl LiveGarden {
                 );
             }
         }
-        for path in self.creatures.keys().chain(&self.pending).chain(opening) {
+        for path in self
+            .creatures
+            .keys()
+            .chain(self.opening.waiting())
+            .chain(opening)
+        {
             dirs.extend(watched_dirs(path));
         }
         self.watcher.set_dirs(dirs);
@@ -357,8 +378,21 @@ mod tests {
         (tmp, paths)
     }
 
-    /// A large garden is found at once and opened a batch at a time: the first frame is
-    /// drawn with the first creatures, the others are read after it, in natural order.
+    /// Every creature opened beside the loop, taken in as it comes.
+    fn take_all(live: &mut LiveGarden) -> Vec<LiveChange> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut added = Vec::new();
+        while live.loading().is_some() {
+            rt.block_on(live.opened());
+            added.extend(live.take_opened(100));
+        }
+        added
+    }
+
+    /// A large garden is found at once and its first creatures opened: the first frame
+    /// is drawn with them, the others are read on threads beside the loop.
     #[test]
     fn a_large_garden_opens_its_first_creatures_and_the_rest_after() {
         let (tmp, paths) = garden_of(40);
@@ -366,25 +400,49 @@ mod tests {
         let (mut live, _rx) = LiveGarden::open_progressive(root, WatchOptions::default(), 16);
         assert_eq!(live.creatures().len(), 16);
         assert_eq!(live.loading(), Some((16, 40)));
-        assert!(live.creature(&paths[15]).is_some() && live.creature(&paths[16]).is_none());
-        // One waiting goes before it was opened: it is never said added nor removed.
+        assert!(live.creature(&paths[15]).is_some());
+        // One waiting goes before it was taken in: it is never said added nor removed.
         std::fs::remove_dir_all(&paths[39]).unwrap();
         let gone = live.apply(&WatchBatch {
             paths: vec![paths[39].clone()],
             ..WatchBatch::default()
         });
         assert!(gone.is_empty(), "{gone:?}");
-        let next = live.open_pending(8);
-        assert_eq!(
-            next,
-            (16..24)
-                .map(|i| LiveChange::Added(paths[i].clone()))
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(live.loading(), Some((24, 39)));
-        assert_eq!(live.open_pending(100).len(), 15);
+        assert_eq!(live.loading().map(|(_, found)| found), Some(39));
+        let mut added = take_all(&mut live);
+        added.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        let mut want: Vec<LiveChange> = (16..39)
+            .map(|i| LiveChange::Added(paths[i].clone()))
+            .collect();
+        want.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        assert_eq!(added, want);
         assert_eq!(live.loading(), None);
-        assert!(live.open_pending(8).is_empty());
+        assert!(live.take_opened(8).is_empty());
+    }
+
+    /// A line written while a creature was being opened, after it was read, reaches it
+    /// when it is taken in: the watcher's word for it was kept.
+    #[test]
+    fn a_change_while_a_creature_is_opened_is_not_missed() {
+        let (tmp, paths) = garden_of(2);
+        let obs = paths[1].join(".self/observations.md");
+        std::fs::write(&obs, "RED 10:00 first\n").unwrap();
+        let root = vec![Root::Garden(tmp.path().to_path_buf())];
+        let (mut live, _rx) = LiveGarden::open_progressive(root, WatchOptions::default(), 1);
+        // The second creature has been read by now.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(live.opened());
+        let mut f = std::fs::OpenOptions::new().append(true).open(&obs).unwrap();
+        std::io::Write::write_all(&mut f, b"RED 10:01 meanwhile\n").unwrap();
+        live.apply(&WatchBatch {
+            paths: vec![obs.clone()],
+            ..WatchBatch::default()
+        });
+        assert_eq!(take_all(&mut live), [LiveChange::Added(paths[1].clone())]);
+        let seen = live.creature(&paths[1]).unwrap().observations().items.len();
+        assert_eq!(seen, 2, "the line written meanwhile is there");
     }
 
     fn changed(changes: &[LiveChange]) -> usize {

@@ -3,6 +3,7 @@
 //! live garden that applies the hints to every creature's model.
 
 mod live;
+mod opening;
 mod watcher;
 
 pub use live::{LiveChange, LiveGarden, POLL_SLICE};

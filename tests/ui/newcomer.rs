@@ -260,9 +260,9 @@ fn observations_show_a_position() {
     let garden = Garden::new();
     let mut screen = garden.screen("dark", 120, 36);
     screen.press("1").unwrap();
+    let text = screen.text().unwrap();
     let total = screen.app.selected_ui().unwrap().obs.doc.lines.len();
     assert!(total > 30);
-    let text = screen.text().unwrap();
     assert!(text.contains(&format!(" 1/{total} ")), "{text}");
     screen.press("j").unwrap();
     let text = screen.text().unwrap();

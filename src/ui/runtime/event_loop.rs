@@ -67,12 +67,13 @@ pub enum Wake {
     Remote(PathBuf, crate::remote::Update),
     Tick,
     Signal,
-    /// Creatures of a large garden still to open: the next batch.
+    /// Creatures of a large garden opened beside the loop: taken in.
     Load,
 }
 
-/// Creatures of a large garden opened per wake while it loads (a frame in between).
-const LOAD_BATCH: usize = 8;
+/// Creatures of a large garden taken in per wake at most while it loads (a frame in
+/// between): they are opened on other threads, taking one in builds its views.
+const LOAD_BATCH: usize = 32;
 
 pub async fn run(
     app: &mut App,
@@ -133,7 +134,7 @@ pub async fn run(
         let tick = tokio::time::sleep_until(until);
         let loading = app.garden.loading().is_some();
         let first = tokio::select! {
-            () = std::future::ready(()), if loading => Wake::Load,
+            () = app.garden.opened(), if loading => Wake::Load,
             ev = events.next() => Wake::Terminal(ev),
             Some(batch) = sources.watch.recv() => Wake::Watch(batch),
             Some((path, status)) = sources.hosts.recv() => Wake::Host(path, status),
@@ -347,7 +348,7 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
         // The clock itself is read at the top of the loop, against the deadline.
         Wake::Tick => Vec::new(),
         Wake::Load => {
-            let changes = app.garden.open_pending(LOAD_BATCH);
+            let changes = app.garden.take_opened(LOAD_BATCH);
             app.on_changes(changes);
             app.set_loading(app.garden.loading());
             Vec::new()

@@ -128,7 +128,6 @@ impl CreatureUi {
         ui.held = held_of(c);
         ui.prepare_identity(c);
         ui.prepare_genome(c, theme, now);
-        ui.obs.prepare(c, theme, true);
         ui.dreams.prepare(c);
         ui.side.prepare(c, theme);
         ui.refresh_summary(c, now);
@@ -225,9 +224,9 @@ impl CreatureUi {
                     if added.iter().any(|o| o.priority == Priority::Red) {
                         attention = attention.max(Some(Attention::Red));
                     }
-                    self.obs.prepare(c, theme, false);
+                    self.obs.changed(c, theme, false);
                 }
-                Change::ObservationsRewritten => self.obs.prepare(c, theme, true),
+                Change::ObservationsRewritten => self.obs.changed(c, theme, true),
                 Change::Dream(_) => attention = attention.max(Some(Attention::Dream)),
                 // The head of a large log was counted: line numbers now start at the
                 // file's start, not the tail's.

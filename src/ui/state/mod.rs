@@ -91,6 +91,9 @@ pub struct App {
     pub(in crate::ui) garden: LiveGarden,
     pub creatures: CreatureMap<CreatureUi>,
     pub selected: Option<PathBuf>,
+    /// The creature whose observations are prepared (the one shown last): the others'
+    /// are let go of ([`ObservationsView::release`](crate::ui::views::observations::ObservationsView::release)).
+    obs_prepared: Option<PathBuf>,
     pub(in crate::ui) pane: Pane,
     /// The view asked for last; the selected creature shows it, or the view in the same
     /// tab when its genome has no such view ([`App::shown_view`]).
@@ -157,6 +160,7 @@ impl App {
             selected: None,
             pane: Pane::Main,
             view: MainView::Observations,
+            obs_prepared: None,
             mode: Mode::Normal,
             keymap: settings.keymap,
             theme: settings.theme,
@@ -195,6 +199,7 @@ impl App {
         if let Some(first) = app.garden_order().first() {
             app.selected = Some(first.clone());
         }
+        app.set_loading(app.garden.loading());
         app
     }
 
@@ -512,6 +517,16 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
+        if self.obs_prepared.as_ref() != Some(&path) {
+            if let Some(ui) = self
+                .obs_prepared
+                .take()
+                .and_then(|p| self.creatures.get_mut(&p))
+            {
+                ui.obs.release();
+            }
+            self.obs_prepared = Some(path.clone());
+        }
         if view == MainView::Live {
             let theme = self.theme.clone();
             if let Some(openseed) = self.orchestrator_of_mut(&path) {
@@ -524,6 +539,7 @@ impl App {
             return;
         };
         match view {
+            MainView::Observations => ui.obs.ensure(model, &self.theme),
             MainView::Talk => self.talk.prepare(model.name(), &self.theme),
             // Prepared as the files change (`CreatureUi::apply`), but for what is
             // prepared only while shown.
@@ -541,7 +557,7 @@ impl App {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
             }
-            MainView::Observations | MainView::Dreams | MainView::Live => {}
+            MainView::Dreams | MainView::Live => {}
         }
     }
 

@@ -127,6 +127,7 @@ impl App {
             SearchSource::Observations => {
                 self.view = MainView::Observations;
                 let file_line = hit.line as usize + 1;
+                ui.obs.ensure(model, &self.theme);
                 if let Err(why) = ui.obs.show_line(file_line) {
                     self.set_notice(why, false);
                 }

@@ -12,9 +12,13 @@ use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
 use crate::ui::theme::Theme;
 use prepare::{ObsDoc, PreparedObs, PriorityFilter};
 
-/// One creature's Observations view.
+/// One creature's Observations view. Its text is prepared only while its creature is
+/// the one shown ([`ObservationsView::ensure`], [`ObservationsView::release`]): a garden
+/// of a thousand creatures keeps one creature's styled lines, not a thousand.
 #[derive(Debug)]
 pub struct ObservationsView {
+    /// Whether `items` and `doc` hold the model's observations (else nothing is prepared).
+    prepared: bool,
     items: Vec<PreparedObs>,
     /// Says how many items of the file the model does not keep (none: it keeps all).
     older: Option<DocLine>,
@@ -28,6 +32,7 @@ pub struct ObservationsView {
 impl Default for ObservationsView {
     fn default() -> Self {
         Self {
+            prepared: false,
             items: Vec::new(),
             older: None,
             filter: PriorityFilter::default(),
@@ -39,9 +44,33 @@ impl Default for ObservationsView {
 }
 
 impl ObservationsView {
+    /// Prepares every observation the model keeps, unless they are prepared already.
+    pub fn ensure(&mut self, c: &Creature, theme: &Theme) {
+        if !self.prepared {
+            self.prepare(c, theme, true);
+        }
+    }
+
+    /// What the files changed, when the view is prepared (else the next
+    /// [`ObservationsView::ensure`] prepares it whole).
+    pub fn changed(&mut self, c: &Creature, theme: &Theme, all: bool) {
+        if self.prepared {
+            self.prepare(c, theme, all);
+        }
+    }
+
+    /// Lets go of the prepared text; the filter, the order and the place read are kept.
+    pub fn release(&mut self) {
+        self.prepared = false;
+        self.items = Vec::new();
+        self.older = None;
+        self.doc = ObsDoc::default();
+    }
+
     /// Prepares the observations the model keeps: all of them again, or (`all` false) the
     /// ones after the last prepared, dropping those the model no longer keeps.
     pub fn prepare(&mut self, c: &Creature, theme: &Theme, all: bool) {
+        self.prepared = true;
         let items = &c.observations().items;
         let first = items.first().map_or(0, |(n, _)| *n);
         let from = match self.items.last() {
@@ -162,6 +191,8 @@ mod tests {
         let theme = Theme::default();
         let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
         let mut ui = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
+        assert!(ui.obs.items.is_empty(), "prepared only once shown");
+        ui.obs.ensure(&c, &theme);
         assert_eq!(ui.obs.items.len(), RECENT_OBSERVATION_ITEMS);
         assert_eq!(ui.obs.doc.line_nos.last(), Some(&0), "the note, oldest end");
         let mut f = std::fs::OpenOptions::new()

@@ -1,0 +1,178 @@
+//! Opening a large garden's creatures on threads beside the loop: the first frame and
+//! every frame after it are drawn while they are read, each creature taken in (on the
+//! loop's thread) as soon as it is open. What the watcher says of a creature while it
+//! is being opened is kept and given to it when it is taken in, so no change made
+//! meanwhile is missed.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use super::watcher::WatchBatch;
+use crate::memory::creature::Creature;
+use crate::memory::layout::FileKind;
+use crate::memory::streams::CountGate;
+
+/// What opening a creature needs beside its path.
+#[derive(Clone)]
+pub struct OpenWith {
+    pub settle: Duration,
+    pub gate: CountGate,
+    /// The watcher's channel: a large log's background count says it is done there.
+    pub hints: mpsc::UnboundedSender<WatchBatch>,
+}
+
+impl OpenWith {
+    /// Reads the creature at `path` (its large logs' heads counted in the background).
+    pub fn open(&self, path: &Path) -> Creature {
+        let tx = self.hints.clone();
+        let hint = FileKind::Conversation.resolve(path);
+        Creature::open_gated(path, self.settle, self.gate.clone(), move || {
+            // The receiver may be gone when the garden closes: nothing to tell then.
+            let _ = tx.send(WatchBatch {
+                paths: vec![hint.clone()],
+                ..WatchBatch::default()
+            });
+        })
+    }
+}
+
+/// Creatures being opened, and those open and not yet taken in.
+#[derive(Default)]
+pub struct Opening {
+    /// Paths not yet picked up by a thread, in natural order.
+    queue: Arc<Mutex<VecDeque<PathBuf>>>,
+    opened: Option<mpsc::UnboundedReceiver<(PathBuf, Creature)>>,
+    /// One creature received while waiting for the next ([`Opening::wait`]).
+    ready: Option<(PathBuf, Creature)>,
+    /// Every creature found and not taken in yet (queued, being opened, or opened).
+    waiting: HashSet<PathBuf>,
+    /// Hints the watcher gave for a creature while it was waiting, by creature.
+    missed: HashMap<PathBuf, Vec<PathBuf>>,
+}
+
+impl Opening {
+    /// Starts opening `paths` on as many threads as the machine has cores (at most 4).
+    pub fn start(&mut self, paths: Vec<PathBuf>, with: OpenWith) {
+        if paths.is_empty() {
+            return;
+        }
+        self.waiting.extend(paths.iter().cloned());
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(paths);
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.opened = Some(rx);
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        for _ in 0..threads {
+            let queue = Arc::clone(&self.queue);
+            let tx = tx.clone();
+            let with = with.clone();
+            std::thread::Builder::new()
+                .name("dreamwatch-open".into())
+                .spawn(move || {
+                    loop {
+                        let next = queue
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .pop_front();
+                        let Some(path) = next else { break };
+                        let creature = with.open(&path);
+                        if tx.send((path, creature)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map(drop)
+                // No thread: the creatures stay waiting, said by `loading` (never silent).
+                .unwrap_or_else(|e| tracing::warn!("no thread to open creatures: {e}"));
+        }
+    }
+
+    /// How many creatures wait to be taken in.
+    pub fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.waiting.is_empty()
+    }
+
+    /// The creatures waiting (watched before they are read).
+    pub fn waiting(&self) -> impl Iterator<Item = &PathBuf> {
+        self.waiting.iter()
+    }
+
+    /// Whether `dir` is a creature waiting to be taken in.
+    pub fn is_waiting(&self, dir: &Path) -> bool {
+        self.waiting.contains(dir)
+    }
+
+    /// The watcher said `path` changed in the waiting creature `dir`.
+    pub fn missed(&mut self, dir: &Path, path: PathBuf) {
+        self.missed.entry(dir.to_path_buf()).or_default().push(path);
+    }
+
+    /// The creature at `path` is gone before it was taken in.
+    pub fn forget(&mut self, path: &Path) {
+        self.waiting.remove(path);
+        self.missed.remove(path);
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|p| p != path);
+    }
+
+    /// Waits until a creature is open (at once when one is).
+    pub async fn wait(&mut self) {
+        if self.ready.is_none()
+            && let Some(rx) = self.opened.as_mut()
+        {
+            self.ready = rx.recv().await;
+        }
+    }
+
+    /// Up to `count` creatures open now, each with the hints it missed while it was
+    /// opened; never waits.
+    pub fn take(&mut self, count: usize) -> Vec<(PathBuf, Creature, Vec<PathBuf>)> {
+        let mut out = Vec::new();
+        while out.len() < count {
+            let next = self
+                .ready
+                .take()
+                .or_else(|| self.opened.as_mut().and_then(|rx| rx.try_recv().ok()));
+            let Some((path, creature)) = next else { break };
+            // Gone meanwhile: dropped without a word, as a creature never opened.
+            if self.waiting.remove(&path) {
+                let missed = self.missed.remove(&path).unwrap_or_default();
+                out.push((path, creature, missed));
+            }
+        }
+        if self.waiting.is_empty() {
+            self.opened = None;
+        }
+        out
+    }
+}
+
+impl Drop for Opening {
+    /// The threads stop after the creature each is reading.
+    fn drop(&mut self) {
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+}
+
+impl std::fmt::Debug for Opening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opening")
+            .field("waiting", &self.waiting.len())
+            .finish_non_exhaustive()
+    }
+}
