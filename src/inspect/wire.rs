@@ -21,7 +21,7 @@ use crate::memory::messages;
 use crate::remote::connect::read_line;
 use crate::remote::follow::Follower;
 use crate::remote::target::VERSION;
-use crate::remote::wire::{PROTOCOL, Report, Request, line};
+use crate::remote::wire::{PROTOCOL, Report, Request, write_line};
 use crate::watch::{POLL_SLICE, WatchMode, WatchOptions, Watcher};
 
 /// Why the loop ended.
@@ -211,7 +211,7 @@ async fn answer(follower: &Follower, request: Request) -> Report {
 /// Writes reports, one line each, and flushes once.
 fn emit(out: &mut impl Write, reports: &[Report]) -> std::io::Result<()> {
     for r in reports {
-        writeln!(out, "{}", line(r))?;
+        write_line(out, r)?;
     }
     out.flush()
 }

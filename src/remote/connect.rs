@@ -437,7 +437,7 @@ impl Task {
                         }
                         Err(e) => return End::Dropped { error: e.to_string(), reached },
                     };
-                    let report = match serde_json::from_str::<Report>(&text) {
+                    let report = match super::wire::parse(&text) {
                         Ok(r) => r,
                         Err(e) => return End::Dropped { error: format!("a line that is not the protocol ({e}): {}", clip(&text)), reached },
                     };

@@ -67,7 +67,7 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
             _ => Some(FileOp::Put {
                 base: 0,
                 size: end,
-                bytes: Bytes::of(&bytes),
+                bytes: Bytes::bulk(&bytes),
             }),
         };
         let now = Sent {
@@ -111,7 +111,7 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
     let op = FileOp::Put {
         base,
         size: len,
-        bytes: Bytes::of(&window[cut..]),
+        bytes: Bytes::bulk(&window[cut..]),
     };
     Ok((Some(op), Some(now)))
 }

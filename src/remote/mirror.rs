@@ -187,7 +187,18 @@ fn plain(id: &str) -> Result<(), MirrorError> {
 
 fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
     let dir = path.parent().unwrap_or(path);
-    std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+    // The directory is made when the write finds it missing, not looked for at every
+    // write (a snapshot writes thousands of files).
+    match write_in(dir, path, op) {
+        Err(MirrorError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(io_at(dir))?;
+            write_in(dir, path, op)
+        }
+        done => done,
+    }
+}
+
+fn write_in(dir: &Path, path: &Path, op: &FileOp) -> Result<(), MirrorError> {
     match op {
         FileOp::Put { bytes, .. } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;

@@ -5,7 +5,10 @@
 //! protocol in the near side's hello says so and exits.
 //!
 //! File contents travel as they are on the far side's disk: `data` when the bytes are
-//! UTF-8, `b64` (standard base64) otherwise, so offsets on both sides agree.
+//! UTF-8, `b64` (standard base64) otherwise, so offsets on both sides agree. A whole
+//! file or window ([`Bytes::bulk`]) of more than [`BULK`] bytes travels as `b64`
+//! whatever it holds: base64 is read and written at memory speed, where a log's JSON
+//! text escaped again as a JSON string grows by half and is slow to read back.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -89,6 +92,9 @@ pub enum FileOp {
     Delete,
 }
 
+/// A put of more bytes than this travels as base64 ([`Bytes::bulk`]).
+pub const BULK: usize = 4 << 10;
+
 /// Bytes as JSON: text when they are UTF-8, base64 otherwise.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -102,6 +108,15 @@ impl Bytes {
         match std::str::from_utf8(bytes) {
             Ok(text) => Self::Data(text.to_owned()),
             Err(_) => Self::B64(STANDARD.encode(bytes)),
+        }
+    }
+
+    /// A whole file or window: base64 past [`BULK`] bytes, else as [`Bytes::of`].
+    pub fn bulk(bytes: &[u8]) -> Self {
+        if bytes.len() > BULK {
+            Self::B64(STANDARD.encode(bytes))
+        } else {
+            Self::of(bytes)
         }
     }
 
@@ -141,12 +156,83 @@ pub enum Request {
     },
 }
 
+/// A file report as it is on the wire, read without the tagged enum's buffering (a
+/// snapshot is mostly these, each holding a whole file).
+#[derive(Deserialize)]
+struct FileLine {
+    t: String,
+    id: String,
+    file: String,
+    op: String,
+    base: Option<u64>,
+    size: Option<u64>,
+    data: Option<String>,
+    b64: Option<String>,
+}
+
+/// Reads one report. A `file` report is read straight into its fields (serde reads an
+/// internally tagged, flattened enum through a buffered copy of the whole line first);
+/// anything else, or a file report that is not plainly one, goes through [`Report`]'s
+/// own reading, so both say the same of every line.
+pub fn parse(text: &str) -> Result<Report, serde_json::Error> {
+    if text.starts_with(r#"{"t":"file","#)
+        && let Ok(line) = serde_json::from_str::<FileLine>(text)
+        && line.t == "file"
+    {
+        let bytes = match (line.data, line.b64) {
+            (Some(text), None) => Some(Bytes::Data(text)),
+            (None, Some(b64)) => Some(Bytes::B64(b64)),
+            _ => None,
+        };
+        let op = match (line.op.as_str(), bytes, line.base, line.size) {
+            ("put", Some(bytes), Some(base), Some(size)) => Some(FileOp::Put { base, size, bytes }),
+            ("append", Some(bytes), None, None) => Some(FileOp::Append { bytes }),
+            ("delete", None, None, None) => Some(FileOp::Delete),
+            _ => None,
+        };
+        if let Some(op) = op {
+            return Ok(Report::File {
+                id: line.id,
+                file: line.file,
+                op,
+            });
+        }
+    }
+    serde_json::from_str(text)
+}
+
 /// One value as a wire line (without its newline): JSON with every character a terminal
 /// may obey escaped (`\u009b`), so a wire read on a terminal (a test by hand, `ssh host
 /// dreamwatch inspect --follow --wire`) shows nothing raw, and says the same to the reader.
 pub fn line<T: Serialize>(value: &T) -> String {
     // Serialising these types cannot fail (no maps with non-string keys, no floats).
     crate::text::sanitize::inert_json(&serde_json::to_string(value).unwrap_or_default())
+}
+
+/// Writes one report as a wire line with its newline. A put in base64 (most of a
+/// snapshot's bytes) is written around its payload, which needs no escaping: the same
+/// bytes as [`line`] gives, without scanning the payload twice more.
+pub fn write_line(out: &mut impl std::io::Write, report: &Report) -> std::io::Result<()> {
+    if let Report::File {
+        id,
+        file,
+        op:
+            FileOp::Put {
+                base,
+                size,
+                bytes: Bytes::B64(b64),
+            },
+    } = report
+    {
+        let (id, file) = (line(id), line(file));
+        write!(
+            out,
+            r#"{{"t":"file","id":{id},"file":{file},"op":"put","base":{base},"size":{size},"b64":""#
+        )?;
+        out.write_all(b64.as_bytes())?;
+        return out.write_all(b"\"}\n");
+    }
+    writeln!(out, "{}", line(report))
 }
 
 #[cfg(test)]
@@ -168,6 +254,62 @@ mod tests {
             r#"{"t":"file","id":"sprout","file":".self/observations.md","op":"append","data":"RED 10:00 hi\n"}"#
         );
         assert_eq!(serde_json::from_str::<Report>(&text).unwrap(), r);
+    }
+
+    /// Every file line reads the same through the fast reading as through the enum's.
+    #[test]
+    fn file_lines_read_the_same_both_ways() {
+        let lines = [
+            r#"{"t":"file","id":"a","file":".self/x","op":"put","base":0,"size":2,"data":"hi"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"put","base":3,"size":9,"b64":"Yf/D"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"append","data":"more\n"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"delete"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"put","data":"no base"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"squash"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"append","data":"a","b64":"YQ=="}"#,
+            r#"{"t":"file","id":"a","op":"delete"}"#,
+            r#"{"t":"ready"}"#,
+        ];
+        for text in lines {
+            let fast = parse(text).map_err(|e| e.to_string());
+            let enum_ = serde_json::from_str::<Report>(text).map_err(|e| e.to_string());
+            assert_eq!(fast.is_ok(), enum_.is_ok(), "{text}: {fast:?} / {enum_:?}");
+            if let (Ok(a), Ok(b)) = (fast, enum_) {
+                assert_eq!(a, b, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_put_in_base64_is_written_as_line_writes_it() {
+        let reports = [
+            Report::File {
+                id: "a\u{1b}[31m\"b".into(),
+                file: ".self/conversation.jsonl".into(),
+                op: FileOp::Put {
+                    base: 7,
+                    size: 9000,
+                    bytes: Bytes::bulk("x\u{9b}y\n".repeat(BULK).as_bytes()),
+                },
+            },
+            Report::Ready,
+        ];
+        for r in reports {
+            let mut out = Vec::new();
+            write_line(&mut out, &r).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), format!("{}\n", line(&r)));
+        }
+    }
+
+    #[test]
+    fn a_large_put_travels_as_base64_and_a_small_one_as_text() {
+        let big = "é".repeat(BULK);
+        assert!(matches!(Bytes::bulk(big.as_bytes()), Bytes::B64(_)));
+        assert_eq!(
+            Bytes::bulk(big.as_bytes()).decode().unwrap(),
+            big.as_bytes()
+        );
+        assert_eq!(Bytes::bulk(b"small"), Bytes::Data("small".into()));
     }
 
     #[test]

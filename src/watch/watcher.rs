@@ -1,4 +1,5 @@
 use std::collections::BTreeSet;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -193,6 +194,9 @@ impl Watcher {
         if dirs == self.wanted {
             return;
         }
+        // Only the directories wanted anew are tried: one wanted before and missing
+        // still is tried when a hint says it appeared ([`Watcher::retry`]).
+        let new: Vec<PathBuf> = dirs.difference(&self.wanted).cloned().collect();
         self.wanted = dirs;
         let Some(inner) = self.inner.as_mut() else {
             return;
@@ -203,7 +207,7 @@ impl Watcher {
             let _ = inner.unwatch(&dir);
             self.watched.remove(&dir);
         }
-        self.watch_missing(|_| true);
+        self.watch_missing(Some(&new));
     }
 
     /// Tries again to watch the wanted directories that did not exist: those among
@@ -211,13 +215,10 @@ impl Watcher {
     /// watched directory that a hint names may have been removed, or removed and made
     /// again (its watch went with the old one): it is watched again, or forgotten.
     pub fn retry(&mut self, paths: Option<&[PathBuf]>) {
-        match paths {
-            None => self.watch_missing(|_| true),
-            Some(paths) => {
-                self.rewatch(paths);
-                self.watch_missing(|dir| paths.iter().any(|p| p == dir));
-            }
+        if let Some(paths) = paths {
+            self.rewatch(paths);
         }
+        self.watch_missing(paths);
     }
 
     /// Watches again the watched directories among `paths` (the same directory still
@@ -234,25 +235,35 @@ impl Watcher {
         }
     }
 
-    /// Watches the wanted, unwatched directories that `pick` selects and that exist, and
-    /// then those inside a directory just watched (made before its watch began).
-    fn watch_missing(&mut self, pick: impl Fn(&Path) -> bool) {
+    /// Watches the wanted, unwatched directories among `candidates` (all of them when
+    /// `None`) that exist, and then those inside a directory just watched (made before
+    /// its watch began). A hint's candidates are looked up, not the wanted set walked:
+    /// a batch costs what it names, not the garden's size.
+    fn watch_missing(&mut self, candidates: Option<&[PathBuf]>) {
         let Some(inner) = self.inner.as_mut() else {
             return;
         };
-        let mut missing: Vec<PathBuf> = self
-            .wanted
-            .difference(&self.watched)
-            .filter(|dir| pick(dir) && dir.is_dir())
-            .cloned()
-            .collect();
+        let unwatched = |dir: &Path| !self.watched.contains(dir) && dir.is_dir();
+        let mut missing: Vec<PathBuf> = match candidates {
+            None => self
+                .wanted
+                .difference(&self.watched)
+                .filter(|dir| dir.is_dir())
+                .cloned()
+                .collect(),
+            Some(paths) => paths
+                .iter()
+                .filter(|p| self.wanted.contains(*p) && unwatched(p))
+                .cloned()
+                .collect(),
+        };
         while !missing.is_empty() {
-            let mut now = BTreeSet::new();
+            let mut now = Vec::new();
             for dir in missing {
                 match inner.watch(&dir) {
                     Ok(()) => {
                         self.watched.insert(dir.clone());
-                        now.insert(dir);
+                        now.push(dir);
                     }
                     Err(e) => {
                         tracing::warn!("cannot watch {}: {e}", dir.display());
@@ -260,10 +271,17 @@ impl Watcher {
                     }
                 }
             }
-            missing = self
-                .wanted
-                .difference(&self.watched)
-                .filter(|dir| dir.parent().is_some_and(|p| now.contains(p)) && dir.is_dir())
+            // A directory's descendants follow it in the set's order (paths compare by
+            // their components).
+            missing = now
+                .iter()
+                .flat_map(|parent| {
+                    self.wanted
+                        .range::<Path, _>((Bound::Excluded(parent.as_path()), Bound::Unbounded))
+                        .take_while(move |d| d.starts_with(parent))
+                        .filter(move |d| d.parent() == Some(parent.as_path()))
+                })
+                .filter(|d| !self.watched.contains(*d) && d.is_dir())
                 .cloned()
                 .collect();
         }
