@@ -276,12 +276,15 @@ impl ConversationLog {
     }
 
     /// Counts lines `[0, end)` on background threads (one per core, each a slice of the
-    /// file cut at a line start), calling `ready` when the joined count is there.
+    /// file cut at a line start), calling `ready` when the joined count is there. A count
+    /// no one waits for (`deferred`) starts once [`background`](super::background)
+    /// reading is let go.
     pub(crate) fn count_head(
         &mut self,
         end: u64,
         last_dream: Option<DateTime<Utc>>,
         gate: CountGate,
+        deferred: bool,
         ready: Box<dyn FnOnce() + Send>,
     ) {
         let (tx, rx) = mpsc::channel();
@@ -289,6 +292,9 @@ impl ConversationLog {
         let spawned = std::thread::Builder::new()
             .name("dreamwatch-count".into())
             .spawn(move || {
+                if deferred {
+                    super::background::wait();
+                }
                 let floor = pulse_floor(&path, end);
                 let count = count_parallel(&path, end, last_dream, floor);
                 gate.pass();
@@ -729,7 +735,7 @@ mod tests {
         let ready = Box::new(move || {
             let _ = tx.send(());
         });
-        log.count_head(line.len() as u64 * 3, None, gate.clone(), ready);
+        log.count_head(line.len() as u64 * 3, None, gate.clone(), false, ready);
         assert!(log.counting());
         // However long it is held, the count does not report (a slow machine proves less).
         assert!(
@@ -742,5 +748,34 @@ mod tests {
         rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
         assert!(log.join_head().is_some());
         assert!(!log.counting());
+    }
+
+    /// A count no one waits for starts only once background reading is let go (after
+    /// the observatory's first frame); one that is waited for never waits for that.
+    #[test]
+    fn a_deferred_count_waits_for_background_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("conversation.jsonl");
+        let line = "{\"t\":\"2026-11-22T17:00:00.000Z\",\"role\":\"user\",\"content\":\"a\"}\n";
+        std::fs::write(&path, line.repeat(3)).unwrap();
+        let end = line.len() as u64 * 3;
+        let held = crate::memory::background::hold();
+        let mut waited = ConversationLog::new(path.clone());
+        waited.count_head(end, None, CountGate::default(), false, Box::new(|| {}));
+        assert!(waited.wait_head().is_some(), "counted while held");
+        let mut log = ConversationLog::new(path);
+        let (tx, rx) = mpsc::channel();
+        let ready = Box::new(move || {
+            let _ = tx.send(());
+        });
+        log.count_head(end, None, CountGate::default(), true, ready);
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err()
+        );
+        assert!(log.join_head().is_none());
+        drop(held);
+        rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+        assert!(log.join_head().is_some());
     }
 }
