@@ -4,6 +4,8 @@
 //! ([`Dream::parse`](super::dreams::Dream::parse)), which decides; on every line it
 //! accepts, the two agree.
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, Utc};
 
 use super::fast_json::{Raw, each_field};
@@ -45,7 +47,7 @@ pub fn dream_fields(line: &[u8]) -> Option<DreamFields> {
             (0, _) => f.t = None,
             (1, Raw::Number(n)) => f.actions = whole(n)?,
             (2, Raw::Str(_)) => {}
-            (3, Raw::Str(quoted)) => f.priority = decode(quoted)?,
+            (3, Raw::Str(quoted)) => f.priority = decode(quoted)?.into_owned(),
             (4, Raw::Number(n)) => f.observations = whole(n)?,
             (5, Raw::True) => f.deep = true,
             (5, Raw::False) => f.deep = false,
@@ -58,12 +60,12 @@ pub fn dream_fields(line: &[u8]) -> Option<DreamFields> {
 
 /// A JSON string (with its quotes) decoded; `None` for what serde_json would refuse
 /// (invalid UTF-8, a lone surrogate escape).
-fn decode(quoted: &[u8]) -> Option<String> {
+fn decode(quoted: &[u8]) -> Option<Cow<'_, str>> {
     let inner = quoted.get(1..quoted.len().checked_sub(1)?)?;
-    if inner.contains(&b'\\') {
-        return serde_json::from_slice(quoted).ok();
+    if memchr::memchr(b'\\', inner).is_some() {
+        return serde_json::from_slice(quoted).ok().map(Cow::Owned);
     }
-    std::str::from_utf8(inner).ok().map(str::to_owned)
+    std::str::from_utf8(inner).ok().map(Cow::Borrowed)
 }
 
 /// A number as a `u64` field takes it: digits only (no sign, fraction or exponent).

@@ -24,8 +24,14 @@ pub const FRESH_DREAMS: usize = 64;
 /// Characters of a priority kept in a row (newer OpenSeed cuts priorities at 200).
 const ROW_PRIORITY: usize = 200;
 
-fn row_priority(priority: &str) -> String {
-    priority.chars().take(ROW_PRIORITY).collect()
+/// Its first [`ROW_PRIORITY`] characters.
+fn row_priority(mut priority: String) -> String {
+    if priority.len() > ROW_PRIORITY
+        && let Some((end, _)) = priority.char_indices().nth(ROW_PRIORITY)
+    {
+        priority.truncate(end);
+    }
+    priority
 }
 
 /// One dream without its reflection: what the dreams list and the strip show.
@@ -86,7 +92,7 @@ impl DreamLog {
                 deep: f.deep,
                 actions: f.actions,
                 observations: f.observations,
-                priority: row_priority(&f.priority),
+                priority: row_priority(f.priority),
                 offset,
             },
             None => {
@@ -96,7 +102,7 @@ impl DreamLog {
                     deep: d.deep,
                     actions: d.actions,
                     observations: d.observations,
-                    priority: row_priority(&d.priority),
+                    priority: row_priority(d.priority),
                     offset,
                 }
             }
