@@ -269,10 +269,22 @@ impl ConversationLog {
         }
         let from = len - TAIL_WINDOW;
         file.seek(SeekFrom::Start(from)).ok()?;
-        let mut window = Vec::new();
-        file.take(TAIL_WINDOW).read_to_end(&mut window).ok()?;
-        let newline = memchr::memchr(b'\n', &window)?;
-        Some(from + newline as u64 + 1)
+        // Read until the newline only (a line is rarely longer than a chunk): the tail is
+        // read again as it is followed.
+        let mut chunk = vec![0u8; 64 << 10];
+        let mut read = 0u64;
+        while read < TAIL_WINDOW {
+            let want = (TAIL_WINDOW - read).min(chunk.len() as u64) as usize;
+            let n = file.read(&mut chunk[..want]).ok()?;
+            if n == 0 {
+                return None;
+            }
+            if let Some(newline) = memchr::memchr(b'\n', &chunk[..n]) {
+                return Some(from + read + newline as u64 + 1);
+            }
+            read += n as u64;
+        }
+        None
     }
 
     /// Counts lines `[0, end)` on background threads (one per core, each a slice of the
