@@ -679,6 +679,7 @@ impl Creature {
         let Some(tail_start) = ConversationLog::tail_start(path) else {
             return Tailer::new(path);
         };
+        let deferred = self.on_counted.is_some();
         let ready: Box<dyn FnOnce() + Send> = match self.on_counted.clone() {
             Some(notify) => Box::new(move || (notify.0)()),
             None => Box::new(|| {}),
@@ -686,7 +687,7 @@ impl Creature {
         let last_dream = self.last_dream_time();
         let gate = self.count_gate.clone();
         self.conversation
-            .count_head(tail_start, last_dream, gate, ready);
+            .count_head(tail_start, last_dream, gate, deferred, ready);
         if self.conversation.counting() {
             Tailer::starting_at(path, tail_start)
         } else {
@@ -711,13 +712,12 @@ impl Creature {
                 let last_dream = self.last_dream_time();
                 self.conversation.push(number, offset, bytes, last_dream)
             }
-            FileKind::Dreams => Dream::parse(bytes).map(|d| {
-                if let Some(t) = d.t {
+            FileKind::Dreams => self.dreams.push_line(bytes, offset).map(|t| {
+                if let Some(t) = t {
                     self.events.forget_calls_until(t);
                     self.conversation.forget_calls_until(t);
                 }
                 fold.dreams += 1;
-                self.dreams.push(d, offset);
             }),
             FileKind::Iterations => Iteration::parse(bytes).map(|i| {
                 if self.iterations.len() == RECENT_ITERATIONS {

@@ -2,13 +2,16 @@
 //! (what the list and the strip show, with where each line is in the file), their
 //! reflections left on disk and read back for the one dream shown in full. A file of
 //! millions of lines (valid or not), or of long reflections, costs memory for
-//! [`RECENT_DREAMS`] small rows.
+//! [`RECENT_DREAMS`] small rows. A line's reflection is not even decoded
+//! ([`dream_fields`]) but for the last dreams of a read, handed out whole.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
+use super::dream_fields::dream_fields;
 use super::dreams::Dream;
 use super::json::LineError;
 use super::recent::Recent;
@@ -20,6 +23,16 @@ pub const RECENT_DREAMS: usize = 10_000;
 pub const FRESH_DREAMS: usize = 64;
 /// Characters of a priority kept in a row (newer OpenSeed cuts priorities at 200).
 const ROW_PRIORITY: usize = 200;
+
+/// Its first [`ROW_PRIORITY`] characters.
+fn row_priority(mut priority: String) -> String {
+    if priority.len() > ROW_PRIORITY
+        && let Some((end, _)) = priority.char_indices().nth(ROW_PRIORITY)
+    {
+        priority.truncate(end);
+    }
+    priority
+}
 
 /// One dream without its reflection: what the dreams list and the strip show.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,10 +51,11 @@ pub struct DreamRow {
 #[derive(Debug)]
 pub struct DreamLog {
     rows: Recent<DreamRow>,
-    /// The last dream, whole (the summary's "last dream").
+    /// The last dream, whole (the summary's "last dream"), as of [`DreamLog::take_fresh`].
     last: Option<Dream>,
-    /// Dreams read since [`DreamLog::take_fresh`], the last [`FRESH_DREAMS`] of them.
-    fresh: Recent<Dream>,
+    /// The lines of the dreams read since [`DreamLog::take_fresh`], the last
+    /// [`FRESH_DREAMS`] of them (parsed whole when taken).
+    fresh: VecDeque<Vec<u8>>,
     count: u64,
     deep: u64,
     /// 1-based numbers of the two last deep dreams (the earlier one first).
@@ -55,7 +69,7 @@ impl Default for DreamLog {
         Self {
             rows: Recent::new(RECENT_DREAMS),
             last: None,
-            fresh: Recent::new(FRESH_DREAMS),
+            fresh: VecDeque::new(),
             count: 0,
             deep: 0,
             last_deep: (None, None),
@@ -65,32 +79,69 @@ impl Default for DreamLog {
 }
 
 impl DreamLog {
-    /// Counts `dream`, read from the line at `offset`.
-    pub fn push(&mut self, dream: Dream, offset: u64) {
+    /// Counts the dream on `line`, which starts at `offset`; returns its time, or why the
+    /// line is not a dream.
+    pub fn push_line(
+        &mut self,
+        line: &[u8],
+        offset: u64,
+    ) -> Result<Option<DateTime<Utc>>, LineError> {
+        let row = match dream_fields(line) {
+            Some(f) => DreamRow {
+                t: f.t,
+                deep: f.deep,
+                actions: f.actions,
+                observations: f.observations,
+                priority: row_priority(f.priority),
+                offset,
+            },
+            None => {
+                let d = Dream::parse(line)?;
+                DreamRow {
+                    t: d.t,
+                    deep: d.deep,
+                    actions: d.actions,
+                    observations: d.observations,
+                    priority: row_priority(d.priority),
+                    offset,
+                }
+            }
+        };
+        let t = row.t;
+        self.tally(row);
+        // A buffer of the oldest line kept is used again.
+        let mut kept = match self.fresh.len() {
+            FRESH_DREAMS => self.fresh.pop_front().unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        kept.clear();
+        kept.extend_from_slice(line);
+        self.fresh.push_back(kept);
+        Ok(t)
+    }
+
+    fn tally(&mut self, row: DreamRow) {
         self.count += 1;
-        if dream.deep {
+        if row.deep {
             self.deep += 1;
             self.last_deep = (self.last_deep.1, Some(self.count));
         }
-        if dream.t.is_some() {
-            self.last_t = dream.t;
+        if row.t.is_some() {
+            self.last_t = row.t;
         }
-        self.rows.push(DreamRow {
-            t: dream.t,
-            deep: dream.deep,
-            actions: dream.actions,
-            observations: dream.observations,
-            priority: dream.priority.chars().take(ROW_PRIORITY).collect(),
-            offset,
-        });
-        self.fresh.push(dream.clone());
-        self.last = Some(dream);
+        self.rows.push(row);
     }
 
-    /// The dreams read since the last call (the last [`FRESH_DREAMS`] of them), whole.
+    /// The dreams read since the last call (the last [`FRESH_DREAMS`] of them), whole;
+    /// the last of them is [`DreamLog::last`] from now on.
     pub fn take_fresh(&mut self) -> Vec<Dream> {
-        let fresh = self.fresh.as_slice().to_vec();
-        self.fresh.clear();
+        let fresh: Vec<Dream> = std::mem::take(&mut self.fresh)
+            .iter()
+            .filter_map(|line| Dream::parse(line).ok())
+            .collect();
+        if let Some(last) = fresh.last() {
+            self.last = Some(last.clone());
+        }
         fresh
     }
 
@@ -159,22 +210,15 @@ impl DreamLog {
 mod tests {
     use super::*;
 
-    fn dream(deep: bool) -> Dream {
-        Dream {
-            t: None,
-            actions: 0,
-            reflection: String::new(),
-            priority: String::new(),
-            observations: 0,
-            deep,
-        }
+    fn dream(deep: bool) -> String {
+        format!(r#"{{"actions":1,"reflection":"r","priority":"p","deep":{deep}}}"#)
     }
 
     #[test]
     fn counts_cover_everything_and_memory_only_the_recent() {
         let mut log = DreamLog::default();
         for i in 0..(5 * RECENT_DREAMS as u64 + 3) {
-            log.push(dream(i % 5 == 4), i);
+            log.push_line(dream(i % 5 == 4).as_bytes(), i).unwrap();
         }
         assert_eq!(log.count(), 5 * RECENT_DREAMS as u64 + 3);
         assert_eq!(log.deep_count(), RECENT_DREAMS as u64);
@@ -186,8 +230,28 @@ mod tests {
             )
         );
         assert_eq!(log.rows().len(), RECENT_DREAMS);
-        assert_eq!(log.take_fresh().len(), FRESH_DREAMS);
+        assert!(log.last().is_none(), "whole once taken");
+        let fresh = log.take_fresh();
+        assert_eq!(fresh.len(), FRESH_DREAMS);
+        assert_eq!(log.last(), fresh.last());
+        assert!(log.last().is_some_and(|d| !d.deep && d.reflection == "r"));
         assert!(log.take_fresh().is_empty());
+        assert!(log.last().is_some(), "kept");
+    }
+
+    #[test]
+    fn a_line_the_fast_reader_leaves_is_read_whole() {
+        let mut log = DreamLog::default();
+        // A lone surrogate in the priority: repaired by the full parser.
+        let line = r#"{"t":"2026-03-01T10:00:00Z","actions":2,"priority":"a\ud800","deep":true}"#;
+        assert_eq!(
+            log.push_line(line.as_bytes(), 0).unwrap(),
+            crate::memory::time::parse_time("2026-03-01T10:00:00Z")
+        );
+        assert_eq!(log.rows()[0].priority, "a\u{fffd}");
+        assert!(log.push_line(b"not json", 10).is_err());
+        assert_eq!((log.count(), log.deep_count()), (1, 1));
+        assert_eq!(log.take_fresh().len(), 1);
     }
 
     #[test]
@@ -203,9 +267,7 @@ mod tests {
         let mut log = DreamLog::default();
         let mut offset = 0;
         for l in lines {
-            if let Ok(d) = Dream::parse(l.as_bytes()) {
-                log.push(d, offset);
-            }
+            let _ = log.push_line(l.as_bytes(), offset);
             offset += l.len() as u64 + 1;
         }
         assert_eq!(log.rows().len(), 2);

@@ -1,4 +1,5 @@
-//! A fast validator for the outer JSON of conversation lines.
+//! A fast validator for the outer JSON of conversation lines (and of any line whose
+//! fields are read without decoding the rest: [`each_field`]).
 //!
 //! `inspect` must count every line of a 1 GiB conversation, bad lines too, within 3x of
 //! `wc -l`. serde_json checks strings a byte at a time and simd-json rejects the lone
@@ -73,6 +74,73 @@ pub fn conversation_fields(line: &[u8]) -> Option<LineFields<'_>> {
     }
     p.ws();
     (role && p.i == line.len()).then_some(LineFields { t })
+}
+
+/// A field's value as [`each_field`] hands it over: scanned, not decoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Raw<'a> {
+    /// A string, with its quotes (escapes left as written).
+    Str(&'a [u8]),
+    /// A number as written.
+    Number(&'a [u8]),
+    True,
+    False,
+    /// `null`, an object or an array.
+    Other,
+}
+
+/// Validates `line` as one JSON object, handing each key (raw, without its quotes) and
+/// value to `field` in order; `None` when the line is not such an object or `field`
+/// returns `None`.
+pub fn each_field<'a>(
+    line: &'a [u8],
+    mut field: impl FnMut(&'a [u8], Raw<'a>) -> Option<()>,
+) -> Option<()> {
+    let mut p = Parser {
+        b: line,
+        i: 0,
+        depth: 0,
+    };
+    p.ws();
+    if p.peek() != Some(b'{') {
+        return None;
+    }
+    p.i += 1;
+    p.ws();
+    if p.peek() == Some(b'}') {
+        p.i += 1;
+    } else {
+        loop {
+            p.ws();
+            let key = p.string()?;
+            p.ws();
+            p.expect(b':')?;
+            p.ws();
+            let start = p.i;
+            let value = match p.peek()? {
+                b'"' => {
+                    p.string()?;
+                    Raw::Str(&line[start..p.i])
+                }
+                b'-' | b'0'..=b'9' => {
+                    p.number()?;
+                    Raw::Number(&line[start..p.i])
+                }
+                b't' => p.literal(b"true").map(|()| Raw::True)?,
+                b'f' => p.literal(b"false").map(|()| Raw::False)?,
+                _ => p.value().map(|()| Raw::Other)?,
+            };
+            field(key, value)?;
+            p.ws();
+            match p.next()? {
+                b',' => continue,
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    p.ws();
+    (p.i == line.len()).then_some(())
 }
 
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).

@@ -1,6 +1,7 @@
 //! The creature memory model: the on-disk contract (DESIGN.md section 2) as types, pure
 //! parsers, and a live model of each creature directory.
 
+pub mod background;
 pub mod conversation;
 pub mod creature;
 pub mod creature_map;
@@ -8,6 +9,7 @@ pub mod cycle;
 pub mod documents;
 pub mod dream_diff;
 pub mod dream_diffs;
+pub mod dream_fields;
 pub mod dream_log;
 pub mod dreams;
 pub mod events;

@@ -269,19 +269,34 @@ impl ConversationLog {
         }
         let from = len - TAIL_WINDOW;
         file.seek(SeekFrom::Start(from)).ok()?;
-        let mut window = Vec::new();
-        file.take(TAIL_WINDOW).read_to_end(&mut window).ok()?;
-        let newline = memchr::memchr(b'\n', &window)?;
-        Some(from + newline as u64 + 1)
+        // Read until the newline only (a line is rarely longer than a chunk): the tail is
+        // read again as it is followed.
+        let mut chunk = vec![0u8; 64 << 10];
+        let mut read = 0u64;
+        while read < TAIL_WINDOW {
+            let want = (TAIL_WINDOW - read).min(chunk.len() as u64) as usize;
+            let n = file.read(&mut chunk[..want]).ok()?;
+            if n == 0 {
+                return None;
+            }
+            if let Some(newline) = memchr::memchr(b'\n', &chunk[..n]) {
+                return Some(from + read + newline as u64 + 1);
+            }
+            read += n as u64;
+        }
+        None
     }
 
     /// Counts lines `[0, end)` on background threads (one per core, each a slice of the
-    /// file cut at a line start), calling `ready` when the joined count is there.
+    /// file cut at a line start), calling `ready` when the joined count is there. A count
+    /// no one waits for (`deferred`) starts once [`background`](super::background)
+    /// reading is let go.
     pub(crate) fn count_head(
         &mut self,
         end: u64,
         last_dream: Option<DateTime<Utc>>,
         gate: CountGate,
+        deferred: bool,
         ready: Box<dyn FnOnce() + Send>,
     ) {
         let (tx, rx) = mpsc::channel();
@@ -289,6 +304,9 @@ impl ConversationLog {
         let spawned = std::thread::Builder::new()
             .name("dreamwatch-count".into())
             .spawn(move || {
+                if deferred {
+                    super::background::wait();
+                }
                 let floor = pulse_floor(&path, end);
                 let count = count_parallel(&path, end, last_dream, floor);
                 gate.pass();
@@ -729,7 +747,7 @@ mod tests {
         let ready = Box::new(move || {
             let _ = tx.send(());
         });
-        log.count_head(line.len() as u64 * 3, None, gate.clone(), ready);
+        log.count_head(line.len() as u64 * 3, None, gate.clone(), false, ready);
         assert!(log.counting());
         // However long it is held, the count does not report (a slow machine proves less).
         assert!(
@@ -742,5 +760,34 @@ mod tests {
         rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
         assert!(log.join_head().is_some());
         assert!(!log.counting());
+    }
+
+    /// A count no one waits for starts only once background reading is let go (after
+    /// the observatory's first frame); one that is waited for never waits for that.
+    #[test]
+    fn a_deferred_count_waits_for_background_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("conversation.jsonl");
+        let line = "{\"t\":\"2026-11-22T17:00:00.000Z\",\"role\":\"user\",\"content\":\"a\"}\n";
+        std::fs::write(&path, line.repeat(3)).unwrap();
+        let end = line.len() as u64 * 3;
+        let held = crate::memory::background::hold();
+        let mut waited = ConversationLog::new(path.clone());
+        waited.count_head(end, None, CountGate::default(), false, Box::new(|| {}));
+        assert!(waited.wait_head().is_some(), "counted while held");
+        let mut log = ConversationLog::new(path);
+        let (tx, rx) = mpsc::channel();
+        let ready = Box::new(move || {
+            let _ = tx.send(());
+        });
+        log.count_head(end, None, CountGate::default(), true, ready);
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_millis(200))
+                .is_err()
+        );
+        assert!(log.join_head().is_none());
+        drop(held);
+        rx.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+        assert!(log.join_head().is_some());
     }
 }

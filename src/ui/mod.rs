@@ -105,18 +105,23 @@ pub fn run_observatory(
     warnings.splice(0..0, options.warnings);
     let watch = options.watch;
     let openseed = options.openseed;
-    // A thread of its own, so that a caller inside a tokio runtime can call this too.
+    let run = move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the observatory's runtime")?;
+        rt.block_on(runtime::startup::observe(
+            roots, watch, settings, warnings, hosted, openseed, remotes,
+        ))
+    };
+    // On this thread (a thread started is time before the first frame), but for a caller
+    // inside a tokio runtime: a thread of its own.
+    if tokio::runtime::Handle::try_current().is_err() {
+        return run();
+    }
     std::thread::scope(|scope| {
         scope
-            .spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .context("starting the observatory's runtime")?;
-                rt.block_on(runtime::startup::observe(
-                    roots, watch, settings, warnings, hosted, openseed, remotes,
-                ))
-            })
+            .spawn(run)
             .join()
             .unwrap_or_else(|_| Err(anyhow::anyhow!("the observatory panicked")))
     })

@@ -117,6 +117,8 @@ pub async fn run(
             terminal.draw(|frame| draw(frame, app))?;
             crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
             app.drawn();
+            // The first frame is out: what it did not need may be read now.
+            crate::memory::background::release();
         }
         if app.take_bell() {
             // BEL: the terminal rings or flashes, as it is set up to.

@@ -138,6 +138,9 @@ pub async fn observe(
     // The sort and filter this garden was left with last time.
     let kept_view = runtime::garden_memory::default_dir()
         .map(|dir| runtime::garden_memory::file_of(&dir, &roots));
+    // Large logs' counts start after the first frame (the loop lets them go), or when
+    // the observatory ends before it.
+    let _background = crate::memory::background::hold();
     // A large garden's first frame shows its first creatures; the rest are read after it.
     let (garden, watch_rx) = LiveGarden::open_progressive(roots, opts, OPEN_FIRST);
     let (remote_tx, remote_rx) = mpsc::unbounded_channel();
