@@ -52,6 +52,8 @@ pub struct Opening {
     waiting: HashSet<PathBuf>,
     /// Hints the watcher gave for a creature while it was waiting, by creature.
     missed: HashMap<PathBuf, Vec<PathBuf>>,
+    /// How to open one here when no thread does (none could start, or they ended).
+    with: Option<OpenWith>,
 }
 
 impl Opening {
@@ -66,8 +68,9 @@ impl Opening {
             .unwrap_or_else(PoisonError::into_inner)
             .extend(paths);
         let (tx, rx) = mpsc::unbounded_channel();
-        self.opened = Some(rx);
+        self.with = Some(with.clone());
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+        let mut started = 0;
         for _ in 0..threads {
             let queue = Arc::clone(&self.queue);
             let tx = tx.clone();
@@ -87,10 +90,11 @@ impl Opening {
                         }
                     }
                 })
-                .map(drop)
-                // No thread: the creatures stay waiting, said by `loading` (never silent).
+                .map(|_| started += 1)
+                // No thread: the loop opens them itself ([`Opening::take`]).
                 .unwrap_or_else(|e| tracing::warn!("no thread to open creatures: {e}"));
         }
+        self.opened = (started > 0).then_some(rx);
     }
 
     /// How many creatures wait to be taken in.
@@ -127,12 +131,17 @@ impl Opening {
             .retain(|p| p != path);
     }
 
-    /// Waits until a creature is open (at once when one is).
+    /// Waits until a creature is open (at once when one is, or when no thread opens
+    /// them: [`Opening::take`] then does).
     pub async fn wait(&mut self) {
         if self.ready.is_none()
             && let Some(rx) = self.opened.as_mut()
         {
             self.ready = rx.recv().await;
+            if self.ready.is_none() {
+                // Every thread ended.
+                self.opened = None;
+            }
         }
     }
 
@@ -152,10 +161,36 @@ impl Opening {
                 out.push((path, creature, missed));
             }
         }
+        if self.opened.is_none() {
+            self.take_here(count.saturating_sub(out.len()), &mut out);
+        }
         if self.waiting.is_empty() {
             self.opened = None;
         }
         out
+    }
+
+    /// Opens up to `count` waiting creatures on this thread, when no thread does: those
+    /// queued, then any a thread took and never sent (it ended while reading them).
+    fn take_here(&mut self, count: usize, out: &mut Vec<(PathBuf, Creature, Vec<PathBuf>)>) {
+        let Some(with) = self.with.clone() else {
+            return;
+        };
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        if queue.is_empty() {
+            let mut lost: Vec<PathBuf> = self.waiting.iter().cloned().collect();
+            crate::memory::creature_map::sort_naturally(&mut lost);
+            queue.extend(lost);
+        }
+        let picked: Vec<PathBuf> = (0..count).map_while(|_| queue.pop_front()).collect();
+        drop(queue);
+        for path in picked {
+            if self.waiting.remove(&path) {
+                let creature = with.open(&path);
+                out.push((path.clone(), creature, Vec::new()));
+                self.missed.remove(&path);
+            }
+        }
     }
 }
 
@@ -174,5 +209,45 @@ impl std::fmt::Debug for Opening {
         f.debug_struct("Opening")
             .field("waiting", &self.waiting.len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With no thread to open them (none could start, or every one ended), the loop's
+    /// own takes open the creatures, those a thread took and never sent included.
+    #[test]
+    fn creatures_are_opened_here_when_no_thread_opens_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut paths: Vec<PathBuf> = (1..=6)
+            .map(|i| {
+                let c = tmp.path().join(format!("c{i}"));
+                std::fs::create_dir_all(c.join(".self")).unwrap();
+                c
+            })
+            .collect();
+        let (hints, _rx) = mpsc::unbounded_channel();
+        let with = OpenWith {
+            settle: Duration::ZERO,
+            gate: CountGate::default(),
+            hints,
+        };
+        let mut opening = Opening::default();
+        opening.start(paths.clone(), with);
+        // As if every thread had ended: what they send is dropped.
+        opening.opened = None;
+        let mut taken = Vec::new();
+        for _ in 0..10 {
+            taken.extend(opening.take(2).into_iter().map(|(path, _, _)| path));
+            if opening.is_empty() {
+                break;
+            }
+        }
+        assert!(opening.is_empty());
+        taken.sort();
+        paths.sort();
+        assert_eq!(taken, paths);
     }
 }
