@@ -79,6 +79,24 @@ fn blame_names_the_dream_and_the_operator() {
     assert_eq!(s.app.mode, Mode::Normal);
 }
 
+/// Keys between two frames: `]` chooses the other creature and `b` blames its top
+/// observation at once (its observations are prepared for the key, not only for a frame).
+#[test]
+fn blame_right_after_choosing_a_creature_reads_its_top_line() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    record(&garden.creature("pip"));
+    let mut s = garden.screen("dark", 120, 40);
+    s.press("]").unwrap();
+    s.press("b").unwrap();
+    let text = s.text().unwrap();
+    assert!(!text.contains("is not a line"), "{text}");
+    assert!(
+        text.contains("Blame · pip · .self/observations.md line "),
+        "{text}"
+    );
+}
+
 #[test]
 fn blame_refuses_what_is_no_memory_file() {
     dreamwatch::app::genomes::install();

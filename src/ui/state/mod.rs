@@ -517,16 +517,7 @@ impl App {
         let Some(path) = self.selected.clone() else {
             return;
         };
-        if self.obs_prepared.as_ref() != Some(&path) {
-            if let Some(ui) = self
-                .obs_prepared
-                .take()
-                .and_then(|p| self.creatures.get_mut(&p))
-            {
-                ui.obs.release();
-            }
-            self.obs_prepared = Some(path.clone());
-        }
+        self.prepare_observations();
         if view == MainView::Live {
             let theme = self.theme.clone();
             if let Some(openseed) = self.orchestrator_of_mut(&path) {
@@ -539,7 +530,6 @@ impl App {
             return;
         };
         match view {
-            MainView::Observations => ui.obs.ensure(model, &self.theme),
             MainView::Talk => self.talk.prepare(model.name(), &self.theme),
             // Prepared as the files change (`CreatureUi::apply`), but for what is
             // prepared only while shown.
@@ -557,7 +547,7 @@ impl App {
                 ui.events
                     .prepare(model.events(), &self.theme, areas.main_viewport())
             }
-            MainView::Dreams | MainView::Live => {}
+            MainView::Observations | MainView::Dreams | MainView::Live => {}
         }
     }
 
@@ -644,6 +634,32 @@ impl App {
         if self.notice.as_ref().is_some_and(|n| n.shown) {
             self.notice = None;
             self.dirty = true;
+        }
+    }
+
+    /// The shown creature's observations prepared when its Observations view is shown
+    /// (and those of the creature shown before let go of): before a frame, and before
+    /// a key reads or moves the view's lines (keys between two frames may have chosen
+    /// another creature).
+    pub(in crate::ui) fn prepare_observations(&mut self) {
+        let Some(path) = self.selected.clone() else {
+            return;
+        };
+        if self.obs_prepared.as_ref() != Some(&path) {
+            if let Some(ui) = self
+                .obs_prepared
+                .take()
+                .and_then(|p| self.creatures.get_mut(&p))
+            {
+                ui.obs.release();
+            }
+            self.obs_prepared = Some(path.clone());
+        }
+        if self.shown_view() == MainView::Observations
+            && let Some((ui, model)) =
+                shown(&mut self.time, &mut self.creatures, &self.garden, &path)
+        {
+            ui.obs.ensure(model, &self.theme);
         }
     }
 

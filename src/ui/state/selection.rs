@@ -80,7 +80,8 @@ pub fn item_doc(
 
 impl App {
     /// What the main pane selects for the selected creature (`None`: no creature).
-    pub fn selection(&self) -> Option<Selection> {
+    pub fn selection(&mut self) -> Option<Selection> {
+        self.prepare_observations();
         let ui = self.selected_ui()?;
         let model = self.selected_model()?;
         let view = self.shown_view();

@@ -254,6 +254,7 @@ impl App {
             }
             return;
         }
+        self.prepare_observations();
         let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
         else {
             return;
