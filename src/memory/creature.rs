@@ -619,6 +619,13 @@ impl Creature {
             let what = format!("{} line(s) too long to read, skipped", poll.oversized);
             self.problem(changes, &path, None, what);
         }
+        // A far side's count of the head is there with the window: joined at once.
+        if kind == FileKind::Conversation
+            && let Some(problems) = self.conversation.join_head()
+        {
+            self.add_head_problems(problems);
+            changes.push(Change::ConversationCounted);
+        }
         if let Some(t) = self.last_dream_time() {
             self.events.forget_calls_until(t);
             self.conversation.forget_calls_until(t);
@@ -676,6 +683,9 @@ impl Creature {
         if kind != FileKind::Conversation {
             return Tailer::new(path);
         }
+        if self.take_far_head(path) {
+            return Tailer::new(path);
+        }
         let Some(tail_start) = ConversationLog::tail_start(path) else {
             return Tailer::new(path);
         };
@@ -692,6 +702,18 @@ impl Creature {
             Tailer::starting_at(path, tail_start)
         } else {
             Tailer::new(path)
+        }
+    }
+
+    /// Whether the conversation file at `path` is a far copy's window whose head was
+    /// counted on the far side: then that count is taken (joined after the window's read).
+    fn take_far_head(&mut self, path: &Path) -> bool {
+        match super::far_head::find(path) {
+            Some(head) => {
+                self.conversation.take_head(&head);
+                true
+            }
+            None => false,
         }
     }
 
@@ -811,7 +833,10 @@ impl Creature {
             }
             FileKind::Memory => self.memory = MemoryLog::default(),
             FileKind::Usage => self.usage = UsageLog::default(),
-            FileKind::Conversation => self.conversation = ConversationLog::new(path),
+            FileKind::Conversation => {
+                self.conversation = ConversationLog::new(path.clone());
+                self.take_far_head(&path);
+            }
             FileKind::Genome(_) => {
                 if let Some(memory) = self.genome_memory.as_mut() {
                     memory.reset(kind);

@@ -13,6 +13,7 @@ pub mod dream_fields;
 pub mod dream_log;
 pub mod dreams;
 pub mod events;
+pub mod far_head;
 pub mod fast_json;
 pub mod figures;
 pub mod garden;

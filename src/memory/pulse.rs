@@ -50,6 +50,20 @@ impl Pulse {
             .is_none_or(|(newest, _)| interval_of(t) > newest - KEPT)
     }
 
+    /// The counts (interval, calls), oldest first.
+    pub fn counts(&self) -> Vec<(i64, u32)> {
+        self.counts.iter().copied().collect()
+    }
+
+    /// Counts given as [`Pulse::counts`] gives them (in any order).
+    pub fn of(counts: &[(i64, u32)]) -> Self {
+        let mut pulse = Pulse::default();
+        pulse.absorb(Pulse {
+            counts: counts.iter().copied().filter(|(_, n)| *n > 0).collect(),
+        });
+        pulse
+    }
+
     /// Adds the counts of another part of the same log.
     pub fn absorb(&mut self, other: Pulse) {
         for (at, calls) in other.counts {

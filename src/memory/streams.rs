@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
+use super::far_head::FarHead;
 use super::json::LineError;
 use super::pulse::{KEPT, Pulse, interval_of};
 use super::talk::Mailbox;
@@ -253,6 +254,29 @@ impl ConversationLog {
         Ok(())
     }
 
+    /// Takes the count of its lines before the file read, made where the whole log is
+    /// (a far side's): joined as a background count is, at the next refresh.
+    pub(crate) fn take_head(&mut self, head: &FarHead) {
+        let mut log = ConversationLog::new(self.path.clone());
+        log.index = LineIndex::unread(head.lines);
+        log.entries = head.entries;
+        log.bad_lines = head.bad;
+        log.tool_calls = head.calls.clone();
+        log.pulse = Pulse::of(&head.pulse);
+        log.last_t = head.last_t;
+        let (tx, rx) = mpsc::channel();
+        let _ = tx.send(HeadCount {
+            log,
+            problems: head.problems.clone(),
+            dropped: head.dropped,
+            error: None,
+        });
+        self.backfill = Some(Backfill {
+            rx,
+            tail_problems: Vec::new(),
+        });
+    }
+
     /// Whether the head of a large log is still being counted (counts are partial).
     pub fn counting(&self) -> bool {
         self.backfill.is_some()
@@ -477,6 +501,27 @@ fn count_parallel(
     joined.problems.truncate(super::problem::MAX_KEPT);
     joined.dropped += past as u64;
     joined
+}
+
+/// Counts lines `[0, end)` of the conversation at `path` for a near side that is sent
+/// only what follows: the tool calls after `last_dream` (the far side's) only.
+pub fn count_far_head(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) -> FarHead {
+    let floor = pulse_floor(path, end);
+    let count = count_range(path, 0, end, last_dream, floor);
+    let mut problems = count.problems;
+    if let Some(error) = count.error {
+        problems.push((count.log.index.len(), format!("counting stopped: {error}")));
+    }
+    FarHead {
+        lines: count.log.index.len(),
+        entries: count.log.entries,
+        bad: count.log.bad_lines,
+        calls: count.log.tool_calls,
+        pulse: count.log.pulse.counts(),
+        last_t: count.log.last_t,
+        problems,
+        dropped: count.dropped,
+    }
 }
 
 /// Cuts `[0, end)` into about `parts` slices at line starts: the offsets, from 0 to `end`.

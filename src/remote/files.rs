@@ -13,12 +13,18 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use super::wire::{Bytes, FileOp, WINDOW};
+use crate::memory::far_head::{FarHead, last_dream_in};
+use crate::memory::streams::count_far_head;
 use crate::tail::open_regular;
 
 /// Files up to this size are read whole at each look.
 pub const SMALL: u64 = 256 << 10;
 /// Bytes before the end of what was sent that a large file must still hold.
 const TAIL: u64 = 4 << 10;
+/// A conversation larger than this goes as its last lines and its head's count.
+pub const COUNT_ABOVE: u64 = 64 << 10;
+/// Bytes of a conversation's end sent at least (from the start of the line they begin in).
+pub const KEEP: u64 = 32 << 10;
 
 /// What was sent of one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,10 +41,28 @@ pub struct Sent {
 
 /// Looks at the file at `path`: the change to send, if any, and what is then sent.
 pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Option<Sent>)> {
+    look_shaped(path, sent, None).map(|(op, now, _)| (op, now))
+}
+
+/// Looks at the conversation at `path` as [`look`] looks at a file, but one of more than
+/// [`COUNT_ABOVE`] bytes (up to [`WINDOW`]) that must go whole goes as its last lines
+/// (at least [`KEEP`] bytes, from a line start) with the count of the lines before them
+/// (fatigue counted after the last dream in the dreams log at `dreams`).
+pub fn look_conversation(
+    path: &Path,
+    sent: Option<&Sent>,
+    dreams: &Path,
+) -> io::Result<(Option<FileOp>, Option<Sent>, Option<FarHead>)> {
+    look_shaped(path, sent, Some(dreams))
+}
+
+type Looked = (Option<FileOp>, Option<Sent>, Option<FarHead>);
+
+fn look_shaped(path: &Path, sent: Option<&Sent>, dreams: Option<&Path>) -> io::Result<Looked> {
     let mut file = match open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Ok((sent.map(|_| FileOp::Delete), None));
+            return Ok((sent.map(|_| FileOp::Delete), None, None));
         }
         Err(e) => return Err(e),
     };
@@ -51,9 +75,12 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
         && s.end == len
         && s.mtime == mtime
     {
-        return Ok((None, Some(s.clone())));
+        return Ok((None, Some(s.clone()), None));
     }
-    if len <= SMALL {
+    let counted = dreams.filter(|_| len > COUNT_ABOVE && len <= WINDOW);
+    // A window sent with its head's count goes on by appends, whatever its size.
+    let windowed = same.is_some_and(|s| s.base > 0);
+    if len <= SMALL && !windowed {
         let mut bytes = Vec::with_capacity(len as usize);
         file.by_ref().take(SMALL).read_to_end(&mut bytes)?;
         let end = bytes.len() as u64;
@@ -64,11 +91,14 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
                     bytes: Bytes::of(&bytes[s.end as usize..]),
                 })
             }
-            _ => Some(FileOp::Put {
-                base: 0,
-                size: end,
-                bytes: Bytes::bulk(&bytes),
-            }),
+            _ => match counted {
+                Some(dreams) => return counted_put(&mut file, path, len, dreams, identity, mtime),
+                None => Some(FileOp::Put {
+                    base: 0,
+                    size: end,
+                    bytes: Bytes::bulk(&bytes),
+                }),
+            },
         };
         let now = Sent {
             identity,
@@ -77,7 +107,7 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
             mtime,
             check: digest(&bytes),
         };
-        return Ok((op, Some(now)));
+        return Ok((op, Some(now), None));
     }
     if let Some(s) = same
         && s.base + 2 * WINDOW >= len
@@ -94,7 +124,10 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
         let op = (!added.is_empty()).then(|| FileOp::Append {
             bytes: Bytes::of(&added),
         });
-        return Ok((op, Some(now)));
+        return Ok((op, Some(now), None));
+    }
+    if let Some(dreams) = counted {
+        return counted_put(&mut file, path, len, dreams, identity, mtime);
     }
     let window = read_range(&mut file, len.saturating_sub(WINDOW), len)?;
     // The window starts after the first line break in it: no half line.
@@ -113,7 +146,55 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
         size: len,
         bytes: Bytes::bulk(&window[cut..]),
     };
-    Ok((Some(op), Some(now)))
+    Ok((Some(op), Some(now), None))
+}
+
+/// The conversation's last lines (at least [`KEEP`] bytes) and the count of the ones
+/// before them; the whole file when no line starts early enough.
+fn counted_put(
+    file: &mut std::fs::File,
+    path: &Path,
+    len: u64,
+    dreams: &Path,
+    identity: (u64, u64),
+    mtime: (i64, i64),
+) -> io::Result<Looked> {
+    let base = line_start_before(file, len.saturating_sub(KEEP))?;
+    let window = read_range(file, base, len)?;
+    let end = base + window.len() as u64;
+    let head = (base > 0).then(|| count_far_head(path, base, last_dream_in(dreams)));
+    let now = Sent {
+        identity,
+        base,
+        end,
+        mtime,
+        // As the next look checks it: a small file by its digest, a log by its tail.
+        check: if base == 0 && end <= SMALL {
+            Sha256::digest(&window).to_vec()
+        } else {
+            tail_of(file, end)?
+        },
+    };
+    let op = FileOp::Put {
+        base,
+        size: len,
+        bytes: Bytes::bulk(&window),
+    };
+    Ok((Some(op), Some(now), head))
+}
+
+/// The start of the line that holds byte `at` (0 when no line break comes before it).
+fn line_start_before(file: &mut std::fs::File, at: u64) -> io::Result<u64> {
+    let mut end = at;
+    while end > 0 {
+        let start = end.saturating_sub(64 << 10);
+        let chunk = read_range(file, start, end)?;
+        if let Some(i) = memchr::memrchr(b'\n', &chunk) {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
 }
 
 /// Bytes `start..end` of the file (fewer when it is shorter now).

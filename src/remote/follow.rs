@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use super::files::{Sent, look};
+use super::files::{Sent, look, look_conversation};
 use super::wire::Report;
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, control_socket, watched_dirs};
@@ -204,9 +204,16 @@ impl Follower {
         let Some(c) = self.creatures.get_mut(path) else {
             return;
         };
+        let conversations = FileKind::Conversation.candidates();
         for file in sent_files() {
             let before = c.files.get(file);
-            let (op, now) = match look(&path.join(file), before) {
+            let looked = if conversations.contains(&file) {
+                let dreams = FileKind::Dreams.resolve(path);
+                look_conversation(&path.join(file), before, &dreams)
+            } else {
+                look(&path.join(file), before).map(|(op, now)| (op, now, None))
+            };
+            let (op, now, head) = match looked {
                 Ok(found) => found,
                 Err(e) => {
                     // Unreadable now (a FIFO, a permission): left as it was, said once.
@@ -218,6 +225,13 @@ impl Follower {
                 Some(sent) => c.files.insert(file, sent),
                 None => c.files.remove(file),
             };
+            if let Some(head) = head {
+                out.push(Report::Head {
+                    id: c.id.clone(),
+                    file: file.to_string(),
+                    head,
+                });
+            }
             if let Some(op) = op {
                 out.push(Report::File {
                     id: c.id.clone(),

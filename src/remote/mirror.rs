@@ -15,8 +15,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use std::os::unix::fs::MetadataExt;
+
 use super::follow::sent_files;
 use super::wire::{FileOp, Report, WINDOW};
+use crate::memory::far_head::{self, FarHead};
+use crate::memory::layout::FileKind;
 use crate::memory::runner_lock;
 
 /// Why a report could not be applied.
@@ -47,6 +51,22 @@ pub struct Mirror {
     creatures: HashMap<String, Copy>,
     /// During a snapshot: the creatures whose runner was reported in it.
     runners_seen: Option<std::collections::HashSet<String>>,
+    /// Heads' counts (by creature and file) for the put that follows each.
+    heads: HashMap<(String, String), FarHead>,
+    /// Until the first snapshot is complete its copies are written in [`LANDING`] and
+    /// moved into the copy then: the garden reads each creature once, whole, instead of
+    /// again at every file of a snapshot of thousands.
+    landing: bool,
+}
+
+/// Where the first snapshot is written: a directory of the copy that is no creature
+/// (a dot name), its subdirectories not watched by the garden.
+pub const LANDING: &str = ".landing";
+
+impl Drop for Mirror {
+    fn drop(&mut self) {
+        far_head::withdraw_under(&self.root);
+    }
 }
 
 impl Mirror {
@@ -56,6 +76,8 @@ impl Mirror {
             root,
             creatures: HashMap::new(),
             runners_seen: None,
+            heads: HashMap::new(),
+            landing: true,
         }
     }
 
@@ -63,9 +85,13 @@ impl Mirror {
         &self.root
     }
 
-    /// The copy of the creature `id`.
+    /// The copy of the creature `id` (in [`LANDING`] until the first snapshot is complete).
     pub fn dir(&self, id: &str) -> PathBuf {
-        self.root.join(id)
+        if self.landing {
+            self.root.join(LANDING).join(id)
+        } else {
+            self.root.join(id)
+        }
     }
 
     /// Whether the creature `id` is followed.
@@ -107,7 +133,30 @@ impl Mirror {
                 copy.lock = None;
             }
         }
+        if self.landing {
+            self.land()?;
+        }
         Ok(())
+    }
+
+    /// Moves the first snapshot's copies into the copy, each creature whole.
+    fn land(&mut self) -> Result<(), MirrorError> {
+        let landing = self.root.join(LANDING);
+        let mut ids: Vec<&String> = self.creatures.keys().collect();
+        ids.sort();
+        for id in ids {
+            let (from, to) = (landing.join(id), self.root.join(id));
+            match std::fs::rename(&from, &to) {
+                Ok(()) => far_head::moved(&from, &to),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(io_at(&to)(e)),
+            }
+        }
+        self.landing = false;
+        match std::fs::remove_dir(&landing) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(&landing)(e)),
+            _ => Ok(()),
+        }
     }
 
     pub fn apply(&mut self, report: &Report) -> Result<(), MirrorError> {
@@ -127,7 +176,19 @@ impl Mirror {
                     return Err(MirrorError::BadFile(file.clone()));
                 }
                 let path = self.dir(id).join(file);
-                write_op(&path, op)
+                let head = self.heads.remove(&(id.clone(), file.clone()));
+                if head.is_none() && matches!(op, FileOp::Put { .. } | FileOp::Delete) {
+                    far_head::withdraw(&path);
+                }
+                write_op(&path, op, head)
+            }
+            Report::Head { id, file, head } => {
+                self.known(id)?;
+                if !FileKind::Conversation.candidates().contains(&file.as_str()) {
+                    return Err(MirrorError::BadFile(file.clone()));
+                }
+                self.heads.insert((id.clone(), file.clone()), head.clone());
+                Ok(())
             }
             Report::Runner { id, alive, .. } => {
                 self.known(id)?;
@@ -163,6 +224,8 @@ impl Mirror {
     fn remove(&mut self, id: &str) -> Result<(), MirrorError> {
         if self.creatures.remove(id).is_some() {
             let dir = self.dir(id);
+            far_head::withdraw_under(&dir);
+            self.heads.retain(|(of, _), _| of != id);
             std::fs::remove_dir_all(&dir).map_err(io_at(&dir))?;
         }
         Ok(())
@@ -185,29 +248,35 @@ fn plain(id: &str) -> Result<(), MirrorError> {
     }
 }
 
-fn write_op(path: &Path, op: &FileOp) -> Result<(), MirrorError> {
+/// Writes `op` to the copy at `path`; a put's window with the count of its `head`.
+fn write_op(path: &Path, op: &FileOp, head: Option<FarHead>) -> Result<(), MirrorError> {
     let dir = path.parent().unwrap_or(path);
     // The directory is made when the write finds it missing, not looked for at every
     // write (a snapshot writes thousands of files).
-    match write_in(dir, path, op) {
+    match write_in(dir, path, op, head.as_ref()) {
         Err(MirrorError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
             std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-            write_in(dir, path, op)
+            write_in(dir, path, op, head.as_ref())
         }
         done => done,
     }
 }
 
-fn write_in(dir: &Path, path: &Path, op: &FileOp) -> Result<(), MirrorError> {
+fn write_in(
+    dir: &Path,
+    path: &Path,
+    op: &FileOp,
+    head: Option<&FarHead>,
+) -> Result<(), MirrorError> {
     match op {
         FileOp::Put { bytes, .. } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
-            let kept = if bytes.len() as u64 > 2 * WINDOW {
-                window_of(&bytes)
+            let (kept, head) = if bytes.len() as u64 > 2 * WINDOW {
+                (window_of(&bytes), None)
             } else {
-                &bytes[..]
+                (&bytes[..], head)
             };
-            replace(dir, path, kept)
+            replace(dir, path, kept, head)
         }
         FileOp::Append { bytes } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
@@ -234,10 +303,20 @@ fn write_in(dir: &Path, path: &Path, op: &FileOp) -> Result<(), MirrorError> {
     }
 }
 
-/// Replaces the file at `path` (in `dir`) by `bytes`, by a rename.
-fn replace(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), MirrorError> {
+/// Replaces the file at `path` (in `dir`) by `bytes`, by a rename; the count of the lines
+/// before them offered for the new file before it is there to be read.
+fn replace(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    head: Option<&FarHead>,
+) -> Result<(), MirrorError> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io_at(dir))?;
     tmp.write_all(bytes).map_err(io_at(path))?;
+    if let Some(head) = head {
+        let inode = tmp.as_file().metadata().map_err(io_at(path))?.ino();
+        far_head::offer(path, inode, head.clone());
+    }
     tmp.persist(path).map_err(|e| MirrorError::Io {
         path: path.to_path_buf(),
         source: e.error,
@@ -276,7 +355,7 @@ fn rewindow(dir: &Path, path: &Path, len: u64, added: &[u8]) -> Result<(), Mirro
         (2 * WINDOW) >> 20,
         WINDOW >> 20
     );
-    replace(dir, path, window_of(&bytes))
+    replace(dir, path, window_of(&bytes), None)
 }
 
 /// Takes the exclusive lock a runner holds on its creature's lock file.
@@ -316,6 +395,7 @@ mod tests {
             path: "/far/sprout".into(),
         })
         .unwrap();
+        m.end_snapshot(&[]).unwrap();
         let obs = ".self/observations.md";
         let put = FileOp::Put {
             base: 0,
@@ -379,6 +459,7 @@ mod tests {
             path: "/far/sprout".into(),
         })
         .unwrap();
+        m.end_snapshot(&[]).unwrap();
         let conv = ".self/conversation.jsonl";
         let path = dir.path().join("sprout").join(conv);
         let line = format!("{{\"n\":\"{}\"}}\n", "y".repeat(1000));
@@ -407,5 +488,68 @@ mod tests {
             len <= WINDOW && len.is_multiple_of(line.len() as u64),
             "{len}"
         );
+    }
+
+    #[test]
+    fn the_first_snapshot_lands_whole_with_its_heads_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Mirror::new(dir.path().to_path_buf());
+        m.begin_snapshot();
+        m.apply(&Report::Creature {
+            id: "sprout".into(),
+            path: "/far/sprout".into(),
+        })
+        .unwrap();
+        let conv = ".self/conversation.jsonl";
+        let head = FarHead {
+            lines: 40,
+            entries: 39,
+            bad: 1,
+            ..FarHead::default()
+        };
+        m.apply(&Report::Head {
+            id: "sprout".into(),
+            file: conv.into(),
+            head: head.clone(),
+        })
+        .unwrap();
+        let put = FileOp::Put {
+            base: 4000,
+            size: 4010,
+            bytes: Bytes::of(b"{\"n\":1}\n"),
+        };
+        m.apply(&file("sprout", conv, put)).unwrap();
+        let copy = dir.path().join("sprout");
+        // Nothing of it in the copy the garden reads until the snapshot is complete.
+        assert!(!copy.exists());
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "only the landing"
+        );
+        m.end_snapshot(&[]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(copy.join(conv)).unwrap(),
+            "{\"n\":1}\n"
+        );
+        assert!(!dir.path().join(LANDING).exists());
+        assert_eq!(far_head::find(&copy.join(conv)).as_deref(), Some(&head));
+        // Later changes go straight to the copy.
+        let append = FileOp::Append {
+            bytes: Bytes::of(b"{\"n\":2}\n"),
+        };
+        m.apply(&file("sprout", conv, append)).unwrap();
+        assert!(
+            std::fs::read_to_string(copy.join(conv))
+                .unwrap()
+                .ends_with("2}\n")
+        );
+        // A head's count is only for a conversation.
+        let bad = Report::Head {
+            id: "sprout".into(),
+            file: ".self/observations.md".into(),
+            head,
+        };
+        assert!(matches!(m.apply(&bad), Err(MirrorError::BadFile(_))));
     }
 }

@@ -14,9 +14,12 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Deserialize, Serialize};
 
+use crate::memory::far_head::FarHead;
+
 /// The protocol spoken: both sides refuse another. 2 added the far machine's OpenSeed
-/// orchestrator ([`Report::OpenSeed`], [`Request::OpenSeed`]).
-pub const PROTOCOL: u32 = 2;
+/// orchestrator ([`Report::OpenSeed`], [`Request::OpenSeed`]); 3 a conversation's head
+/// counted on the far side ([`Report::Head`]).
+pub const PROTOCOL: u32 = 3;
 
 /// A log larger than this travels as its last `WINDOW` bytes (cut at a line start), then
 /// its appends; once the far side has sent twice this much of it, the window is sent
@@ -43,6 +46,14 @@ pub enum Report {
         file: String,
         #[serde(flatten)]
         op: FileOp,
+    },
+    /// The count of a conversation's lines before the window the next put of `file`
+    /// sends (the far side's model's count): sent just before that put.
+    Head {
+        id: String,
+        file: String,
+        #[serde(flatten)]
+        head: FarHead,
     },
     /// Whether a dreamwatch runner hosts the creature (holds its lock), and listens on
     /// its control socket.

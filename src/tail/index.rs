@@ -23,6 +23,15 @@ impl LineIndex {
         self.lines = self.lines.max(number + 1);
     }
 
+    /// An index of `lines` lines that are not in the file read (counted elsewhere): lines
+    /// recorded or appended after them are numbered from `lines`; they cannot be read.
+    pub fn unread(lines: u64) -> Self {
+        Self {
+            checkpoints: Vec::new(),
+            lines,
+        }
+    }
+
     /// Appends the index of the part of the file that follows, whose line numbers start
     /// at 0; they become `self.len()`, `self.len() + 1`, ...
     pub fn append(&mut self, later: &LineIndex) {

@@ -33,7 +33,8 @@ pub struct LiveGarden {
     /// Creatures found but not opened yet: a large garden's are opened on threads
     /// beside the loop, so no frame waits for them.
     opening: Opening,
-    /// At the first listing, how many creatures are opened at once; the rest wait.
+    /// At each listing, how many new creatures are opened at once; the rest are opened
+    /// beside the loop (a large garden at the start, a far garden's copy when it lands).
     open_first: Option<usize>,
 }
 
@@ -269,7 +270,7 @@ impl LiveGarden {
         }
         let mut added = diff.added;
         let mut later = Vec::new();
-        if let Some(first) = self.open_first.take()
+        if let Some(first) = self.open_first
             && added.len() > first
         {
             sort_naturally(&mut added);
@@ -307,13 +308,15 @@ impl LiveGarden {
         let mut dirs: BTreeSet<PathBuf> = BTreeSet::new();
         for root in self.garden.roots() {
             dirs.insert(root.path().to_path_buf());
-            // Subdirectories that are not creatures yet: their `.self/` may appear later.
+            // Subdirectories that are not creatures yet: their `.self/` may appear later
+            // (not a hidden one: a far copy's landing snapshot is read when it lands).
             if let Root::Garden(garden) = root
                 && let Ok(entries) = std::fs::read_dir(garden)
             {
                 dirs.extend(
                     entries
                         .filter_map(Result::ok)
+                        .filter(|e| !e.file_name().as_encoded_bytes().starts_with(b"."))
                         .map(|e| e.path())
                         .filter(|p| p.is_dir()),
                 );

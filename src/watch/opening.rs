@@ -45,7 +45,9 @@ impl OpenWith {
 pub struct Opening {
     /// Paths not yet picked up by a thread, in natural order.
     queue: Arc<Mutex<VecDeque<PathBuf>>>,
-    opened: Option<mpsc::UnboundedReceiver<(PathBuf, Creature)>>,
+    /// What each start's threads send (one receiver per start: a garden may find many
+    /// creatures again while the last ones are still being opened).
+    opened: Vec<mpsc::UnboundedReceiver<(PathBuf, Creature)>>,
     /// One creature received while waiting for the next ([`Opening::wait`]).
     ready: Option<(PathBuf, Creature)>,
     /// Every creature found and not taken in yet (queued, being opened, or opened).
@@ -94,7 +96,9 @@ impl Opening {
                 // No thread: the loop opens them itself ([`Opening::take`]).
                 .unwrap_or_else(|e| tracing::warn!("no thread to open creatures: {e}"));
         }
-        self.opened = (started > 0).then_some(rx);
+        if started > 0 {
+            self.opened.push(rx);
+        }
     }
 
     /// How many creatures wait to be taken in.
@@ -134,15 +138,31 @@ impl Opening {
     /// Waits until a creature is open (at once when one is, or when no thread opens
     /// them: [`Opening::take`] then does).
     pub async fn wait(&mut self) {
-        if self.ready.is_none()
-            && let Some(rx) = self.opened.as_mut()
-        {
-            self.ready = rx.recv().await;
-            if self.ready.is_none() {
-                // Every thread ended.
-                self.opened = None;
-            }
+        if self.ready.is_some() || self.opened.is_empty() {
+            return;
         }
+        let opened = &mut self.opened;
+        self.ready = std::future::poll_fn(|cx| {
+            let mut i = 0;
+            while i < opened.len() {
+                match opened[i].poll_recv(cx) {
+                    std::task::Poll::Ready(Some(open)) => {
+                        return std::task::Poll::Ready(Some(open));
+                    }
+                    // Every thread of that start ended.
+                    std::task::Poll::Ready(None) => {
+                        opened.remove(i);
+                    }
+                    std::task::Poll::Pending => i += 1,
+                }
+            }
+            if opened.is_empty() {
+                std::task::Poll::Ready(None)
+            } else {
+                std::task::Poll::Pending
+            }
+        })
+        .await;
     }
 
     /// Up to `count` creatures open now, each with the hints it missed while it was
@@ -153,7 +173,7 @@ impl Opening {
             let next = self
                 .ready
                 .take()
-                .or_else(|| self.opened.as_mut().and_then(|rx| rx.try_recv().ok()));
+                .or_else(|| self.opened.iter_mut().find_map(|rx| rx.try_recv().ok()));
             let Some((path, creature)) = next else { break };
             // Gone meanwhile: dropped without a word, as a creature never opened.
             if self.waiting.remove(&path) {
@@ -161,11 +181,11 @@ impl Opening {
                 out.push((path, creature, missed));
             }
         }
-        if self.opened.is_none() {
+        if self.opened.is_empty() {
             self.take_here(count.saturating_sub(out.len()), &mut out);
         }
         if self.waiting.is_empty() {
-            self.opened = None;
+            self.opened.clear();
         }
         out
     }
@@ -237,7 +257,7 @@ mod tests {
         let mut opening = Opening::default();
         opening.start(paths.clone(), with);
         // As if every thread had ended: what they send is dropped.
-        opening.opened = None;
+        opening.opened.clear();
         let mut taken = Vec::new();
         for _ in 0..10 {
             taken.extend(opening.take(2).into_iter().map(|(path, _, _)| path));

@@ -323,3 +323,83 @@ async fn a_dropped_connection_is_said_retried_and_resumed_with_what_changed_mean
     })
     .await;
 }
+
+/// A conversation of `lines` lines, a tool call on every third, a bad line on every 50th.
+fn conversation(lines: usize, from: usize) -> String {
+    (from..from + lines)
+        .map(|i| {
+            let t = format!("2026-03-01T{:02}:{:02}:{:02}Z", i / 3600, i / 60 % 60, i % 60);
+            if i % 50 == 7 {
+                "{not json\n".to_string()
+            } else if i % 3 == 0 {
+                format!(
+                    "{{\"t\":\"{t}\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"c{i}\",\"name\":\"bash\",\"input\":{{\"cmd\":\"{}\"}}}}]}}\n",
+                    "x".repeat(i % 700)
+                )
+            } else {
+                format!("{{\"t\":\"{t}\",\"role\":\"user\",\"content\":\"line {i} {}\"}}\n", "y".repeat(i % 900))
+            }
+        })
+        .collect()
+}
+
+/// What the model makes of a creature: counts, fatigue, activity, the last entry.
+fn figures(root: &Path) -> (u64, u64, u64, u64, Option<String>, Vec<u32>, Option<String>) {
+    use dreamwatch::memory::creature::Creature;
+    let mut c = Creature::open(root);
+    c.refresh();
+    let log = c.conversation();
+    let now = chrono::DateTime::parse_from_rfc3339("2026-03-01T00:20:00Z")
+        .unwrap()
+        .to_utc();
+    let last = log
+        .recent()
+        .back()
+        .map(|(n, e)| format!("{n}: {}", e.text(80).0));
+    (
+        log.lines(),
+        log.entries(),
+        log.bad_lines(),
+        c.fatigue(),
+        c.last_activity().map(|t| t.to_rfc3339()),
+        c.pulse(now, 48).calls,
+        last,
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversation_arrives_as_its_last_lines_with_the_far_count_of_the_rest() {
+    let far = far();
+    let sprout = far.garden.join("sprout");
+    let conv = sprout.join(".self/conversation.jsonl");
+    std::fs::write(&conv, conversation(900, 0)).unwrap();
+    // A dream in the middle: fatigue counts the calls after it, some in the head.
+    std::fs::write(
+        sprout.join(".self/dreams.jsonl"),
+        "{\"t\":\"2026-03-01T00:10:00Z\",\"reflection\":\"r\",\"deep\":false}\n",
+    )
+    .unwrap();
+    let size = std::fs::metadata(&conv).unwrap().len();
+    assert!(size > 256 << 10, "{size}");
+    let (_remote, mut rx) = start(Path::new(BIN), &far);
+    assert_eq!(next(&mut rx).await, Update::Up);
+    let copy = far.mirror.join("sprout");
+    let held = std::fs::metadata(copy.join(".self/conversation.jsonl"))
+        .unwrap()
+        .len();
+    assert!(held < 64 << 10, "{held} bytes of {size} held");
+    let here = figures(&copy);
+    assert_eq!(here, figures(&sprout));
+    assert_eq!(here.1 + here.2, 900);
+    assert!(here.3 > 0, "fatigue counted");
+    assert!(
+        here.5.iter().filter(|n| **n > 0).count() > 2,
+        "{:?}",
+        here.5
+    );
+
+    // Appended there: the copy goes on from its window, the figures still the whole log's.
+    append(&conv, &conversation(30, 900));
+    eventually("the appended lines", || figures(&copy) == figures(&sprout)).await;
+    assert_eq!(figures(&copy).1 + figures(&copy).2, 930);
+}
