@@ -143,6 +143,50 @@ pub fn each_field<'a>(
     (p.i == line.len()).then_some(())
 }
 
+/// The tool calls a conversation line's `content` holds, read without decoding it:
+/// blocks whose (last) `type` is `tool_use`, `tool-call` or `tool-result`. `None` when
+/// the caller must decode the line: not one JSON object, `content` repeated, a string
+/// `content` that may hold blocks as JSON text, an escaped key or type, a `type` that is
+/// not a string.
+pub fn content_calls(line: &[u8]) -> Option<usize> {
+    let mut p = Parser {
+        b: line,
+        i: 0,
+        depth: 0,
+    };
+    p.ws();
+    if p.peek() != Some(b'{') {
+        return None;
+    }
+    p.i += 1;
+    p.ws();
+    let mut calls = None;
+    if p.peek() == Some(b'}') {
+        p.i += 1;
+    } else {
+        loop {
+            p.ws();
+            let key = p.plain_key()?;
+            if key == b"content" {
+                if calls.is_some() {
+                    return None;
+                }
+                calls = Some(p.content_calls()?);
+            } else {
+                p.value()?;
+            }
+            p.ws();
+            match p.next()? {
+                b',' => continue,
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    p.ws();
+    (p.i == line.len()).then_some(calls.unwrap_or(0))
+}
+
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
 pub fn is_valid(bytes: &[u8]) -> bool {
     let mut p = Parser {
@@ -257,6 +301,99 @@ impl<'a> Parser<'a> {
         }
         self.depth -= 1;
         Some(())
+    }
+
+    /// A key without escapes and its colon; `None` for an escaped one (only a decoder
+    /// can say what it names).
+    fn plain_key(&mut self) -> Option<&'a [u8]> {
+        let key = self.string()?;
+        if key.contains(&b'\\') {
+            return None;
+        }
+        self.ws();
+        self.expect(b':')?;
+        self.ws();
+        Some(key)
+    }
+
+    /// The tool calls of a `content` value (see [`content_calls`]).
+    fn content_calls(&mut self) -> Option<usize> {
+        match self.peek()? {
+            b'"' => {
+                let text = self.string()?;
+                let body = text.trim_ascii_start();
+                // Blocks written as JSON text, or a start only a decoder can read.
+                let undecided = body.starts_with(b"[{")
+                    || body.first().is_some_and(|b| *b == b'\\' || *b >= 0x80);
+                (!undecided).then_some(0)
+            }
+            b'[' => {
+                self.enter()?;
+                self.i += 1;
+                self.ws();
+                let mut calls = 0;
+                if self.peek() == Some(b']') {
+                    self.i += 1;
+                } else {
+                    loop {
+                        self.ws();
+                        if self.peek() == Some(b'{') {
+                            calls += usize::from(self.is_call_block()?);
+                        } else {
+                            self.value()?;
+                        }
+                        self.ws();
+                        match self.next()? {
+                            b',' => continue,
+                            b']' => break,
+                            _ => return None,
+                        }
+                    }
+                }
+                self.depth -= 1;
+                Some(calls)
+            }
+            _ => self.value().map(|()| 0),
+        }
+    }
+
+    /// Whether a content block (an object) is a tool call, by its last `type`.
+    fn is_call_block(&mut self) -> Option<bool> {
+        self.enter()?;
+        self.i += 1;
+        self.ws();
+        let mut kind: Option<&[u8]> = None;
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+        } else {
+            loop {
+                self.ws();
+                let key = self.plain_key()?;
+                if key == b"type" {
+                    if self.peek() != Some(b'"') {
+                        return None;
+                    }
+                    let text = self.string()?;
+                    if text.contains(&b'\\') {
+                        return None;
+                    }
+                    kind = Some(text);
+                } else {
+                    self.value()?;
+                }
+                self.ws();
+                match self.next()? {
+                    b',' => continue,
+                    b'}' => break,
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(matches!(
+            kind,
+            Some(b"tool_use" | b"tool-call" | b"tool-result")
+        ))
     }
 
     fn digits(&mut self) -> usize {

@@ -560,11 +560,15 @@ fn pulse_floor(path: &Path, from: u64) -> Option<i64> {
     file.seek(SeekFrom::Start(from)).ok()?;
     let mut tail = Vec::new();
     file.take(TAIL_WINDOW).read_to_end(&mut tail).ok()?;
+    // A line's calls and time read as `push` reads them, without building the entry (a
+    // tool's output can be a line of megabytes).
     tail.split(|b| *b == b'\n')
         .filter(|line| may_call_tools(line))
-        .filter_map(|line| ConversationEntry::parse(line).ok())
-        .filter(|e| e.tool_calls() > 0)
-        .filter_map(|e| e.t)
+        .filter(|line| super::tool_calls::count(line).is_some_and(|n| n > 0))
+        .filter_map(|line| match light_parse(line) {
+            Some(t) => t,
+            None => ConversationEntry::parse(line).ok().and_then(|e| e.t),
+        })
         .map(interval_of)
         .max()
         .map(|newest| newest - KEPT)

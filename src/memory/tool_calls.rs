@@ -13,14 +13,22 @@ use super::conversation::ConversationEntry;
 
 /// The tool calls of a conversation line; `None` when it is not a valid entry.
 pub fn count(line: &[u8]) -> Option<usize> {
-    let quick = std::str::from_utf8(line)
-        .ok()
-        .and_then(|text| serde_json::from_str::<Line>(text).ok())
-        .and_then(|l| l.content.map_or(Some(0), |c| c.0));
+    if let Some(calls) = super::fast_json::content_calls(line) {
+        return Some(calls);
+    }
+    let quick = by_serde(line);
     match quick {
         Some(n) => Some(n),
         None => ConversationEntry::parse(line).ok().map(|e| e.tool_calls()),
     }
+}
+
+/// The count read with serde, `content` and each block's `type` decoded.
+fn by_serde(line: &[u8]) -> Option<usize> {
+    std::str::from_utf8(line)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Line>(text).ok())
+        .and_then(|l| l.content.map_or(Some(0), |c| c.0))
 }
 
 #[derive(Deserialize)]
@@ -177,10 +185,65 @@ mod tests {
             r#"not json"#,
         ];
         for line in lines {
+            if let Some(fast) = super::super::fast_json::content_calls(line.as_bytes()) {
+                assert_eq!(Some(fast), by_serde(line.as_bytes()), "{line}");
+            }
             let full = ConversationEntry::parse(line.as_bytes())
                 .ok()
                 .map(|e| e.tool_calls());
             assert_eq!(count(line.as_bytes()), full, "{line}");
+        }
+    }
+
+    fn block() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(r#"{"type":"tool_use","id":"1","input":{"a":[1,{"type":"text"}]}}"#.to_string()),
+            Just(r#"{"type":"tool-call"}"#.to_string()),
+            Just(r#"{"type":"tool-result","output":"x"}"#.to_string()),
+            Just(r#"{"type":"text","text":"[{\"type\":\"tool_use\"}]"}"#.to_string()),
+            Just(r#"{"type":"tool_use","type":"text"}"#.to_string()),
+            Just(r#"{"type":"text","type":"tool_use"}"#.to_string()),
+            Just(r#"{"ty\u0070e":"tool_use"}"#.to_string()),
+            Just(r#"{"type":"tool\u005fuse"}"#.to_string()),
+            Just(r#"{"type":7}"#.to_string()),
+            Just(r#"{}"#.to_string()),
+            Just(r#""s""#.to_string()),
+            Just("3".to_string()),
+            Just("[1,{\"type\":\"tool_use\"}]".to_string()),
+            Just("null".to_string()),
+        ]
+    }
+
+    fn content() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::collection::vec(block(), 0..6).prop_map(|b| format!("[{}]", b.join(","))),
+            Just(r#""plain text""#.to_string()),
+            Just(r#""  [{\"type\":\"tool_use\"}]""#.to_string()),
+            Just(r#""\n[{\"type\":\"tool_use\"}]""#.to_string()),
+            Just("null".to_string()),
+            Just(r#"{"type":"tool_use"}"#.to_string()),
+            Just("[".to_string()),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Where the scan settles a count, it is serde's.
+        #[test]
+        fn the_scan_counts_what_serde_counts(
+            first in content(),
+            second in proptest::option::of(content()),
+            key in proptest::sample::select(vec!["content", "con\\u0074ent", "other"]),
+        ) {
+            let mut line = format!(r#"{{"role":"assistant","{key}":{first}"#);
+            if let Some(second) = second {
+                line.push_str(&format!(r#","content":{second}"#));
+            }
+            line.push('}');
+            if let Some(fast) = super::super::fast_json::content_calls(line.as_bytes()) {
+                proptest::prop_assert_eq!(Some(fast), by_serde(line.as_bytes()), "{}", line);
+            }
         }
     }
 }
