@@ -63,7 +63,7 @@ pub fn withdraw_under(dir: &Path) {
     offered().retain(|p, _| !p.starts_with(dir));
 }
 
-/// The files under `from` are under `to` now (a directory renamed).
+/// The files under `from` are under `to` now (its directories renamed there).
 pub fn moved(from: &Path, to: &Path) {
     let mut offered = offered();
     let keys: Vec<PathBuf> = offered

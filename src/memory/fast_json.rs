@@ -187,6 +187,23 @@ pub fn content_calls(line: &[u8]) -> Option<usize> {
     (p.i == line.len()).then_some(calls.unwrap_or(0))
 }
 
+/// The tool calls of blocks written as JSON text (a `content` string holding an array of
+/// blocks), as [`content_calls`] counts an array; `None` when it cannot settle them.
+pub fn array_calls(text: &[u8]) -> Option<usize> {
+    let mut p = Parser {
+        b: text,
+        i: 0,
+        depth: 0,
+    };
+    p.ws();
+    if p.peek() != Some(b'[') {
+        return None;
+    }
+    let calls = p.content_calls()?;
+    p.ws();
+    (p.i == text.len()).then_some(calls)
+}
+
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
 pub fn is_valid(bytes: &[u8]) -> bool {
     let mut p = Parser {

@@ -48,6 +48,9 @@ fn in_text(text: &str) -> Option<usize> {
     if !text.trim_start().starts_with("[{") {
         return Some(0);
     }
+    if let Some(calls) = super::fast_json::array_calls(text.as_bytes()) {
+        return Some(calls);
+    }
     match serde_json::from_str::<Vec<Kind>>(text) {
         Ok(kinds) => Some(calls(&kinds)),
         // Cut short by the logger: counted by its type tags, as the full parse does.
@@ -225,6 +228,10 @@ mod tests {
             Just("null".to_string()),
             Just(r#"{"type":"tool_use"}"#.to_string()),
             Just("[".to_string()),
+            // Blocks written as JSON text, as OpenSeed writes them.
+            proptest::collection::vec(block(), 1..5).prop_map(|b| {
+                serde_json::to_string(&format!("[{}]", b.join(","))).unwrap_or_default()
+            }),
         ]
     }
 
@@ -243,6 +250,11 @@ mod tests {
             line.push('}');
             if let Some(fast) = super::super::fast_json::content_calls(line.as_bytes()) {
                 proptest::prop_assert_eq!(Some(fast), by_serde(line.as_bytes()), "{}", line);
+            }
+            // The count, whichever way it is read, is the full parse's.
+            let full = ConversationEntry::parse(line.as_bytes()).ok().map(|e| e.tool_calls());
+            if full.is_some() {
+                proptest::prop_assert_eq!(count(line.as_bytes()), full, "{}", line);
             }
         }
     }

@@ -147,11 +147,12 @@ impl Mirror {
         for id in ids {
             let (from, to) = (landing.join(id), self.root.join(id));
             match std::fs::rename(&from, &to) {
-                Ok(()) => far_head::moved(&from, &to),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(io_at(&to)(e)),
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_at(&to)(e)),
+                _ => {}
             }
         }
+        // Every count offered at once (one look through them, not one a creature).
+        far_head::moved(&landing, &self.root);
         self.landing = false;
         match std::fs::remove_dir(&landing) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(&landing)(e)),
