@@ -22,58 +22,32 @@ pub struct LineFields<'a> {
 /// Validates `line` as one JSON object holding a string `role`; returns its `t`.
 /// `None` when the line is not such an object (or repeats `t` or `role`).
 pub fn conversation_fields(line: &[u8]) -> Option<LineFields<'_>> {
-    let mut p = Parser {
-        b: line,
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    if p.peek() != Some(b'{') {
-        return None;
-    }
-    p.i += 1;
-    p.ws();
     let mut t = None;
     let mut seen_t = false;
     let mut role = false;
-    if p.peek() == Some(b'}') {
-        p.i += 1;
-    } else {
-        loop {
-            p.ws();
-            let key = p.string()?;
-            p.ws();
-            p.expect(b':')?;
-            p.ws();
-            match key {
-                b"t" => {
-                    if std::mem::replace(&mut seen_t, true) {
-                        return None;
-                    }
-                    if p.peek() == Some(b'"') {
-                        t = Some(p.string()?);
-                    } else {
-                        p.value()?;
-                    }
+    Parser::whole(line, |p| {
+        p.object_fields(|p, key| match key {
+            b"t" => {
+                if std::mem::replace(&mut seen_t, true) {
+                    return None;
                 }
-                b"role" => {
-                    if std::mem::replace(&mut role, true) || p.peek() != Some(b'"') {
-                        return None;
-                    }
-                    p.string()?;
+                if p.peek() == Some(b'"') {
+                    t = Some(p.string()?);
+                    Some(())
+                } else {
+                    p.value()
                 }
-                _ => p.value()?,
             }
-            p.ws();
-            match p.next()? {
-                b',' => continue,
-                b'}' => break,
-                _ => return None,
+            b"role" => {
+                if std::mem::replace(&mut role, true) || p.peek() != Some(b'"') {
+                    return None;
+                }
+                p.string().map(|_| ())
             }
-        }
-    }
-    p.ws();
-    (role && p.i == line.len()).then_some(LineFields { t })
+            _ => p.value(),
+        })
+    })?;
+    role.then_some(LineFields { t })
 }
 
 /// A field's value as [`each_field`] hands it over: scanned, not decoded.
@@ -96,26 +70,8 @@ pub fn each_field<'a>(
     line: &'a [u8],
     mut field: impl FnMut(&'a [u8], Raw<'a>) -> Option<()>,
 ) -> Option<()> {
-    let mut p = Parser {
-        b: line,
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    if p.peek() != Some(b'{') {
-        return None;
-    }
-    p.i += 1;
-    p.ws();
-    if p.peek() == Some(b'}') {
-        p.i += 1;
-    } else {
-        loop {
-            p.ws();
-            let key = p.string()?;
-            p.ws();
-            p.expect(b':')?;
-            p.ws();
+    Parser::whole(line, |p| {
+        p.object_fields(|p, key| {
             let start = p.i;
             let value = match p.peek()? {
                 b'"' => {
@@ -130,17 +86,9 @@ pub fn each_field<'a>(
                 b'f' => p.literal(b"false").map(|()| Raw::False)?,
                 _ => p.value().map(|()| Raw::Other)?,
             };
-            field(key, value)?;
-            p.ws();
-            match p.next()? {
-                b',' => continue,
-                b'}' => break,
-                _ => return None,
-            }
-        }
-    }
-    p.ws();
-    (p.i == line.len()).then_some(())
+            field(key, value)
+        })
+    })
 }
 
 /// The tool calls a conversation line's `content` holds, read without decoding it:
@@ -149,73 +97,43 @@ pub fn each_field<'a>(
 /// `content` that may hold blocks as JSON text, an escaped key or type, a `type` that is
 /// not a string.
 pub fn content_calls(line: &[u8]) -> Option<usize> {
-    let mut p = Parser {
-        b: line,
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    if p.peek() != Some(b'{') {
-        return None;
-    }
-    p.i += 1;
-    p.ws();
     let mut calls = None;
-    if p.peek() == Some(b'}') {
-        p.i += 1;
-    } else {
-        loop {
-            p.ws();
-            let key = p.plain_key()?;
-            if key == b"content" {
+    Parser::whole(line, |p| {
+        p.object_fields(|p, key| {
+            if key.contains(&b'\\') {
+                None
+            } else if key == b"content" {
+                // Repeated: only a decoder says which one counts.
                 if calls.is_some() {
                     return None;
                 }
                 calls = Some(p.content_calls()?);
+                Some(())
             } else {
-                p.value()?;
+                p.value()
             }
-            p.ws();
-            match p.next()? {
-                b',' => continue,
-                b'}' => break,
-                _ => return None,
-            }
-        }
-    }
-    p.ws();
-    (p.i == line.len()).then_some(calls.unwrap_or(0))
+        })
+    })?;
+    Some(calls.unwrap_or(0))
 }
 
 /// The tool calls of blocks written as JSON text (a `content` string holding an array of
 /// blocks), as [`content_calls`] counts an array; `None` when it cannot settle them.
 pub fn array_calls(text: &[u8]) -> Option<usize> {
-    let mut p = Parser {
-        b: text,
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    if p.peek() != Some(b'[') {
-        return None;
-    }
-    let calls = p.content_calls()?;
-    p.ws();
-    (p.i == text.len()).then_some(calls)
+    let mut calls = 0;
+    Parser::whole(text, |p| {
+        if p.peek() != Some(b'[') {
+            return None;
+        }
+        calls = p.content_calls()?;
+        Some(())
+    })?;
+    Some(calls)
 }
 
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
 pub fn is_valid(bytes: &[u8]) -> bool {
-    let mut p = Parser {
-        b: bytes,
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    p.value().is_some() && {
-        p.ws();
-        p.i == bytes.len()
-    }
+    Parser::whole(bytes, Parser::value).is_some()
 }
 
 struct Parser<'a> {
@@ -272,7 +190,33 @@ impl<'a> Parser<'a> {
         (self.depth <= MAX_DEPTH).then_some(())
     }
 
+    /// Runs `inner` on `bytes` (leading white space skipped); `None` unless it reads all
+    /// of them but trailing white space.
+    fn whole(bytes: &'a [u8], inner: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+        let mut p = Parser {
+            b: bytes,
+            i: 0,
+            depth: 0,
+        };
+        p.ws();
+        inner(&mut p)?;
+        p.ws();
+        (p.i == bytes.len()).then_some(())
+    }
+
     fn object(&mut self) -> Option<()> {
+        self.object_fields(|p, _| p.value())
+    }
+
+    /// Walks an object (at its `{`), handing each key (raw, without its quotes) to
+    /// `field` with the parser at the value, which `field` reads.
+    fn object_fields(
+        &mut self,
+        mut field: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        if self.peek() != Some(b'{') {
+            return None;
+        }
         self.enter()?;
         self.i += 1;
         self.ws();
@@ -281,11 +225,11 @@ impl<'a> Parser<'a> {
         } else {
             loop {
                 self.ws();
-                self.string()?;
+                let key = self.string()?;
                 self.ws();
                 self.expect(b':')?;
                 self.ws();
-                self.value()?;
+                field(self, key)?;
                 self.ws();
                 match self.next()? {
                     b',' => continue,
@@ -299,6 +243,11 @@ impl<'a> Parser<'a> {
     }
 
     fn array(&mut self) -> Option<()> {
+        self.array_items(|p| p.value())
+    }
+
+    /// Walks an array (at its `[`), `item` reading each value.
+    fn array_items(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
         self.enter()?;
         self.i += 1;
         self.ws();
@@ -307,7 +256,7 @@ impl<'a> Parser<'a> {
         } else {
             loop {
                 self.ws();
-                self.value()?;
+                item(self)?;
                 self.ws();
                 match self.next()? {
                     b',' => continue,
@@ -318,19 +267,6 @@ impl<'a> Parser<'a> {
         }
         self.depth -= 1;
         Some(())
-    }
-
-    /// A key without escapes and its colon; `None` for an escaped one (only a decoder
-    /// can say what it names).
-    fn plain_key(&mut self) -> Option<&'a [u8]> {
-        let key = self.string()?;
-        if key.contains(&b'\\') {
-            return None;
-        }
-        self.ws();
-        self.expect(b':')?;
-        self.ws();
-        Some(key)
     }
 
     /// The tool calls of a `content` value (see [`content_calls`]).
@@ -345,29 +281,15 @@ impl<'a> Parser<'a> {
                 (!undecided).then_some(0)
             }
             b'[' => {
-                self.enter()?;
-                self.i += 1;
-                self.ws();
                 let mut calls = 0;
-                if self.peek() == Some(b']') {
-                    self.i += 1;
-                } else {
-                    loop {
-                        self.ws();
-                        if self.peek() == Some(b'{') {
-                            calls += usize::from(self.is_call_block()?);
-                        } else {
-                            self.value()?;
-                        }
-                        self.ws();
-                        match self.next()? {
-                            b',' => continue,
-                            b']' => break,
-                            _ => return None,
-                        }
+                self.array_items(|p| {
+                    if p.peek() == Some(b'{') {
+                        calls += usize::from(p.is_call_block()?);
+                        Some(())
+                    } else {
+                        p.value()
                     }
-                }
-                self.depth -= 1;
+                })?;
                 Some(calls)
             }
             _ => self.value().map(|()| 0),
@@ -376,37 +298,24 @@ impl<'a> Parser<'a> {
 
     /// Whether a content block (an object) is a tool call, by its last `type`.
     fn is_call_block(&mut self) -> Option<bool> {
-        self.enter()?;
-        self.i += 1;
-        self.ws();
         let mut kind: Option<&[u8]> = None;
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-        } else {
-            loop {
-                self.ws();
-                let key = self.plain_key()?;
-                if key == b"type" {
-                    if self.peek() != Some(b'"') {
-                        return None;
-                    }
-                    let text = self.string()?;
-                    if text.contains(&b'\\') {
-                        return None;
-                    }
-                    kind = Some(text);
-                } else {
-                    self.value()?;
-                }
-                self.ws();
-                match self.next()? {
-                    b',' => continue,
-                    b'}' => break,
-                    _ => return None,
-                }
+        self.object_fields(|p, key| {
+            if key.contains(&b'\\') {
+                return None;
             }
-        }
-        self.depth -= 1;
+            if key != b"type" {
+                return p.value();
+            }
+            if p.peek() != Some(b'"') {
+                return None;
+            }
+            let text = p.string()?;
+            if text.contains(&b'\\') {
+                return None;
+            }
+            kind = Some(text);
+            Some(())
+        })?;
         Some(matches!(
             kind,
             Some(b"tool_use" | b"tool-call" | b"tool-result")
