@@ -131,6 +131,32 @@ pub fn array_calls(text: &[u8]) -> Option<usize> {
     Some(calls)
 }
 
+/// A JSON string's raw bytes (without its quotes) decoded; `None` for a `\\u` escape
+/// (a lone surrogate needs the tolerant decoder) or a bad escape. Written by hand: the
+/// text of blocks inside a string is escaped every few bytes, where serde decodes an
+/// escape at a time.
+fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(at) = memchr::memchr(b'\\', rest) {
+        out.extend_from_slice(&rest[..at]);
+        out.push(match rest.get(at + 1)? {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            _ => return None,
+        });
+        rest = &rest[at + 2..];
+    }
+    out.extend_from_slice(rest);
+    Some(out)
+}
+
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
 pub fn is_valid(bytes: &[u8]) -> bool {
     Parser::whole(bytes, Parser::value).is_some()
@@ -273,12 +299,21 @@ impl<'a> Parser<'a> {
     fn content_calls(&mut self) -> Option<usize> {
         match self.peek()? {
             b'"' => {
-                let text = self.string()?;
-                let body = text.trim_ascii_start();
+                let raw = self.string()?;
+                let body = raw.trim_ascii_start();
                 // Blocks written as JSON text, or a start only a decoder can read.
                 let undecided = body.starts_with(b"[{")
                     || body.first().is_some_and(|b| *b == b'\\' || *b >= 0x80);
-                (!undecided).then_some(0)
+                if !undecided {
+                    return Some(0);
+                }
+                let text = unescape(raw)?;
+                let text = text.trim_ascii_start();
+                match text.first() {
+                    Some(b) if *b >= 0x80 => None,
+                    _ if !text.starts_with(b"[{") => Some(0),
+                    _ => array_calls(text),
+                }
             }
             b'[' => {
                 let mut calls = 0;
@@ -525,6 +560,23 @@ mod tests {
         );
         // Lone surrogates are accepted, as the tolerant parser does.
         assert!(conversation_fields(br#"{"role":"u","content":"\ud83d"}"#).is_some());
+    }
+
+    #[test]
+    fn strings_decode_as_serde_decodes_them() {
+        for text in [
+            "plain",
+            "a\"b\\c/d\n\r\t\u{8}\u{c}",
+            "[{\"type\":\"tool_use\"}]",
+            "é\\\"",
+        ] {
+            let json = serde_json::to_string(text).unwrap();
+            let raw = &json.as_bytes()[1..json.len() - 1];
+            assert_eq!(unescape(raw).as_deref(), Some(text.as_bytes()), "{json}");
+        }
+        assert_eq!(unescape(br"\u00e9"), None);
+        assert_eq!(unescape(br"\x"), None);
+        assert_eq!(unescape(b"cut\\"), None);
     }
 
     #[test]
