@@ -2,7 +2,7 @@
 """A fleet in one observatory: N creatures on H hosts watched over OpenSSH on 127.0.0.1.
 
     cargo build --release
-    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100]
+    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100] [--cache DIR]
 
 The gardens are made once under --dir (one creature from gen_creature.py, copied; host k
 holds garden `hk/` of creatures c1..cN/H; the first creature of h1 is named `a-latency` so
@@ -129,6 +129,9 @@ def main():
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "dreamwatch-bench"))
+    ap.add_argument("--cache", default=None,
+                    help="the observatory's cache directory, where the far gardens' copies are written "
+                         "(default: in the run's empty home; /dev/shm/... puts them on tmpfs)")
     args = ap.parse_args()
     random.seed(args.seed)
     os.makedirs(args.dir, exist_ok=True)
@@ -139,7 +142,7 @@ def main():
     try:
         sshd, config = start_sshd(tmp, [f"dw{h}" for h in range(1, args.hosts + 1)])
         env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"), XDG_CACHE_HOME=os.path.join(tmp, "cache"),
+                   XDG_STATE_HOME=os.path.join(tmp, "state"), XDG_CACHE_HOME=args.cache or os.path.join(tmp, "cache"),
                    TERM="xterm-256color", DREAMWATCH_SSH=f"ssh -F {config}")
         env.pop("NO_COLOR", None)
         env.pop("TMUX", None)

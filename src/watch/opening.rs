@@ -270,4 +270,43 @@ mod tests {
         paths.sort();
         assert_eq!(taken, paths);
     }
+
+    /// Creatures found again while the last ones are still being opened (a far garden's
+    /// copy landing beside another's): every one of both is taken in.
+    #[tokio::test]
+    async fn a_second_start_while_the_first_is_opening_loses_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        let made = |from: usize, to: usize| -> Vec<PathBuf> {
+            (from..to)
+                .map(|i| {
+                    let c = tmp.path().join(format!("c{i}"));
+                    std::fs::create_dir_all(c.join(".self")).unwrap();
+                    c
+                })
+                .collect()
+        };
+        let (hints, _rx) = mpsc::unbounded_channel();
+        let with = OpenWith {
+            settle: Duration::ZERO,
+            gate: CountGate::default(),
+            hints,
+        };
+        let mut opening = Opening::default();
+        let (first, second) = (made(0, 40), made(40, 80));
+        opening.start(first.clone(), with.clone());
+        let mut taken = Vec::new();
+        opening.wait().await;
+        taken.extend(opening.take(3).into_iter().map(|(path, _, _)| path));
+        opening.start(second.clone(), with);
+        while !opening.is_empty() {
+            tokio::time::timeout(Duration::from_secs(30), opening.wait())
+                .await
+                .expect("opened in time");
+            taken.extend(opening.take(8).into_iter().map(|(path, _, _)| path));
+        }
+        let mut all = [first, second].concat();
+        all.sort();
+        taken.sort();
+        assert_eq!(taken, all);
+    }
 }
