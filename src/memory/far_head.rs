@@ -38,6 +38,21 @@ pub struct FarHead {
     pub dropped: u64,
 }
 
+/// Tool calls a head may carry: a count of at most 8 MiB of lines (a far side counts only
+/// conversations up to its window) holds far fewer lines with a call.
+pub const MAX_CALLS: usize = 1 << 18;
+
+impl FarHead {
+    /// Whether it is the size a far side's count can be (the far side is trusted with
+    /// nothing: a report of millions of calls would be held in memory).
+    pub fn is_bounded(&self) -> bool {
+        self.calls.len() <= MAX_CALLS
+            && self.problems.len() <= super::problem::MAX_KEPT + 1
+            && self.pulse.len() <= 2 * super::pulse::KEPT as usize
+            && self.entries.saturating_add(self.bad) <= self.lines
+    }
+}
+
 /// Counts offered, by the copy's path: the inode of the file they count the head of.
 type Offered = HashMap<PathBuf, (u64, Arc<FarHead>)>;
 
@@ -169,5 +184,27 @@ mod tests {
             last_dream_in(&p).map(|t| t.to_rfc3339()),
             Some("2026-03-01T00:33:19+00:00".into())
         );
+    }
+
+    #[test]
+    fn a_count_larger_than_a_far_side_makes_is_refused() {
+        let fine = FarHead {
+            lines: 10,
+            entries: 9,
+            bad: 1,
+            calls: vec![(Utc::now(), 2); 5],
+            ..FarHead::default()
+        };
+        assert!(fine.is_bounded());
+        let more_lines_than_counted = FarHead {
+            entries: 11,
+            ..fine.clone()
+        };
+        assert!(!more_lines_than_counted.is_bounded());
+        let flood = FarHead {
+            calls: vec![(Utc::now(), 1); MAX_CALLS + 1],
+            ..fine
+        };
+        assert!(!flood.is_bounded());
     }
 }

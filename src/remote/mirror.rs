@@ -34,6 +34,8 @@ pub enum MirrorError {
     Unknown(String),
     #[error("the far side sent bytes that are not base64")]
     BadBytes,
+    #[error("the far side sent a count of {0:?} no far side makes (too many calls or problems)")]
+    BadHead(String),
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
 }
@@ -187,6 +189,9 @@ impl Mirror {
                 self.known(id)?;
                 if !FileKind::Conversation.candidates().contains(&file.as_str()) {
                     return Err(MirrorError::BadFile(file.clone()));
+                }
+                if !head.is_bounded() {
+                    return Err(MirrorError::BadHead(file.clone()));
                 }
                 self.heads.insert((id.clone(), file.clone()), head.clone());
                 Ok(())
@@ -552,5 +557,15 @@ mod tests {
             head,
         };
         assert!(matches!(m.apply(&bad), Err(MirrorError::BadFile(_))));
+        let flood = Report::Head {
+            id: "sprout".into(),
+            file: conv.into(),
+            head: FarHead {
+                lines: 1,
+                entries: 5,
+                ..FarHead::default()
+            },
+        };
+        assert!(matches!(m.apply(&flood), Err(MirrorError::BadHead(_))));
     }
 }
