@@ -14,6 +14,7 @@ mod idle;
 mod remote_ssh;
 mod tmux;
 mod tmux_comforts;
+mod tmux_counting;
 mod tmux_guardrails;
 mod tmux_notify;
 mod tmux_openseed;
