@@ -4,7 +4,9 @@
 //! still its beginning (same inode, same digest) only the rest goes, else the whole
 //! file. A larger one is a log: its appends go as they come, checked against the last
 //! bytes sent ([`TAIL`]); a shrink, another inode or other bytes there send its last
-//! [`WINDOW`] again, as does a mirror grown past twice the window.
+//! [`WINDOW`] again, as does a mirror grown past twice the window. A conversation of
+//! more than [`COUNT_ABOVE`] bytes goes as its last lines with the far side's count of the
+//! rest ([`look_conversation`]), then by appends.
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
@@ -218,7 +220,7 @@ mod tests {
 
     use super::*;
 
-    fn text(op: &FileOp) -> (String, Option<(u64, u64)>) {
+    fn text_of(op: &FileOp) -> (String, Option<(u64, u64)>) {
         match op {
             FileOp::Put { base, size, bytes } => (
                 String::from_utf8(bytes.decode().unwrap()).unwrap(),
@@ -236,17 +238,17 @@ mod tests {
         assert_eq!(look(&p, None).unwrap(), (None, None));
         std::fs::write(&p, "a\n").unwrap();
         let (op, sent) = look(&p, None).unwrap();
-        assert_eq!(text(&op.unwrap()), ("a\n".into(), Some((0, 2))));
+        assert_eq!(text_of(&op.unwrap()), ("a\n".into(), Some((0, 2))));
         let (op, again) = look(&p, sent.as_ref()).unwrap();
         assert_eq!((op, again.as_ref()), (None, sent.as_ref()));
         let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
         f.write_all(b"b\npartial").unwrap();
         let (op, sent) = look(&p, sent.as_ref()).unwrap();
-        assert_eq!(text(&op.unwrap()), ("b\npartial".into(), None));
+        assert_eq!(text_of(&op.unwrap()), ("b\npartial".into(), None));
         // Rewritten in place, longer: the whole file again.
         std::fs::write(&p, "x\nb\npartial and more\n").unwrap();
         let (op, sent) = look(&p, sent.as_ref()).unwrap();
-        assert_eq!(text(&op.unwrap()).1, Some((0, 21)));
+        assert_eq!(text_of(&op.unwrap()).1, Some((0, 21)));
         std::fs::remove_file(&p).unwrap();
         let (op, sent) = look(&p, sent.as_ref()).unwrap();
         assert_eq!((op, sent), (Some(FileOp::Delete), None));
@@ -264,7 +266,7 @@ mod tests {
         std::fs::write(&p, line.repeat(lines)).unwrap();
         let size = (line.len() * lines) as u64;
         let (op, sent) = look(&p, None).unwrap();
-        let (window, at) = text(&op.unwrap());
+        let (window, at) = text_of(&op.unwrap());
         let (base, total) = at.unwrap();
         assert_eq!(total, size);
         assert!(window.len() as u64 <= WINDOW && window.starts_with("{\"role\""));
@@ -274,12 +276,65 @@ mod tests {
         f.write_all(b"{\"role\":\"assistant\"}\n").unwrap();
         let (op, sent) = look(&p, sent.as_ref()).unwrap();
         assert_eq!(
-            text(&op.unwrap()),
+            text_of(&op.unwrap()),
             ("{\"role\":\"assistant\"}\n".into(), None)
         );
         // Truncated and written again: the window (here the whole short file) again.
         std::fs::write(&p, line.repeat(lines)).unwrap();
         let (op, _) = look(&p, sent.as_ref()).unwrap();
-        assert!(text(&op.unwrap()).1.is_some());
+        assert!(text_of(&op.unwrap()).1.is_some());
+    }
+
+    #[test]
+    fn a_conversation_goes_as_its_last_lines_with_the_count_of_the_rest_then_its_appends() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("conversation.jsonl");
+        let dreams = dir.path().join("dreams.jsonl");
+        let line = |i: usize| {
+            format!(
+                "{{\"t\":\"2026-03-01T00:00:{:02}Z\",\"role\":\"user\",\"content\":\"{i} {}\"}}\n",
+                i % 60,
+                "x".repeat(500)
+            )
+        };
+        // About 100 KiB: under SMALL, over COUNT_ABOVE.
+        let text: String = (0..200).map(line).collect();
+        std::fs::write(&p, &text).unwrap();
+        let (op, sent, head) = look_conversation(&p, None, &dreams).unwrap();
+        let (window, at) = text_of(&op.unwrap());
+        let (base, size) = at.unwrap();
+        let head = head.expect("the rest counted");
+        assert_eq!(size, text.len() as u64);
+        assert!(window.len() as u64 >= KEEP && base > 0, "{base}");
+        assert_eq!(
+            &text[base as usize..],
+            window,
+            "whole lines from a line start"
+        );
+        assert_eq!(head.lines, text[..base as usize].lines().count() as u64);
+        assert_eq!((head.entries, head.bad), (head.lines, 0));
+        // Appended: only the appended line goes, though the file is small.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .write_all(line(200).as_bytes())
+            .unwrap();
+        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        assert_eq!(text_of(&op.unwrap()), (line(200), None));
+        assert!(head.is_none());
+        // Rewritten: its last lines and their count again.
+        std::fs::write(&p, &text).unwrap();
+        let (op, _, head) = look_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        assert!(text_of(&op.unwrap()).1.is_some());
+        assert!(head.is_some());
+        // Small enough: whole, no count.
+        std::fs::write(&p, line(1)).unwrap();
+        let (op, _, head) = look_conversation(&p, None, &dreams).unwrap();
+        assert_eq!(
+            text_of(&op.unwrap()),
+            (line(1), Some((0, line(1).len() as u64)))
+        );
+        assert!(head.is_none());
     }
 }
