@@ -63,7 +63,10 @@ pub fn dream_fields(line: &[u8]) -> Option<DreamFields> {
 fn decode(quoted: &[u8]) -> Option<Cow<'_, str>> {
     let inner = quoted.get(1..quoted.len().checked_sub(1)?)?;
     if memchr::memchr(b'\\', inner).is_some() {
-        return serde_json::from_slice(quoted).ok().map(Cow::Owned);
+        return match super::fast_json::unescape(inner).map(String::from_utf8) {
+            Some(Ok(text)) => Some(Cow::Owned(text)),
+            _ => serde_json::from_slice(quoted).ok().map(Cow::Owned),
+        };
     }
     std::str::from_utf8(inner).ok().map(Cow::Borrowed)
 }

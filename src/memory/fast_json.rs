@@ -131,16 +131,16 @@ pub fn array_calls(text: &[u8]) -> Option<usize> {
     Some(calls)
 }
 
-/// A JSON string's raw bytes (without its quotes) decoded; `None` for a `\\u` escape
-/// (a lone surrogate needs the tolerant decoder) or a bad escape. Written by hand: the
+/// A JSON string's raw bytes (without its quotes) decoded; `None` for a lone surrogate
+/// escape (only the tolerant decoder repairs one) or a bad escape. Written by hand: the
 /// text of blocks inside a string is escaped every few bytes, where serde decodes an
 /// escape at a time.
-fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(at) = memchr::memchr(b'\\', rest) {
         out.extend_from_slice(&rest[..at]);
-        out.push(match rest.get(at + 1)? {
+        let simple = match rest.get(at + 1)? {
             b'"' => b'"',
             b'\\' => b'\\',
             b'/' => b'/',
@@ -149,12 +149,45 @@ fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
             b'n' => b'\n',
             b'r' => b'\r',
             b't' => b'\t',
+            b'u' => {
+                let (c, used) = unicode_escape(&rest[at..])?;
+                let mut utf8 = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                rest = &rest[at + used..];
+                continue;
+            }
             _ => return None,
-        });
+        };
+        out.push(simple);
         rest = &rest[at + 2..];
     }
     out.extend_from_slice(rest);
     Some(out)
+}
+
+/// The character of a `\\uXXXX` escape at the start of `bytes` (a surrogate pair: both
+/// escapes) and the bytes it took; `None` for a lone surrogate or bad hex.
+fn unicode_escape(bytes: &[u8]) -> Option<(char, usize)> {
+    let hex = |at: usize| -> Option<u32> {
+        let digits = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(digits, 16).ok()
+    };
+    let first = hex(2)?;
+    match first {
+        0xD800..=0xDBFF => {
+            if bytes.get(6..8)? != b"\\u" {
+                return None;
+            }
+            let second = hex(8)?;
+            if !(0xDC00..=0xDFFF).contains(&second) {
+                return None;
+            }
+            let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+            Some((char::from_u32(c)?, 12))
+        }
+        0xDC00..=0xDFFF => None,
+        _ => Some((char::from_u32(first)?, 6)),
+    }
 }
 
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
@@ -309,8 +342,10 @@ impl<'a> Parser<'a> {
                 }
                 let text = unescape(raw)?;
                 let text = text.trim_ascii_start();
+                // What Unicode calls white space beyond ASCII's (a vertical tab, U+00A0...)
+                // is for the decoder to trim.
                 match text.first() {
-                    Some(b) if *b >= 0x80 => None,
+                    Some(b) if *b >= 0x80 || *b < 0x20 => None,
                     _ if !text.starts_with(b"[{") => Some(0),
                     _ => array_calls(text),
                 }
@@ -574,7 +609,13 @@ mod tests {
             let raw = &json.as_bytes()[1..json.len() - 1];
             assert_eq!(unescape(raw).as_deref(), Some(text.as_bytes()), "{json}");
         }
-        assert_eq!(unescape(br"\u00e9"), None);
+        assert_eq!(
+            unescape(br"caf\u00e9 \ud83d\ude00").as_deref(),
+            Some("café 😀".as_bytes())
+        );
+        assert_eq!(unescape(br"\ud83d"), None, "a lone surrogate");
+        assert_eq!(unescape(br"\ude00x"), None);
+        assert_eq!(unescape(br"\u12"), None);
         assert_eq!(unescape(br"\x"), None);
         assert_eq!(unescape(b"cut\\"), None);
     }
