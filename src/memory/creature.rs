@@ -573,11 +573,8 @@ impl Creature {
             self.reset_log(kind);
             changes.push(Change::Reset(kind));
         }
-        if kind == FileKind::Conversation
-            && let Some(problems) = self.conversation.join_head()
-        {
-            self.add_head_problems(problems);
-            changes.push(Change::ConversationCounted);
+        if kind == FileKind::Conversation {
+            self.join_counted_head(changes);
         }
         let mut tailer = match self.tailers.remove(&kind) {
             Some(tailer) => tailer,
@@ -620,11 +617,8 @@ impl Creature {
             self.problem(changes, &path, None, what);
         }
         // A far side's count of the head is there with the window: joined at once.
-        if kind == FileKind::Conversation
-            && let Some(problems) = self.conversation.join_head()
-        {
-            self.add_head_problems(problems);
-            changes.push(Change::ConversationCounted);
+        if kind == FileKind::Conversation {
+            self.join_counted_head(changes);
         }
         if let Some(t) = self.last_dream_time() {
             self.events.forget_calls_until(t);
@@ -702,6 +696,15 @@ impl Creature {
             Tailer::starting_at(path, tail_start)
         } else {
             Tailer::new(path)
+        }
+    }
+
+    /// Joins the conversation's head count, once it has arrived (a background count, or
+    /// a far side's).
+    fn join_counted_head(&mut self, changes: &mut Vec<Change>) {
+        if let Some(problems) = self.conversation.join_head() {
+            self.add_head_problems(problems);
+            changes.push(Change::ConversationCounted);
         }
     }
 

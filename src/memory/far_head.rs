@@ -103,39 +103,17 @@ pub(crate) fn find(path: &Path) -> Option<Arc<FarHead>> {
 /// The time of the last dream in the dreams log at `path` that has one, read from its
 /// end (what fatigue is counted after).
 pub fn last_dream_in(path: &Path) -> Option<DateTime<Utc>> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = crate::tail::open_regular(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let mut end = len;
-    let mut carry: Vec<u8> = Vec::new();
-    // Back a chunk at a time until a dream with a time is found.
-    while end > 0 {
-        let start = end.saturating_sub(64 << 10);
-        file.seek(SeekFrom::Start(start)).ok()?;
-        let mut chunk = Vec::with_capacity((end - start) as usize + carry.len());
-        file.by_ref()
-            .take(end - start)
-            .read_to_end(&mut chunk)
-            .ok()?;
-        chunk.extend_from_slice(&carry);
-        let first_break = if start == 0 {
-            0
-        } else {
-            memchr::memchr(b'\n', &chunk).map_or(chunk.len(), |i| i + 1)
+    let mut last = None;
+    // A dream line longer than this (a reflection of megabytes) is passed over.
+    const MAX_LINE: usize = 4 << 20;
+    let found = crate::tail::read_back(path, u64::MAX, MAX_LINE, |line| {
+        last = match super::dream_fields::dream_fields(line) {
+            Some(f) => f.t,
+            None => super::dreams::Dream::parse(line).ok().and_then(|d| d.t),
         };
-        for line in chunk[first_break..].rsplit(|b| *b == b'\n') {
-            let t = match super::dream_fields::dream_fields(line) {
-                Some(f) => f.t,
-                None => super::dreams::Dream::parse(line).ok().and_then(|d| d.t),
-            };
-            if t.is_some() {
-                return t;
-            }
-        }
-        carry = chunk[..first_break].to_vec();
-        end = start;
-    }
-    None
+        last.is_none()
+    });
+    found.ok().and(last)
 }
 
 #[cfg(test)]

@@ -236,24 +236,35 @@ impl std::fmt::Debug for Opening {
 mod tests {
     use super::*;
 
-    /// With no thread to open them (none could start, or every one ended), the loop's
-    /// own takes open the creatures, those a thread took and never sent included.
-    #[test]
-    fn creatures_are_opened_here_when_no_thread_opens_them() {
-        let tmp = tempfile::tempdir().unwrap();
-        let mut paths: Vec<PathBuf> = (1..=6)
+    /// Creatures `c{i}` in `dir`, one for each `i` of `range`.
+    fn creatures(dir: &Path, range: std::ops::Range<usize>) -> Vec<PathBuf> {
+        range
             .map(|i| {
-                let c = tmp.path().join(format!("c{i}"));
+                let c = dir.join(format!("c{i}"));
                 std::fs::create_dir_all(c.join(".self")).unwrap();
                 c
             })
-            .collect();
-        let (hints, _rx) = mpsc::unbounded_channel();
+            .collect()
+    }
+
+    /// How the tests open creatures, and the channel their hints go to.
+    fn open_with() -> (OpenWith, mpsc::UnboundedReceiver<WatchBatch>) {
+        let (hints, rx) = mpsc::unbounded_channel();
         let with = OpenWith {
             settle: Duration::ZERO,
             gate: CountGate::default(),
             hints,
         };
+        (with, rx)
+    }
+
+    /// With no thread to open them (none could start, or every one ended), the loop's
+    /// own takes open the creatures, those a thread took and never sent included.
+    #[test]
+    fn creatures_are_opened_here_when_no_thread_opens_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut paths = creatures(tmp.path(), 1..7);
+        let (with, _hints) = open_with();
         let mut opening = Opening::default();
         opening.start(paths.clone(), with);
         // As if every thread had ended: what they send is dropped.
@@ -276,23 +287,9 @@ mod tests {
     #[tokio::test]
     async fn a_second_start_while_the_first_is_opening_loses_none() {
         let tmp = tempfile::tempdir().unwrap();
-        let made = |from: usize, to: usize| -> Vec<PathBuf> {
-            (from..to)
-                .map(|i| {
-                    let c = tmp.path().join(format!("c{i}"));
-                    std::fs::create_dir_all(c.join(".self")).unwrap();
-                    c
-                })
-                .collect()
-        };
-        let (hints, _rx) = mpsc::unbounded_channel();
-        let with = OpenWith {
-            settle: Duration::ZERO,
-            gate: CountGate::default(),
-            hints,
-        };
+        let (with, _hints) = open_with();
         let mut opening = Opening::default();
-        let (first, second) = (made(0, 40), made(40, 80));
+        let (first, second) = (creatures(tmp.path(), 0..40), creatures(tmp.path(), 40..80));
         opening.start(first.clone(), with.clone());
         let mut taken = Vec::new();
         opening.wait().await;
