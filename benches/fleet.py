@@ -12,13 +12,19 @@ connections as it would to H machines: `dreamwatch ssh://dw1/DIR/h1 ... ssh://dw
 in a tmux pane (200x60) with an empty home. A first run brings the binary to the far
 cache and is not measured. Then, from launch:
   - first frame: the garden list's title is on screen;
-  - all rows: the title says `Garden · N` and no row says `connecting` or `loading`;
+  - far sides started: every far side process (`inspect --follow --wire`, whose first
+    act is its hello) is running (/proc polled every 10 ms): when the far sides answer;
+  - all rows: the title says `Garden · N` and no row says `connecting` or `loading`
+    (every creature's figures are in: a large conversation counted on the far side);
+  - all logs: the status line no longer says `logs arriving` (the conversations' last
+    lines, sent after every far garden's figures);
   - peak RSS (VmHWM) of the observatory and of each far side (`inspect --follow --wire`);
   - idle: CPU time over --idle seconds with nothing changing on disk, of the observatory
     and summed over the far sides, as a share of one core;
   - far append: a line appended to `a-latency`'s observations.md until it is on screen
     (tmux polled every 2 ms), --appends times: p50, p99, max.
 Budgets (issue 24): first frame <= 300 ms, all rows <= 1 s after the far sides answer;
+(idle and appends are measured once every log has arrived);
 peak RSS < 300 MiB locally, < 32 MiB per far side of 200 creatures; idle < 0.5 % locally
 and < 0.5 % summed over the far sides; far append p99 <= 100 ms.
 """
@@ -30,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,9 +87,22 @@ def all_listed(total):
 def run(binary, fleet, hosts, total, env, idle, appends, measure):
     argv = [binary] + [f"ssh://dw{h}{fleet}/h{h}" for h in range(1, hosts + 1)]
     pane = Pane(argv, env)
+    started = {}
+
+    def watch_far_sides():
+        while time.perf_counter() - pane.t0 < 60:
+            if len(far_sides(fleet)) >= hosts:
+                started["s"] = time.perf_counter() - pane.t0
+                return
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=watch_far_sides, daemon=True)
+    watcher.start()
     try:
         first = pane.wait(lambda s: "Garden" in s, 120)
         rows = pane.wait(all_listed(total), 300)
+        logs = pane.wait(lambda s: all_listed(total)(s) and "arriving" not in s, 300)
+        watcher.join()
         if not measure:
             return None
         time.sleep(3)  # whatever follows the snapshot settles
@@ -106,7 +126,10 @@ def run(binary, fleet, hosts, total, env, idle, appends, measure):
         far_rss = [round(status_kib(p, "VmHWM") / 1024, 1) for p in far]
         return {
             "first_frame_s": round(first, 3),
+            "far_sides_started_s": round(started["s"], 3) if "s" in started else None,
             "all_rows_s": round(rows, 3),
+            "all_rows_after_far_sides_s": round(rows - started["s"], 3) if "s" in started else None,
+            "all_logs_s": round(logs, 3),
             "peak_rss_mib": round(status_kib(pane.pid, "VmHWM") / 1024, 1),
             "far_sides": len(far),
             "far_peak_rss_mib": far_rss,

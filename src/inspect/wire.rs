@@ -1,6 +1,8 @@
 //! `inspect --follow --wire`: the far side of a garden watched from another machine
 //! (the protocol is `remote::wire`'s). A hello, a first snapshot of every creature's
-//! files, `ready`, then each change as the watcher hints at it; requests on stdin (a
+//! files (its large conversations as their counts), `ready`, then each change as the
+//! watcher hints at it and, when nothing else is to do, the conversations' windows the
+//! snapshot left for later (a creature the near side looks at first); requests on stdin (a
 //! runner command, a message, an action of this machine's OpenSeed orchestrator)
 //! answered on stdout; what that orchestrator reports is passed on as it comes. It exits when its stdin closes, so an
 //! observatory that quits, or a dropped connection, leaves nothing running here.
@@ -69,7 +71,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     watcher.set_dirs(watched(&follower, far.as_ref()));
     let snapshot = emit(&mut out, &[hello])
         .and_then(|()| emit(&mut out, &found))
-        .and_then(|()| follower.look_found_with(|reports| emit(&mut out, &reports)))
+        .and_then(|()| follower.look_first_with(|reports| emit(&mut out, &reports)))
         .and_then(|()| emit(&mut out, &[Report::Ready]));
     if snapshot.is_err() {
         return Stop::Closed;
@@ -77,8 +79,12 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     // At rest only the watcher's events wake it: no tick, nothing looked at.
     watcher.tick_while(false);
     let mut stdin = BufReader::new(tokio::io::stdin());
+    // Until the near side asks for them, only the windows it wants go.
+    let mut all_windows = false;
     loop {
         tokio::select! {
+            // The windows left for later go only when nothing else is waiting.
+            biased;
             Some(report) = far_openseed::next(&mut far) => {
                 if emit(&mut out, &[report]).is_err() {
                     return Stop::Closed;
@@ -120,6 +126,14 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                         return Stop::Refused;
                     }
                     Ok(Request::Hello { .. }) => continue,
+                    Ok(Request::Want { id }) => {
+                        follower.want(&id);
+                        continue;
+                    }
+                    Ok(Request::Windows) => {
+                        all_windows = true;
+                        continue;
+                    }
                     Ok(Request::OpenSeed { req, name, action, text }) => {
                         let (ok, text) = far_openseed::act(far.as_ref(), &name, &action, text).await;
                         Report::Reply { req, ok, text, answer: None }
@@ -128,6 +142,12 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                     Err(e) => Report::Error { text: format!("not a request ({e})") },
                 };
                 if emit(&mut out, &[reply]).is_err() {
+                    return Stop::Closed;
+                }
+            }
+            () = std::future::ready(()), if follower.has_windows(all_windows) => {
+                let windows = follower.next_window(all_windows).unwrap_or_default();
+                if emit(&mut out, &windows).is_err() {
                     return Stop::Closed;
                 }
             }
@@ -151,7 +171,10 @@ fn watched(follower: &Follower, far: Option<&FarOpenSeed>) -> BTreeSet<PathBuf> 
 async fn answer(follower: &Follower, request: Request) -> Report {
     let (req, id) = match &request {
         Request::Control { req, id, .. } | Request::Message { req, id, .. } => (*req, id.clone()),
-        Request::Hello { .. } | Request::OpenSeed { .. } => (0, String::new()),
+        Request::Hello { .. }
+        | Request::OpenSeed { .. }
+        | Request::Want { .. }
+        | Request::Windows => (0, String::new()),
     };
     let reply = |ok: bool, text: String, answer: Option<serde_json::Value>| Report::Reply {
         req,
@@ -204,7 +227,10 @@ async fn answer(follower: &Follower, request: Request) -> Report {
                 Err(e) => reply(false, format!("message not saved: {e}"), None),
             }
         }
-        Request::Hello { .. } | Request::OpenSeed { .. } => reply(true, String::new(), None),
+        Request::Hello { .. }
+        | Request::OpenSeed { .. }
+        | Request::Want { .. }
+        | Request::Windows => reply(true, String::new(), None),
     }
 }
 

@@ -69,6 +69,10 @@ pub enum Update {
     /// Part of what the far side reported was refused (creatures past the cap): what, for
     /// the status line.
     Cut { what: String },
+    /// How many conversations' windows are still to come after the first snapshot (their
+    /// lines counted, their copies empty): said as it changes, at most a few times a
+    /// second, and always when none is left.
+    Windows { left: usize },
 }
 
 /// What the near side asks of a far creature (by its id there).
@@ -88,7 +92,15 @@ pub enum Ask {
         action: String,
         text: Option<String>,
     },
+    /// The creature is looked at: its conversation's window, when still to come, is sent
+    /// before the others' (never answered).
+    Want { id: String },
+    /// Every window still to come may be sent now (never answered).
+    Windows,
 }
+
+/// How often at most the windows still to come are told.
+const WINDOWS_TOLD_EVERY: Duration = Duration::from_millis(200);
 
 /// What became of an [`Ask`].
 #[derive(Debug, Clone, PartialEq)]
@@ -415,10 +427,18 @@ impl Task {
         let mut waiting: std::collections::HashMap<u64, oneshot::Sender<Answered>> =
             std::collections::HashMap::new();
         let stall = self.limits.stall;
+        // The windows still to come, as last told, and when; when a change is next told.
+        let mut told = (0usize, tokio::time::Instant::now());
+        let mut tell_at: Option<tokio::time::Instant> = None;
         loop {
             // Until the first snapshot is complete, a silent far side is a stalled one.
             let deadline = (!reached).then(|| tokio::time::Instant::now() + stall);
             tokio::select! {
+                () = until(tell_at) => {
+                    tell_at = None;
+                    told = (self.mirror.windows_left(), tokio::time::Instant::now());
+                    self.tell(Update::Windows { left: told.0 });
+                }
                 () = until(deadline) => {
                     return End::Dropped {
                         error: format!(
@@ -481,6 +501,16 @@ impl Task {
                         Report::OpenSeed { update } => self.tell(Update::OpenSeed(update)),
                         _ => {}
                     }
+                    let left = self.mirror.windows_left();
+                    if reached && left != told.0 {
+                        if left == 0 || told.1.elapsed() >= WINDOWS_TOLD_EVERY {
+                            tell_at = None;
+                            told = (left, tokio::time::Instant::now());
+                            self.tell(Update::Windows { left });
+                        } else {
+                            tell_at.get_or_insert(told.1 + WINDOWS_TOLD_EVERY);
+                        }
+                    }
                 }
                 request = self.requests.recv() => {
                     let Some((ask, tx)) = request else {
@@ -492,11 +522,17 @@ impl Task {
                         Ask::Control { id, command } => Request::Control { req, id, command },
                         Ask::Message { id, text } => Request::Message { req, id, text },
                         Ask::OpenSeed { name, action, text } => Request::OpenSeed { req, name, action, text },
+                        Ask::Want { id } => Request::Want { id },
+                        Ask::Windows => Request::Windows,
                     };
+                    let answered = !matches!(request, Request::Want { .. } | Request::Windows);
                     if let Err(e) = write_line(&mut stdin, &line(&request)).await {
                         return End::Dropped { error: e.to_string(), reached };
                     }
-                    waiting.insert(req, tx);
+                    // A want is not answered: its `tx` is dropped.
+                    if answered {
+                        waiting.insert(req, tx);
+                    }
                 }
             }
         }

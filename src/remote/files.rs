@@ -6,7 +6,9 @@
 //! bytes sent ([`TAIL`]); a shrink, another inode or other bytes there send its last
 //! [`WINDOW`] again, as does a mirror grown past twice the window. A conversation of
 //! more than [`COUNT_ABOVE`] bytes goes as its last lines with the far side's count of the
-//! rest ([`look_conversation`]), then by appends.
+//! rest ([`look_conversation`]), then by appends. In a garden's first snapshot such a
+//! conversation goes as the count of all its lines alone ([`FileOp::Later`]), its last
+//! lines after the snapshot ([`window_of_conversation`]): every creature's figures first.
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
@@ -50,17 +52,36 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
 /// [`COUNT_ABOVE`] bytes (up to [`WINDOW`]) that must go whole goes as its last lines
 /// (at least [`KEEP`] bytes, from a line start) with the count of the lines before them
 /// (fatigue counted after the last dream in the dreams log at `dreams`).
+/// With `later`, one that would go so goes as the count of all its lines and
+/// [`FileOp::Later`] instead, its copy empty until [`window_of_conversation`] sends it.
 pub fn look_conversation(
     path: &Path,
     sent: Option<&Sent>,
     dreams: &Path,
-) -> io::Result<(Option<FileOp>, Option<Sent>, Option<FarHead>)> {
-    look_shaped(path, sent, Some(dreams))
+    later: bool,
+) -> io::Result<Looked> {
+    look_shaped(path, sent, Some((dreams, later)))
 }
 
-type Looked = (Option<FileOp>, Option<Sent>, Option<FarHead>);
+/// A conversation sent [`FileOp::Later`]: its window now, as a first look sends it (its
+/// deletion, when it went meanwhile).
+pub fn window_of_conversation(
+    path: &Path,
+    sent: Option<&Sent>,
+    dreams: &Path,
+) -> io::Result<Looked> {
+    let (op, now, head) = look_shaped(path, None, Some((dreams, false)))?;
+    Ok((op.or_else(|| sent.map(|_| FileOp::Delete)), now, head))
+}
 
-fn look_shaped(path: &Path, sent: Option<&Sent>, dreams: Option<&Path>) -> io::Result<Looked> {
+/// The change to send, what is then sent, and the count of the lines before a window.
+pub type Looked = (Option<FileOp>, Option<Sent>, Option<FarHead>);
+
+fn look_shaped(
+    path: &Path,
+    sent: Option<&Sent>,
+    dreams: Option<(&Path, bool)>,
+) -> io::Result<Looked> {
     let mut file = match open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -94,7 +115,9 @@ fn look_shaped(path: &Path, sent: Option<&Sent>, dreams: Option<&Path>) -> io::R
                 })
             }
             _ => match counted {
-                Some(dreams) => return counted_put(&mut file, path, len, dreams, identity, mtime),
+                Some((dreams, later)) => {
+                    return counted_put(&mut file, path, len, dreams, identity, mtime, later);
+                }
                 None => Some(FileOp::Put {
                     base: 0,
                     size: end,
@@ -128,8 +151,8 @@ fn look_shaped(path: &Path, sent: Option<&Sent>, dreams: Option<&Path>) -> io::R
         });
         return Ok((op, Some(now), None));
     }
-    if let Some(dreams) = counted {
-        return counted_put(&mut file, path, len, dreams, identity, mtime);
+    if let Some((dreams, later)) = counted {
+        return counted_put(&mut file, path, len, dreams, identity, mtime, later);
     }
     let window = read_range(&mut file, len.saturating_sub(WINDOW), len)?;
     // The window starts after the first line break in it: no half line.
@@ -152,7 +175,9 @@ fn look_shaped(path: &Path, sent: Option<&Sent>, dreams: Option<&Path>) -> io::R
 }
 
 /// The conversation's last lines (at least [`KEEP`] bytes) and the count of the ones
-/// before them; the whole file when no line starts early enough.
+/// before them; the whole file when no line starts early enough. `later`: the count of
+/// every whole line and [`FileOp::Later`] (a line still being written goes as an append).
+#[allow(clippy::too_many_arguments)]
 fn counted_put(
     file: &mut std::fs::File,
     path: &Path,
@@ -160,7 +185,22 @@ fn counted_put(
     dreams: &Path,
     identity: (u64, u64),
     mtime: (i64, i64),
+    later: bool,
 ) -> io::Result<Looked> {
+    if later {
+        let base = line_start_before(file, len)?;
+        if base > 0 {
+            let head = count_far_head(path, base, last_dream_in(dreams));
+            let now = Sent {
+                identity,
+                base,
+                end: base,
+                mtime,
+                check: tail_of(file, base)?,
+            };
+            return Ok((Some(FileOp::Later { size: len }), Some(now), Some(head)));
+        }
+    }
     let base = line_start_before(file, len.saturating_sub(KEEP))?;
     let window = read_range(file, base, len)?;
     let end = base + window.len() as u64;
@@ -228,6 +268,7 @@ mod tests {
             ),
             FileOp::Append { bytes } => (String::from_utf8(bytes.decode().unwrap()).unwrap(), None),
             FileOp::Delete => ("<deleted>".into(), None),
+            FileOp::Later { size } => ("<later>".into(), Some((*size, *size))),
         }
     }
 
@@ -285,22 +326,24 @@ mod tests {
         assert!(text_of(&op.unwrap()).1.is_some());
     }
 
+    /// A conversation line of about 560 bytes.
+    fn line(i: usize) -> String {
+        format!(
+            "{{\"t\":\"2026-03-01T00:00:{:02}Z\",\"role\":\"user\",\"content\":\"{i} {}\"}}\n",
+            i % 60,
+            "x".repeat(500)
+        )
+    }
+
     #[test]
     fn a_conversation_goes_as_its_last_lines_with_the_count_of_the_rest_then_its_appends() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("conversation.jsonl");
         let dreams = dir.path().join("dreams.jsonl");
-        let line = |i: usize| {
-            format!(
-                "{{\"t\":\"2026-03-01T00:00:{:02}Z\",\"role\":\"user\",\"content\":\"{i} {}\"}}\n",
-                i % 60,
-                "x".repeat(500)
-            )
-        };
         // About 100 KiB: under SMALL, over COUNT_ABOVE.
         let text: String = (0..200).map(line).collect();
         std::fs::write(&p, &text).unwrap();
-        let (op, sent, head) = look_conversation(&p, None, &dreams).unwrap();
+        let (op, sent, head) = look_conversation(&p, None, &dreams, false).unwrap();
         let (window, at) = text_of(&op.unwrap());
         let (base, size) = at.unwrap();
         let head = head.expect("the rest counted");
@@ -320,21 +363,59 @@ mod tests {
             .unwrap()
             .write_all(line(200).as_bytes())
             .unwrap();
-        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams, false).unwrap();
         assert_eq!(text_of(&op.unwrap()), (line(200), None));
         assert!(head.is_none());
         // Rewritten: its last lines and their count again.
         std::fs::write(&p, &text).unwrap();
-        let (op, _, head) = look_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        let (op, _, head) = look_conversation(&p, sent.as_ref(), &dreams, false).unwrap();
         assert!(text_of(&op.unwrap()).1.is_some());
         assert!(head.is_some());
         // Small enough: whole, no count.
         std::fs::write(&p, line(1)).unwrap();
-        let (op, _, head) = look_conversation(&p, None, &dreams).unwrap();
+        let (op, _, head) = look_conversation(&p, None, &dreams, false).unwrap();
         assert_eq!(
             text_of(&op.unwrap()),
             (line(1), Some((0, line(1).len() as u64)))
         );
+        assert!(head.is_none());
+    }
+
+    #[test]
+    fn a_first_snapshot_sends_a_conversations_count_alone_and_its_window_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("conversation.jsonl");
+        let dreams = dir.path().join("dreams.jsonl");
+        let text: String = (0..200).map(line).collect();
+        // A line still being written at the end.
+        let partial = "{\"t\":\"2026-03-01T00:01:00Z\",\"ro";
+        std::fs::write(&p, format!("{text}{partial}")).unwrap();
+        let (op, sent, head) = look_conversation(&p, None, &dreams, true).unwrap();
+        let size = (text.len() + partial.len()) as u64;
+        assert_eq!(op, Some(FileOp::Later { size }));
+        let head = head.expect("every whole line counted");
+        assert_eq!((head.lines, head.entries, head.bad), (200, 200, 0));
+        // The copy holds nothing yet: the line being written goes as an append.
+        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams, true).unwrap();
+        assert_eq!(text_of(&op.unwrap()), (partial.to_string(), None));
+        assert!(head.is_none());
+        // The window, as a first look sends it, with the count of the lines before it.
+        let (op, _, head) = window_of_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        let (window, at) = text_of(&op.unwrap());
+        let (base, _) = at.unwrap();
+        assert!(window.ends_with(partial) && base > 0);
+        assert_eq!(
+            head.unwrap().lines,
+            text[..base as usize].lines().count() as u64
+        );
+        // Gone meanwhile: its deletion.
+        std::fs::remove_file(&p).unwrap();
+        let (op, now, _) = window_of_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        assert_eq!((op, now), (Some(FileOp::Delete), None));
+        // A small one goes whole even in a first snapshot.
+        std::fs::write(&p, line(1)).unwrap();
+        let (op, _, head) = look_conversation(&p, None, &dreams, true).unwrap();
+        assert_eq!(text_of(&op.unwrap()).0, line(1));
         assert!(head.is_none());
     }
 }

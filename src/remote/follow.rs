@@ -3,11 +3,11 @@
 //! [`Report`]s. It does no waiting: the caller says when to look (at start, on a
 //! watcher's hint, on a poll tick).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use super::files::{Sent, look, look_conversation};
-use super::wire::Report;
+use super::files::{Looked, Sent, look, look_conversation, window_of_conversation};
+use super::wire::{FileOp, Report};
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, control_socket, watched_dirs};
 use crate::memory::runner_lock;
@@ -23,6 +23,8 @@ pub fn sent_files() -> impl Iterator<Item = &'static str> {
 struct Followed {
     id: String,
     files: HashMap<&'static str, Sent>,
+    /// Its conversations sent [`FileOp::Later`] whose windows are still to send.
+    later: Vec<&'static str>,
     runner: (bool, bool),
 }
 
@@ -33,6 +35,10 @@ pub struct Follower {
     creatures: BTreeMap<PathBuf, Followed>,
     /// The next creature a safety-net look ([`Follower::look_slice`]) looks at.
     cursor: usize,
+    /// The creatures whose conversations' windows are still to send, in turn...
+    later: VecDeque<PathBuf>,
+    /// ...and those of them the near side looks at, sent first.
+    wanted: VecDeque<PathBuf>,
 }
 
 impl Follower {
@@ -41,6 +47,8 @@ impl Follower {
             garden: Garden::new(roots),
             creatures: BTreeMap::new(),
             cursor: 0,
+            later: VecDeque::new(),
+            wanted: VecDeque::new(),
         }
     }
 
@@ -73,24 +81,77 @@ impl Follower {
         mut each: impl FnMut(Vec<Report>) -> Result<(), E>,
     ) -> Result<(), E> {
         each(self.rescan())?;
-        self.look_found_with(each)
+        self.look_found(false, each)
     }
 
-    /// Every creature found so far looked at, its reports handed to `each` a creature at
-    /// a time; stops at `each`'s first error.
-    pub fn look_found_with<E>(
+    /// The first snapshot: every creature found so far looked at, its reports handed to
+    /// `each` a creature at a time (stops at `each`'s first error). A conversation that
+    /// would go as its last lines goes as their count alone ([`FileOp::Later`]): its
+    /// window is sent after, by [`Follower::next_window`].
+    pub fn look_first_with<E>(
         &mut self,
+        each: impl FnMut(Vec<Report>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.look_found(true, each)
+    }
+
+    fn look_found<E>(
+        &mut self,
+        later: bool,
         mut each: impl FnMut(Vec<Report>) -> Result<(), E>,
     ) -> Result<(), E> {
         let paths: Vec<PathBuf> = self.creatures.keys().cloned().collect();
         for path in paths {
             let mut out = Vec::new();
-            self.look_creature(&path, &mut out);
+            self.look_creature(&path, later, &mut out);
             if !out.is_empty() {
                 each(out)?;
             }
         }
         Ok(())
+    }
+
+    /// The windows of the next creature whose conversations were sent [`FileOp::Later`]:
+    /// one the near side wants, else with `all` the next in turn (`None` when none is
+    /// left to send).
+    pub fn next_window(&mut self, all: bool) -> Option<Vec<Report>> {
+        loop {
+            let path = match self.wanted.pop_front() {
+                Some(path) => path,
+                None if all => self.later.pop_front()?,
+                None => return None,
+            };
+            let Some(c) = self.creatures.get_mut(&path) else {
+                continue;
+            };
+            let dreams = FileKind::Dreams.resolve(&path);
+            let mut out = Vec::new();
+            for file in std::mem::take(&mut c.later) {
+                let looked = window_of_conversation(&path.join(file), c.files.get(file), &dreams);
+                take_look(c, file, &path, looked, &mut out);
+            }
+            if !out.is_empty() {
+                return Some(out);
+            }
+        }
+    }
+
+    /// Whether a window is to send: one wanted, or with `all` any.
+    pub fn has_windows(&self, all: bool) -> bool {
+        !self.wanted.is_empty() || (all && !self.later.is_empty())
+    }
+
+    /// The creature `id`'s windows are sent before the others' (it is looked at on the
+    /// near side), even before the others' are asked for.
+    pub fn want(&mut self, id: &str) {
+        if let Some(at) = self
+            .later
+            .iter()
+            .position(|p| self.creatures.get(p).is_some_and(|c| c.id == id))
+            && let Some(path) = self.later.remove(at)
+        {
+            self.wanted.push_back(path);
+        }
     }
 
     /// A safety-net look beside filesystem events: the next `count` creatures in turn,
@@ -111,7 +172,7 @@ impl Follower {
             .collect();
         self.cursor += count;
         for path in paths {
-            self.look_creature(&path, &mut out);
+            self.look_creature(&path, false, &mut out);
         }
         out
     }
@@ -139,7 +200,7 @@ impl Follower {
             .cloned()
             .collect();
         for path in touched {
-            self.look_creature(&path, &mut out);
+            self.look_creature(&path, false, &mut out);
         }
         out
     }
@@ -200,45 +261,24 @@ impl Follower {
         id
     }
 
-    fn look_creature(&mut self, path: &Path, out: &mut Vec<Report>) {
+    fn look_creature(&mut self, path: &Path, later: bool, out: &mut Vec<Report>) {
         let Some(c) = self.creatures.get_mut(path) else {
             return;
         };
         let conversations = FileKind::Conversation.candidates();
+        let waited = !c.later.is_empty();
         for file in sent_files() {
             let before = c.files.get(file);
             let looked = if conversations.contains(&file) {
                 let dreams = FileKind::Dreams.resolve(path);
-                look_conversation(&path.join(file), before, &dreams)
+                look_conversation(&path.join(file), before, &dreams, later)
             } else {
                 look(&path.join(file), before).map(|(op, now)| (op, now, None))
             };
-            let (op, now, head) = match looked {
-                Ok(found) => found,
-                Err(e) => {
-                    // Unreadable now (a FIFO, a permission): left as it was, said once.
-                    tracing::debug!("{}: {e}", path.join(file).display());
-                    continue;
-                }
-            };
-            match now {
-                Some(sent) => c.files.insert(file, sent),
-                None => c.files.remove(file),
-            };
-            if let Some(head) = head {
-                out.push(Report::Head {
-                    id: c.id.clone(),
-                    file: file.to_string(),
-                    head,
-                });
-            }
-            if let Some(op) = op {
-                out.push(Report::File {
-                    id: c.id.clone(),
-                    file: file.to_string(),
-                    op,
-                });
-            }
+            take_look(c, file, path, looked, out);
+        }
+        if !waited && !c.later.is_empty() {
+            self.later.push_back(path.to_path_buf());
         }
         let alive = runner_lock::is_held(path);
         let runner = (alive, alive && control_socket(path).exists());
@@ -250,6 +290,49 @@ impl Follower {
                 listening: runner.1,
             });
         }
+    }
+}
+
+/// Takes in what a look at the creature `c`'s `file` found: what is sent of it, and the
+/// reports to send. A file sent [`FileOp::Later`] waits for its window; one put or
+/// deleted meanwhile no longer does.
+fn take_look(
+    c: &mut Followed,
+    file: &'static str,
+    path: &Path,
+    looked: std::io::Result<Looked>,
+    out: &mut Vec<Report>,
+) {
+    let (op, now, head) = match looked {
+        Ok(found) => found,
+        Err(e) => {
+            // Unreadable now (a FIFO, a permission): left as it was, said once.
+            tracing::debug!("{}: {e}", path.join(file).display());
+            return;
+        }
+    };
+    match now {
+        Some(sent) => c.files.insert(file, sent),
+        None => c.files.remove(file),
+    };
+    match &op {
+        Some(FileOp::Later { .. }) if !c.later.contains(&file) => c.later.push(file),
+        Some(FileOp::Put { .. } | FileOp::Delete) => c.later.retain(|f| *f != file),
+        _ => {}
+    }
+    if let Some(head) = head {
+        out.push(Report::Head {
+            id: c.id.clone(),
+            file: file.to_string(),
+            head,
+        });
+    }
+    if let Some(op) = op {
+        out.push(Report::File {
+            id: c.id.clone(),
+            file: file.to_string(),
+            op,
+        });
     }
 }
 
@@ -306,5 +389,68 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("c99/.self")).unwrap();
         std::fs::write(dir.path().join("c99/BIRTH.json"), "{}").unwrap();
         assert!(matches!(&f.look_slice(16)[0], Report::Creature { id, .. } if id == "c99"));
+    }
+
+    #[test]
+    fn a_first_snapshot_leaves_large_conversations_for_later_wanted_ones_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = |i: usize| {
+            format!(
+                "{{\"t\":\"2026-03-01T00:00:00Z\",\"role\":\"user\",\"content\":\"{i} {}\"}}\n",
+                "x".repeat(500)
+            )
+        };
+        let text: String = (0..200).map(line).collect();
+        for name in ["a", "b", "c"] {
+            let c = dir.path().join(name);
+            std::fs::create_dir_all(c.join(".self")).unwrap();
+            std::fs::write(c.join(".self/conversation.jsonl"), &text).unwrap();
+        }
+        let mut f = Follower::new(vec![Root::Garden(dir.path().to_path_buf())]);
+        f.rescan();
+        let mut first = Vec::new();
+        f.look_first_with(|r| {
+            first.extend(r);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        let later = |r: &Report| {
+            matches!(
+                r,
+                Report::File {
+                    op: FileOp::Later { .. },
+                    ..
+                }
+            )
+        };
+        assert_eq!(first.iter().filter(|r| later(r)).count(), 3, "{first:?}");
+        assert!(!f.has_windows(false) && f.next_window(false).is_none());
+        // Rewritten meanwhile: sent at once, no longer waited for.
+        std::fs::write(dir.path().join("c/.self/conversation.jsonl"), line(1)).unwrap();
+        assert_eq!(f.look_paths(&[dir.path().join("c/.self")]).len(), 1);
+        f.want("b");
+        let ids = |reports: Vec<Report>| -> Vec<(String, bool)> {
+            reports
+                .into_iter()
+                .map(|r| match r {
+                    Report::Head { id, .. } => (id, true),
+                    Report::File {
+                        id,
+                        op: FileOp::Put { .. },
+                        ..
+                    } => (id, false),
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        };
+        let b = f.next_window(false).unwrap();
+        assert_eq!(ids(b), vec![("b".into(), true), ("b".into(), false)]);
+        assert!(
+            f.next_window(false).is_none(),
+            "the others wait to be asked"
+        );
+        let a = f.next_window(true).unwrap();
+        assert_eq!(ids(a), vec![("a".into(), true), ("a".into(), false)]);
+        assert!(f.next_window(true).is_none() && !f.has_windows(true));
     }
 }

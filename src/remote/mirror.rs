@@ -10,7 +10,7 @@
 //! bytes from a line start (by a rename, as a put), as the far side does, so a copy never
 //! holds more than `2 * WINDOW` of one file whatever the far side sends.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -36,6 +36,8 @@ pub enum MirrorError {
     BadBytes,
     #[error("the far side sent a count of {0:?} no far side makes (too many calls or problems)")]
     BadHead(String),
+    #[error("the far side left {0:?} for later without a count of its lines")]
+    Uncounted(String),
     #[error("{}: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
 }
@@ -55,6 +57,9 @@ pub struct Mirror {
     runners_seen: Option<std::collections::HashSet<String>>,
     /// Heads' counts (by creature and file) for the put that follows each.
     heads: HashMap<(String, String), FarHead>,
+    /// The conversations (by creature and file) sent [`FileOp::Later`] whose windows
+    /// have not come yet.
+    later: HashSet<(String, String)>,
     /// Until the first snapshot is complete its copies are written in [`LANDING`] and
     /// moved into the copy then: the garden reads each creature once, whole, instead of
     /// again at every file of a snapshot of thousands.
@@ -79,6 +84,7 @@ impl Mirror {
             creatures: HashMap::new(),
             runners_seen: None,
             heads: HashMap::new(),
+            later: HashSet::new(),
             landing: true,
         }
     }
@@ -110,6 +116,12 @@ impl Mirror {
         self.creatures.is_empty()
     }
 
+    /// How many conversations' windows are still to come (their copies empty, their
+    /// lines counted).
+    pub fn windows_left(&self) -> usize {
+        self.later.len()
+    }
+
     /// The id of the creature whose copy is at `dir`.
     pub fn id_of(&self, dir: &Path) -> Option<String> {
         let id = dir.strip_prefix(&self.root).ok()?.to_str()?;
@@ -120,6 +132,8 @@ impl Mirror {
     /// what it does not announce again is gone, and a runner it does not report has gone.
     pub fn begin_snapshot(&mut self) -> Vec<String> {
         self.runners_seen = Some(Default::default());
+        // A new far side sends every file again.
+        self.later.clear();
         self.creatures.keys().cloned().collect()
     }
 
@@ -179,10 +193,18 @@ impl Mirror {
                     return Err(MirrorError::BadFile(file.clone()));
                 }
                 let path = self.dir(id).join(file);
-                let head = self.heads.remove(&(id.clone(), file.clone()));
+                let key = (id.clone(), file.clone());
+                let head = self.heads.remove(&key);
                 if head.is_none() && matches!(op, FileOp::Put { .. } | FileOp::Delete) {
                     far_head::withdraw(&path);
                 }
+                match op {
+                    FileOp::Later { .. } if head.is_some() => self.later.insert(key),
+                    // Nothing stands for its lines: no later window is waited for.
+                    FileOp::Later { .. } => return Err(MirrorError::Uncounted(file.clone())),
+                    FileOp::Put { .. } | FileOp::Delete => self.later.remove(&key),
+                    FileOp::Append { .. } => false,
+                };
                 write_op(&path, op, head)
             }
             Report::Head { id, file, head } => {
@@ -232,6 +254,7 @@ impl Mirror {
             let dir = self.dir(id);
             far_head::withdraw_under(&dir);
             self.heads.retain(|(of, _), _| of != id);
+            self.later.retain(|(of, _)| of != id);
             std::fs::remove_dir_all(&dir).map_err(io_at(&dir))?;
         }
         Ok(())
@@ -302,6 +325,8 @@ fn write_in(
                 .and_then(|mut f| f.write_all(&bytes))
                 .map_err(io_at(path))
         }
+        // An empty copy, its lines counted by `head`.
+        FileOp::Later { .. } => replace(dir, path, &[], head),
         FileOp::Delete => match std::fs::remove_file(path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(path)(e)),
             _ => Ok(()),
@@ -567,5 +592,64 @@ mod tests {
             },
         };
         assert!(matches!(m.apply(&flood), Err(MirrorError::BadHead(_))));
+    }
+
+    #[test]
+    fn a_conversation_left_for_later_is_an_empty_copy_counted_until_its_window_comes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = Mirror::new(dir.path().to_path_buf());
+        let creature = |id: &str| Report::Creature {
+            id: id.into(),
+            path: format!("/far/{id}"),
+        };
+        m.apply(&creature("sprout")).unwrap();
+        m.apply(&creature("moss")).unwrap();
+        let conv = ".self/conversation.jsonl";
+        let later = FileOp::Later { size: 4096 };
+        // Nothing counted stands for its lines: refused.
+        assert!(matches!(
+            m.apply(&file("sprout", conv, later.clone())),
+            Err(MirrorError::Uncounted(_))
+        ));
+        let head = |id: &str| Report::Head {
+            id: id.into(),
+            file: conv.into(),
+            head: FarHead {
+                lines: 40,
+                entries: 40,
+                ..FarHead::default()
+            },
+        };
+        for id in ["sprout", "moss"] {
+            m.apply(&head(id)).unwrap();
+            m.apply(&file(id, conv, later.clone())).unwrap();
+        }
+        assert_eq!(m.windows_left(), 2);
+        m.end_snapshot(&[]).unwrap();
+        let copy = dir.path().join("sprout").join(conv);
+        assert_eq!(std::fs::read(&copy).unwrap(), b"");
+        assert_eq!(far_head::find(&copy).map(|h| h.lines), Some(40));
+        // Its window: no longer waited for; an append is not a window.
+        let append = FileOp::Append {
+            bytes: Bytes::of(b"{}\n"),
+        };
+        m.apply(&file("moss", conv, append)).unwrap();
+        assert_eq!(m.windows_left(), 2);
+        m.apply(&head("sprout")).unwrap();
+        let put = FileOp::Put {
+            base: 4000,
+            size: 4096,
+            bytes: Bytes::of(b"{}\n"),
+        };
+        m.apply(&file("sprout", conv, put)).unwrap();
+        assert_eq!(m.windows_left(), 1);
+        // A creature gone is not waited for; a new far side sends every file again.
+        m.apply(&Report::Gone { id: "moss".into() }).unwrap();
+        assert_eq!(m.windows_left(), 0);
+        m.apply(&head("sprout")).unwrap();
+        m.apply(&file("sprout", conv, later)).unwrap();
+        assert_eq!(m.windows_left(), 1);
+        m.begin_snapshot();
+        assert_eq!(m.windows_left(), 0);
     }
 }

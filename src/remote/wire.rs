@@ -18,8 +18,9 @@ use crate::memory::far_head::FarHead;
 
 /// The protocol spoken: both sides refuse another. 2 added the far machine's OpenSeed
 /// orchestrator ([`Report::OpenSeed`], [`Request::OpenSeed`]); 3 a conversation's head
-/// counted on the far side ([`Report::Head`]).
-pub const PROTOCOL: u32 = 3;
+/// counted on the far side ([`Report::Head`]); 4 a conversation's window sent after the
+/// first snapshot ([`FileOp::Later`], [`Request::Want`]).
+pub const PROTOCOL: u32 = 4;
 
 /// A log larger than this travels as its last `WINDOW` bytes (cut at a line start), then
 /// its appends; once the far side has sent twice this much of it, the window is sent
@@ -101,6 +102,10 @@ pub enum FileOp {
     },
     /// The file was deleted.
     Delete,
+    /// A conversation of `size` bytes whose every line the [`Report::Head`] before this
+    /// counted: its copy is empty until its window comes, after [`Report::Ready`] (the
+    /// first snapshot sends the garden's figures first, its logs' lines after).
+    Later { size: u64 },
 }
 
 /// A put of more bytes than this travels as base64 ([`Bytes::bulk`]).
@@ -165,6 +170,12 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text: Option<String>,
     },
+    /// The creature `id` is looked at: its logs' windows still to come are sent before
+    /// the others', at once (no reply).
+    Want { id: String },
+    /// The logs' windows still to come may all be sent now (the near side has taken in
+    /// every far garden's figures; no reply).
+    Windows,
 }
 
 /// A file report as it is on the wire, read without the tagged enum's buffering (a
@@ -199,6 +210,7 @@ pub fn parse(text: &str) -> Result<Report, serde_json::Error> {
             ("put", Some(bytes), Some(base), Some(size)) => Some(FileOp::Put { base, size, bytes }),
             ("append", Some(bytes), None, None) => Some(FileOp::Append { bytes }),
             ("delete", None, None, None) => Some(FileOp::Delete),
+            ("later", None, None, Some(size)) => Some(FileOp::Later { size }),
             _ => None,
         };
         if let Some(op) = op {
@@ -275,6 +287,8 @@ mod tests {
             r#"{"t":"file","id":"a","file":".self/x","op":"put","base":3,"size":9,"b64":"Yf/D"}"#,
             r#"{"t":"file","id":"a","file":".self/x","op":"append","data":"more\n"}"#,
             r#"{"t":"file","id":"a","file":".self/x","op":"delete"}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"later","size":90000}"#,
+            r#"{"t":"file","id":"a","file":".self/x","op":"later"}"#,
             r#"{"t":"file","id":"a","file":".self/x","op":"put","data":"no base"}"#,
             r#"{"t":"file","id":"a","file":".self/x","op":"squash"}"#,
             r#"{"t":"file","id":"a","file":".self/x","op":"append","data":"a","b64":"YQ=="}"#,

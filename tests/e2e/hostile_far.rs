@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{Pane, tmux_available};
 
-const HELLO: &str = r#"{"t":"hello","protocol":3,"version":"0.0.0","system":"Linux x86_64"}"#;
+const HELLO: &str = r#"{"t":"hello","protocol":4,"version":"0.0.0","system":"Linux x86_64"}"#;
 
 /// The stand-in for ssh: prints 20,000 creatures (each with a BIRTH.json) and waits.
 fn flooding_ssh(dir: &Path) -> PathBuf {

@@ -144,7 +144,7 @@ fn far() -> Far {
     Far { dir, mirror }
 }
 
-const HELLO: &str = r#"{"t":"hello","protocol":3,"version":"0.0.0","system":"Linux x86_64"}"#;
+const HELLO: &str = r#"{"t":"hello","protocol":4,"version":"0.0.0","system":"Linux x86_64"}"#;
 
 /// A far side that sends the lines of `reports` (written to a file first), then waits
 /// for its stdin to close.

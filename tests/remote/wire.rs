@@ -368,7 +368,7 @@ fn figures(root: &Path) -> (u64, u64, u64, u64, Option<String>, Vec<u32>, Option
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_conversation_arrives_as_its_last_lines_with_the_far_count_of_the_rest() {
+async fn a_conversation_arrives_counted_first_then_as_its_last_lines_when_asked() {
     let far = far();
     let sprout = far.garden.join("sprout");
     let conv = sprout.join(".self/conversation.jsonl");
@@ -379,18 +379,23 @@ async fn a_conversation_arrives_as_its_last_lines_with_the_far_count_of_the_rest
         "{\"t\":\"2026-03-01T00:10:00Z\",\"reflection\":\"r\",\"deep\":false}\n",
     )
     .unwrap();
+    // A second creature with a large conversation, whose window is not wanted.
+    let moss = far.garden.join("moss");
+    std::fs::create_dir_all(moss.join(".self")).unwrap();
+    std::fs::write(moss.join(".self/conversation.jsonl"), conversation(300, 0)).unwrap();
     let size = std::fs::metadata(&conv).unwrap().len();
     assert!(size > 256 << 10, "{size}");
-    let (_remote, mut rx) = start(Path::new(BIN), &far);
+    let (remote, mut rx) = start(Path::new(BIN), &far);
     assert_eq!(next(&mut rx).await, Update::Up);
+    assert_eq!(next(&mut rx).await, Update::Windows { left: 2 });
+    // The snapshot: every figure the whole log's, no line of it held yet.
     let copy = far.mirror.join("sprout");
-    let held = std::fs::metadata(copy.join(".self/conversation.jsonl"))
-        .unwrap()
-        .len();
-    assert!(held < 64 << 10, "{held} bytes of {size} held");
-    let here = figures(&copy);
-    assert_eq!(here, figures(&sprout));
-    assert_eq!(here.1 + here.2, 900);
+    let conv_copy = copy.join(".self/conversation.jsonl");
+    assert_eq!(std::fs::metadata(&conv_copy).unwrap().len(), 0);
+    let (mut here, mut there) = (figures(&copy), figures(&sprout));
+    assert_eq!((here.6.take(), here.1 + here.2), (None, 900));
+    there.6 = None;
+    assert_eq!(here, there, "every figure but the last entry");
     assert!(here.3 > 0, "fatigue counted");
     assert!(
         here.5.iter().filter(|n| **n > 0).count() > 2,
@@ -398,8 +403,31 @@ async fn a_conversation_arrives_as_its_last_lines_with_the_far_count_of_the_rest
         here.5
     );
 
+    // Wanted: its window comes, with the count of the lines before it; the other's waits.
+    drop(remote.ask(Ask::Want {
+        id: "sprout".into(),
+    }));
+    assert_eq!(next(&mut rx).await, Update::Windows { left: 1 });
+    let held = std::fs::metadata(&conv_copy).unwrap().len();
+    assert!(held > 0 && held < 64 << 10, "{held} bytes of {size} held");
+    let here = figures(&copy);
+    assert_eq!(here, figures(&sprout));
+    assert!(here.6.is_some(), "the last entry read");
+    let moss_copy = far.mirror.join("moss/.self/conversation.jsonl");
+    assert_eq!(
+        std::fs::metadata(&moss_copy).unwrap().len(),
+        0,
+        "not wanted"
+    );
+
     // Appended there: the copy goes on from its window, the figures still the whole log's.
     append(&conv, &conversation(30, 900));
     eventually("the appended lines", || figures(&copy) == figures(&sprout)).await;
     assert_eq!(figures(&copy).1 + figures(&copy).2, 930);
+
+    // Every window asked for: the rest come.
+    drop(remote.ask(Ask::Windows));
+    assert_eq!(next(&mut rx).await, Update::Windows { left: 0 });
+    assert!(std::fs::metadata(&moss_copy).unwrap().len() > 0);
+    assert_eq!(figures(&far.mirror.join("moss")), figures(&moss));
 }

@@ -371,3 +371,38 @@ fn a_far_garden_that_failed_has_a_row_not_the_empty_garden_text() {
     assert!(text.contains("(tried again in 4s)"), "{text}");
     assert!(!text.contains("No creatures yet"), "{text}");
 }
+
+#[test]
+fn far_logs_still_arriving_are_said_and_asked_for_once_every_far_garden_is_in() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let mut screen = far_screen(&garden);
+    // A second far garden, still connecting.
+    let other = tempfile::tempdir().unwrap();
+    screen.add_remote(other.path(), "far");
+    let root = garden.dir.path().to_path_buf();
+    screen.remote(&root, Update::Up);
+    screen.remote(&root, Update::Windows { left: 2 });
+    let text = screen.text().unwrap();
+    assert!(text.contains("2 logs arriving · "), "{text}");
+    // The shown creature's log is asked for at once; the others wait for every garden.
+    let selected = screen.app.selected.clone().unwrap();
+    assert_eq!(
+        screen.app.take_remote_jobs(),
+        vec![Job::Remote {
+            creature: selected,
+            ask: RemoteAsk::Want
+        }]
+    );
+    assert_eq!(screen.app.take_remote_jobs(), vec![], "asked once");
+    screen.remote(other.path(), Update::Up);
+    screen.text().unwrap();
+    assert_eq!(
+        screen.app.take_remote_jobs(),
+        vec![Job::RemoteWindows { root: root.clone() }]
+    );
+    assert_eq!(screen.app.take_remote_jobs(), vec![], "asked once");
+    screen.remote(&root, Update::Windows { left: 0 });
+    let text = screen.text().unwrap();
+    assert!(!text.contains("arriving"), "{text}");
+}

@@ -73,7 +73,16 @@ pub fn render_status(frame: &mut Frame, area: Rect, app: &App) {
     };
     let read_only = if app.read_only { "read-only · " } else { "" };
     let creatures = crate::text::count(count as u64, "creature", "creatures");
-    let right = format!("{read_only}{creatures} · {doing} ");
+    // Far conversations counted, their last lines on their way.
+    let coming: usize = app.remotes.values().map(|r| r.windows_left).sum();
+    let coming = match coming {
+        0 => String::new(),
+        n => format!(
+            "{} · ",
+            crate::text::count(n as u64, "log arriving", "logs arriving")
+        ),
+    };
+    let right = format!("{read_only}{coming}{creatures} · {doing} ");
     // The orchestrator's word, when one is attached, before the count.
     let openseed = super::openseed::bar(app).map(|(text, style)| (format!("{text} · "), style));
     let openseed_width = openseed.as_ref().map_or(0, |(t, _)| t.width());

@@ -119,6 +119,10 @@ pub async fn run(
             app.drawn();
             // The first frame is out: what it did not need may be read now.
             crate::memory::background::release();
+            // Far conversations' windows asked for (the shown one's first).
+            for job in app.take_remote_jobs() {
+                jobs.perform(app, job);
+            }
         }
         if app.take_bell() {
             // BEL: the terminal rings or flashes, as it is set up to.

@@ -176,6 +176,12 @@ impl Jobs {
             Job::OpenSeed { creature, action } => self.openseed(app, &creature, action),
             Job::Restore { creature, line } => restore(app, &creature, &line, Utc::now()),
             Job::Remote { creature, ask } => self.remote(app, &creature, ask),
+            Job::RemoteWindows { root } => {
+                if let Some(remote) = self.remotes.iter().find(|r| r.root == root) {
+                    // Never answered.
+                    drop(remote.ask(crate::remote::Ask::Windows));
+                }
+            }
             Job::Background { line, dir, what } => {
                 let tx = self.outcomes.clone();
                 tokio::spawn(async move {

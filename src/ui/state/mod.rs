@@ -94,6 +94,8 @@ pub struct App {
     /// The creature whose observations are prepared (the one shown last): the others'
     /// are let go of ([`ObservationsView::release`](crate::ui::views::observations::ObservationsView::release)).
     obs_prepared: Option<PathBuf>,
+    /// The far creature whose conversation's window was last asked for first.
+    pub(in crate::ui) wanted: Option<PathBuf>,
     pub(in crate::ui) pane: Pane,
     /// The view asked for last; the selected creature shows it, or the view in the same
     /// tab when its genome has no such view ([`App::shown_view`]).
@@ -161,6 +163,7 @@ impl App {
             pane: Pane::Main,
             view: MainView::Observations,
             obs_prepared: None,
+            wanted: None,
             mode: Mode::Normal,
             keymap: settings.keymap,
             theme: settings.theme,

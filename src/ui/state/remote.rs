@@ -34,6 +34,10 @@ pub struct RemoteUi {
     /// `ssh://host/path`, inert, for messages.
     pub place: String,
     pub link: RemoteLink,
+    /// Its conversations whose windows are still to come after its first snapshot.
+    pub windows_left: usize,
+    /// Whether they were asked for (once every far garden's figures are in).
+    pub windows_asked: bool,
     /// What the far machine's OpenSeed orchestrator says, once it has said anything.
     pub openseed: Option<OpenSeedUi>,
 }
@@ -44,6 +48,8 @@ impl RemoteUi {
             host: inert(host),
             place: inert(place),
             link: RemoteLink::Connecting,
+            windows_left: 0,
+            windows_asked: false,
             openseed: None,
         }
     }

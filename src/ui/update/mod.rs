@@ -113,6 +113,9 @@ pub enum Job {
     },
     /// Ask the far side of a creature on another machine.
     Remote { creature: PathBuf, ask: RemoteAsk },
+    /// Tell the far garden whose copies are in `root` to send every conversation's
+    /// window still to come.
+    RemoteWindows { root: PathBuf },
     /// Hand the terminal to a program (an editor, a pager, a user command) until it
     /// exits; then [`crate::ui::state::App::on_handed_back`].
     Foreground(Foreground),

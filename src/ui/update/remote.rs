@@ -18,6 +18,8 @@ pub enum RemoteAsk {
     Message(String),
     /// An action of the far machine's OpenSeed orchestrator.
     OpenSeed(OpenSeedAction),
+    /// Its conversation's window before the others' (it is looked at).
+    Want,
 }
 
 impl App {
@@ -51,6 +53,38 @@ impl App {
     /// Asks the far side for the selected creature.
     pub(crate) fn remote_job(&self, creature: PathBuf, ask: RemoteAsk) -> Vec<Job> {
         vec![Job::Remote { creature, ask }]
+    }
+
+    /// What far gardens are asked for after a frame: the shown far creature's
+    /// conversation window first, when its garden's are still coming; and every garden's
+    /// windows once every far garden's figures are in and read (no connection still
+    /// connecting, the garden loaded), so that no far side's lines slow another's rows.
+    pub fn take_remote_jobs(&mut self) -> Vec<Job> {
+        let mut jobs = Vec::new();
+        if let Some(path) = self.selected.clone()
+            && self.remote_of(&path).is_some_and(|r| r.windows_left > 0)
+            && self.wanted.as_ref() != Some(&path)
+        {
+            self.wanted = Some(path.clone());
+            jobs.push(Job::Remote {
+                creature: path,
+                ask: RemoteAsk::Want,
+            });
+        }
+        let settled = self.garden.loading().is_none()
+            && self
+                .remotes
+                .values()
+                .all(|r| r.link != RemoteLink::Connecting);
+        if settled {
+            for (root, remote) in &mut self.remotes {
+                if remote.windows_left > 0 && !remote.windows_asked {
+                    remote.windows_asked = true;
+                    jobs.push(Job::RemoteWindows { root: root.clone() });
+                }
+            }
+        }
+        jobs
     }
 
     /// Takes in what a connection reports.
@@ -102,6 +136,9 @@ impl App {
                         retry_in,
                     };
                 }
+                // A new far side sends them again.
+                remote.windows_left = 0;
+                remote.windows_asked = false;
                 remote.link = RemoteLink::Down {
                     error,
                     since,
@@ -125,6 +162,10 @@ impl App {
                 }
             }
             Update::Cut { what } => Some((crate::ui::prepare::inert(&what), true)),
+            Update::Windows { left } => {
+                remote.windows_left = left;
+                None
+            }
             Update::Refused { error } => {
                 let error = crate::ui::prepare::inert(&error);
                 remote.link = RemoteLink::Refused {

@@ -32,6 +32,10 @@ impl Jobs {
         let tx = self.outcomes.clone();
         let creature = creature.to_path_buf();
         match ask {
+            // Never answered: the far side sends its window sooner, that is all.
+            RemoteAsk::Want => {
+                drop(remote.ask(Ask::Want { id: id.to_string() }));
+            }
             RemoteAsk::Control(command) => {
                 app.set_notice(format!("asking {name} to {}…", describe(&command)), false);
                 let wire = serde_json::to_value(&command).unwrap_or_default();
