@@ -2,7 +2,7 @@
 """A fleet in one observatory: N creatures on H hosts watched over OpenSSH on 127.0.0.1.
 
     cargo build --release
-    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100] [--cache DIR]
+    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100] [--cache DIR] [--cold]
 
 The gardens are made once under --dir (one creature from gen_creature.py, copied; host k
 holds garden `hk/` of creatures c1..cN/H; the first creature of h1 is named `a-latency` so
@@ -10,7 +10,9 @@ the garden's filter selects it before the appends). An sshd of the benchmark's o
 in latency.py) and the client config names it dw1..dwH, so the observatory opens H
 connections as it would to H machines: `dreamwatch ssh://dw1/DIR/h1 ... ssh://dwH/DIR/hH`
 in a tmux pane (200x60) with an empty home. A first run brings the binary to the far
-cache and is not measured. Then, from launch:
+cache (and its counts of the conversations to the far side's cache: a far side started
+again counts only what changed; `--cold` removes them before each measured run) and is not
+measured. Then, from launch:
   - first frame: the garden list's title is on screen;
   - far sides started: every far side process (`inspect --follow --wire`, whose first
     act is its hello) is running (/proc polled every 10 ms): when the far sides answer;
@@ -152,6 +154,8 @@ def main():
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "dreamwatch-bench"))
+    ap.add_argument("--cold", action="store_true",
+                    help="remove the far sides' kept counts of the conversations before each run")
     ap.add_argument("--cache", default=None,
                     help="the observatory's cache directory, where the far gardens' copies are written "
                          "(default: in the run's empty home; /dev/shm/... puts them on tmpfs)")
@@ -171,9 +175,14 @@ def main():
         env.pop("TMUX", None)
         binary = os.path.abspath(args.bin)
         run(binary, fleet, args.hosts, total, env, args.idle, 0, measure=False)  # brings the binary
-        runs = [run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True)
-                for _ in range(args.runs)]
-        print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size, "runs": runs}, indent=2))
+        runs = []
+        for _ in range(args.runs):
+            if args.cold:
+                shutil.rmtree(os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"), ignore_errors=True)
+            runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
+        print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size,
+                          "far_counts": "counted again" if args.cold else "kept from the run before",
+                          "runs": runs}, indent=2))
     finally:
         if sshd is not None:
             sshd.kill()

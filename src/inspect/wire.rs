@@ -2,7 +2,8 @@
 //! (the protocol is `remote::wire`'s). A hello, a first snapshot of every creature's
 //! files (its large conversations as their counts), `ready`, then each change as the
 //! watcher hints at it and, when nothing else is to do, the conversations' windows the
-//! snapshot left for later (a creature the near side looks at first); requests on stdin (a
+//! snapshot left for later (a creature the near side looks at first) and the counts made
+//! kept for the next far side (`remote::head_cache`); requests on stdin (a
 //! runner command, a message, an action of this machine's OpenSeed orchestrator)
 //! answered on stdout; what that orchestrator reports is passed on as it comes. It exits when its stdin closes, so an
 //! observatory that quits, or a dropped connection, leaves nothing running here.
@@ -20,8 +21,9 @@ use crate::control::{ControlCommand, send_command};
 use crate::memory::garden::{Root, openseed_home};
 use crate::memory::layout::control_socket;
 use crate::memory::messages;
-use crate::remote::connect::read_line;
+use crate::remote::connect::Lines;
 use crate::remote::follow::Follower;
+use crate::remote::head_cache::HeadCache;
 use crate::remote::target::VERSION;
 use crate::remote::wire::{PROTOCOL, Report, Request, write_line};
 use crate::watch::{POLL_SLICE, WatchMode, WatchOptions, Watcher};
@@ -61,7 +63,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
         version: VERSION.to_string(),
         system: system(),
     };
-    let mut follower = Follower::new(roots);
+    let mut follower = Follower::new(roots).with_cache(HeadCache::in_cache_dir());
     let (mut watcher, mut hints) = Watcher::start(watch);
     let mut far = FarOpenSeed::find();
     let found = follower.rescan();
@@ -78,7 +80,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     }
     // At rest only the watcher's events wake it: no tick, nothing looked at.
     watcher.tick_while(false);
-    let mut stdin = BufReader::new(tokio::io::stdin());
+    let mut stdin = Lines::new(BufReader::new(tokio::io::stdin()));
     // Until the near side asks for them, only the windows it wants go.
     let mut all_windows = false;
     loop {
@@ -117,7 +119,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                     return Stop::Closed;
                 }
             }
-            read = read_line(&mut stdin) => {
+            read = stdin.next() => {
                 let Ok(Some(text)) = read else { return Stop::Closed };
                 let reply = match serde_json::from_str::<Request>(&text) {
                     Ok(Request::Hello { protocol }) if protocol != PROTOCOL => {
@@ -151,6 +153,8 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                     return Stop::Closed;
                 }
             }
+            // Then the counts made are kept for the next far side.
+            () = std::future::ready(()), if follower.has_counts_to_keep() => follower.keep_counts(),
         }
     }
 }

@@ -303,11 +303,10 @@ impl Task {
                 };
             };
             let stderr = collect_stderr(&mut child);
-            let mut reader = BufReader::new(stdout);
+            let mut reader = Lines::new(BufReader::new(stdout));
             let hello = line(&Request::Hello { protocol: PROTOCOL });
             let _ = write_line(&mut stdin, &hello).await;
-            let first = match tokio::time::timeout(self.limits.hello, read_line(&mut reader)).await
-            {
+            let first = match tokio::time::timeout(self.limits.hello, reader.next()).await {
                 Ok(first) => first,
                 Err(_) => {
                     return End::Dropped {
@@ -416,7 +415,7 @@ impl Task {
         &mut self,
         mut child: Child,
         mut stdin: ChildStdin,
-        mut reader: BufReader<tokio::process::ChildStdout>,
+        mut reader: Lines<BufReader<tokio::process::ChildStdout>>,
     ) -> End {
         let mut stale: std::collections::HashSet<String> =
             self.mirror.begin_snapshot().into_iter().collect();
@@ -448,7 +447,7 @@ impl Task {
                         reached,
                     };
                 }
-                read = read_line(&mut reader) => {
+                read = reader.next() => {
                     let text = match read {
                         Ok(Some(text)) => text,
                         Ok(None) => {
@@ -601,32 +600,50 @@ async fn write_line(stdin: &mut ChildStdin, text: &str) -> std::io::Result<()> {
     stdin.flush().await
 }
 
-/// One line without its newline; `None` at the end. A line longer than the bound is an
-/// error (never held whole).
-pub async fn read_line(
-    reader: &mut (impl AsyncBufRead + Unpin),
-) -> std::io::Result<Option<String>> {
-    let mut buf = Vec::new();
-    loop {
-        let chunk = reader.fill_buf().await?;
-        if chunk.is_empty() {
-            return Ok((!buf.is_empty()).then(|| String::from_utf8_lossy(&buf).into_owned()));
+/// Lines read from a stream one at a time. A read cut short (its future dropped by a
+/// `select!` whose other branch won) loses nothing: what it had read waits in the buffer
+/// for the next read.
+pub struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+}
+
+impl<R: AsyncBufRead + Unpin> Lines<R> {
+    pub fn new(reader: R) -> Self {
+        Self {
+            reader,
+            buf: Vec::new(),
         }
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        buf.extend_from_slice(&chunk[..take]);
-        reader.consume(take);
-        if buf.len() > MAX_REPORT {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "a line longer than 64 MiB",
-            ));
-        }
-        if done {
-            buf.pop();
-            return Ok(Some(String::from_utf8_lossy(&buf).into_owned()));
+    }
+
+    /// The next line, without its newline (`None` at the end of the stream); a line
+    /// longer than 64 MiB is an error.
+    pub async fn next(&mut self) -> std::io::Result<Option<String>> {
+        loop {
+            let chunk = self.reader.fill_buf().await?;
+            if chunk.is_empty() {
+                let rest = std::mem::take(&mut self.buf);
+                return Ok((!rest.is_empty()).then(|| String::from_utf8_lossy(&rest).into_owned()));
+            }
+            let (take, done) = match memchr::memchr(b'\n', chunk) {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            // Taken and consumed with no await between: never half done.
+            self.buf.extend_from_slice(&chunk[..take]);
+            self.reader.consume(take);
+            if self.buf.len() > MAX_REPORT {
+                self.buf = Vec::new();
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "a line longer than 64 MiB",
+                ));
+            }
+            if done {
+                let mut line = std::mem::take(&mut self.buf);
+                line.pop();
+                return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
+            }
         }
     }
 }
@@ -634,4 +651,32 @@ pub async fn read_line(
 /// The start of a line, for a message.
 fn clip(text: &str) -> String {
     crate::text::sanitize::sanitize_line(&text.chars().take(200).collect::<String>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_line_read_cut_short_loses_nothing() {
+        let (mut far, near) = tokio::io::duplex(64);
+        let mut lines = Lines::new(BufReader::new(near));
+        far.write_all(b"{\"t\":\"rea").await.unwrap();
+        // The read loses the race (as to another branch of a select!): dropped mid-line.
+        let cut = tokio::time::timeout(Duration::from_millis(20), lines.next()).await;
+        assert!(cut.is_err());
+        far.write_all(b"dy\"}\n{\"t\":\"gone\",\"id\":\"a\"}\n")
+            .await
+            .unwrap();
+        drop(far);
+        assert_eq!(
+            lines.next().await.unwrap().as_deref(),
+            Some("{\"t\":\"ready\"}")
+        );
+        assert_eq!(
+            lines.next().await.unwrap().as_deref(),
+            Some("{\"t\":\"gone\",\"id\":\"a\"}")
+        );
+        assert_eq!(lines.next().await.unwrap(), None);
+    }
 }

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
+use super::head_cache::{HeadCache, Made};
 use super::wire::{Bytes, FileOp, WINDOW};
 use crate::memory::far_head::{FarHead, last_dream_in};
 use crate::memory::streams::count_far_head;
@@ -51,16 +52,21 @@ pub fn look(path: &Path, sent: Option<&Sent>) -> io::Result<(Option<FileOp>, Opt
 /// Looks at the conversation at `path` as [`look`] looks at a file, but one of more than
 /// [`COUNT_ABOVE`] bytes (up to [`WINDOW`]) that must go whole goes as its last lines
 /// (at least [`KEEP`] bytes, from a line start) with the count of the lines before them
-/// (fatigue counted after the last dream in the dreams log at `dreams`).
-/// With `later`, one that would go so goes as the count of all its lines and
-/// [`FileOp::Later`] instead, its copy empty until [`window_of_conversation`] sends it.
-pub fn look_conversation(
-    path: &Path,
-    sent: Option<&Sent>,
-    dreams: &Path,
-    later: bool,
-) -> io::Result<Looked> {
-    look_shaped(path, sent, Some((dreams, later)))
+/// (counted as `how` says).
+pub fn look_conversation(path: &Path, sent: Option<&Sent>, how: Counting) -> io::Result<Looked> {
+    look_shaped(path, sent, Some(how))
+}
+
+/// How a conversation's lines are counted.
+#[derive(Debug, Clone, Copy)]
+pub struct Counting<'a> {
+    /// Its creature's dreams log: fatigue counts the calls after the last dream.
+    pub dreams: &'a Path,
+    /// One that would go as its last lines goes as the count of all its lines and
+    /// [`FileOp::Later`] instead, its copy empty until [`window_of_conversation`] sends it.
+    pub later: bool,
+    /// Where counts are kept between runs.
+    pub cache: Option<&'a HeadCache>,
 }
 
 /// A conversation sent [`FileOp::Later`]: its window now, as a first look sends it (its
@@ -68,20 +74,20 @@ pub fn look_conversation(
 pub fn window_of_conversation(
     path: &Path,
     sent: Option<&Sent>,
-    dreams: &Path,
+    how: Counting,
 ) -> io::Result<Looked> {
-    let (op, now, head) = look_shaped(path, None, Some((dreams, false)))?;
+    let how = Counting {
+        later: false,
+        ..how
+    };
+    let (op, now, head) = look_shaped(path, None, Some(how))?;
     Ok((op.or_else(|| sent.map(|_| FileOp::Delete)), now, head))
 }
 
 /// The change to send, what is then sent, and the count of the lines before a window.
 pub type Looked = (Option<FileOp>, Option<Sent>, Option<FarHead>);
 
-fn look_shaped(
-    path: &Path,
-    sent: Option<&Sent>,
-    dreams: Option<(&Path, bool)>,
-) -> io::Result<Looked> {
+fn look_shaped(path: &Path, sent: Option<&Sent>, counting: Option<Counting>) -> io::Result<Looked> {
     let mut file = match open_regular(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -100,7 +106,7 @@ fn look_shaped(
     {
         return Ok((None, Some(s.clone()), None));
     }
-    let counted = dreams.filter(|_| len > COUNT_ABOVE && len <= WINDOW);
+    let counted = counting.filter(|_| len > COUNT_ABOVE && len <= WINDOW);
     // A window sent with its head's count goes on by appends, whatever its size.
     let windowed = same.is_some_and(|s| s.base > 0);
     if len <= SMALL && !windowed {
@@ -115,8 +121,8 @@ fn look_shaped(
                 })
             }
             _ => match counted {
-                Some((dreams, later)) => {
-                    return counted_put(&mut file, path, len, dreams, identity, mtime, later);
+                Some(how) => {
+                    return counted_put(&mut file, path, &meta, how);
                 }
                 None => Some(FileOp::Put {
                     base: 0,
@@ -151,8 +157,8 @@ fn look_shaped(
         });
         return Ok((op, Some(now), None));
     }
-    if let Some((dreams, later)) = counted {
-        return counted_put(&mut file, path, len, dreams, identity, mtime, later);
+    if let Some(how) = counted {
+        return counted_put(&mut file, path, &meta, how);
     }
     let window = read_range(&mut file, len.saturating_sub(WINDOW), len)?;
     // The window starts after the first line break in it: no half line.
@@ -175,22 +181,28 @@ fn look_shaped(
 }
 
 /// The conversation's last lines (at least [`KEEP`] bytes) and the count of the ones
-/// before them; the whole file when no line starts early enough. `later`: the count of
-/// every whole line and [`FileOp::Later`] (a line still being written goes as an append).
-#[allow(clippy::too_many_arguments)]
+/// before them; the whole file when no line starts early enough. [`Counting::later`]: the
+/// count of every whole line and [`FileOp::Later`] (a line still being written goes as an
+/// append).
 fn counted_put(
     file: &mut std::fs::File,
     path: &Path,
-    len: u64,
-    dreams: &Path,
-    identity: (u64, u64),
-    mtime: (i64, i64),
-    later: bool,
+    meta: &std::fs::Metadata,
+    how: Counting,
 ) -> io::Result<Looked> {
-    if later {
+    let (len, identity) = (meta.len(), (meta.dev(), meta.ino()));
+    let mtime = (meta.mtime(), meta.mtime_nsec());
+    let count = |end: u64| {
+        let last_dream = last_dream_in(how.dreams);
+        match how.cache {
+            Some(cache) => cache.count(path, &Made::of(meta), end, last_dream),
+            None => count_far_head(path, end, last_dream),
+        }
+    };
+    if how.later {
         let base = line_start_before(file, len)?;
         if base > 0 {
-            let head = count_far_head(path, base, last_dream_in(dreams));
+            let head = count(base);
             let now = Sent {
                 identity,
                 base,
@@ -204,7 +216,7 @@ fn counted_put(
     let base = line_start_before(file, len.saturating_sub(KEEP))?;
     let window = read_range(file, base, len)?;
     let end = base + window.len() as u64;
-    let head = (base > 0).then(|| count_far_head(path, base, last_dream_in(dreams)));
+    let head = (base > 0).then(|| count(base));
     let now = Sent {
         identity,
         base,
@@ -326,6 +338,14 @@ mod tests {
         assert!(text_of(&op.unwrap()).1.is_some());
     }
 
+    fn counting(dreams: &Path, later: bool) -> Counting<'_> {
+        Counting {
+            dreams,
+            later,
+            cache: None,
+        }
+    }
+
     /// A conversation line of about 560 bytes.
     fn line(i: usize) -> String {
         format!(
@@ -343,7 +363,7 @@ mod tests {
         // About 100 KiB: under SMALL, over COUNT_ABOVE.
         let text: String = (0..200).map(line).collect();
         std::fs::write(&p, &text).unwrap();
-        let (op, sent, head) = look_conversation(&p, None, &dreams, false).unwrap();
+        let (op, sent, head) = look_conversation(&p, None, counting(&dreams, false)).unwrap();
         let (window, at) = text_of(&op.unwrap());
         let (base, size) = at.unwrap();
         let head = head.expect("the rest counted");
@@ -363,17 +383,18 @@ mod tests {
             .unwrap()
             .write_all(line(200).as_bytes())
             .unwrap();
-        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams, false).unwrap();
+        let (op, sent, head) =
+            look_conversation(&p, sent.as_ref(), counting(&dreams, false)).unwrap();
         assert_eq!(text_of(&op.unwrap()), (line(200), None));
         assert!(head.is_none());
         // Rewritten: its last lines and their count again.
         std::fs::write(&p, &text).unwrap();
-        let (op, _, head) = look_conversation(&p, sent.as_ref(), &dreams, false).unwrap();
+        let (op, _, head) = look_conversation(&p, sent.as_ref(), counting(&dreams, false)).unwrap();
         assert!(text_of(&op.unwrap()).1.is_some());
         assert!(head.is_some());
         // Small enough: whole, no count.
         std::fs::write(&p, line(1)).unwrap();
-        let (op, _, head) = look_conversation(&p, None, &dreams, false).unwrap();
+        let (op, _, head) = look_conversation(&p, None, counting(&dreams, false)).unwrap();
         assert_eq!(
             text_of(&op.unwrap()),
             (line(1), Some((0, line(1).len() as u64)))
@@ -390,17 +411,19 @@ mod tests {
         // A line still being written at the end.
         let partial = "{\"t\":\"2026-03-01T00:01:00Z\",\"ro";
         std::fs::write(&p, format!("{text}{partial}")).unwrap();
-        let (op, sent, head) = look_conversation(&p, None, &dreams, true).unwrap();
+        let (op, sent, head) = look_conversation(&p, None, counting(&dreams, true)).unwrap();
         let size = (text.len() + partial.len()) as u64;
         assert_eq!(op, Some(FileOp::Later { size }));
         let head = head.expect("every whole line counted");
         assert_eq!((head.lines, head.entries, head.bad), (200, 200, 0));
         // The copy holds nothing yet: the line being written goes as an append.
-        let (op, sent, head) = look_conversation(&p, sent.as_ref(), &dreams, true).unwrap();
+        let (op, sent, head) =
+            look_conversation(&p, sent.as_ref(), counting(&dreams, true)).unwrap();
         assert_eq!(text_of(&op.unwrap()), (partial.to_string(), None));
         assert!(head.is_none());
         // The window, as a first look sends it, with the count of the lines before it.
-        let (op, _, head) = window_of_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        let (op, _, head) =
+            window_of_conversation(&p, sent.as_ref(), counting(&dreams, true)).unwrap();
         let (window, at) = text_of(&op.unwrap());
         let (base, _) = at.unwrap();
         assert!(window.ends_with(partial) && base > 0);
@@ -410,11 +433,12 @@ mod tests {
         );
         // Gone meanwhile: its deletion.
         std::fs::remove_file(&p).unwrap();
-        let (op, now, _) = window_of_conversation(&p, sent.as_ref(), &dreams).unwrap();
+        let (op, now, _) =
+            window_of_conversation(&p, sent.as_ref(), counting(&dreams, true)).unwrap();
         assert_eq!((op, now), (Some(FileOp::Delete), None));
         // A small one goes whole even in a first snapshot.
         std::fs::write(&p, line(1)).unwrap();
-        let (op, _, head) = look_conversation(&p, None, &dreams, true).unwrap();
+        let (op, _, head) = look_conversation(&p, None, counting(&dreams, true)).unwrap();
         assert_eq!(text_of(&op.unwrap()).0, line(1));
         assert!(head.is_none());
     }

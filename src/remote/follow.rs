@@ -6,7 +6,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use super::files::{Looked, Sent, look, look_conversation, window_of_conversation};
+use super::files::{Counting, Looked, Sent, look, look_conversation, window_of_conversation};
+use super::head_cache::HeadCache;
 use super::wire::{FileOp, Report};
 use crate::memory::garden::{Garden, Root};
 use crate::memory::layout::{FileKind, control_socket, watched_dirs};
@@ -39,6 +40,8 @@ pub struct Follower {
     later: VecDeque<PathBuf>,
     /// ...and those of them the near side looks at, sent first.
     wanted: VecDeque<PathBuf>,
+    /// Where conversations' counts are kept between runs.
+    cache: Option<HeadCache>,
 }
 
 impl Follower {
@@ -49,7 +52,14 @@ impl Follower {
             cursor: 0,
             later: VecDeque::new(),
             wanted: VecDeque::new(),
+            cache: None,
         }
+    }
+
+    /// Conversations' counts kept in `cache` between runs.
+    pub fn with_cache(mut self, cache: Option<HeadCache>) -> Self {
+        self.cache = cache;
+        self
     }
 
     /// The directories a watcher should watch: the roots and every creature's.
@@ -125,14 +135,31 @@ impl Follower {
                 continue;
             };
             let dreams = FileKind::Dreams.resolve(&path);
+            let how = Counting {
+                dreams: &dreams,
+                later: false,
+                cache: self.cache.as_ref(),
+            };
             let mut out = Vec::new();
             for file in std::mem::take(&mut c.later) {
-                let looked = window_of_conversation(&path.join(file), c.files.get(file), &dreams);
+                let looked = window_of_conversation(&path.join(file), c.files.get(file), how);
                 take_look(c, file, &path, looked, &mut out);
             }
             if !out.is_empty() {
                 return Some(out);
             }
+        }
+    }
+
+    /// Whether counts made wait to be kept between runs.
+    pub fn has_counts_to_keep(&self) -> bool {
+        self.cache.as_ref().is_some_and(HeadCache::has_pending)
+    }
+
+    /// Keeps some of the counts made (a few files' writes).
+    pub fn keep_counts(&self) {
+        if let Some(cache) = &self.cache {
+            cache.keep_some(32);
         }
     }
 
@@ -271,7 +298,12 @@ impl Follower {
             let before = c.files.get(file);
             let looked = if conversations.contains(&file) {
                 let dreams = FileKind::Dreams.resolve(path);
-                look_conversation(&path.join(file), before, &dreams, later)
+                let how = Counting {
+                    dreams: &dreams,
+                    later,
+                    cache: self.cache.as_ref(),
+                };
+                look_conversation(&path.join(file), before, how)
             } else {
                 look(&path.join(file), before).map(|(op, now)| (op, now, None))
             };

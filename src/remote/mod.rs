@@ -9,6 +9,7 @@
 pub mod connect;
 pub mod files;
 pub mod follow;
+pub mod head_cache;
 pub mod mirror;
 pub mod mux;
 pub mod place;

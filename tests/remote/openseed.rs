@@ -42,8 +42,9 @@ fn far(port: Option<u16>) -> Far {
     std::fs::write(
         &program,
         format!(
-            "#!/bin/sh\nOPENSEED_HOME='{}' exec '{BIN}' \"$@\"\n",
-            home.display()
+            "#!/bin/sh\nOPENSEED_HOME='{}' XDG_CACHE_HOME='{}' exec '{BIN}' \"$@\"\n",
+            home.display(),
+            dir.path().join("far-cache").display()
         ),
     )
     .unwrap();

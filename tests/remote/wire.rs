@@ -18,6 +18,9 @@ struct Far {
     _dir: tempfile::TempDir,
     garden: PathBuf,
     mirror: PathBuf,
+    /// The far side: dreamwatch with a cache directory of the test's own (where it keeps
+    /// its counts of conversations).
+    program: PathBuf,
 }
 
 fn far() -> Far {
@@ -29,10 +32,16 @@ fn far() -> Far {
     std::fs::write(sprout.join(".self/observations.md"), "RED 10:00 first\n").unwrap();
     let mirror = dir.path().join("mirror");
     std::fs::create_dir_all(&mirror).unwrap();
+    let program = script_named(
+        dir.path(),
+        "far-dreamwatch.sh",
+        &format!("exec '{BIN}' \"$@\""),
+    );
     Far {
         _dir: dir,
         garden,
         mirror,
+        program,
     }
 }
 
@@ -93,7 +102,7 @@ fn append(p: &Path, text: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mirror_follows_snapshot_appends_rewrites_deletes_and_creatures() {
     let far = far();
-    let (_remote, mut rx) = start(Path::new(BIN), &far);
+    let (_remote, mut rx) = start(&far.program, &far);
     assert_eq!(next(&mut rx).await, Update::Up);
     let copy = far.mirror.join("sprout");
     let obs = ".self/observations.md";
@@ -145,7 +154,7 @@ async fn a_large_log_arrives_as_its_last_window_then_its_appends() {
     );
     let lines = 3 * WINDOW as usize / line.len();
     std::fs::write(&conv, line.repeat(lines)).unwrap();
-    let (_remote, mut rx) = start(Path::new(BIN), &far);
+    let (_remote, mut rx) = start(&far.program, &far);
     assert_eq!(next(&mut rx).await, Update::Up);
     let copy = far.mirror.join("sprout/.self/conversation.jsonl");
     let held = std::fs::metadata(&copy).unwrap().len();
@@ -166,7 +175,7 @@ async fn a_large_log_arrives_as_its_last_window_then_its_appends() {
 async fn requests_reach_the_far_inbox_and_runner_socket_or_are_refused() {
     let far = far();
     let sprout = far.garden.join("sprout");
-    let (remote, mut rx) = start(Path::new(BIN), &far);
+    let (remote, mut rx) = start(&far.program, &far);
     assert_eq!(next(&mut rx).await, Update::Up);
 
     // No runner: a command is refused plainly, a message goes to MESSAGES.md.
@@ -229,9 +238,22 @@ async fn requests_reach_the_far_inbox_and_runner_socket_or_are_refused() {
 
 /// A program standing in for the far side: a shell script run with the far side's
 /// arguments.
+/// A far side's program in `dir` (its cache directory there too).
 fn script(dir: &Path, body: &str) -> PathBuf {
-    let path = dir.join("far.sh");
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    script_named(dir, "far.sh", body)
+}
+
+fn script_named(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    let cache = dir.join("far-cache");
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nexport XDG_CACHE_HOME='{}'\n{body}\n",
+            cache.display()
+        ),
+    )
+    .unwrap();
     let mut perm = std::fs::metadata(&path).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
     std::fs::set_permissions(&path, perm).unwrap();
@@ -264,7 +286,7 @@ async fn a_far_side_of_another_protocol_is_refused_plainly() {
 #[test]
 fn the_far_side_refuses_a_near_side_of_another_protocol() {
     let far = far();
-    let mut child = std::process::Command::new(BIN)
+    let mut child = std::process::Command::new(&far.program)
         .args(["inspect", "--follow", "--wire"])
         .arg(&far.garden)
         .stdin(std::process::Stdio::piped())
@@ -385,7 +407,7 @@ async fn a_conversation_arrives_counted_first_then_as_its_last_lines_when_asked(
     std::fs::write(moss.join(".self/conversation.jsonl"), conversation(300, 0)).unwrap();
     let size = std::fs::metadata(&conv).unwrap().len();
     assert!(size > 256 << 10, "{size}");
-    let (remote, mut rx) = start(Path::new(BIN), &far);
+    let (remote, mut rx) = start(&far.program, &far);
     assert_eq!(next(&mut rx).await, Update::Up);
     assert_eq!(next(&mut rx).await, Update::Windows { left: 2 });
     // The snapshot: every figure the whole log's, no line of it held yet.
