@@ -208,13 +208,18 @@ impl History {
             let changes = dir.join("changes.jsonl");
             append_private(&changes, r).map_err(io_at(&changes))?;
         }
-        if before.as_deref() != Some(text) {
+        let changed = before.as_deref() != Some(text);
+        if changed {
             self.keep_version(&dir, file, text, now)?;
         }
         // A file too large for its share of the store is not kept: its next change is
         // not shown (said in docs/observatory.md).
         if (text.len() as u64) <= self.limit / 8 {
-            replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
+            // The same text (a file rewritten as it was: a far copy made again) is not
+            // written again; only its stamp is.
+            if changed {
+                replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
+            }
             state.seen.insert(
                 file.to_string(),
                 Seen {

@@ -195,3 +195,42 @@ fn the_store_is_private_whatever_the_umask() {
         assert_eq!(mode(&file), 0o600, "{}", file.display());
     }
 }
+
+#[test]
+fn the_same_text_seen_again_is_not_written_again_only_its_stamp() {
+    use std::os::unix::fs::MetadataExt;
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().join("history"), DEFAULT_LIMIT);
+    let stamp = |len| Stamp { len, mtime: (1, 0) };
+    h.observe_stamped(
+        creature.path(),
+        "observations.md",
+        FULL,
+        Some(stamp(1)),
+        at(0),
+        true,
+    )
+    .unwrap();
+    let snap = h.dir_of(creature.path()).join("snap/observations.md");
+    let inode = std::fs::metadata(&snap).unwrap().ino();
+    // A far copy made again: the same text in a file stamped anew.
+    let again = h
+        .observe_stamped(
+            creature.path(),
+            "observations.md",
+            FULL,
+            Some(stamp(2)),
+            at(1),
+            true,
+        )
+        .unwrap();
+    assert_eq!(again, None);
+    assert_eq!(
+        std::fs::metadata(&snap).unwrap().ino(),
+        inode,
+        "not written again"
+    );
+    let loaded = h.load(creature.path());
+    assert_eq!(loaded.stamps.get("observations.md"), Some(&stamp(2)));
+}

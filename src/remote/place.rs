@@ -1,13 +1,18 @@
 //! Where the copies of far gardens live: one directory per connection under the cache
 //! directory's `dreamwatch/remote/`, this process's own (held by a lock inside it) and
 //! removed when it ends. One left by an observatory that was killed (its lock free) is
-//! removed by the next that starts. The removal does not hold up the observatory's end:
+//! removed by the next that starts. A far garden's copy has the same path at every run
+//! (named after its host and a digest of its place), so what is kept by path (the
+//! watched history) is kept across runs; a second observatory following the same garden
+//! at once gets a directory of its own. The removal does not hold up the observatory's end:
 //! the copy is renamed out of the way and removed by a process of its own (a copy of a
 //! thousand creatures can take seconds to remove on a busy disk).
 
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
 
 /// The lock a live observatory holds in each of its copies.
 const LOCK: &str = ".dreamwatch-copy.lock";
@@ -22,13 +27,15 @@ pub fn base() -> PathBuf {
 /// One connection's copy: removed when dropped.
 #[derive(Debug)]
 pub struct CopyDir {
-    dir: tempfile::TempDir,
+    path: PathBuf,
     _lock: File,
 }
 
 impl CopyDir {
-    /// A new directory in `base` named after `host`, locked by this process.
-    pub fn create(base: &Path, host: &str) -> io::Result<Self> {
+    /// A new directory in `base` for the far garden at `place` on `host`, locked by this
+    /// process: `HOST-DIGEST` (the same at every run) unless a live observatory holds
+    /// that one, then `HOST-XXXXXX`.
+    pub fn create(base: &Path, host: &str, place: &str) -> io::Result<Self> {
         std::fs::create_dir_all(base)?;
         let slug: String = host
             .chars()
@@ -40,29 +47,62 @@ impl CopyDir {
                 }
             })
             .collect();
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("{slug}-"))
-            .tempdir_in(base)?;
-        let lock = File::create(dir.path().join(LOCK))?;
-        if !try_lock(&lock) {
-            return Err(io::Error::last_os_error());
+        let digest = Sha256::digest(place.as_bytes());
+        let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        let stable = base.join(format!("{slug}-{hex}"));
+        if let Some(copy) = Self::claim(&stable)? {
+            return Ok(copy);
         }
-        Ok(Self { dir, _lock: lock })
+        // Held by another observatory: one of this run's own.
+        let path = tempfile::Builder::new()
+            .prefix(&format!("{slug}-"))
+            .tempdir_in(base)?
+            .keep();
+        Self::claim(&path)?.ok_or_else(|| io::Error::other("a new copy directory was taken"))
+    }
+
+    /// The directory at `path`, made and locked; `None` when a live observatory holds
+    /// it. One left behind is renamed out of the way first (its removal not waited for).
+    fn claim(path: &Path) -> io::Result<Option<Self>> {
+        if File::open(path.join(LOCK)).is_ok_and(|f| !try_lock(&f)) {
+            return Ok(None);
+        }
+        match std::fs::create_dir(path) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                if let (Some(base), Some(name)) = (path.parent(), path.file_name())
+                    && !remove_aside(base, name, path)
+                {
+                    std::fs::remove_dir_all(path)?;
+                }
+                std::fs::create_dir(path)?;
+            }
+            done => done?,
+        }
+        let lock = File::create(path.join(LOCK))?;
+        if !try_lock(&lock) {
+            return Ok(None);
+        }
+        Ok(Some(Self {
+            path: path.to_path_buf(),
+            _lock: lock,
+        }))
     }
 
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
     }
 }
 
 impl Drop for CopyDir {
     fn drop(&mut self) {
-        let path = self.dir.path();
-        let (Some(base), Some(name)) = (path.parent(), path.file_name()) else {
-            return;
+        let path = &self.path;
+        let removed = match (path.parent(), path.file_name()) {
+            (Some(base), Some(name)) => remove_aside(base, name, path),
+            _ => false,
         };
-        // Else removed where it is, by the TempDir.
-        remove_aside(base, name, path);
+        if !removed {
+            let _ = std::fs::remove_dir_all(path);
+        }
     }
 }
 
@@ -125,7 +165,7 @@ mod tests {
     #[test]
     fn copies_held_stay_and_those_left_behind_go() {
         let base = tempfile::tempdir().unwrap();
-        let live = CopyDir::create(base.path(), "user@box:22").unwrap();
+        let live = CopyDir::create(base.path(), "user@box:22", "ssh://box/g").unwrap();
         assert!(
             live.path()
                 .file_name()
@@ -143,5 +183,27 @@ mod tests {
         let path = live.path().to_path_buf();
         drop(live);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_far_gardens_copy_has_the_same_path_at_every_run_unless_another_holds_it() {
+        let base = tempfile::tempdir().unwrap();
+        let first = CopyDir::create(base.path(), "box", "ssh://box/g").unwrap();
+        let path = first.path().to_path_buf();
+        // Held: another observatory gets one of its own; another garden has its own.
+        let second = CopyDir::create(base.path(), "box", "ssh://box/g").unwrap();
+        assert_ne!(second.path(), path);
+        let other_garden = CopyDir::create(base.path(), "box", "ssh://box/h").unwrap();
+        assert_ne!(other_garden.path(), path);
+        drop((first, second, other_garden));
+        // One killed: its directory left behind, its lock free.
+        std::fs::create_dir_all(path.join("sprout/.self")).unwrap();
+        std::fs::write(path.join(LOCK), "").unwrap();
+        let again = CopyDir::create(base.path(), "box", "ssh://box/g").unwrap();
+        assert_eq!(again.path(), path, "the same path");
+        assert!(
+            !path.join("sprout").exists(),
+            "what was left behind is gone"
+        );
     }
 }

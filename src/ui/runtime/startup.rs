@@ -100,7 +100,7 @@ pub fn roots(
 
 /// A directory for each far garden's copy, under the cache directory's
 /// `dreamwatch/remote/`: this process's own, removed when the observatory ends (those
-/// left by one that was killed are removed first).
+/// left by one that was killed are removed first), at the same path at every run.
 pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, CopyDir)>> {
     if remotes.is_empty() {
         return Ok(Vec::new());
@@ -110,7 +110,7 @@ pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, CopyDir)
     remotes
         .iter()
         .map(|t| {
-            let dir = CopyDir::create(&base, &t.label()).with_context(|| {
+            let dir = CopyDir::create(&base, &t.label(), &t.describe()).with_context(|| {
                 format!("creating a copy of {} in {}", t.describe(), base.display())
             })?;
             Ok((t.clone(), dir))
