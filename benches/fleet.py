@@ -177,6 +177,8 @@ def main():
         run(binary, fleet, args.hosts, total, env, args.idle, 0, measure=False)  # brings the binary
         runs = []
         for _ in range(args.runs):
+            # The garden's filter the last run typed is kept for this garden: not wanted.
+            shutil.rmtree(os.path.join(tmp, "state", "dreamwatch", "gardens"), ignore_errors=True)
             if args.cold:
                 shutil.rmtree(os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"), ignore_errors=True)
             runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
