@@ -85,10 +85,34 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     let mut all_windows = false;
     loop {
         tokio::select! {
-            // The windows left for later go only when nothing else is waiting.
+            // In this order when several are ready: requests, then changes, then the
+            // orchestrator's reports; the windows left for later only when nothing else is.
             biased;
-            Some(report) = far_openseed::next(&mut far) => {
-                if emit(&mut out, &[report]).is_err() {
+            read = stdin.next() => {
+                let Ok(Some(text)) = read else { return Stop::Closed };
+                let reply = match serde_json::from_str::<Request>(&text) {
+                    Ok(Request::Hello { protocol }) if protocol != PROTOCOL => {
+                        let text = format!("the near side speaks wire protocol {protocol}; this dreamwatch {VERSION} speaks {PROTOCOL}: use the same version on both sides");
+                        let _ = emit(&mut out, &[Report::Error { text }]);
+                        return Stop::Refused;
+                    }
+                    Ok(Request::Hello { .. }) => continue,
+                    Ok(Request::Want { id }) => {
+                        follower.want(&id);
+                        continue;
+                    }
+                    Ok(Request::Windows) => {
+                        all_windows = true;
+                        continue;
+                    }
+                    Ok(Request::OpenSeed { req, name, action, text }) => {
+                        let (ok, text) = far_openseed::act(far.as_ref(), &name, &action, text).await;
+                        Report::Reply { req, ok, text, answer: None }
+                    }
+                    Ok(request) => answer(&follower, request).await,
+                    Err(e) => Report::Error { text: format!("not a request ({e})") },
+                };
+                if emit(&mut out, &[reply]).is_err() {
                     return Stop::Closed;
                 }
             }
@@ -119,31 +143,8 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                     return Stop::Closed;
                 }
             }
-            read = stdin.next() => {
-                let Ok(Some(text)) = read else { return Stop::Closed };
-                let reply = match serde_json::from_str::<Request>(&text) {
-                    Ok(Request::Hello { protocol }) if protocol != PROTOCOL => {
-                        let text = format!("the near side speaks wire protocol {protocol}; this dreamwatch {VERSION} speaks {PROTOCOL}: use the same version on both sides");
-                        let _ = emit(&mut out, &[Report::Error { text }]);
-                        return Stop::Refused;
-                    }
-                    Ok(Request::Hello { .. }) => continue,
-                    Ok(Request::Want { id }) => {
-                        follower.want(&id);
-                        continue;
-                    }
-                    Ok(Request::Windows) => {
-                        all_windows = true;
-                        continue;
-                    }
-                    Ok(Request::OpenSeed { req, name, action, text }) => {
-                        let (ok, text) = far_openseed::act(far.as_ref(), &name, &action, text).await;
-                        Report::Reply { req, ok, text, answer: None }
-                    }
-                    Ok(request) => answer(&follower, request).await,
-                    Err(e) => Report::Error { text: format!("not a request ({e})") },
-                };
-                if emit(&mut out, &[reply]).is_err() {
+            Some(report) = far_openseed::next(&mut far) => {
+                if emit(&mut out, &[report]).is_err() {
                     return Stop::Closed;
                 }
             }
