@@ -406,3 +406,42 @@ fn far_logs_still_arriving_are_said_and_asked_for_once_every_far_garden_is_in() 
     let text = screen.text().unwrap();
     assert!(!text.contains("arriving"), "{text}");
 }
+
+#[test]
+fn a_far_creature_whose_log_is_arriving_says_so_in_recall() {
+    use std::os::unix::fs::MetadataExt;
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    // The copy as a first snapshot leaves it: no line held, all of them counted there.
+    let conv = garden.creature("pip").join(".self/conversation.jsonl");
+    std::fs::write(&conv, "").unwrap();
+    let inode = std::fs::metadata(&conv).unwrap().ino();
+    let head = dreamwatch::memory::far_head::FarHead {
+        lines: 325,
+        entries: 325,
+        ..Default::default()
+    };
+    dreamwatch::memory::far_head::offer(&conv, inode, head);
+    let mut screen = far_screen(&garden);
+    let root = garden.dir.path().to_path_buf();
+    screen.remote(&root, Update::Up);
+    screen.remote(&root, Update::Windows { left: 1 });
+    let pip = screen
+        .app
+        .creatures
+        .keys()
+        .find(|p| p.ends_with("pip"))
+        .cloned()
+        .unwrap();
+    screen.app.selected = Some(pip);
+    screen.press("4").unwrap();
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains("Its last lines are on their way from box"),
+        "{text}"
+    );
+    // Its window came (the count of the lines before it, then the lines).
+    screen.remote(&root, Update::Windows { left: 0 });
+    let text = screen.text().unwrap();
+    assert!(!text.contains("on their way"), "{text}");
+}

@@ -63,6 +63,19 @@ pub fn render(frame: &mut Frame, areas: &Areas, app: &App) {
         MainView::Dreams => ui
             .dreams
             .draw(frame, &cx, [ui.summary.last_activity, ui.born]),
+        MainView::Recall if arriving(app) => {
+            let text = format!(
+                "Its last lines are on their way from {}: every figure above is counted already.",
+                app.selected
+                    .as_deref()
+                    .and_then(|p| app.remote_of(p))
+                    .map_or("its machine", |r| r.host.as_str())
+            );
+            frame.render_widget(
+                ratatui::widgets::Paragraph::new(Line::styled(text, theme.muted)),
+                areas.main_view,
+            );
+        }
         MainView::Recall => {
             let search = &app.search;
             // A regular expression's matches are not marked: the hit's entry is.
@@ -133,4 +146,15 @@ fn status(app: &App) -> Line<'static> {
         }
     };
     Line::from(spans)
+}
+
+/// Whether the creature shown is a far one whose conversation's last lines have not come
+/// yet (its lines counted on the far side, none of them held here).
+fn arriving(app: &App) -> bool {
+    let Some(path) = app.selected.as_deref() else {
+        return false;
+    };
+    let log = app.selected_model().map(|m| m.conversation());
+    app.remote_of(path).is_some_and(|r| r.windows_left > 0)
+        && log.is_some_and(|l| l.lines() > 0 && l.recent().is_empty())
 }
