@@ -112,7 +112,7 @@ impl HeadCache {
         // What is kept of this very file: waiting to be written, else on disk.
         let waiting = pending.iter().position(|(f, _)| *f == file);
         let entry = match waiting {
-            Some(at) => Some(pending.remove(at).1),
+            Some(at) => Some(pending[at].1.clone()),
             None => std::fs::read(&file)
                 .ok()
                 .and_then(|bytes| serde_json::from_slice::<Entry>(&bytes).ok()),
@@ -124,11 +124,7 @@ impl HeadCache {
                 .find(|c| c.end == end && c.last_dream == last_dream && c.head.is_bounded())
         });
         if let Some(counted) = kept {
-            let head = counted.head.clone();
-            if let Some(entry) = entry.filter(|_| waiting.is_some()) {
-                pending.push((file, entry));
-            }
-            return head;
+            return counted.head.clone();
         }
         let head = count_far_head(path, end, last_dream);
         if head.calls.len() <= MAX_KEPT_CALLS {
@@ -145,7 +141,10 @@ impl HeadCache {
                 last_dream,
                 head: head.clone(),
             });
-            pending.push((file, entry));
+            match waiting {
+                Some(at) => pending[at].1 = entry,
+                None => pending.push((file, entry)),
+            }
         }
         head
     }

@@ -58,7 +58,7 @@ impl CopyDir {
             .prefix(&format!("{slug}-"))
             .tempdir_in(base)?
             .keep();
-        Self::claim(&path)?.ok_or_else(|| io::Error::other("a new copy directory was taken"))
+        Self::lock(&path)?.ok_or_else(|| io::Error::other("a new copy directory was taken"))
     }
 
     /// The directory at `path`, made and locked; `None` when a live observatory holds
@@ -78,6 +78,11 @@ impl CopyDir {
             }
             done => done?,
         }
+        Self::lock(path)
+    }
+
+    /// Locks the directory at `path` for this process (`None` when another holds it).
+    fn lock(path: &Path) -> io::Result<Option<Self>> {
         let lock = File::create(path.join(LOCK))?;
         if !try_lock(&lock) {
             return Ok(None);
