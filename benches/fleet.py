@@ -10,9 +10,10 @@ the garden's filter selects it before the appends). An sshd of the benchmark's o
 in latency.py) and the client config names it dw1..dwH, so the observatory opens H
 connections as it would to H machines: `dreamwatch ssh://dw1/DIR/h1 ... ssh://dwH/DIR/hH`
 in a tmux pane (200x60) with an empty home. A first run brings the binary to the far
-cache (and its counts of the conversations to the far side's cache: a far side started
-again counts only what changed; `--cold` removes them before each measured run) and is not
-measured. Then, from launch:
+cache (its counts of the conversations to the far side's cache: a far side started
+again counts only what changed; and the far gardens' copies to the observatory's cache: a
+run writes only the files that changed since; `--cold` removes both before each measured
+run) and is not measured. Then, from launch:
   - first frame: the garden list's title is on screen;
   - far sides started: every far side process (`inspect --follow --wire`, whose first
     act is its hello) is running (/proc polled every 10 ms): when the far sides answer;
@@ -155,7 +156,8 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "dreamwatch-bench"))
     ap.add_argument("--cold", action="store_true",
-                    help="remove the far sides' kept counts of the conversations before each run")
+                    help="remove what runs keep before each run: the far sides' counts of the "
+                         "conversations and the near side's copies of the far gardens")
     ap.add_argument("--cache", default=None,
                     help="the observatory's cache directory, where the far gardens' copies are written "
                          "(default: in the run's empty home; /dev/shm/... puts them on tmpfs)")
@@ -181,9 +183,11 @@ def main():
             shutil.rmtree(os.path.join(tmp, "state", "dreamwatch", "gardens"), ignore_errors=True)
             if args.cold:
                 shutil.rmtree(os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"), ignore_errors=True)
+                shutil.rmtree(os.path.join(env["XDG_CACHE_HOME"], "dreamwatch", "remote"), ignore_errors=True)
             runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
         print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size,
-                          "far_counts": "counted again" if args.cold else "kept from the run before",
+                          "kept": "nothing (far counts and near copies removed)" if args.cold
+                          else "far counts and near copies from the run before",
                           "runs": runs}, indent=2))
     finally:
         if sshd is not None:

@@ -64,10 +64,16 @@ pub struct Mirror {
     /// moved into the copy then: the garden reads each creature once, whole, instead of
     /// again at every file of a snapshot of thousands.
     landing: bool,
+    /// The creatures last run left (set aside in [`LANDING`]): their files are written
+    /// only where they changed.
+    kept: HashSet<String>,
+    /// During a snapshot: the files it sent (those of its creatures it did not are gone).
+    sent: Option<HashSet<(String, String)>>,
 }
 
 /// Where the first snapshot is written: a directory of the copy that is no creature
-/// (a dot name), its subdirectories not watched by the garden.
+/// (a dot name), its subdirectories not watched by the garden. What last run left in the
+/// copy is set aside there before the garden opens it ([`super::place`]).
 pub const LANDING: &str = ".landing";
 
 impl Drop for Mirror {
@@ -77,8 +83,15 @@ impl Drop for Mirror {
 }
 
 impl Mirror {
-    /// A mirror in `root` (an existing directory this process owns).
+    /// A mirror in `root` (an existing directory this process owns), with the creatures
+    /// last run left in its [`LANDING`].
     pub fn new(root: PathBuf) -> Self {
+        let kept = std::fs::read_dir(root.join(LANDING))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
         Self {
             root,
             creatures: HashMap::new(),
@@ -86,6 +99,8 @@ impl Mirror {
             heads: HashMap::new(),
             later: HashSet::new(),
             landing: true,
+            kept,
+            sent: Some(HashSet::new()),
         }
     }
 
@@ -132,6 +147,7 @@ impl Mirror {
     /// what it does not announce again is gone, and a runner it does not report has gone.
     pub fn begin_snapshot(&mut self) -> Vec<String> {
         self.runners_seen = Some(Default::default());
+        self.sent = Some(HashSet::new());
         // A new far side sends every file again.
         self.later.clear();
         self.creatures.keys().cloned().collect()
@@ -143,6 +159,7 @@ impl Mirror {
         for id in stale {
             self.remove(id)?;
         }
+        self.remove_unsent()?;
         let seen = self.runners_seen.take().unwrap_or_default();
         for (id, copy) in &mut self.creatures {
             if !seen.contains(id) {
@@ -155,9 +172,46 @@ impl Mirror {
         Ok(())
     }
 
-    /// Moves the first snapshot's copies into the copy, each creature whole.
+    /// Removes the files of the copies (those kept from last run, or any after a new far
+    /// side's snapshot) that the snapshot did not send: gone while no one looked.
+    fn remove_unsent(&mut self) -> Result<(), MirrorError> {
+        let Some(sent) = self.sent.take() else {
+            return Ok(());
+        };
+        let written_before = |id: &String| !self.landing || self.kept.contains(id);
+        for id in self.creatures.keys().filter(|id| written_before(id)) {
+            let dir = self.dir(id);
+            for file in sent_files() {
+                if sent.contains(&(id.clone(), file.to_string())) {
+                    continue;
+                }
+                let path = dir.join(file);
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_at(&path)(e)),
+                    Ok(()) => far_head::withdraw(&path),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the first snapshot's copies into the copy, each creature whole; those last
+    /// run left that the far side no longer has are removed.
     fn land(&mut self) -> Result<(), MirrorError> {
         let landing = self.root.join(LANDING);
+        for id in self
+            .kept
+            .iter()
+            .filter(|id| !self.creatures.contains_key(*id))
+        {
+            let dir = landing.join(id);
+            match std::fs::remove_dir_all(&dir) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_at(&dir)(e)),
+                _ => {}
+            }
+        }
+        self.kept.clear();
         let mut ids: Vec<&String> = self.creatures.keys().collect();
         ids.sort();
         for id in ids {
@@ -194,6 +248,11 @@ impl Mirror {
                 }
                 let path = self.dir(id).join(file);
                 let key = (id.clone(), file.clone());
+                if let Some(sent) = self.sent.as_mut()
+                    && !matches!(op, FileOp::Delete)
+                {
+                    sent.insert(key.clone());
+                }
                 let head = self.heads.remove(&key);
                 if head.is_none() && matches!(op, FileOp::Put { .. } | FileOp::Delete) {
                     far_head::withdraw(&path);
@@ -205,7 +264,8 @@ impl Mirror {
                     FileOp::Put { .. } | FileOp::Delete => self.later.remove(&key),
                     FileOp::Append { .. } => false,
                 };
-                write_op(&path, op, head)
+                // The landing is not read by the garden: its files are written in place.
+                write_op(&path, op, head, self.landing)
             }
             Report::Head { id, file, head } => {
                 self.known(id)?;
@@ -277,15 +337,22 @@ fn plain(id: &str) -> Result<(), MirrorError> {
     }
 }
 
-/// Writes `op` to the copy at `path`; a put's window with the count of its `head`.
-fn write_op(path: &Path, op: &FileOp, head: Option<FarHead>) -> Result<(), MirrorError> {
+/// Writes `op` to the copy at `path`; a put's window with the count of its `head`. A put
+/// the copy holds already is not written again; `in_place`, one it does not hold is
+/// written into the file that is there (no new file: none is reading it).
+fn write_op(
+    path: &Path,
+    op: &FileOp,
+    head: Option<FarHead>,
+    in_place: bool,
+) -> Result<(), MirrorError> {
     let dir = path.parent().unwrap_or(path);
     // The directory is made when the write finds it missing, not looked for at every
     // write (a snapshot writes thousands of files).
-    match write_in(dir, path, op, head.as_ref()) {
+    match write_in(dir, path, op, head.as_ref(), in_place) {
         Err(MirrorError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
             std::fs::create_dir_all(dir).map_err(io_at(dir))?;
-            write_in(dir, path, op, head.as_ref())
+            write_in(dir, path, op, head.as_ref(), in_place)
         }
         done => done,
     }
@@ -296,6 +363,7 @@ fn write_in(
     path: &Path,
     op: &FileOp,
     head: Option<&FarHead>,
+    in_place: bool,
 ) -> Result<(), MirrorError> {
     match op {
         FileOp::Put { bytes, .. } => {
@@ -305,7 +373,7 @@ fn write_in(
             } else {
                 (&bytes[..], head)
             };
-            replace(dir, path, kept, head)
+            put(dir, path, kept, head, in_place)
         }
         FileOp::Append { bytes } => {
             let bytes = bytes.decode().ok_or(MirrorError::BadBytes)?;
@@ -326,12 +394,59 @@ fn write_in(
                 .map_err(io_at(path))
         }
         // An empty copy, its lines counted by `head`.
-        FileOp::Later { .. } => replace(dir, path, &[], head),
+        FileOp::Later { .. } => put(dir, path, &[], head, in_place),
         FileOp::Delete => match std::fs::remove_file(path) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_at(path)(e)),
             _ => Ok(()),
         },
     }
+}
+
+/// Makes the file at `path` (in `dir`) hold `bytes`, the count of the lines before them
+/// offered for it: written in place when `in_place`, else by [`replace`] unless it holds
+/// them and no count comes with them (a count is for a new file only).
+fn put(
+    dir: &Path,
+    path: &Path,
+    bytes: &[u8],
+    head: Option<&FarHead>,
+    in_place: bool,
+) -> Result<(), MirrorError> {
+    if !in_place && head.is_some() {
+        return replace(dir, path, bytes, head);
+    }
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return replace(dir, path, bytes, head),
+        Err(e) => return Err(io_at(path)(e)),
+    };
+    let held = holds(&mut file, bytes).map_err(io_at(path))?;
+    if !held {
+        if !in_place {
+            return replace(dir, path, bytes, head);
+        }
+        use std::io::{Seek, SeekFrom};
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| file.set_len(0))
+            .and_then(|_| file.write_all(bytes))
+            .map_err(io_at(path))?;
+    }
+    if let Some(head) = head {
+        let inode = file.metadata().map_err(io_at(path))?.ino();
+        far_head::offer(path, inode, head.clone());
+    }
+    Ok(())
+}
+
+/// Whether `file` holds exactly `bytes`.
+fn holds(file: &mut File, bytes: &[u8]) -> io::Result<bool> {
+    use std::io::Read;
+    if file.metadata()?.len() != bytes.len() as u64 {
+        return Ok(false);
+    }
+    let mut there = Vec::with_capacity(bytes.len());
+    file.take(bytes.len() as u64 + 1).read_to_end(&mut there)?;
+    Ok(there == bytes)
 }
 
 /// Replaces the file at `path` (in `dir`) by `bytes`, by a rename; the count of the lines
@@ -408,6 +523,14 @@ fn hold(path: &Path) -> io::Result<File> {
 mod tests {
     use super::*;
     use crate::remote::wire::Bytes;
+
+    fn counted(id: &str, file: &str, head: &FarHead) -> Report {
+        Report::Head {
+            id: id.into(),
+            file: file.into(),
+            head: head.clone(),
+        }
+    }
 
     fn file(id: &str, file: &str, op: FileOp) -> Report {
         Report::File {
@@ -538,12 +661,7 @@ mod tests {
             bad: 1,
             ..FarHead::default()
         };
-        m.apply(&Report::Head {
-            id: "sprout".into(),
-            file: conv.into(),
-            head: head.clone(),
-        })
-        .unwrap();
+        m.apply(&counted("sprout", conv, &head)).unwrap();
         let put = FileOp::Put {
             base: 4000,
             size: 4010,
@@ -651,5 +769,92 @@ mod tests {
         assert_eq!(m.windows_left(), 1);
         m.begin_snapshot();
         assert_eq!(m.windows_left(), 0);
+    }
+
+    #[test]
+    fn what_last_run_left_is_written_only_where_it_changed_and_removed_where_it_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let landing = dir.path().join(LANDING);
+        let (obs, birth, dreams) = (".self/observations.md", "BIRTH.json", ".self/dreams.jsonl");
+        let conv = ".self/conversation.jsonl";
+        // Last run's copy, set aside: sprout (four files), moss (gone since).
+        for (path, text) in [
+            (format!("sprout/{obs}"), "a\n"),
+            (format!("sprout/{birth}"), "{}"),
+            (format!("sprout/{dreams}"), "{}\n"),
+            (format!("sprout/{conv}"), "{\"old\":1}\n"),
+            ("moss/BIRTH.json".to_string(), "{}"),
+        ] {
+            let path = landing.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let inode = |file: &str| {
+            let path = landing.join("sprout").join(file);
+            std::fs::metadata(path).unwrap().ino()
+        };
+        let before = [inode(obs), inode(birth), inode(conv)];
+        let mtime = std::fs::metadata(landing.join("sprout").join(birth))
+            .unwrap()
+            .modified()
+            .unwrap();
+        let mut m = Mirror::new(dir.path().to_path_buf());
+        m.begin_snapshot();
+        m.apply(&Report::Creature {
+            id: "sprout".into(),
+            path: "/far/sprout".into(),
+        })
+        .unwrap();
+        let put = |text: &str| FileOp::Put {
+            base: 0,
+            size: text.len() as u64,
+            bytes: Bytes::of(text.as_bytes()),
+        };
+        m.apply(&file("sprout", birth, put("{}"))).unwrap();
+        m.apply(&file("sprout", obs, put("a\nb\n"))).unwrap();
+        let head = FarHead {
+            lines: 9,
+            entries: 9,
+            ..FarHead::default()
+        };
+        m.apply(&counted("sprout", conv, &head)).unwrap();
+        m.apply(&file("sprout", conv, FileOp::Later { size: 900 }))
+            .unwrap();
+        // No dreams sent: gone on the far side.
+        assert!(
+            !dir.path().join("sprout").exists(),
+            "not shown before it lands"
+        );
+        m.end_snapshot(&[]).unwrap();
+        let copy = dir.path().join("sprout");
+        let inode = |file: &str| std::fs::metadata(copy.join(file)).unwrap().ino();
+        assert_eq!(
+            [inode(obs), inode(birth), inode(conv)],
+            before,
+            "no new files"
+        );
+        let unchanged = std::fs::metadata(copy.join(birth))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(
+            unchanged, mtime,
+            "what it holds already is not written again"
+        );
+        assert_eq!(std::fs::read_to_string(copy.join(obs)).unwrap(), "a\nb\n");
+        assert_eq!(std::fs::read(copy.join(conv)).unwrap(), b"");
+        assert_eq!(far_head::find(&copy.join(conv)).as_deref(), Some(&head));
+        assert!(!copy.join(dreams).exists(), "gone while no one looked");
+        assert!(!dir.path().join("moss").exists() && !landing.exists());
+        // A new far side's snapshot: a put it holds is not written; one it does not
+        // replaces the file (the garden reads it: a new file); one not sent is removed.
+        m.begin_snapshot();
+        m.apply(&file("sprout", birth, put("{}"))).unwrap();
+        m.apply(&file("sprout", obs, put("c\n"))).unwrap();
+        m.end_snapshot(&[]).unwrap();
+        assert_eq!(inode(birth), before[1]);
+        assert_ne!(inode(obs), before[0]);
+        assert_eq!(std::fs::read_to_string(copy.join(obs)).unwrap(), "c\n");
+        assert!(!copy.join(conv).exists());
     }
 }

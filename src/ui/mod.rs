@@ -87,7 +87,7 @@ pub fn run_observatory(
         .is_some_and(|o| matches!(o.target, Target::Url(_)));
     let mut roots =
         runtime::startup::roots(&options.paths, &hosted, !options.remotes.is_empty(), by_url)?;
-    // Each far garden's copy: a directory of this process's own, removed when it ends.
+    // Each far garden's copy: a directory held by this process, kept for the next run.
     let mirrors = runtime::startup::mirrors(&options.remotes)?;
     roots.extend(
         mirrors

@@ -99,8 +99,8 @@ pub fn roots(
 }
 
 /// A directory for each far garden's copy, under the cache directory's
-/// `dreamwatch/remote/`: this process's own, removed when the observatory ends (those
-/// left by one that was killed are removed first), at the same path at every run.
+/// `dreamwatch/remote/`: held by this process, at the same path at every run and kept for
+/// the next (see [`place`]).
 pub fn mirrors(remotes: &[Transport]) -> anyhow::Result<Vec<(Transport, CopyDir)>> {
     if remotes.is_empty() {
         return Ok(Vec::new());
