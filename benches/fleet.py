@@ -2,7 +2,7 @@
 """A fleet in one observatory: N creatures on H hosts watched over OpenSSH on 127.0.0.1.
 
     cargo build --release
-    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100] [--cache DIR] [--cold]
+    python3 benches/fleet.py [--hosts 5] [--creatures 1000] [--size 256K] [--idle 10] [--appends 100] [--cache DIR] [--cold] [--grow]
 
 The gardens are made once under --dir (one creature from gen_creature.py, copied; host k
 holds garden `hk/` of creatures c1..cN/H; the first creature of h1 is named `a-latency` so
@@ -13,7 +13,8 @@ in a tmux pane (200x60) with an empty home. A first run brings the binary to the
 cache (its counts of the conversations to the far side's cache: a far side started
 again counts only what changed; and the far gardens' copies to the observatory's cache: a
 run writes only the files that changed since; `--cold` removes both before each measured
-run) and is not measured. Then, from launch:
+run; `--grow` appends a line to every conversation before each measured run, as an active
+fleet's grow between runs) and is not measured. Then, from launch:
   - first frame: the garden list's title is on screen;
   - far sides started: every far side process (`inspect --follow --wire`, whose first
     act is its hello) is running (/proc polled every 10 ms): when the far sides answer;
@@ -63,6 +64,18 @@ def make_fleet(root, hosts, creatures, size):
         json.dump({"name": "a-latency", "model": "bench"}, f)
     shutil.rmtree(model)
     return fleet
+
+
+def grow(fleet, hosts, per_host):
+    """Appends to every creature's conversation a copy of its last line."""
+    for h in range(1, hosts + 1):
+        for i in range(1, per_host + 1):
+            conv = os.path.join(fleet, f"h{h}", f"c{i}", ".self", "conversation.jsonl")
+            with open(conv, "rb+") as f:
+                f.seek(max(0, os.path.getsize(conv) - (64 << 10)))
+                last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+                f.seek(0, os.SEEK_END)
+                f.write(last + b"\n")
 
 
 def far_sides(marker):
@@ -158,6 +171,9 @@ def main():
     ap.add_argument("--cold", action="store_true",
                     help="remove what runs keep before each run: the far sides' counts of the "
                          "conversations and the near side's copies of the far gardens")
+    ap.add_argument("--grow", action="store_true",
+                    help="before each run, every creature's conversation grows by a line (an "
+                         "active fleet: a far side counts only what was added since its kept count)")
     ap.add_argument("--cache", default=None,
                     help="the observatory's cache directory, where the far gardens' copies are written "
                          "(default: in the run's empty home; /dev/shm/... puts them on tmpfs)")
@@ -184,8 +200,11 @@ def main():
             if args.cold:
                 shutil.rmtree(os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"), ignore_errors=True)
                 shutil.rmtree(os.path.join(env["XDG_CACHE_HOME"], "dreamwatch", "remote"), ignore_errors=True)
+            if args.grow:
+                grow(fleet, args.hosts, total // args.hosts)
             runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
         print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size,
+                          "grown": args.grow,
                           "kept": "nothing (far counts and near copies removed)" if args.cold
                           else "far counts and near copies from the run before",
                           "runs": runs}, indent=2))

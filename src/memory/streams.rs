@@ -387,7 +387,7 @@ impl ConversationLog {
                 .map(|(n, what)| (n + base, what)),
         );
         if let Some(error) = head.error {
-            listed.push((base, format!("counting stopped: {error}")));
+            listed.push((base, format!("{COUNTING_STOPPED}: {error}")));
         }
         Some(HeadProblems {
             listed,
@@ -510,7 +510,10 @@ pub fn count_far_head(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) 
     let count = count_range(path, 0, end, last_dream, floor);
     let mut problems = count.problems;
     if let Some(error) = count.error {
-        problems.push((count.log.index.len(), format!("counting stopped: {error}")));
+        problems.push((
+            count.log.index.len(),
+            format!("{COUNTING_STOPPED}: {error}"),
+        ));
     }
     FarHead {
         lines: count.log.index.len(),
@@ -523,6 +526,57 @@ pub fn count_far_head(path: &Path, end: u64, last_dream: Option<DateTime<Utc>>) 
         dropped: count.dropped,
     }
 }
+
+/// The count of lines `[0, end)` made from `before`, a count of lines `[0, from)` (of
+/// the same file, fatigue after a dream no later than `last_dream`), and lines
+/// `[from, end)` counted now: what [`count_far_head`] gives for a log whose times go
+/// forward (the pulse keeps what it keeps of the whole; its intervals are the last ones).
+pub fn count_far_head_from(
+    path: &Path,
+    before: &FarHead,
+    from: u64,
+    end: u64,
+    last_dream: Option<DateTime<Utc>>,
+) -> FarHead {
+    let floor = pulse_floor(path, end);
+    let count = count_range(path, from, end, last_dream, floor);
+    let base = before.lines;
+    let mut problems = before.problems.clone();
+    problems.extend(count.problems.into_iter().map(|(n, what)| (n + base, what)));
+    let past = problems.len().saturating_sub(super::problem::MAX_KEPT);
+    problems.truncate(super::problem::MAX_KEPT);
+    let lines = base + count.log.index.len();
+    if let Some(error) = count.error {
+        problems.push((lines, format!("{COUNTING_STOPPED}: {error}")));
+    }
+    let mut calls: Vec<(DateTime<Utc>, u32)> = before
+        .calls
+        .iter()
+        .filter(|(t, _)| last_dream.is_none_or(|d| *t > d))
+        .copied()
+        .collect();
+    calls.extend(count.log.tool_calls);
+    let mut pulse = super::pulse::Pulse::of(&before.pulse);
+    pulse.absorb(count.log.pulse);
+    let pulse = pulse
+        .counts()
+        .into_iter()
+        .filter(|(at, _)| floor.is_none_or(|f| *at > f))
+        .collect();
+    FarHead {
+        lines,
+        entries: before.entries + count.log.entries,
+        bad: before.bad + count.log.bad_lines,
+        calls,
+        pulse,
+        last_t: before.last_t.max(count.log.last_t),
+        problems,
+        dropped: before.dropped + count.dropped + past as u64,
+    }
+}
+
+/// How a count cut short by an error says so (a problem of its own).
+pub const COUNTING_STOPPED: &str = "counting stopped";
 
 /// Cuts `[0, end)` into about `parts` slices at line starts: the offsets, from 0 to `end`.
 fn slice_at_lines(path: &Path, end: u64, parts: usize) -> Vec<u64> {
@@ -781,6 +835,50 @@ pub struct MemoryLog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log grown since it was counted: the count of its new lines added to the count
+    /// of the old ones is the count of the whole, wherever it was cut, fatigue counted
+    /// after the same dream or a later one.
+    #[test]
+    fn a_count_gone_on_from_is_the_count_of_the_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("conversation.jsonl");
+        let start: DateTime<Utc> = "2026-03-01T00:00:00Z".parse().unwrap();
+        let mut text = String::new();
+        for i in 0..900u32 {
+            // Seven hours of calls (more intervals than the pulse keeps), bad lines
+            // past the problems listed.
+            let t = (start + chrono::Duration::seconds(i64::from(i) * 28)).to_rfc3339();
+            text += &match i % 3 {
+                0 => format!("not json {i}\n"),
+                1 => format!(
+                    "{{\"t\":\"{t}\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"c{i}\",\"name\":\"bash\",\"input\":{{}}}}]}}\n"
+                ),
+                _ => format!("{{\"t\":\"{t}\",\"role\":\"user\",\"content\":\"ok {i}\"}}\n"),
+            };
+        }
+        std::fs::write(&path, &text).unwrap();
+        let end = text.len() as u64;
+        let dream = Some(start + chrono::Duration::hours(3));
+        let cuts = text.match_indices('\n').map(|(i, _)| i as u64 + 1);
+        for from in cuts.step_by(97).chain([0, end]) {
+            for (before_dream, now_dream) in [(None, None), (None, dream), (dream, dream)] {
+                let before = count_far_head(&path, from, before_dream);
+                let whole = count_far_head(&path, end, now_dream);
+                let gone_on = count_far_head_from(&path, &before, from, end, now_dream);
+                assert_eq!(
+                    gone_on, whole,
+                    "from {from}, dreams {before_dream:?} {now_dream:?}"
+                );
+            }
+        }
+        let whole = count_far_head(&path, end, None);
+        assert_eq!(
+            (whole.lines, whole.bad, whole.problems.len()),
+            (900, 300, 200)
+        );
+        assert!(whole.dropped > 0 && whole.pulse.len() > 40, "{whole:?}");
+    }
 
     /// A held gate keeps a finished count from reporting; released, it reports and joins.
     #[test]

@@ -4,9 +4,11 @@
 //! only when it changed since a far side last counted it, instead of reading every
 //! creature's log again before its garden's first snapshot can be complete.
 //!
-//! A count is taken back only for the very file it was made of (device, inode, size,
-//! modification time), up to the same line and after the same last dream; anything else
-//! is counted again and kept in its place. The store is bounded: counts of many calls are
+//! A count is taken back whole for the very file it was made of (device, inode, size,
+//! modification time), up to the same line and after the same last dream. A file that
+//! grew since (the same device and inode, larger, the bytes before the count's end the
+//! same) has only its lines past that end counted, added to the kept count (an active
+//! creature's conversation grows between runs). Anything else is counted again. The store is bounded: counts of many calls are
 //! not kept, and past [`MAX_ENTRIES`] the oldest go when a far side starts.
 
 use std::cell::RefCell;
@@ -19,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::memory::far_head::FarHead;
-use crate::memory::streams::count_far_head;
+use crate::memory::streams::{COUNTING_STOPPED, count_far_head, count_far_head_from};
 
 /// Counts kept at most (a far side follows up to a thousand creatures; a machine may
 /// serve a few gardens).
@@ -71,6 +73,28 @@ struct Counted {
     end: u64,
     last_dream: Option<DateTime<Utc>>,
     head: FarHead,
+    /// A digest of the [`SEALED`] bytes before `end`: a file grown since is that file
+    /// grown (not one written again in its place) while they are the same.
+    #[serde(default)]
+    seal: Option<String>,
+}
+
+/// Bytes before a count's end its seal is made of.
+const SEALED: u64 = 4096;
+
+/// The seal of the bytes of the file at `path` before `end`.
+fn seal(path: &Path, end: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let start = end.saturating_sub(SEALED);
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut bytes = Vec::with_capacity((end - start) as usize);
+    file.take(end - start).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 != end - start {
+        return None;
+    }
+    let digest = Sha256::digest(&bytes);
+    Some(digest[..16].iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Counts kept of one file at most.
@@ -117,8 +141,9 @@ impl HeadCache {
                 .ok()
                 .and_then(|bytes| serde_json::from_slice::<Entry>(&bytes).ok()),
         }
-        .filter(|e| e.path == path && e.made == *made);
-        let kept = entry.as_ref().and_then(|e| {
+        .filter(|e| e.path == path && e.made.dev == made.dev && e.made.ino == made.ino);
+        let same_file = entry.as_ref().is_some_and(|e| e.made == *made);
+        let kept = entry.as_ref().filter(|_| same_file).and_then(|e| {
             e.counts
                 .iter()
                 .find(|c| c.end == end && c.last_dream == last_dream && c.head.is_bounded())
@@ -126,13 +151,33 @@ impl HeadCache {
         if let Some(counted) = kept {
             return counted.head.clone();
         }
-        let head = count_far_head(path, end, last_dream);
-        if head.calls.len() <= MAX_KEPT_CALLS {
-            let mut entry = entry.unwrap_or_else(|| Entry {
-                path: path.to_path_buf(),
-                made: made.clone(),
-                counts: Vec::new(),
+        // The file grown since: only what follows the latest count that still holds.
+        let grown_from = entry
+            .as_ref()
+            .filter(|e| !same_file && e.made.size <= made.size)
+            .and_then(|e| {
+                e.counts
+                    .iter()
+                    .filter(|c| c.end <= end && c.last_dream <= last_dream)
+                    .filter(|c| c.head.is_bounded() && !stopped(&c.head))
+                    .filter(|c| c.seal.is_some() && c.seal == seal(path, c.end))
+                    .max_by_key(|c| c.end)
             });
+        let head = match grown_from {
+            Some(c) => count_far_head_from(path, &c.head, c.end, end, last_dream),
+            None => count_far_head(path, end, last_dream),
+        };
+        if head.calls.len() <= MAX_KEPT_CALLS {
+            let mut entry = match entry {
+                // Counts of the file before it grew still hold (their seals say so).
+                Some(e) if same_file || grown_from.is_some() => e,
+                _ => Entry {
+                    path: path.to_path_buf(),
+                    made: made.clone(),
+                    counts: Vec::new(),
+                },
+            };
+            entry.made = made.clone();
             if entry.counts.len() >= COUNTS_KEPT {
                 entry.counts.remove(0);
             }
@@ -140,6 +185,7 @@ impl HeadCache {
                 end,
                 last_dream,
                 head: head.clone(),
+                seal: seal(path, end),
             });
             match waiting {
                 Some(at) => pending[at].1 = entry,
@@ -197,6 +243,13 @@ impl HeadCache {
     }
 }
 
+/// Whether the count was cut short by an error (not one to go on from).
+fn stopped(head: &FarHead) -> bool {
+    head.problems
+        .iter()
+        .any(|(_, what)| what.starts_with(COUNTING_STOPPED))
+}
+
 /// A conversation's file name in the store: a digest of its path.
 fn key(path: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
@@ -249,22 +302,35 @@ mod tests {
         entry.counts[1].head.entries = 9;
         std::fs::write(&file, serde_json::to_vec(&entry).unwrap()).unwrap();
         assert_eq!(cache.count(&conv, &made(), before_last, None).lines, 9);
-        // Another last dream, the file changed: counted again.
+        // Another last dream: the calls after it, of the kept count.
         let dream = "2026-03-01T00:00:30Z".parse().ok();
         assert_eq!(cache.count(&conv, &made(), end, dream).calls.len(), 19);
+        cache.keep_some(10);
+        // The file grew: only its new line counted, added to the latest count that holds
+        // (the tampered 9 lines before `before_last`, fatigue after no dream).
         std::fs::write(&conv, format!("{text}{}", line(50))).unwrap();
         let grown = end + line(50).len() as u64;
-        assert_eq!(cache.count(&conv, &made(), grown, None).lines, 51);
+        let head = cache.count(&conv, &made(), grown, None);
+        assert_eq!((head.lines, head.calls.len()), (9 + 2, 50 + 1));
         cache.keep_some(10);
         entry = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
         assert_eq!(
             entry.counts.len(),
-            1,
-            "the counts of the file before it changed let go"
+            2,
+            "the counts before it grew still hold"
         );
+        // Written again in its place (not grown: other bytes before the counts' ends):
+        // counted again, the counts before let go.
+        let other: String = (0..52).map(|i| line(i).replace("bash", "grep")).collect();
+        std::fs::write(&conv, &other).unwrap();
+        let rewritten = other.len() as u64;
+        assert_eq!(cache.count(&conv, &made(), rewritten, None).lines, 52);
+        cache.keep_some(10);
+        entry = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(entry.counts.len(), 1);
         // A store that is not JSON is counted past.
         std::fs::write(&file, "{not json").unwrap();
-        assert_eq!(cache.count(&conv, &made(), grown, None).lines, 51);
+        assert_eq!(cache.count(&conv, &made(), rewritten, None).lines, 52);
     }
 
     #[test]
