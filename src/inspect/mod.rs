@@ -420,6 +420,7 @@ fn change_json(c: &Creature, change: &Change) -> Vec<Value> {
                 .collect()
         }
         Change::ConversationCounted => vec![json!({"event": "conversation_counted", "creature": name, "entries": c.conversation().entries(), "bad_lines": c.conversation().bad_lines()})],
+        Change::DreamsCounted => vec![json!({"event": "dreams_counted", "creature": name, "dreams": c.dream_log().count(), "deep": c.dream_log().deep_count()})],
         Change::Reset(kind) => vec![json!({"event": "reread", "creature": name, "file": file_label(*kind)})],
         Change::Problem(p) => vec![json!({"event": "problem", "creature": name, "problem": p})],
         Change::Diary => vec![json!({"event": "diary", "creature": name, "entries": c.diary().len()})],

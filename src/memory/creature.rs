@@ -68,6 +68,9 @@ pub enum Change {
     /// The background count of a large conversation is done: totals are complete and
     /// line numbers are now absolute.
     ConversationCounted,
+    /// The background count of a large dream log's head is done: every dream is counted
+    /// and its rows are all there.
+    DreamsCounted,
     Problem(Problem),
 }
 
@@ -148,7 +151,7 @@ pub struct Creature {
 
 /// A callback shared with background work.
 #[derive(Clone)]
-struct Notifier(std::sync::Arc<dyn Fn() + Send + Sync>);
+struct Notifier(std::sync::Arc<dyn Fn(FileKind) + Send + Sync>);
 
 impl std::fmt::Debug for Notifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -176,13 +179,15 @@ impl Creature {
     }
 
     /// Like [`Creature::open`], but a conversation log larger than
-    /// [`DEFER_ABOVE`](super::streams::DEFER_ABOVE) is read tail first and its head
-    /// counted on a background thread; `on_counted` runs when that count is ready, and the
-    /// next refresh of the conversation joins it ([`Change::ConversationCounted`]).
+    /// [`DEFER_ABOVE`](super::streams::DEFER_ABOVE) or a dream log larger than
+    /// [`DEFER_DREAMS_ABOVE`](super::dream_log::DEFER_DREAMS_ABOVE) is read tail first and
+    /// its head counted on a background thread; `on_counted` runs with the log's kind
+    /// when that count is ready, and the next refresh of that log joins it
+    /// ([`Change::ConversationCounted`], [`Change::DreamsCounted`]).
     pub fn open_deferred(
         root: &Path,
         settle: Duration,
-        on_counted: impl Fn() + Send + Sync + 'static,
+        on_counted: impl Fn(FileKind) + Send + Sync + 'static,
     ) -> Self {
         Self::open_gated(root, settle, CountGate::default(), on_counted)
     }
@@ -193,7 +198,7 @@ impl Creature {
         root: &Path,
         settle: Duration,
         gate: CountGate,
-        on_counted: impl Fn() + Send + Sync + 'static,
+        on_counted: impl Fn(FileKind) + Send + Sync + 'static,
     ) -> Self {
         let on_counted = Some(Notifier(std::sync::Arc::new(on_counted)));
         Self::open_with(root, settle, on_counted, gate)
@@ -258,7 +263,8 @@ impl Creature {
         if creature.on_counted.is_none()
             && let Some(problems) = creature.conversation.wait_head()
         {
-            creature.add_head_problems(problems);
+            let file = creature.relative(creature.conversation.path());
+            creature.add_head_problems(file, problems);
         }
         creature
     }
@@ -416,8 +422,7 @@ impl Creature {
     }
 
     /// The problems found counting a large conversation's head.
-    fn add_head_problems(&mut self, head: HeadProblems) {
-        let file = self.relative(self.conversation.path());
+    fn add_head_problems(&mut self, file: String, head: HeadProblems) {
         for (line, what) in head.listed {
             self.problems.push(Problem {
                 file: file.clone(),
@@ -573,9 +578,7 @@ impl Creature {
             self.reset_log(kind);
             changes.push(Change::Reset(kind));
         }
-        if kind == FileKind::Conversation {
-            self.join_counted_head(changes);
-        }
+        self.join_counted(kind, changes);
         let mut tailer = match self.tailers.remove(&kind) {
             Some(tailer) => tailer,
             None => self.new_tailer(kind, &path),
@@ -617,9 +620,7 @@ impl Creature {
             self.problem(changes, &path, None, what);
         }
         // A far side's count of the head is there with the window: joined at once.
-        if kind == FileKind::Conversation {
-            self.join_counted_head(changes);
-        }
+        self.join_counted(kind, changes);
         if let Some(t) = self.last_dream_time() {
             self.events.forget_calls_until(t);
             self.conversation.forget_calls_until(t);
@@ -674,6 +675,17 @@ impl Creature {
         if kind == FileKind::Usage {
             return Tailer::starting_at(path, super::usage::tail_start(path));
         }
+        if kind == FileKind::Dreams
+            && let Some(notify) = self.on_counted.clone()
+            && let Some(tail_start) = DreamLog::tail_start(path)
+        {
+            let ready = Box::new(move || (notify.0)(FileKind::Dreams));
+            self.dreams
+                .count_head(path, tail_start, self.count_gate.clone(), ready);
+            if self.dreams.counting() {
+                return Tailer::starting_at(path, tail_start);
+            }
+        }
         if kind != FileKind::Conversation {
             return Tailer::new(path);
         }
@@ -685,7 +697,7 @@ impl Creature {
         };
         let deferred = self.on_counted.is_some();
         let ready: Box<dyn FnOnce() + Send> = match self.on_counted.clone() {
-            Some(notify) => Box::new(move || (notify.0)()),
+            Some(notify) => Box::new(move || (notify.0)(FileKind::Conversation)),
             None => Box::new(|| {}),
         };
         let last_dream = self.last_dream_time();
@@ -699,12 +711,30 @@ impl Creature {
         }
     }
 
-    /// Joins the conversation's head count, once it has arrived (a background count, or
-    /// a far side's).
-    fn join_counted_head(&mut self, changes: &mut Vec<Change>) {
-        if let Some(problems) = self.conversation.join_head() {
-            self.add_head_problems(problems);
-            changes.push(Change::ConversationCounted);
+    /// Joins the count of the head of the log of `kind` once it has arrived: the
+    /// conversation's (a background count, or a far side's), the dreams'.
+    fn join_counted(&mut self, kind: FileKind, changes: &mut Vec<Change>) {
+        match kind {
+            FileKind::Conversation => {
+                if let Some(problems) = self.conversation.join_head() {
+                    let file = self.relative(self.conversation.path());
+                    self.add_head_problems(file, problems);
+                    changes.push(Change::ConversationCounted);
+                }
+            }
+            FileKind::Dreams => {
+                if let Some(joined) = self.dreams.join_head() {
+                    let path = kind.resolve(&self.root);
+                    self.add_head_problems(self.relative(&path), joined.problems);
+                    if joined.oversized > 0 {
+                        let what =
+                            format!("{} line(s) too long to read, skipped", joined.oversized);
+                        self.problem(changes, &path, None, what);
+                    }
+                    changes.push(Change::DreamsCounted);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -797,6 +827,10 @@ impl Creature {
             _ => Ok(()),
         };
         if let Err(what) = result {
+            if kind == FileKind::Dreams && self.dreams.hold_tail_problem(number, &what.to_string())
+            {
+                return;
+            }
             if kind == FileKind::Conversation
                 && let Some(backfill) = self.conversation.backfill.as_mut()
             {

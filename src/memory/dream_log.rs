@@ -3,11 +3,14 @@
 //! reflections left on disk and read back for the one dream shown in full. A file of
 //! millions of lines (valid or not), or of long reflections, costs memory for
 //! [`RECENT_DREAMS`] small rows. A line's reflection is not even decoded
-//! ([`dream_fields`]) but for the last dreams of a read, handed out whole.
+//! ([`dream_fields`]) but for the last dreams of a read, handed out whole. The observatory
+//! opens a log of years of dreams tail first ([`DEFER_DREAMS_ABOVE`]): its last dreams
+//! at once, the rest counted on a background thread and joined when done.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
+use std::sync::mpsc;
 
 use chrono::{DateTime, Utc};
 
@@ -15,12 +18,19 @@ use super::dream_fields::dream_fields;
 use super::dreams::Dream;
 use super::json::LineError;
 use super::recent::Recent;
+use super::streams::{COUNTING_STOPPED, CountGate, HeadProblems};
+use crate::tail::{TailEvent, Tailer};
 
 /// Dreams kept as rows for the views (about a year of a creature dreaming every ten
 /// minutes); the counts cover every dream.
 pub const RECENT_DREAMS: usize = 10_000;
 /// Full dreams of one read handed out as changes: a large read reports its last ones.
 pub const FRESH_DREAMS: usize = 64;
+/// Dream logs larger than this are opened tail first by the observatory, their head
+/// counted on a background thread (about a thousand dreams of OpenSeed's size).
+pub const DEFER_DREAMS_ABOVE: u64 = 256 << 10;
+/// How much of a deferred dream log's end is read at once.
+const DREAMS_TAIL: u64 = 64 << 10;
 /// Characters of a priority kept in a row (newer OpenSeed cuts priorities at 200).
 const ROW_PRIORITY: usize = 200;
 
@@ -32,6 +42,31 @@ fn row_priority(mut priority: String) -> String {
         priority.truncate(end);
     }
     priority
+}
+
+/// The row of the dream on `line`, which starts at `offset`.
+fn row_of(line: &[u8], offset: u64) -> Result<DreamRow, LineError> {
+    Ok(match dream_fields(line) {
+        Some(f) => DreamRow {
+            t: f.t,
+            deep: f.deep,
+            actions: f.actions,
+            observations: f.observations,
+            priority: row_priority(f.priority),
+            offset,
+        },
+        None => {
+            let d = Dream::parse(line)?;
+            DreamRow {
+                t: d.t,
+                deep: d.deep,
+                actions: d.actions,
+                observations: d.observations,
+                priority: row_priority(d.priority),
+                offset,
+            }
+        }
+    })
 }
 
 /// One dream without its reflection: what the dreams list and the strip show.
@@ -62,6 +97,39 @@ pub struct DreamLog {
     last_deep: (Option<u64>, Option<u64>),
     /// The time of the last dream that has one.
     last_t: Option<DateTime<Utc>>,
+    /// While the head of a log opened tail first is being counted.
+    backfill: Option<Backfill>,
+}
+
+/// The background count of a large dream log's head.
+#[derive(Debug)]
+struct Backfill {
+    rx: mpsc::Receiver<Head>,
+    /// Tail lines that are not dreams (number from the tail's start, why), numbered
+    /// once the head is counted.
+    tail_problems: Vec<(u64, String)>,
+}
+
+/// A dream log's head, counted.
+#[derive(Debug)]
+struct Head {
+    log: DreamLog,
+    /// Its lines, dreams or not.
+    lines: u64,
+    /// Lines that are not dreams (0-based, why): the first ones, and how many more.
+    problems: Vec<(u64, String)>,
+    dropped: u64,
+    /// Lines too long to read, passed over.
+    oversized: u64,
+    error: Option<String>,
+}
+
+/// What joining a head's count found: the lines that are not dreams (numbers from the
+/// file's start) and the lines too long to read.
+#[derive(Debug)]
+pub(crate) struct JoinedHead {
+    pub(crate) problems: HeadProblems,
+    pub(crate) oversized: u64,
 }
 
 impl Default for DreamLog {
@@ -74,6 +142,7 @@ impl Default for DreamLog {
             deep: 0,
             last_deep: (None, None),
             last_t: None,
+            backfill: None,
         }
     }
 }
@@ -86,27 +155,7 @@ impl DreamLog {
         line: &[u8],
         offset: u64,
     ) -> Result<Option<DateTime<Utc>>, LineError> {
-        let row = match dream_fields(line) {
-            Some(f) => DreamRow {
-                t: f.t,
-                deep: f.deep,
-                actions: f.actions,
-                observations: f.observations,
-                priority: row_priority(f.priority),
-                offset,
-            },
-            None => {
-                let d = Dream::parse(line)?;
-                DreamRow {
-                    t: d.t,
-                    deep: d.deep,
-                    actions: d.actions,
-                    observations: d.observations,
-                    priority: row_priority(d.priority),
-                    offset,
-                }
-            }
-        };
+        let row = row_of(line, offset)?;
         let t = row.t;
         self.tally(row);
         // A buffer of the oldest line kept is used again.
@@ -180,6 +229,114 @@ impl DreamLog {
         Ok(dream)
     }
 
+    /// Where the observatory starts reading a large dream log ([`DEFER_DREAMS_ABOVE`]):
+    /// the first line start in its last 64 KiB.
+    pub(crate) fn tail_start(path: &Path) -> Option<u64> {
+        crate::tail::tail_start(path, DEFER_DREAMS_ABOVE, DREAMS_TAIL)
+    }
+
+    /// Counts the dreams of lines `[0, end)` of the log at `path` on a background thread,
+    /// once background reading is let go ([`super::background`]), calling `ready` when
+    /// the count is there; [`DreamLog::join_head`] joins it. Until then the counts are
+    /// the tail's ([`DreamLog::counting`]).
+    pub(crate) fn count_head(
+        &mut self,
+        path: &Path,
+        end: u64,
+        gate: CountGate,
+        ready: Box<dyn FnOnce() + Send>,
+    ) {
+        let (tx, rx) = mpsc::channel();
+        let path = path.to_path_buf();
+        let spawned = std::thread::Builder::new()
+            .name("dreamwatch-dreams".into())
+            .spawn(move || {
+                super::background::wait();
+                let head = count_lines(&path, end);
+                gate.pass();
+                let _ = tx.send(head);
+                ready();
+            });
+        if spawned.is_ok() {
+            self.backfill = Some(Backfill {
+                rx,
+                tail_problems: Vec::new(),
+            });
+        }
+    }
+
+    /// Whether the head of a log opened tail first is still being counted (the counts
+    /// and rows are its tail's).
+    pub fn counting(&self) -> bool {
+        self.backfill.is_some()
+    }
+
+    /// Holds the problem of tail line `number` (from the tail's start) until the head is
+    /// counted; `false` when no head is being counted (the number is the file's).
+    pub(crate) fn hold_tail_problem(&mut self, number: u64, what: &str) -> bool {
+        match self.backfill.as_mut() {
+            Some(backfill) => {
+                if backfill.tail_problems.len() < super::problem::MAX_KEPT {
+                    backfill.tail_problems.push((number, what.to_string()));
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Joins the head's count, once it has arrived, with the tail read so far: the head's
+    /// dreams first. `None` while still counting (or when nothing is counted).
+    pub(crate) fn join_head(&mut self) -> Option<JoinedHead> {
+        let head = match self.backfill.as_ref()?.rx.try_recv() {
+            Ok(head) => Some(head),
+            Err(mpsc::TryRecvError::Empty) => return None,
+            Err(mpsc::TryRecvError::Disconnected) => None,
+        };
+        let backfill = self.backfill.take()?;
+        let Some(head) = head else {
+            let listed = vec![(0, "counting the dreams stopped early".to_string())];
+            return Some(JoinedHead {
+                problems: HeadProblems { listed, dropped: 0 },
+                oversized: 0,
+            });
+        };
+        let tail = std::mem::take(self);
+        let mut log = head.log;
+        let before = log.count;
+        let shift = |n: Option<u64>| n.map(|n| n + before);
+        log.last_deep = match tail.last_deep {
+            (_, None) => log.last_deep,
+            (None, last) => (log.last_deep.1, shift(last)),
+            (earlier, last) => (shift(earlier), shift(last)),
+        };
+        for row in tail.rows.as_slice() {
+            log.rows.push(row.clone());
+        }
+        log.count += tail.count;
+        log.deep += tail.deep;
+        log.last_t = tail.last_t.or(log.last_t);
+        log.last = tail.last;
+        log.fresh = tail.fresh;
+        *self = log;
+        let mut listed = head.problems;
+        let mut dropped = head.dropped;
+        for (n, what) in backfill.tail_problems {
+            if listed.len() < super::problem::MAX_KEPT {
+                listed.push((n + head.lines, what));
+            } else {
+                dropped += 1;
+            }
+        }
+        if let Some(error) = head.error {
+            listed.push((head.lines, format!("{COUNTING_STOPPED}: {error}")));
+        }
+        Some(JoinedHead {
+            problems: HeadProblems { listed, dropped },
+            oversized: head.oversized,
+        })
+    }
+
     /// Every dream read.
     pub fn count(&self) -> u64 {
         self.count
@@ -203,6 +360,46 @@ impl DreamLog {
     /// The time of the last dream that has one.
     pub fn last_time(&self) -> Option<DateTime<Utc>> {
         self.last_t
+    }
+}
+
+/// Counts the dreams of lines `[0, end)` of the log at `path` (a background count).
+fn count_lines(path: &Path, end: u64) -> Head {
+    let mut log = DreamLog::default();
+    let mut problems = Vec::new();
+    let mut dropped = 0;
+    let mut tailer = Tailer::range(path, 0, end);
+    let poll = tailer.poll(&mut |event| {
+        if let TailEvent::Line {
+            number,
+            offset,
+            bytes,
+        } = event
+        {
+            match row_of(bytes, offset) {
+                Ok(row) => log.tally(row),
+                Err(what) if problems.len() < super::problem::MAX_KEPT => {
+                    problems.push((number, what.to_string()));
+                }
+                Err(_) => dropped += 1,
+            }
+        }
+    });
+    let (lines, oversized, error) = match poll {
+        Ok(p) => (p.lines + p.oversized, p.oversized, None),
+        Err(e) => (
+            log.count + problems.len() as u64 + dropped,
+            0,
+            Some(e.to_string()),
+        ),
+    };
+    Head {
+        log,
+        lines,
+        problems,
+        dropped,
+        oversized,
+        error,
     }
 }
 

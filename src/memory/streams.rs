@@ -59,7 +59,7 @@ impl CountGate {
     }
 
     /// Waits while the gate is held.
-    fn pass(&self) {
+    pub(crate) fn pass(&self) {
         drop(self.0.read());
     }
 }
@@ -93,7 +93,7 @@ pub(crate) struct HeadProblems {
 /// background, so the first frame never waits on a 1 GiB log.
 pub const DEFER_ABOVE: u64 = 8 << 20;
 /// How much of a deferred log's end is read at once.
-const TAIL_WINDOW: u64 = 1 << 20;
+const TAIL_WINDOW: u64 = 256 << 10;
 
 /// Bytes of the recent lines read back after a large read streams by.
 const PENDING_BYTES: usize = 16 << 20;
@@ -285,30 +285,7 @@ impl ConversationLog {
     /// Where to start following a large log: the first line start in its last
     /// [`TAIL_WINDOW`] bytes. `None` when the log is small or has no such line start.
     pub(crate) fn tail_start(path: &Path) -> Option<u64> {
-        use std::io::{Read, Seek, SeekFrom};
-        let mut file = crate::tail::open_regular(path).ok()?;
-        let len = file.metadata().ok()?.len();
-        if len <= DEFER_ABOVE {
-            return None;
-        }
-        let from = len - TAIL_WINDOW;
-        file.seek(SeekFrom::Start(from)).ok()?;
-        // Read until the newline only (a line is rarely longer than a chunk): the tail is
-        // read again as it is followed.
-        let mut chunk = vec![0u8; 64 << 10];
-        let mut read = 0u64;
-        while read < TAIL_WINDOW {
-            let want = (TAIL_WINDOW - read).min(chunk.len() as u64) as usize;
-            let n = file.read(&mut chunk[..want]).ok()?;
-            if n == 0 {
-                return None;
-            }
-            if let Some(newline) = memchr::memchr(b'\n', &chunk[..n]) {
-                return Some(from + read + newline as u64 + 1);
-            }
-            read += n as u64;
-        }
-        None
+        crate::tail::tail_start(path, DEFER_ABOVE, TAIL_WINDOW)
     }
 
     /// Counts lines `[0, end)` on background threads (one per core, each a slice of the

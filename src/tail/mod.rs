@@ -11,6 +11,7 @@ mod back;
 mod index;
 mod open;
 mod since;
+mod start;
 mod tailer;
 
 pub use back::{Back, read_back};
@@ -20,4 +21,5 @@ pub use open::{
     too_large,
 };
 pub use since::lines_since;
+pub use start::tail_start;
 pub use tailer::{MAX_LINE, Poll, TailEvent, Tailer};

@@ -13,7 +13,6 @@ use tokio::sync::mpsc;
 
 use super::watcher::WatchBatch;
 use crate::memory::creature::Creature;
-use crate::memory::layout::FileKind;
 use crate::memory::streams::CountGate;
 
 /// What opening a creature needs beside its path.
@@ -29,11 +28,11 @@ impl OpenWith {
     /// Reads the creature at `path` (its large logs' heads counted in the background).
     pub fn open(&self, path: &Path) -> Creature {
         let tx = self.hints.clone();
-        let hint = FileKind::Conversation.resolve(path);
-        Creature::open_gated(path, self.settle, self.gate.clone(), move || {
+        let root = path.to_path_buf();
+        Creature::open_gated(path, self.settle, self.gate.clone(), move |kind| {
             // The receiver may be gone when the garden closes: nothing to tell then.
             let _ = tx.send(WatchBatch {
-                paths: vec![hint.clone()],
+                paths: vec![kind.resolve(&root)],
                 ..WatchBatch::default()
             });
         })

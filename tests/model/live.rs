@@ -10,6 +10,7 @@ use dreamwatch::memory::creature::{Change, Creature};
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::layout::FileKind;
 use dreamwatch::memory::status::Status;
+use dreamwatch::memory::streams::CountGate;
 use dreamwatch::memory::whole_files::DEFAULT_SETTLE;
 
 fn t0() -> DateTime<Utc> {
@@ -420,7 +421,7 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
     let total_lines = i as u64 + 1;
 
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut c = Creature::open_deferred(&root, DEFAULT_SETTLE, move || {
+    let mut c = Creature::open_deferred(&root, DEFAULT_SETTLE, move |_| {
         let _ = tx.send(());
     });
     // Appended while the head is being counted: kept.
@@ -461,6 +462,105 @@ fn a_large_conversation_opens_tail_first_and_counts_its_head_in_the_background()
         ),
         (c.conversation().entries(), c.conversation().bad_lines())
     );
+}
+
+#[test]
+fn a_large_dream_log_opens_tail_first_and_counts_its_head_in_the_background() {
+    dreamwatch::app::genomes::install();
+    let (_d, root) = creature();
+    let dreams = root.join(".self/dreams.jsonl");
+    let dream = |i: usize, deep: bool| {
+        format!(
+            "{{\"t\":\"2026-03-01T10:{:02}:00Z\",\"actions\":{i},\"reflection\":\"{}\",\"priority\":\"p{i}\",\"observations\":1,\"deep\":{deep}}}\n",
+            i % 60,
+            "r".repeat(300)
+        )
+    };
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < 600 << 10 {
+        // Deep every 50th; one broken line in the head.
+        text.push_str(&dream(i, i % 50 == 49));
+        if i == 7 {
+            text.push_str("broken head line\n");
+        }
+        i += 1;
+    }
+    append(&dreams, &text);
+    let head_dreams = i as u64;
+
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Held: the head's count waits until the tail has been looked at.
+    let gate = CountGate::default();
+    let held = gate.hold();
+    let mut c = Creature::open_gated(&root, DEFAULT_SETTLE, gate.clone(), move |kind| {
+        let _ = tx.send(kind);
+    });
+    assert!(c.dream_log().counting());
+    assert!(
+        c.dream_log().count() < head_dreams / 2,
+        "its tail only: {}",
+        c.dream_log().count()
+    );
+    assert_eq!(
+        c.dream_log().last().map(|d| d.actions),
+        Some(head_dreams - 1)
+    );
+    // Dreamt while the head is being counted: kept, a deep one and a broken line.
+    append(&dreams, &dream(i, true));
+    append(&dreams, "broken tail line\n");
+    c.refresh_paths(&[&dreams]);
+    assert!(c.dream_log().counting());
+    drop(held);
+
+    let kind = loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(20)).unwrap() {
+            FileKind::Dreams => break FileKind::Dreams,
+            _ => continue,
+        }
+    };
+    let changes = c.refresh_paths(&[&kind.resolve(&root)]);
+    assert!(changes.contains(&Change::DreamsCounted), "{changes:?}");
+    let log = c.dream_log();
+    assert!(!log.counting());
+    assert_eq!(log.count(), head_dreams + 1);
+    assert_eq!(log.deep_count(), head_dreams / 50 + 1);
+    let last_deep_before = (head_dreams / 50) * 50;
+    assert_eq!(
+        log.last_deep(),
+        (Some(last_deep_before), Some(head_dreams + 1))
+    );
+    assert_eq!(log.rows().len() as u64, head_dreams + 1);
+    assert_eq!(log.rows()[3].actions, 3, "the head's rows first");
+    assert_eq!(log.rows().last().map(|r| r.actions), Some(head_dreams));
+    assert_eq!(c.read_dream(3).unwrap().priority, "p3");
+    let bad: Vec<_> = c.problems().iter().map(|p| p.line).collect();
+    assert_eq!(
+        bad,
+        vec![Some(9), Some(head_dreams + 3)],
+        "numbered from the file's start"
+    );
+
+    // The same as a plain open.
+    let full = Creature::open(&root);
+    let whole = full.dream_log();
+    assert_eq!(
+        (
+            whole.count(),
+            whole.deep_count(),
+            whole.last_deep(),
+            whole.last_time()
+        ),
+        (
+            log.count(),
+            log.deep_count(),
+            log.last_deep(),
+            log.last_time()
+        )
+    );
+    assert_eq!(whole.rows(), log.rows());
+    let lines = |c: &Creature| c.problems().iter().map(|p| p.line).collect::<Vec<_>>();
+    assert_eq!(lines(&full), lines(&c));
 }
 
 fn observation_texts(c: &Creature) -> Vec<String> {

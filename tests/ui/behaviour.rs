@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::common::ui::{Garden, append, copy_dir};
 use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use dreamwatch::control::{ControlCommand, HostStatus};
+use dreamwatch::memory::creature::Creature;
 use dreamwatch::memory::cycle::Cycle;
 use dreamwatch::memory::identity::BrainKind;
 use dreamwatch::memory::status::Status;
@@ -342,6 +343,72 @@ fn tiny_and_odd_terminal_sizes_draw_without_panicking() {
     }
 }
 
+/// The observatory on the creature at `root`, its large logs' counts waiting at `gate`.
+fn counting_screen(root: &std::path::Path, gate: &CountGate) -> Headless {
+    let (theme, _) = Theme::load("dark", None, false);
+    Headless::open_counting(
+        &[root.to_path_buf()],
+        Settings::with_theme(theme),
+        crate::common::ui::clock(),
+        Rect::new(0, 0, 120, 36),
+        gate.clone(),
+    )
+    .unwrap()
+}
+
+/// Refreshes `screen` until the shown creature's count (`counting`) is done.
+fn wait_counted(screen: &mut Headless, counting: impl Fn(&Creature) -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while screen.app.selected_model().is_some_and(&counting) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the count never ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        screen.refresh();
+    }
+}
+
+#[test]
+fn a_large_dream_log_opens_at_its_last_dreams_and_numbers_them_once_counted() {
+    dreamwatch::app::genomes::install();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("dreamer");
+    std::fs::create_dir_all(root.join(".self")).unwrap();
+    let reflection = "r".repeat(400);
+    let dreams = 2_000;
+    let log: String = (0..dreams)
+        .map(|i| {
+            format!(
+                "{{\"t\":\"2026-11-22T17:00:00.000Z\",\"actions\":3,\"reflection\":\"{reflection}\",\"priority\":\"dream {}\",\"deep\":{}}}\n",
+                i + 1,
+                i % 10 == 9
+            )
+        })
+        .collect();
+    assert!(log.len() > 512 << 10);
+    std::fs::write(root.join(".self/dreams.jsonl"), log).unwrap();
+    let gate = CountGate::default();
+    let held = gate.hold();
+    let mut screen = counting_screen(&root, &gate);
+    press(&mut screen, &["2"]);
+    screen.refresh();
+    let first = screen.text().unwrap();
+    // Its last dreams at once, said to be numbered from them until the rest is counted.
+    assert!(first.contains("counting the dreams"), "{first}");
+    assert!(first.contains(&format!("dream {dreams}")), "{first}");
+    assert!(!first.contains(&format!("#{dreams}")), "{first}");
+    drop(held);
+    wait_counted(&mut screen, |m| m.dream_log().counting());
+    let text = screen.text().unwrap();
+    assert!(
+        text.contains(&format!("{dreams} dreams · {} deep", dreams / 10)),
+        "{text}"
+    );
+    assert!(text.contains(&format!("#{dreams}")), "{text}");
+    assert!(!text.contains("counting the dreams"), "{text}");
+}
+
 #[test]
 fn a_large_log_opens_at_its_tail_and_renumbers_once_counted() {
     dreamwatch::app::genomes::install();
@@ -359,18 +426,10 @@ fn a_large_log_opens_at_its_tail_and_renumbers_once_counted() {
     }
     assert!(log.len() > 24 << 20);
     std::fs::write(root.join(".self/conversation.jsonl"), log).unwrap();
-    let (theme, _) = Theme::load("dark", None, false);
     // The count is held back until the first screen is checked: the race is the test's.
     let gate = CountGate::default();
     let held = gate.hold();
-    let mut screen = Headless::open_counting(
-        std::slice::from_ref(&root),
-        Settings::with_theme(theme),
-        crate::common::ui::clock(),
-        Rect::new(0, 0, 120, 36),
-        gate.clone(),
-    )
-    .unwrap();
+    let mut screen = counting_screen(&root, &gate);
     press(&mut screen, &["4"]);
     screen.refresh();
     let first = screen.text().unwrap();
@@ -383,19 +442,7 @@ fn a_large_log_opens_at_its_tail_and_renumbers_once_counted() {
     assert!(first.contains("counting the log"), "{first}");
     assert!(!first.contains(&format!("#{lines}")), "{first}");
     drop(held);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while screen
-        .app
-        .selected_model()
-        .is_some_and(|m| m.conversation().counting())
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the count never ended"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        screen.refresh();
-    }
+    wait_counted(&mut screen, |m| m.conversation().counting());
     let text = screen.text().unwrap();
     assert!(text.contains(&format!("#{lines}")), "{text}");
     assert!(text.contains(&format!("entry {lines} ")), "{text}");

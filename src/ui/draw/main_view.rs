@@ -133,7 +133,10 @@ fn status(app: &App) -> Line<'static> {
             .map(|own| own.status(view, areas.main_viewport(), theme))
             .unwrap_or_default(),
         MainView::Observations => ui.obs.status(&cx),
-        MainView::Dreams => DreamsView::status(ui.summary.dreams, ui.summary.deep_sleeps, &cx),
+        MainView::Dreams => {
+            let counting = model.is_some_and(|m| m.dream_log().counting());
+            DreamsView::status(ui.summary.dreams, ui.summary.deep_sleeps, counting, &cx)
+        }
         MainView::Diary => Vec::new(),
         MainView::Events => {
             let total = model.map_or(0, |m| m.events().total_lines());

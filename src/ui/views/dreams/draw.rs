@@ -42,8 +42,15 @@ impl DreamsView {
         }
     }
 
-    /// The title's right-hand part.
-    pub fn status(dreams: u64, deep: u64, cx: &DrawContext) -> Vec<Span<'static>> {
+    /// The title's right-hand part (`counting`: a large log's last dreams are read, its
+    /// earlier ones are being counted).
+    pub fn status(dreams: u64, deep: u64, counting: bool, cx: &DrawContext) -> Vec<Span<'static>> {
+        if counting {
+            return vec![Span::styled(
+                " counting the dreams… (numbers from its last ones) ",
+                cx.theme.muted,
+            )];
+        }
         vec![Span::styled(
             format!(" {dreams} dreams · {deep} deep "),
             cx.theme.muted,

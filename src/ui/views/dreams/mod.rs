@@ -84,7 +84,8 @@ impl DreamsView {
                         .map(prepare::prepare),
                 );
             }
-            Change::Reset(FileKind::Dreams) => {
+            // A large log's head counted: its rows are all there now.
+            Change::Reset(FileKind::Dreams) | Change::DreamsCounted => {
                 self.list = c.dreams().iter().map(prepare::prepare).collect();
                 self.selected = None;
                 self.detail = None;
