@@ -12,8 +12,8 @@ connections as it would to H machines: `dreamwatch ssh://dw1/DIR/h1 ... ssh://dw
 in a tmux pane (200x60) with an empty home. A first run brings the binary to the far
 cache (its counts of the conversations to the far side's cache: a far side started
 again counts only what changed; and the far gardens' copies to the observatory's cache: a
-run writes only the files that changed since; `--cold` removes both before each measured
-run; `--grow` appends a line to every conversation before each measured run, as an active
+run writes only the files that changed since; `--cold` moves both aside before each
+measured run, as on a first run; `--grow` appends a line to every conversation before each measured run, as an active
 fleet's grow between runs) and is not measured. Then, from launch:
   - first frame: the garden list's title is on screen;
   - far sides started: every far side process (`inspect --follow --wire`, whose first
@@ -169,8 +169,9 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "dreamwatch-bench"))
     ap.add_argument("--cold", action="store_true",
-                    help="remove what runs keep before each run: the far sides' counts of the "
-                         "conversations and the near side's copies of the far gardens")
+                    help="keep nothing from the run before (a first run): the far sides' counts of the "
+                         "conversations and the near side's copies of the far gardens are moved "
+                         "aside before each run and removed at the end")
     ap.add_argument("--grow", action="store_true",
                     help="before each run, every creature's conversation grows by a line (an "
                          "active fleet: a far side counts only what was added since its kept count)")
@@ -184,6 +185,7 @@ def main():
     total = args.hosts * (args.creatures // args.hosts)
     tmp = tempfile.mkdtemp(prefix="dreamwatch-fleet-")
     sshd = None
+    moved_aside = []
     try:
         sshd, config = start_sshd(tmp, [f"dw{h}" for h in range(1, args.hosts + 1)])
         env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
@@ -198,19 +200,28 @@ def main():
             # The garden's filter the last run typed is kept for this garden: not wanted.
             shutil.rmtree(os.path.join(tmp, "state", "dreamwatch", "gardens"), ignore_errors=True)
             if args.cold:
-                shutil.rmtree(os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"), ignore_errors=True)
-                shutil.rmtree(os.path.join(env["XDG_CACHE_HOME"], "dreamwatch", "remote"), ignore_errors=True)
+                # Moved out of the way, removed at the end: a removal of thousands of files
+                # just before would slow the run's own new files on some filesystems (ext4
+                # without a journal), which a first run on a machine does not meet.
+                for kept in (os.path.join(tmp, "ssh", "far-cache", "dreamwatch", "heads"),
+                             os.path.join(env["XDG_CACHE_HOME"], "dreamwatch", "remote")):
+                    if os.path.isdir(kept):
+                        aside = tempfile.mkdtemp(prefix="cold-", dir=os.path.dirname(kept))
+                        os.rename(kept, os.path.join(aside, "x"))
+                        moved_aside.append(aside)
             if args.grow:
                 grow(fleet, args.hosts, total // args.hosts)
             runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
         print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size,
                           "grown": args.grow,
-                          "kept": "nothing (far counts and near copies removed)" if args.cold
+                          "kept": "nothing (far counts and near copies moved aside)" if args.cold
                           else "far counts and near copies from the run before",
                           "runs": runs}, indent=2))
     finally:
         if sshd is not None:
             sshd.kill()
+        for aside in moved_aside:
+            shutil.rmtree(aside, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
