@@ -21,9 +21,33 @@ impl PartialOrd for NaturalPath {
     }
 }
 
-/// Natural order; paths equal as numbers (`c2`, `c02`) fall back to byte order.
+/// Natural order; paths equal as numbers (`c2`, `c02`) fall back to byte order. What the
+/// two share up to their last common `/` is skipped first: a garden's paths share a long
+/// prefix that the natural comparison reads a character at a time (a far garden of a
+/// thousand creatures spent ten milliseconds a change looking its creatures up). After a
+/// shared `/` the comparison is where it starts, so the order is the same.
 fn natural_cmp(a: &Path, b: &Path) -> Ordering {
-    alphanumeric_sort::compare_path(a, b).then_with(|| a.cmp(b))
+    use std::os::unix::ffi::OsStrExt;
+    let (x, y) = (a.as_os_str().as_bytes(), b.as_os_str().as_bytes());
+    if x == y {
+        return Ordering::Equal;
+    }
+    let same = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let cut = x[..same]
+        .iter()
+        .rposition(|c| *c == b'/')
+        .map_or(0, |i| i + 1);
+    // A prefix that is not UTF-8 makes the whole path compare by bytes: not skipped.
+    let natural = if cut > 0 && std::str::from_utf8(&x[..cut]).is_ok() {
+        let (x, y) = (
+            std::ffi::OsStr::from_bytes(&x[cut..]),
+            std::ffi::OsStr::from_bytes(&y[cut..]),
+        );
+        alphanumeric_sort::compare_os_str(x, y)
+    } else {
+        alphanumeric_sort::compare_path(a, b)
+    };
+    natural.then_with(|| a.cmp(b))
 }
 
 /// Sorts paths in natural order.
@@ -157,6 +181,22 @@ mod tests {
         assert!(map.contains_key(Path::new("/g/c2")));
         assert!(map.remove(Path::new("/g/c10")).is_some());
         assert_eq!(map.len(), 5);
+    }
+
+    proptest::proptest! {
+        /// Skipping what two paths share up to a `/` orders them as the whole natural
+        /// comparison does (digits, leading zeros, non-ASCII, doubled slashes).
+        #[test]
+        fn a_shared_prefix_skipped_orders_as_the_whole(
+            prefix in "(/[a-c0-9]{0,3}){0,3}/?",
+            a in "[a-c0-9/é點-]{0,8}",
+            b in "[a-c0-9/é點-]{0,8}",
+        ) {
+            let (a, b) = (PathBuf::from(format!("{prefix}{a}")), PathBuf::from(format!("{prefix}{b}")));
+            let whole = alphanumeric_sort::compare_path(&a, &b).then_with(|| a.cmp(&b));
+            proptest::prop_assert_eq!(natural_cmp(&a, &b), whole);
+            proptest::prop_assert_eq!(natural_cmp(&b, &a), whole.reverse());
+        }
     }
 
     #[test]

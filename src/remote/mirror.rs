@@ -403,8 +403,8 @@ fn write_in(
 }
 
 /// Makes the file at `path` (in `dir`) hold `bytes`, the count of the lines before them
-/// offered for it: written in place when `in_place`, else by [`replace`] unless it holds
-/// them and no count comes with them (a count is for a new file only).
+/// offered for it: written in place (or made there) when `in_place`, else by [`replace`]
+/// unless it holds them and no count comes with them (a count is for a new file only).
 fn put(
     dir: &Path,
     path: &Path,
@@ -415,22 +415,33 @@ fn put(
     if !in_place && head.is_some() {
         return replace(dir, path, bytes, head);
     }
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(file) => file,
+    let file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(mut file) => {
+            if !holds(&mut file, bytes).map_err(io_at(path))? {
+                if !in_place {
+                    return replace(dir, path, bytes, head);
+                }
+                use std::io::{Seek, SeekFrom};
+                file.seek(SeekFrom::Start(0))
+                    .and_then(|_| file.set_len(0))
+                    .and_then(|_| file.write_all(bytes))
+                    .map_err(io_at(path))?;
+            }
+            file
+        }
+        // Nothing reads the landing: a new file is written where it goes, not renamed.
+        Err(e) if e.kind() == io::ErrorKind::NotFound && in_place => {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(io_at(path))?;
+            file.write_all(bytes).map_err(io_at(path))?;
+            file
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => return replace(dir, path, bytes, head),
         Err(e) => return Err(io_at(path)(e)),
     };
-    let held = holds(&mut file, bytes).map_err(io_at(path))?;
-    if !held {
-        if !in_place {
-            return replace(dir, path, bytes, head);
-        }
-        use std::io::{Seek, SeekFrom};
-        file.seek(SeekFrom::Start(0))
-            .and_then(|_| file.set_len(0))
-            .and_then(|_| file.write_all(bytes))
-            .map_err(io_at(path))?;
-    }
     if let Some(head) = head {
         let inode = file.metadata().map_err(io_at(path))?.ino();
         far_head::offer(path, inode, head.clone());

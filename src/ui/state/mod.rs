@@ -146,6 +146,8 @@ pub struct App {
     pub(in crate::ui) time: crate::ui::time::TimeTravel,
     /// Notifications when a creature needs a person (`[notify]`).
     pub(in crate::ui) notify: crate::ui::notify::Notifier,
+    /// The creatures the next look for what needs a person looks at.
+    pub(in crate::ui) looks: notify::Looks,
 }
 
 impl App {
@@ -191,6 +193,7 @@ impl App {
             demo_speed: settings.demo_speed,
             time: Default::default(),
             notify: crate::ui::notify::Notifier::silent(),
+            looks: notify::Looks::All,
         };
         let paths: Vec<PathBuf> = app.garden.creatures().keys().cloned().collect();
         for path in paths {
@@ -283,8 +286,12 @@ impl App {
         }
         for change in changes {
             match change {
-                LiveChange::Added(path) => self.add(&path),
+                LiveChange::Added(path) => {
+                    self.looks.add(&path);
+                    self.add(&path);
+                }
                 LiveChange::Removed(path) => {
+                    self.looks = notify::Looks::All;
                     let before = self.garden_order();
                     let index = before.iter().position(|p| *p == path);
                     let Some(ui) = self.creatures.remove(&path) else {
@@ -311,6 +318,7 @@ impl App {
                     self.set_notice(text, self.popups.message.to() == Some(path.as_path()));
                 }
                 LiveChange::Changed(path, changes) => {
+                    self.looks.add(&path);
                     let (Some(ui), Some(model)) =
                         (self.creatures.get_mut(&path), self.garden.creature(&path))
                     else {
@@ -383,6 +391,7 @@ impl App {
     /// The clock moved on: statuses and "ago" times may read differently.
     pub fn tick(&mut self, now: DateTime<Utc>) {
         self.now = now;
+        self.looks = notify::Looks::All;
         self.play_tick(now);
         for (path, ui) in &mut self.creatures {
             if let Some(model) = self.garden.creature(path) {

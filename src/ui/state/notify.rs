@@ -1,8 +1,11 @@
-//! Feeding the notifications: every creature looked at after each wake of the loop (what
+//! Feeding the notifications: the creatures looked at after each wake of the loop (what
 //! its files, its runner and its orchestrator say), the notices queued for the loop to
-//! tell, each also kept in the status log; and the toggle.
+//! tell, each also kept in the status log; and the toggle. A wake that brought only
+//! changes of files looks at the creatures whose files changed; any other (the clock, a
+//! key, a runner, an orchestrator, a far garden) at every creature.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use super::App;
 use super::creature::CreatureUi;
@@ -13,30 +16,59 @@ use crate::ui::notify::need::{Fact, Seen};
 use crate::ui::notify::{HookRun, Notifier};
 use crate::ui::prepare::inert;
 
+/// Which creatures the next [`App::scan_needs`] looks at.
+#[derive(Debug, PartialEq)]
+pub enum Looks {
+    All,
+    These(BTreeSet<PathBuf>),
+}
+
+impl Looks {
+    /// The creature at `path` is looked at too.
+    pub fn add(&mut self, path: &Path) {
+        if let Self::These(paths) = self {
+            paths.insert(path.to_path_buf());
+        }
+    }
+}
+
 impl App {
+    /// Every creature is looked at after this wake.
+    pub fn look_at_all(&mut self) {
+        self.looks = Looks::All;
+    }
+
     /// Notifications as `[notify]` and the terminal say (the observatory's start).
     pub fn set_notifier(&mut self, notifier: Notifier) {
         self.notify = notifier;
     }
 
-    /// Looks at every creature for what needs a person; what is to be told is queued
-    /// ([`App::take_notifications`]).
+    /// Looks at the creatures ([`Looks`]) for what needs a person; what is to be told is
+    /// queued ([`App::take_notifications`]).
     pub fn scan_needs(&mut self) {
         let now = self.now;
-        let mut facts: Vec<Fact> = self
-            .notify
-            .known()
-            .filter(|p| !self.creatures.contains_key(p))
-            .map(|p| Fact::Gone {
-                path: p.to_path_buf(),
-            })
-            .collect();
-        facts.extend(self.creatures.iter().map(|(path, ui)| Fact::Looked {
+        let looks = std::mem::replace(&mut self.looks, Looks::These(BTreeSet::new()));
+        let looked = |path: &PathBuf, ui: &CreatureUi| Fact::Looked {
             path: path.clone(),
             name: ui.name.clone(),
             now,
             seen: self.seen(path, ui),
-        }));
+        };
+        let facts: Vec<Fact> = match looks {
+            Looks::All => self
+                .notify
+                .known()
+                .filter(|p| !self.creatures.contains_key(p))
+                .map(|p| Fact::Gone {
+                    path: p.to_path_buf(),
+                })
+                .chain(self.creatures.iter().map(|(path, ui)| looked(path, ui)))
+                .collect(),
+            Looks::These(paths) => paths
+                .iter()
+                .filter_map(|path| self.creatures.get(path).map(|ui| looked(path, ui)))
+                .collect(),
+        };
         for fact in facts {
             let (notices, said) = self.notify.handle(fact);
             for notice in &notices {
@@ -119,5 +151,45 @@ impl App {
             "notifications off: what needs you is still in the status log (L)".to_string()
         };
         self.set_notice(text, false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::headless::Headless;
+    use crate::ui::state::Settings;
+
+    #[test]
+    fn a_change_of_files_is_looked_at_alone_and_anything_else_everywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["moss", "sprout"] {
+            std::fs::create_dir_all(dir.path().join(name).join(".self")).unwrap();
+        }
+        let now = chrono::Utc::now();
+        let (theme, _) = crate::ui::theme::Theme::load("dark", None, false);
+        let settings = Settings::with_theme(theme);
+        let mut screen =
+            Headless::open(&[dir.path().to_path_buf()], settings, now, 100, 30).unwrap();
+        assert_eq!(screen.app.looks, Looks::All, "every creature at the start");
+        screen.app.scan_needs();
+        assert_eq!(screen.app.looks, Looks::These(BTreeSet::new()));
+        let sprout = screen
+            .app
+            .creatures
+            .keys()
+            .find(|p| p.ends_with("sprout"))
+            .cloned()
+            .unwrap();
+        std::fs::write(sprout.join(".self/observations.md"), "RED 10:00 hot\n").unwrap();
+        screen.refresh();
+        assert_eq!(screen.app.looks, Looks::These(BTreeSet::from([sprout])));
+        screen.app.scan_needs();
+        screen.tick(now + chrono::Duration::seconds(5));
+        assert_eq!(
+            screen.app.looks,
+            Looks::All,
+            "the clock moved: every creature"
+        );
     }
 }
