@@ -10,7 +10,6 @@
 //! brain whose answers say none (the rehearsal brain, some local servers).
 
 use std::collections::BTreeMap;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -128,23 +127,7 @@ impl UsageLine {
 /// Where to start reading `path` to see its last lines: the first line start in its last
 /// [`TAIL_WINDOW`] bytes, or 0 when the file is smaller (or has no line start there).
 pub fn tail_start(path: &Path) -> u64 {
-    let Ok(mut file) = crate::tail::open_regular(path) else {
-        return 0;
-    };
-    let Some(len) = file.metadata().ok().map(|m| m.len()) else {
-        return 0;
-    };
-    if len <= TAIL_WINDOW {
-        return 0;
-    }
-    let from = len - TAIL_WINDOW;
-    let mut window = Vec::new();
-    if file.seek(SeekFrom::Start(from)).is_err()
-        || file.take(TAIL_WINDOW).read_to_end(&mut window).is_err()
-    {
-        return 0;
-    }
-    memchr::memchr(b'\n', &window).map_or(0, |n| from + n as u64 + 1)
+    crate::tail::tail_start(path, TAIL_WINDOW, TAIL_WINDOW).unwrap_or(0)
 }
 
 /// How far from its end [`last_line`] looks for a readable line.

@@ -535,6 +535,13 @@ mod tests {
     use super::*;
     use crate::remote::wire::Bytes;
 
+    fn creature(id: &str) -> Report {
+        Report::Creature {
+            id: id.into(),
+            path: format!("/far/{id}"),
+        }
+    }
+
     fn counted(id: &str, file: &str, head: &FarHead) -> Report {
         Report::Head {
             id: id.into(),
@@ -555,11 +562,7 @@ mod tests {
     fn reports_become_files_a_runner_lock_and_nothing_outside() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Mirror::new(dir.path().to_path_buf());
-        m.apply(&Report::Creature {
-            id: "sprout".into(),
-            path: "/far/sprout".into(),
-        })
-        .unwrap();
+        m.apply(&creature("sprout")).unwrap();
         m.end_snapshot(&[]).unwrap();
         let obs = ".self/observations.md";
         let put = FileOp::Put {
@@ -619,11 +622,7 @@ mod tests {
     fn a_copy_is_windowed_whatever_the_far_side_sends() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Mirror::new(dir.path().to_path_buf());
-        m.apply(&Report::Creature {
-            id: "sprout".into(),
-            path: "/far/sprout".into(),
-        })
-        .unwrap();
+        m.apply(&creature("sprout")).unwrap();
         m.end_snapshot(&[]).unwrap();
         let conv = ".self/conversation.jsonl";
         let path = dir.path().join("sprout").join(conv);
@@ -660,11 +659,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Mirror::new(dir.path().to_path_buf());
         m.begin_snapshot();
-        m.apply(&Report::Creature {
-            id: "sprout".into(),
-            path: "/far/sprout".into(),
-        })
-        .unwrap();
+        m.apply(&creature("sprout")).unwrap();
         let conv = ".self/conversation.jsonl";
         let head = FarHead {
             lines: 40,
@@ -727,10 +722,6 @@ mod tests {
     fn a_conversation_left_for_later_is_an_empty_copy_counted_until_its_window_comes() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = Mirror::new(dir.path().to_path_buf());
-        let creature = |id: &str| Report::Creature {
-            id: id.into(),
-            path: format!("/far/{id}"),
-        };
         m.apply(&creature("sprout")).unwrap();
         m.apply(&creature("moss")).unwrap();
         let conv = ".self/conversation.jsonl";
@@ -811,11 +802,7 @@ mod tests {
             .unwrap();
         let mut m = Mirror::new(dir.path().to_path_buf());
         m.begin_snapshot();
-        m.apply(&Report::Creature {
-            id: "sprout".into(),
-            path: "/far/sprout".into(),
-        })
-        .unwrap();
+        m.apply(&creature("sprout")).unwrap();
         let put = |text: &str| FileOp::Put {
             base: 0,
             size: text.len() as u64,
