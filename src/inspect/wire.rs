@@ -21,12 +21,16 @@ use crate::control::{ControlCommand, send_command};
 use crate::memory::garden::{Root, openseed_home};
 use crate::memory::layout::control_socket;
 use crate::memory::messages;
-use crate::remote::connect::Lines;
 use crate::remote::follow::Follower;
 use crate::remote::head_cache::HeadCache;
+use crate::remote::lines::Lines;
 use crate::remote::target::VERSION;
 use crate::remote::wire::{PROTOCOL, Report, Request, write_line};
 use crate::watch::{POLL_SLICE, WatchMode, WatchOptions, Watcher};
+
+/// How long after its first snapshot a far side keeps the counts it made (unless the
+/// near side asks for every window sooner).
+const KEEP_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Why the loop ended.
 enum Stop {
@@ -83,6 +87,10 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
     let mut stdin = Lines::new(BufReader::new(tokio::io::stdin()));
     // Until the near side asks for them, only the windows it wants go.
     let mut all_windows = false;
+    // The counts made are kept from then, or once the near side asks for every window
+    // (it has every far garden's figures): not while other far sides on this machine or
+    // the near side may still be at a first snapshot.
+    let mut keep_from = tokio::time::Instant::now() + KEEP_AFTER;
     loop {
         tokio::select! {
             // In this order when several are ready: requests, then changes, then the
@@ -103,6 +111,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                     }
                     Ok(Request::Windows) => {
                         all_windows = true;
+                        keep_from = tokio::time::Instant::now();
                         continue;
                     }
                     Ok(Request::OpenSeed { req, name, action, text }) => {
@@ -155,7 +164,7 @@ async fn serve(roots: Vec<Root>, watch: WatchOptions) -> Stop {
                 }
             }
             // Then the counts made are kept for the next far side.
-            () = std::future::ready(()), if follower.has_counts_to_keep() => follower.keep_counts(),
+            () = tokio::time::sleep_until(keep_from), if follower.has_counts_to_keep() => follower.keep_counts(),
         }
     }
 }

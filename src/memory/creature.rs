@@ -478,7 +478,7 @@ impl Creature {
         let mut each_line = |line: &[u8]| {
             let line = line.strip_suffix(b"\n").unwrap_or(line);
             let line = line.strip_suffix(b"\r").unwrap_or(line);
-            fold.push_line(&String::from_utf8_lossy(line));
+            fold.push_line(&crate::text::lossy(line));
         };
         match self
             .whole

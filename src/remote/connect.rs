@@ -14,17 +14,16 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin};
 use tokio::sync::{mpsc, oneshot};
 
+use super::lines::ReadAhead;
 use super::mirror::{Mirror, MirrorError};
 use super::mux;
 use super::target::{NEEDS_BINARY, Transport, VERSION};
 use super::wire::{PROTOCOL, Report, Request, line};
 
-/// The longest report line read (an 8 MiB window of escaped text fits).
-const MAX_REPORT: usize = 64 << 20;
 /// Waits between attempts: doubled after each failure up to the last, reset once a
 /// snapshot arrived.
 const BACKOFF: [u64; 6] = [1, 2, 4, 8, 16, 30];
@@ -287,7 +286,7 @@ impl Task {
     async fn attempt(&mut self) -> End {
         let mut installed = false;
         loop {
-            let mut child = match spawn(&self.transport, &self.shared) {
+            let (mut child, stdout) = match spawn(&self.transport, &self.shared) {
                 Ok(c) => c,
                 Err(e) => {
                     return End::Dropped {
@@ -296,14 +295,22 @@ impl Task {
                     };
                 }
             };
-            let (Some(stdout), Some(mut stdin)) = (child.stdout.take(), child.stdin.take()) else {
+            let Some(mut stdin) = child.stdin.take() else {
                 return End::Dropped {
                     error: "no pipe to the far side".into(),
                     reached: false,
                 };
             };
             let stderr = collect_stderr(&mut child);
-            let mut reader = Lines::new(BufReader::new(stdout));
+            let mut reader = match ReadAhead::start(stdout) {
+                Ok(r) => r,
+                Err(e) => {
+                    return End::Dropped {
+                        error: format!("cannot start a thread to read the far side: {e}"),
+                        reached: false,
+                    };
+                }
+            };
             let hello = line(&Request::Hello { protocol: PROTOCOL });
             let _ = write_line(&mut stdin, &hello).await;
             let first = match tokio::time::timeout(self.limits.hello, reader.next()).await {
@@ -415,7 +422,7 @@ impl Task {
         &mut self,
         mut child: Child,
         mut stdin: ChildStdin,
-        mut reader: Lines<BufReader<tokio::process::ChildStdout>>,
+        mut reader: ReadAhead,
     ) -> End {
         let mut stale: std::collections::HashSet<String> =
             self.mirror.begin_snapshot().into_iter().collect();
@@ -546,14 +553,20 @@ async fn until(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-fn spawn(transport: &Transport, shared: &[String]) -> std::io::Result<Child> {
-    transport
+/// The far side's process, and its stdout: a pipe of blocking reads, for [`ReadAhead`].
+fn spawn(
+    transport: &Transport,
+    shared: &[String],
+) -> std::io::Result<(Child, std::io::PipeReader)> {
+    let (stdout, written) = std::io::pipe()?;
+    let child = transport
         .follow_command(shared)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(written)
         .stderr(Stdio::piped())
         .kill_on_drop(true)
-        .spawn()
+        .spawn()?;
+    Ok((child, stdout))
 }
 
 fn program_of(transport: &Transport) -> String {
@@ -600,83 +613,7 @@ async fn write_line(stdin: &mut ChildStdin, text: &str) -> std::io::Result<()> {
     stdin.flush().await
 }
 
-/// Lines read from a stream one at a time. A read cut short (its future dropped by a
-/// `select!` whose other branch won) loses nothing: what it had read waits in the buffer
-/// for the next read.
-pub struct Lines<R> {
-    reader: R,
-    buf: Vec<u8>,
-}
-
-impl<R: AsyncBufRead + Unpin> Lines<R> {
-    pub fn new(reader: R) -> Self {
-        Self {
-            reader,
-            buf: Vec::new(),
-        }
-    }
-
-    /// The next line, without its newline (`None` at the end of the stream); a line
-    /// longer than 64 MiB is an error.
-    pub async fn next(&mut self) -> std::io::Result<Option<String>> {
-        loop {
-            let chunk = self.reader.fill_buf().await?;
-            if chunk.is_empty() {
-                let rest = std::mem::take(&mut self.buf);
-                return Ok((!rest.is_empty()).then(|| String::from_utf8_lossy(&rest).into_owned()));
-            }
-            let (take, done) = match memchr::memchr(b'\n', chunk) {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            // Taken and consumed with no await between: never half done.
-            self.buf.extend_from_slice(&chunk[..take]);
-            self.reader.consume(take);
-            if self.buf.len() > MAX_REPORT {
-                self.buf = Vec::new();
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    "a line longer than 64 MiB",
-                ));
-            }
-            if done {
-                let mut line = std::mem::take(&mut self.buf);
-                line.pop();
-                return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
-            }
-        }
-    }
-}
-
 /// The start of a line, for a message.
 fn clip(text: &str) -> String {
     crate::text::sanitize::sanitize_line(&text.chars().take(200).collect::<String>())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_line_read_cut_short_loses_nothing() {
-        let (mut far, near) = tokio::io::duplex(64);
-        let mut lines = Lines::new(BufReader::new(near));
-        far.write_all(b"{\"t\":\"rea").await.unwrap();
-        // The read loses the race (as to another branch of a select!): dropped mid-line.
-        let cut = tokio::time::timeout(Duration::from_millis(20), lines.next()).await;
-        assert!(cut.is_err());
-        far.write_all(b"dy\"}\n{\"t\":\"gone\",\"id\":\"a\"}\n")
-            .await
-            .unwrap();
-        drop(far);
-        assert_eq!(
-            lines.next().await.unwrap().as_deref(),
-            Some("{\"t\":\"ready\"}")
-        );
-        assert_eq!(
-            lines.next().await.unwrap().as_deref(),
-            Some("{\"t\":\"gone\",\"id\":\"a\"}")
-        );
-        assert_eq!(lines.next().await.unwrap(), None);
-    }
 }

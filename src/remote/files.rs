@@ -240,8 +240,11 @@ fn counted_put(
 /// The start of the line that holds byte `at` (0 when no line break comes before it).
 fn line_start_before(file: &mut std::fs::File, at: u64) -> io::Result<u64> {
     let mut end = at;
+    // A line is most often short: its last 4 KiB looked at first, then 64 KiB at a time.
+    let mut step = 4 << 10;
     while end > 0 {
-        let start = end.saturating_sub(64 << 10);
+        let start = end.saturating_sub(step);
+        step = 64 << 10;
         let chunk = read_range(file, start, end)?;
         if let Some(i) = memchr::memrchr(b'\n', &chunk) {
             return Ok(start + i as u64 + 1);
@@ -281,6 +284,40 @@ mod tests {
             FileOp::Append { bytes } => (String::from_utf8(bytes.decode().unwrap()).unwrap(), None),
             FileOp::Delete => ("<deleted>".into(), None),
             FileOp::Later { size } => ("<later>".into(), Some((*size, *size))),
+        }
+    }
+
+    #[test]
+    fn a_line_start_is_found_however_long_the_line_and_wherever_the_reads_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log");
+        for (head, line) in [
+            (10, 5),
+            (100, (4 << 10) - 1),
+            (100, 4 << 10),
+            (100, (4 << 10) + 1),
+            (7, (68 << 10) + 3),
+            (0, 200 << 10),
+        ] {
+            let mut text = "h".repeat(head);
+            if head > 0 {
+                text.push('\n');
+            }
+            let start = text.len() as u64;
+            text.push_str(&"x".repeat(line));
+            std::fs::write(&path, &text).unwrap();
+            let mut file = std::fs::File::open(&path).unwrap();
+            let end = text.len() as u64;
+            assert_eq!(
+                line_start_before(&mut file, end).unwrap(),
+                start,
+                "{head} {line}"
+            );
+            // Byte `at` itself not looked at: a line break there starts no line before it.
+            assert_eq!(
+                line_start_before(&mut file, start).unwrap(),
+                if head > 0 { start } else { 0 }
+            );
         }
     }
 

@@ -10,6 +10,7 @@ pub mod connect;
 pub mod files;
 pub mod follow;
 pub mod head_cache;
+pub mod lines;
 pub mod mirror;
 pub mod mux;
 pub mod place;
