@@ -51,6 +51,13 @@ impl FarHead {
             && self.pulse.len() <= 2 * super::pulse::KEPT as usize
             && self.entries.saturating_add(self.bad) <= self.lines
     }
+
+    /// Whether the count was cut short by an error (not one to go on from).
+    pub fn stopped(&self) -> bool {
+        self.problems
+            .iter()
+            .any(|(_, what)| what.starts_with(super::streams::COUNTING_STOPPED))
+    }
 }
 
 /// Counts offered, by the copy's path: the inode of the file they count the head of.

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use super::head_cache::{HeadCache, Made};
 use super::wire::{Bytes, FileOp, WINDOW};
 use crate::memory::far_head::{FarHead, last_dream_in};
-use crate::memory::streams::count_far_head;
+use crate::memory::streams::{count_far_head, count_far_head_from};
 use crate::tail::open_regular;
 
 /// Files up to this size are read whole at each look.
@@ -192,17 +192,22 @@ fn counted_put(
 ) -> io::Result<Looked> {
     let (len, identity) = (meta.len(), (meta.dev(), meta.ino()));
     let mtime = (meta.mtime(), meta.mtime_nsec());
-    let count = |end: u64| {
-        let last_dream = last_dream_in(how.dreams);
-        match how.cache {
-            Some(cache) => cache.count(path, &Made::of(meta), end, last_dream),
-            None => count_far_head(path, end, last_dream),
-        }
+    let last_dream = last_dream_in(how.dreams);
+    let count = |end: u64| match how.cache {
+        Some(cache) => cache.count(path, &Made::of(meta), end, last_dream),
+        None => count_far_head(path, end, last_dream),
     };
     if how.later {
         let base = line_start_before(file, len)?;
         if base > 0 {
-            let head = count(base);
+            // Counted in two: the lines before the window that goes later (the count it
+            // goes with, kept: not made again then), and on from there.
+            let window_base = line_start_before(file, len.saturating_sub(KEEP))?;
+            let before = (window_base > 0 && window_base < base).then(|| count(window_base));
+            let head = match before.filter(|b| !b.stopped()) {
+                Some(before) => count_far_head_from(path, &before, window_base, base, last_dream),
+                None => count(base),
+            };
             let now = Sent {
                 identity,
                 base,
@@ -478,5 +483,61 @@ mod tests {
         let (op, _, head) = look_conversation(&p, None, counting(&dreams, true)).unwrap();
         assert_eq!(text_of(&op.unwrap()).0, line(1));
         assert!(head.is_none());
+    }
+
+    #[test]
+    fn a_first_snapshots_count_is_made_once_for_it_and_for_the_window_after() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("conversation.jsonl");
+        let dreams = dir.path().join("dreams.jsonl");
+        // Calls over several minutes, a dream among them: fatigue and the pulse counted.
+        let call = |i: usize| {
+            format!(
+                "{{\"t\":\"2026-03-01T00:{:02}:{:02}Z\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"c{i}\",\"name\":\"bash\",\"input\":{{\"command\":\"{}\"}}}}]}}\n",
+                i / 60,
+                i % 60,
+                "y".repeat(300)
+            )
+        };
+        let text: String = (0..400).map(call).collect();
+        std::fs::write(&p, &text).unwrap();
+        std::fs::write(&dreams, "{\"t\":\"2026-03-01T00:02:30Z\",\"deep\":false}\n").unwrap();
+        let last_dream = last_dream_in(&dreams);
+        assert!(last_dream.is_some());
+        let cache = HeadCache::at(dir.path().join("heads"));
+        let how = Counting {
+            dreams: &dreams,
+            later: true,
+            cache: Some(&cache),
+        };
+        let (op, sent, head) = look_conversation(&p, None, how).unwrap();
+        assert!(matches!(op, Some(FileOp::Later { .. })));
+        let end = text.len() as u64;
+        assert_eq!(
+            head.unwrap(),
+            count_far_head(&p, end, last_dream),
+            "as counted whole"
+        );
+        // One count kept: the window's, whose lines it goes with.
+        cache.keep_some(10);
+        let kept = std::fs::read_dir(dir.path().join("heads"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let mut entry: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&kept).unwrap()).unwrap();
+        assert_eq!(entry["counts"].as_array().unwrap().len(), 1);
+        // Made to say other figures: the window's count is that one, not made again.
+        entry["counts"][0]["head"]["lines"] = 3.into();
+        entry["counts"][0]["head"]["entries"] = 3.into();
+        std::fs::write(&kept, serde_json::to_vec(&entry).unwrap()).unwrap();
+        let (op, _, head) = window_of_conversation(&p, sent.as_ref(), how).unwrap();
+        let (window, at) = text_of(&op.unwrap());
+        let (base, _) = at.unwrap();
+        assert!(window.len() as u64 >= KEEP && text.ends_with(&window));
+        assert_eq!(entry["counts"][0]["end"], base);
+        assert_eq!(head.unwrap().lines, 3);
     }
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::memory::far_head::FarHead;
-use crate::memory::streams::{COUNTING_STOPPED, count_far_head, count_far_head_from};
+use crate::memory::streams::{count_far_head, count_far_head_from};
 
 /// Counts kept at most (a far side follows up to a thousand creatures; a machine may
 /// serve a few gardens).
@@ -159,7 +159,7 @@ impl HeadCache {
                 e.counts
                     .iter()
                     .filter(|c| c.end <= end && c.last_dream <= last_dream)
-                    .filter(|c| c.head.is_bounded() && !stopped(&c.head))
+                    .filter(|c| c.head.is_bounded() && !c.head.stopped())
                     .filter(|c| c.seal.is_some() && c.seal == seal(path, c.end))
                     .max_by_key(|c| c.end)
             });
@@ -241,13 +241,6 @@ impl HeadCache {
             let _ = std::fs::remove_file(path);
         }
     }
-}
-
-/// Whether the count was cut short by an error (not one to go on from).
-fn stopped(head: &FarHead) -> bool {
-    head.problems
-        .iter()
-        .any(|(_, what)| what.starts_with(COUNTING_STOPPED))
 }
 
 /// A conversation's file name in the store: a digest of its path.
