@@ -87,7 +87,25 @@ fn register(key: &HostKey) -> Vec<String> {
         return Vec::new();
     };
     m.hosts.insert(key.clone());
-    shared(&m.dir.path().join("%C"))
+    shared(&m.dir.path().join(socket_name(key)))
+}
+
+/// The socket of `key`'s master: one a host as the user named it (not ssh's `%C`, which
+/// two names of one machine share: their masters, started at once, would race for one
+/// socket, and the losers stay as plain connections that nothing ends).
+fn socket_name(key: &HostKey) -> String {
+    use sha2::{Digest, Sha256};
+    let (ssh, host, port) = key;
+    let mut digest = Sha256::new();
+    for word in ssh.iter().chain([host]) {
+        digest.update(word.as_bytes());
+        digest.update([0]);
+    }
+    digest.update(port.map_or(0, u32::from).to_le_bytes());
+    digest.finalize()[..10]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Starts the host's master in the background (`ssh -f -N`, its output to nowhere:
@@ -172,7 +190,7 @@ fn defaults_in(config: &str) -> bool {
 }
 
 /// A directory only this user can enter, for the sockets: short enough for a socket's
-/// path (`%C` is 40 characters), under `$XDG_RUNTIME_DIR` when there is one.
+/// path (a socket's name is 20 characters), under `$XDG_RUNTIME_DIR` when there is one.
 fn private_dir() -> std::io::Result<tempfile::TempDir> {
     let base = std::env::var_os("XDG_RUNTIME_DIR")
         .map(PathBuf::from)
@@ -190,11 +208,12 @@ pub fn stop_all() {
     let Some(m) = taken else {
         return;
     };
-    let path = m.dir.path().join("%C");
-    for (ssh, host, port) in &m.hosts {
+    for key in &m.hosts {
+        let (ssh, host, port) = key;
         let Some((program, options)) = ssh.split_first() else {
             continue;
         };
+        let path = m.dir.path().join(socket_name(key));
         let mut c = std::process::Command::new(program);
         c.args(options)
             .arg("-o")
@@ -234,15 +253,40 @@ mod tests {
     }
 
     #[test]
+    fn each_host_as_named_has_a_socket_of_its_own() {
+        let key = |ssh: &[&str], host: &str, port| -> HostKey {
+            (
+                ssh.iter().map(|w| w.to_string()).collect(),
+                host.into(),
+                port,
+            )
+        };
+        let names = [
+            key(&["ssh"], "dw1", None),
+            key(&["ssh"], "dw2", None),
+            key(&["ssh"], "dw1", Some(22)),
+            key(&["ssh", "-F", "cfg"], "dw1", None),
+            key(&["ssh", "-F"], "cfgdw1", None),
+        ]
+        .map(|k| socket_name(&k));
+        let distinct: std::collections::BTreeSet<_> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{names:?}");
+        assert_eq!(socket_name(&key(&["ssh"], "dw1", None)), names[0]);
+        assert!(names.iter().all(|n| n.len() == 20));
+    }
+
+    #[test]
     fn the_options_name_a_master_that_outlives_its_sessions_a_little() {
-        let o = shared(std::path::Path::new("/run/user/1/dwsshX/%C"));
+        let o = shared(std::path::Path::new(
+            "/run/user/1/dwsshX/5d41402abc4b2a76b971",
+        ));
         assert_eq!(
             o,
             [
                 "-o",
                 "ControlMaster=auto",
                 "-o",
-                "ControlPath=/run/user/1/dwsshX/%C",
+                "ControlPath=/run/user/1/dwsshX/5d41402abc4b2a76b971",
                 "-o",
                 "ControlPersist=30"
             ]

@@ -411,6 +411,8 @@ fn hosts_connect_in_parallel_each_over_one_shared_connection_a_dead_one_delaying
     // A host that never answers: its connection hangs until the hello limit (30 s).
     let mut config = std::fs::read_to_string(&sshd.config).unwrap();
     config.push_str("Host dwdead\n  HostName 127.0.0.1\n  ProxyCommand sleep 45\n");
+    // Another name of the same machine (ssh's `%C` is the same for both).
+    let config = config.replacen("Host dwtest\n", "Host dwtest dwtwin\n", 1);
     std::fs::write(&sshd.config, config).unwrap();
     // The live host has this dreamwatch already (nothing to bring): it answers at once.
     let cache = d
@@ -419,11 +421,15 @@ fn hosts_connect_in_parallel_each_over_one_shared_connection_a_dead_one_delaying
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::copy(BIN, cache.join("dreamwatch")).unwrap();
     let mut urls = vec!["ssh://dwdead/nowhere".to_string()];
-    for (garden, name) in [("g1", "sprout"), ("g2", "moss")] {
+    for (host, garden, name) in [
+        ("dwtest", "g1", "sprout"),
+        ("dwtest", "g2", "moss"),
+        ("dwtwin", "g3", "fern"),
+    ] {
         let c = d.join(garden).join(name);
         std::fs::create_dir_all(c.join(".self")).unwrap();
         std::fs::write(c.join("BIRTH.json"), format!(r#"{{"name":"{name}"}}"#)).unwrap();
-        urls.push(format!("ssh://dwtest{}", d.join(garden).display()));
+        urls.push(format!("ssh://{host}{}", d.join(garden).display()));
     }
     let runtime = d.join("rt");
     std::fs::create_dir_all(&runtime).unwrap();
@@ -437,19 +443,24 @@ fn hosts_connect_in_parallel_each_over_one_shared_connection_a_dead_one_delaying
         ],
         &args,
     );
-    pane.wait_for("both live gardens' creatures", |s| {
-        s.contains("sprout@dwtest") && s.contains("moss@dwtest")
+    pane.wait_for("the live gardens' creatures", |s| {
+        s.contains("sprout@dwtest") && s.contains("moss@dwtest") && s.contains("fern@dwtwin")
     });
     assert!(
         started.elapsed() < Duration::from_secs(25),
         "the live host's rows waited for the dead one ({:?})",
         started.elapsed()
     );
-    // One master connection to the live host serves both gardens; none to the dead one.
+    // One master connection a host as named: dwtest's serves both its gardens, dwtwin
+    // (the same machine) has its own; none to the dead one.
     let sockets = masters_under(&runtime);
-    assert_eq!(sockets.len(), 1, "{sockets:?}");
+    assert_eq!(sockets.len(), 2, "{sockets:?}");
     let sshd_pid = sshd.child.as_ref().map(Child::id).unwrap();
-    assert_eq!(children_of(sshd_pid).len(), 1, "one connection to sshd");
+    assert_eq!(
+        children_of(sshd_pid).len(),
+        2,
+        "a connection to sshd a name"
+    );
 
     // `q` ends the master and the far sides with it.
     pane.keys(&["q"]);
