@@ -7,10 +7,13 @@
 The clock of `wait` runs from the pane's start; the screen is polled with
 `tmux capture-pane` every `interval` seconds (about 2 ms per capture), so a time is late
 by at most one interval plus one capture (it is taken when the capture returns).
+`wait_output` captures only when the pane has written (a tmux control-mode client tells):
+late by one capture, and no core taken while it waits.
 """
 import os
 import shlex
 import subprocess
+import threading
 import time
 
 
@@ -47,10 +50,39 @@ class Pane:
                 raise TimeoutError(f"not on screen within {timeout}s:\n{self.capture()}")
             time.sleep(interval)
 
+    def wait_output(self, predicate, timeout, since):
+        """Seconds from `since` until `predicate(screen)`, the screen captured only when the
+        pane has written something (a control-mode client of the server tells): the
+        harness takes no core while it waits, as a capture every few milliseconds would
+        (on two cores, one the observatory, its far sides and ssh then share)."""
+        if not hasattr(self, "written"):
+            self.written = threading.Event()
+            self.control = subprocess.Popen(
+                ["tmux", "-L", self.socket, "-C", "attach", "-t", "bench"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+            def listen():
+                for line in self.control.stdout:
+                    if line.startswith(b"%output"):
+                        self.written.set()
+            threading.Thread(target=listen, daemon=True).start()
+        deadline = time.perf_counter() + timeout
+        while True:
+            self.written.clear()
+            screen = self.capture()
+            now = time.perf_counter()
+            if predicate(screen):
+                return now - since
+            if now > deadline:
+                raise TimeoutError(f"not on screen within {timeout}s:\n{screen}")
+            self.written.wait(max(0.0, deadline - now))
+
     def send(self, keys):
         subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "bench", keys], check=False)
 
     def close(self):
+        if hasattr(self, "control"):
+            self.control.kill()
         try:
             os.kill(self.pid, 15)
         except ProcessLookupError:
