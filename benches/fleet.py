@@ -155,7 +155,7 @@ def run(binary, fleet, hosts, total, env, idle, appends, measure):
                 t0 = time.perf_counter()
                 f.write(f"YLW 17:{i % 60:02d} {marker}\n")
                 f.flush()
-                samples.append(pane.wait_output(lambda s: marker in s, 10, since=t0))
+                samples.append(pane.wait(lambda s: marker in s, 10, interval=None, since=t0))
                 time.sleep(random.uniform(0.02, 0.08))
         a1 = (cpu_seconds(pane.pid), sum(cpu_seconds(p) for p in far))
         far_rss = [round(status_kib(p, "VmHWM") / 1024, 1) for p in far]

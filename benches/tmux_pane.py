@@ -7,7 +7,7 @@
 The clock of `wait` runs from the pane's start; the screen is polled with
 `tmux capture-pane` every `interval` seconds (about 2 ms per capture), so a time is late
 by at most one interval plus one capture (it is taken when the capture returns).
-`wait_output` captures only when the pane has written (a tmux control-mode client tells):
+`wait(..., interval=None)` captures only when the pane has written (a tmux control-mode client tells):
 late by one capture, and no core taken while it waits.
 """
 import os
@@ -31,6 +31,7 @@ class Pane:
             env=env, check=True, capture_output=True, text=True,
         )
         self.pid = int(out.stdout.strip())
+        self.control = None
 
     def capture(self):
         return subprocess.run(
@@ -38,24 +39,31 @@ class Pane:
         ).stdout
 
     def wait(self, predicate, timeout, interval=0.005, since=None):
-        """Seconds from `since` (the pane's start by default) until `predicate(screen)`."""
+        """Seconds from `since` (the pane's start by default) until `predicate(screen)`.
+        With `interval=None` the screen is captured only when the pane has written
+        something (a control-mode client of the server tells): the harness takes no core
+        while it waits, as a capture every few milliseconds would (on two cores, one the
+        observatory, its far sides and ssh then share)."""
         start = self.t0 if since is None else since
+        written = self._written() if interval is None else None
         deadline = time.perf_counter() + timeout
         while True:
+            if written is not None:
+                written.clear()
             screen = self.capture()
             now = time.perf_counter()
             if predicate(screen):
                 return now - start
             if now > deadline:
-                raise TimeoutError(f"not on screen within {timeout}s:\n{self.capture()}")
-            time.sleep(interval)
+                raise TimeoutError(f"not on screen within {timeout}s:\n{screen}")
+            if written is None:
+                time.sleep(interval)
+            else:
+                written.wait(max(0.0, deadline - now))
 
-    def wait_output(self, predicate, timeout, since):
-        """Seconds from `since` until `predicate(screen)`, the screen captured only when the
-        pane has written something (a control-mode client of the server tells): the
-        harness takes no core while it waits, as a capture every few milliseconds would
-        (on two cores, one the observatory, its far sides and ssh then share)."""
-        if not hasattr(self, "written"):
+    def _written(self):
+        """An event set each time the pane writes (a control-mode client, started once)."""
+        if self.control is None:
             self.written = threading.Event()
             self.control = subprocess.Popen(
                 ["tmux", "-L", self.socket, "-C", "attach", "-t", "bench"],
@@ -66,22 +74,13 @@ class Pane:
                     if line.startswith(b"%output"):
                         self.written.set()
             threading.Thread(target=listen, daemon=True).start()
-        deadline = time.perf_counter() + timeout
-        while True:
-            self.written.clear()
-            screen = self.capture()
-            now = time.perf_counter()
-            if predicate(screen):
-                return now - since
-            if now > deadline:
-                raise TimeoutError(f"not on screen within {timeout}s:\n{screen}")
-            self.written.wait(max(0.0, deadline - now))
+        return self.written
 
     def send(self, keys):
         subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "bench", keys], check=False)
 
     def close(self):
-        if hasattr(self, "control"):
+        if self.control is not None:
             self.control.kill()
         try:
             os.kill(self.pid, 15)

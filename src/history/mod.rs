@@ -145,7 +145,7 @@ impl History {
     /// The folder of the creature at `creature`.
     fn dir_of(&self, creature: &Path) -> PathBuf {
         let hash = Sha256::digest(creature.as_os_str().as_encoded_bytes());
-        let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let name = crate::text::hex(&hash[..8]);
         self.root.join(name)
     }
 

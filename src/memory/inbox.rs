@@ -70,11 +70,7 @@ fn blocks(text: &str) -> Vec<Block> {
 /// A stable name for a block's text (the first 8 bytes of its SHA-256, in hex): stored in
 /// `.sys/inbox.json`, so it must not change between builds, which rules out std's hasher.
 fn key(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::text::hex(&Sha256::digest(text.as_bytes())[..8])
 }
 
 /// How many copies of each block have been delivered.

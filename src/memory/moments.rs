@@ -77,10 +77,7 @@ pub struct Moment {
 
 /// The SHA-256 of `bytes`, in hex.
 pub fn hash(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::text::hex(&Sha256::digest(bytes))
 }
 
 /// A record: `moments.jsonl` and `blobs/` in one folder.

@@ -94,7 +94,7 @@ fn seal(path: &Path, end: u64) -> Option<String> {
         return None;
     }
     let digest = Sha256::digest(&bytes);
-    Some(digest[..16].iter().map(|b| format!("{b:02x}")).collect())
+    Some(crate::text::hex(&digest[..16]))
 }
 
 /// Counts kept of one file at most.
@@ -247,7 +247,7 @@ impl HeadCache {
 fn key(path: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let digest = Sha256::digest(path.as_os_str().as_bytes());
-    let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::text::hex(&digest[..16]);
     format!("{hex}.json")
 }
 

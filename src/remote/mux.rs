@@ -102,10 +102,7 @@ fn socket_name(key: &HostKey) -> String {
         digest.update([0]);
     }
     digest.update(port.map_or(0, u32::from).to_le_bytes());
-    digest.finalize()[..10]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::text::hex(&digest.finalize()[..10])
 }
 
 /// Starts the host's master in the background (`ssh -f -N`, its output to nowhere:

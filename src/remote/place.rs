@@ -59,7 +59,7 @@ impl CopyDir {
             })
             .collect();
         let digest = Sha256::digest(place.as_bytes());
-        let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::text::hex(&digest[..6]);
         let stable = base.join(format!("{slug}-{hex}"));
         if let Some(copy) = Self::claim(&stable)? {
             return Ok(copy);

@@ -75,7 +75,7 @@ fn remove_stale(path: &Path) -> io::Result<()> {
 fn new_token() -> io::Result<String> {
     let mut bytes = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::text::hex(&bytes))
 }
 
 /// Compares in time independent of where the two differ.

@@ -112,7 +112,7 @@ impl FileExport {
         let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let id = root.display().to_string();
         let digest = Sha256::digest(id.as_bytes());
-        let cursor_path = cursor_dir.join(format!("{}.json", super::span::hex(&digest[..16])));
+        let cursor_path = cursor_dir.join(format!("{}.json", crate::text::hex(&digest[..16])));
         let cursor: Cursor = std::fs::read(&cursor_path)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())

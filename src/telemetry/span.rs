@@ -6,6 +6,8 @@
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
+use crate::text::hex;
+
 /// A 16-byte trace id.
 pub type TraceId = [u8; 16];
 /// An 8-byte span id.
@@ -115,11 +117,6 @@ pub fn span_id(trace: &TraceId, key: &str) -> SpanId {
     id.copy_from_slice(&d[..8]);
     id[7] |= 1;
     id
-}
-
-/// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The W3C `traceparent` header of a sampled span.

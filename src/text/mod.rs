@@ -9,6 +9,11 @@ pub mod sse;
 pub mod svg;
 pub mod wrap;
 
+/// `bytes` in lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// `bytes` as text, what is not UTF-8 replaced as [`String::from_utf8_lossy`] does; valid
 /// text is checked by [`std::str::from_utf8`] first, whose check goes a word at a time
 /// (the lossy one goes a byte at a time: several times slower on the megabytes a far

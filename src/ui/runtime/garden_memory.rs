@@ -39,10 +39,7 @@ pub fn file_of(dir: &Path, roots: &[Root]) -> PathBuf {
         hash.update(p.as_os_str().as_encoded_bytes());
         hash.update([0]);
     }
-    let name: String = hash.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let name = crate::text::hex(&hash.finalize()[..8]);
     dir.join(format!("{name}.toml"))
 }
 
