@@ -1,6 +1,8 @@
 //! One observatory frame at 200x60 with 20 creatures (the OpenSeed fixtures, ten copies
 //! each), drawn on a TestBackend: layout, wrapping and drawing, no terminal IO.
-//! Budget (DESIGN.md section 6): 2 ms.
+//! Budget (DESIGN.md section 6): 2 ms. And the clock's tick over a garden of 1000 (the
+//! fixtures' files hard-linked) and its frame: what an idle observatory does once a
+//! minute (issue 24: idle < 0.5 % of a core, so well under 50 ms in any 10 s).
 //!
 //! Fixtures: `tests/fixtures/openseed`, else `$DREAMWATCH_FIXTURES`, else
 //! `../shared/fixtures/openseed`.
@@ -26,27 +28,42 @@ fn fixtures() -> PathBuf {
         .expect("OpenSeed fixtures (tests/fixtures/openseed or $DREAMWATCH_FIXTURES)")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Makes `to` as `from` is, each file put there by `put` (copied, or hard-linked for a
+/// large garden without its size on disk).
+fn tree(from: &Path, to: &Path, put: fn(&Path, &Path)) {
     std::fs::create_dir_all(to).expect("mkdir");
     for entry in std::fs::read_dir(from).expect("read dir").flatten() {
         let target = to.join(entry.file_name());
         if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
+            tree(&entry.path(), &target, put);
         } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
+            put(&entry.path(), &target);
         }
     }
 }
 
-/// A garden of 20 creatures.
-fn garden() -> tempfile::TempDir {
+fn copy(from: &Path, to: &Path) {
+    std::fs::copy(from, to).expect("copy");
+}
+
+fn link(from: &Path, to: &Path) {
+    std::fs::hard_link(from, to).expect("link");
+}
+
+/// A garden of `n` creatures, the fixtures in turn, their files copied or linked.
+fn garden_of(n: usize, put: fn(&Path, &Path)) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let sources = fixture_creatures(&fixtures()).expect("fixtures");
-    for i in 0..20 {
+    for i in 0..n {
         let src = &sources[i % sources.len()];
-        copy_dir(src, &dir.path().join(format!("creature-{i:02}")));
+        tree(src, &dir.path().join(format!("creature-{i:04}")), put);
     }
     dir
+}
+
+/// A garden of 20 creatures.
+fn garden() -> tempfile::TempDir {
+    garden_of(20, copy)
 }
 
 fn frame(c: &mut Criterion) {
@@ -90,5 +107,32 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame);
+/// The clock's tick (every creature's status and figures again) and the frame after it.
+fn minute(c: &mut Criterion) {
+    let dir = garden_of(1000, link);
+    let (theme, _) = Theme::load("dark", None, false);
+    let creatures = fixture_creatures(&fixtures()).expect("fixtures");
+    let now = clock_after(&creatures);
+    let mut screen = Headless::open(
+        &[dir.path().to_path_buf()],
+        Settings::with_theme(theme),
+        now,
+        200,
+        60,
+    )
+    .expect("screen");
+    assert_eq!(screen.app.creatures.len(), 1000);
+    let mut group = c.benchmark_group("garden of 1000");
+    let mut minutes = 0;
+    group.bench_function("a minute's tick and its frame", |b| {
+        b.iter(|| {
+            minutes += 1;
+            screen.tick(now + chrono::Duration::minutes(minutes % 60));
+            screen.render().map(|buf| buf.area.width).expect("frame")
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, minute);
 criterion_main!(benches);

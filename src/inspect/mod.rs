@@ -143,7 +143,7 @@ pub fn creature_json(c: &Creature, now: DateTime<Utc>, k: &Cycle) -> Value {
         "deep_every": s.deep_every,
         "dreams_until_deep": s.dreams_until_deep,
         "observations": s.observations,
-        "last_dream": s.last_dream.as_ref().map(|d| json!({
+        "last_dream": c.dream_log().last().map(|d| json!({
             "t": time(d.t),
             "reflection": d.reflection,
             "priority": d.priority,
@@ -275,7 +275,7 @@ fn write_contract(
         "  observations  RED {}  YLW {}  GRN {}  other {}",
         o.red, o.ylw, o.grn, o.other
     )?;
-    if let Some(d) = &s.last_dream {
+    if let Some(d) = c.dream_log().last() {
         let when =
             d.t.map(|t| t.format("%Y-%m-%d %H:%M").to_string())
                 .unwrap_or_default();

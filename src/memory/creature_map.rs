@@ -125,6 +125,29 @@ impl<V> CreatureMap<V> {
     pub fn iter_mut(&mut self) -> IterMut<'_, V> {
         self.map.iter_mut().map(|(k, v)| (&k.0, &mut **v))
     }
+
+    /// Each entry with `other`'s entry of the same path (those `other` lacks are left
+    /// out), the two maps walked side by side in their common order: a garden's tick
+    /// looked each creature's model up by path, ten natural comparisons a creature.
+    pub fn zip_mut<'a, W>(
+        &'a mut self,
+        other: &'a CreatureMap<W>,
+    ) -> impl Iterator<Item = (&'a PathBuf, &'a mut V, &'a W)> {
+        let mut others = other.map.iter().peekable();
+        self.iter_mut().filter_map(move |(path, value)| {
+            loop {
+                let (key, _) = others.peek()?;
+                if key.0 == *path {
+                    let (_, found) = others.next()?;
+                    return Some((path, value, &**found));
+                }
+                if natural_cmp(&key.0, path) == Ordering::Greater {
+                    return None;
+                }
+                others.next();
+            }
+        })
+    }
 }
 
 /// The paths of a [`CreatureMap`], in natural order.
@@ -196,6 +219,36 @@ mod tests {
             let whole = alphanumeric_sort::compare_path(&a, &b).then_with(|| a.cmp(&b));
             proptest::prop_assert_eq!(natural_cmp(&a, &b), whole);
             proptest::prop_assert_eq!(natural_cmp(&b, &a), whole.reverse());
+        }
+    }
+
+    proptest::proptest! {
+        /// Walked side by side, two maps pair exactly as a lookup of each entry would.
+        #[test]
+        fn zipped_maps_pair_as_lookups_do(
+            left in proptest::collection::btree_set("[a-c]?[0-9]{0,3}", 0..30),
+            right in proptest::collection::btree_set("[a-c]?[0-9]{0,3}", 0..30),
+        ) {
+            let mut a = CreatureMap::new();
+            for name in &left {
+                a.insert(PathBuf::from("/g").join(name), name.clone());
+            }
+            let mut b = CreatureMap::new();
+            for name in &right {
+                b.insert(PathBuf::from("/g").join(name), name.len());
+            }
+            let looked_up: Vec<(PathBuf, usize)> = a
+                .iter()
+                .filter_map(|(p, _)| Some((p.clone(), *b.get(p)?)))
+                .collect();
+            let zipped: Vec<(PathBuf, usize)> = a
+                .zip_mut(&b)
+                .map(|(p, v, w)| {
+                    proptest::prop_assert_eq!(v.len(), *w);
+                    Ok((p.clone(), *w))
+                })
+                .collect::<Result<_, _>>()?;
+            proptest::prop_assert_eq!(zipped, looked_up);
         }
     }
 

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::creature::Creature;
 use super::cycle::Cycle;
-use super::dreams::Dream;
 use super::observations::ObsCounts;
 use super::status::Status;
 
@@ -29,7 +28,6 @@ pub struct Summary {
     pub deep_every: u64,
     pub dreams_until_deep: u64,
     pub observations: ObsCounts,
-    pub last_dream: Option<Dream>,
     pub last_activity: Option<DateTime<Utc>>,
 }
 
@@ -48,7 +46,6 @@ impl Summary {
             deep_every,
             dreams_until_deep: deep_every,
             observations: ObsCounts::default(),
-            last_dream: None,
             last_activity: None,
         }
     }
@@ -78,7 +75,6 @@ impl Creature {
             deep_every,
             dreams_until_deep: deep_every.saturating_sub(since_deep % deep_every).max(1),
             observations: self.observation_counts(),
-            last_dream: dreams.last().cloned(),
             last_activity: self.last_activity(),
         }
     }

@@ -73,7 +73,7 @@ fn check(expected_file: &Path) -> Result<(), String> {
     if let Some(cadence) = expected["deep_sleep_cadence"]["cadence"].as_u64() {
         eq("deep-sleep cadence", s.deep_every.into(), &cadence.into());
     }
-    let last = s.last_dream.as_ref();
+    let last = c.dream_log().last();
     let want_t = expected["last_dream"]["t"]
         .as_str()
         .and_then(parse_time)

@@ -706,7 +706,7 @@ fn many_dreams_are_counted_but_only_the_recent_ones_kept() {
     assert_eq!(s.dreams, total as u64);
     assert_eq!((s.deep_sleeps, s.deep_every), (2, 1));
     assert_eq!(
-        s.last_dream.and_then(|d| d.t),
+        c.dream_log().last().and_then(|d| d.t),
         Some(t0() + Duration::minutes(10))
     );
     append(&dreams, &"{}\n".repeat(total));

@@ -330,11 +330,6 @@ impl CreatureUi {
     /// hosted creature's deep sleeps fall when its runner's cadence says.
     pub fn refresh_summary(&mut self, c: &Creature, now: DateTime<Utc>) {
         self.summary = c.summary(now, &self.cycle);
-        // The sparklines move on when the logs do, or the clock into another interval.
-        if self.pulse_at != Some(interval_of(now)) {
-            self.pulse = c.pulse(now, PULSE_LEN);
-            self.pulse_at = Some(interval_of(now));
-        }
         if self.born.is_none() {
             self.born = c
                 .dreams()
@@ -343,20 +338,15 @@ impl CreatureUi {
                 .or(self.summary.last_activity);
         }
         if let Some(host) = &self.host {
-            self.summary.status = host.status;
             self.summary.fatigue = host.fatigue;
         }
-        if let Some(api) = &self.orchestrated {
-            self.summary.status = merge_status(self.summary.status, api);
-        }
-        self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
         self.failure = c.events().failure().and_then(Failure::of);
         if self.link == RunnerLink::Hosted {
             let every = self.cycle.deep_sleep_every.max(1);
             self.summary.deep_every = every;
             self.summary.dreams_until_deep = every - self.summary.dreams % every;
         } else {
-            // What the model last probed: no IO here, this runs on every tick.
+            // What the model last probed: no IO here.
             let listening = c.runner_probe().listening;
             self.link = if listening {
                 RunnerLink::Socket
@@ -364,6 +354,26 @@ impl CreatureUi {
                 RunnerLink::None
             };
         }
+        self.refresh_clock(c, now);
+    }
+
+    /// What the clock alone changes: the status (the host's word wins, the
+    /// orchestrator's is merged in), the sparklines' intervals, the health. A tick of an
+    /// idle garden comes here for every creature, so nothing is allocated or copied.
+    pub fn refresh_clock(&mut self, c: &Creature, now: DateTime<Utc>) {
+        self.summary.status = match &self.host {
+            Some(host) => host.status,
+            None => c.status(now, &self.cycle),
+        };
+        if let Some(api) = &self.orchestrated {
+            self.summary.status = merge_status(self.summary.status, api);
+        }
+        // The sparklines move on when the logs do, or the clock into another interval.
+        if self.pulse_at != Some(interval_of(now)) {
+            self.pulse = c.pulse(now, PULSE_LEN);
+            self.pulse_at = Some(interval_of(now));
+        }
+        self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
     }
 
     /// The brain's label: the host's, else the model from BIRTH.json.

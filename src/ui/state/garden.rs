@@ -2,8 +2,11 @@
 //! creature's name or status), sorted by name, status, last activity or fatigue, and
 //! numbered in that order (a number typed as the filter jumps to that row).
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::memory::creature_map::CreatureMap;
 use crate::memory::status::Status;
@@ -12,7 +15,7 @@ use super::creature::CreatureUi;
 use super::health::Health;
 
 /// What the garden is sorted by; a key cycles through them in this order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum GardenSort {
     /// Natural order of names (`c2` before `c10`), then of directories.
     #[default]
@@ -64,6 +67,11 @@ impl GardenSort {
     }
 }
 
+/// The last garden order made, and a digest of what it was made from (see
+/// [`GardenView::kept_order`]).
+#[derive(Debug, Default)]
+pub struct KeptOrder(RefCell<Option<(u64, Arc<[PathBuf]>)>>);
+
 /// The garden's filter and sort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GardenView {
@@ -114,6 +122,56 @@ impl GardenView {
         let cost = |(p, ui): &(&PathBuf, &CreatureUi)| cost(p, ui);
         shown.sort_by(|a, b| self.compare(a, b, &cost));
         shown.into_iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// [`GardenView::order`], kept in `kept` while nothing it is made from changed (the
+    /// paths, names, what the sort and the filter read): sorting a garden of 1000 by the
+    /// natural order of its names, several times a frame, was most of the work of an idle
+    /// minute's tick and of a far append's frame. Telling whether anything changed costs
+    /// one pass over the garden, no comparison of names.
+    pub fn kept_order(
+        &self,
+        creatures: &CreatureMap<CreatureUi>,
+        cost: impl Fn(&Path, &CreatureUi) -> Option<f64>,
+        kept: &KeptOrder,
+    ) -> Arc<[PathBuf]> {
+        let key = self.order_key(creatures, &cost);
+        if let Some((made_of, order)) = kept.0.borrow().as_ref()
+            && *made_of == key
+        {
+            return order.clone();
+        }
+        let order: Arc<[PathBuf]> = self.order(creatures, cost).into();
+        *kept.0.borrow_mut() = Some((key, order.clone()));
+        order
+    }
+
+    /// A digest of everything [`GardenView::order`] reads.
+    fn order_key(
+        &self,
+        creatures: &CreatureMap<CreatureUi>,
+        cost: &impl Fn(&Path, &CreatureUi) -> Option<f64>,
+    ) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.filter.hash(&mut h);
+        self.sort.hash(&mut h);
+        let filtered = self.filters();
+        for (path, ui) in creatures.iter() {
+            path.as_os_str().hash(&mut h);
+            ui.name.hash(&mut h);
+            if filtered {
+                ui.summary.status.label().hash(&mut h);
+                ui.health.label().hash(&mut h);
+            }
+            match self.sort {
+                GardenSort::Name => {}
+                GardenSort::Status => status_rank(ui).hash(&mut h),
+                GardenSort::Activity => ui.summary.last_activity.hash(&mut h),
+                GardenSort::Fatigue => ui.summary.fatigue.hash(&mut h),
+                GardenSort::Cost => cost(path, ui).map(f64::to_bits).hash(&mut h),
+            }
+        }
+        h.finish()
     }
 
     fn compare(
@@ -315,5 +373,50 @@ mod tests {
         };
         assert_eq!(jump.jump(), Some(2));
         assert_eq!(GardenView::default().jump(), None);
+    }
+
+    #[test]
+    fn the_kept_order_follows_every_change_the_order_reads() {
+        let (_dir, mut map) = garden(&["a", "b", "c"]);
+        let kept = KeptOrder::default();
+        let mut view = GardenView::default();
+        let mut cost_of_b = None;
+        let check = |view: &GardenView, map: &CreatureMap<CreatureUi>, cost_of_b| {
+            let cost = |_: &Path, ui: &CreatureUi| (ui.name == "b").then_some(cost_of_b).flatten();
+            let fresh: Vec<PathBuf> = view.order(map, cost);
+            assert_eq!(*view.kept_order(map, cost, &kept), *fresh);
+            // Asked again with nothing changed: the very same list, not made again.
+            let again = view.kept_order(map, cost, &kept);
+            assert!(Arc::ptr_eq(&again, &view.kept_order(map, cost, &kept)));
+            fresh
+                .iter()
+                .filter_map(|p| map.get(p).map(|u| u.name.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(check(&view, &map, cost_of_b), ["a", "b", "c"]);
+        set(&mut map, "a", |u| u.name = "z".into());
+        assert_eq!(check(&view, &map, cost_of_b), ["b", "c", "z"]);
+        view.sort = GardenSort::Fatigue;
+        set(&mut map, "c", |u| u.summary.fatigue = 9);
+        assert_eq!(check(&view, &map, cost_of_b), ["c", "b", "z"]);
+        view.sort = GardenSort::Activity;
+        let t = Utc.with_ymd_and_hms(2026, 11, 22, 11, 0, 0).unwrap();
+        set(&mut map, "z", |u| u.summary.last_activity = Some(t));
+        assert_eq!(check(&view, &map, cost_of_b), ["z", "b", "c"]);
+        view.sort = GardenSort::Status;
+        set(&mut map, "b", |u| u.summary.status = Status::Awake);
+        set(&mut map, "c", |u| u.summary.status = Status::Stopped);
+        assert_eq!(check(&view, &map, cost_of_b)[0], "b");
+        set(&mut map, "c", |u| u.health = Health::Stalled);
+        assert_eq!(check(&view, &map, cost_of_b)[0], "c");
+        view.sort = GardenSort::Cost;
+        cost_of_b = Some(1.0);
+        assert_eq!(check(&view, &map, cost_of_b)[0], "b");
+        view.filter = "awake".into();
+        assert_eq!(check(&view, &map, cost_of_b), ["b"]);
+        set(&mut map, "z", |u| u.summary.status = Status::Awake);
+        assert_eq!(check(&view, &map, cost_of_b), ["b", "z"]);
+        map.remove(&map.keys().next().cloned().unwrap());
+        assert_eq!(check(&view, &map, cost_of_b), ["b"]);
     }
 }

@@ -16,6 +16,7 @@ pub mod watched;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use ratatui::layout::Rect;
@@ -39,7 +40,7 @@ use crate::ui::theme::Theme;
 use crate::ui::views::talk::TalkView;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
-use garden::GardenView;
+use garden::{GardenView, KeptOrder};
 use health::Attention;
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
@@ -119,6 +120,8 @@ pub struct App {
     pub search: SearchState,
     /// The garden's filter and sort.
     pub(in crate::ui) garden_view: GardenView,
+    /// The garden list's order while nothing it is made from changes.
+    kept_order: KeptOrder,
     pub quit: bool,
     /// The question asked by an action that is done when its key is pressed again.
     pub(in crate::ui) confirm: Option<confirm::Confirm>,
@@ -179,6 +182,7 @@ impl App {
             popups: Popups::default(),
             search: SearchState::default(),
             garden_view: GardenView::default(),
+            kept_order: KeptOrder::default(),
             quit: false,
             confirm: None,
             dirty: true,
@@ -393,12 +397,10 @@ impl App {
         self.now = now;
         self.looks = notify::Looks::All;
         self.play_tick(now);
-        for (path, ui) in &mut self.creatures {
-            if let Some(model) = self.garden.creature(path) {
-                ui.refresh_summary(model, now);
-                if let Some(own) = ui.own.as_mut() {
-                    own.tick(model, now, &self.theme);
-                }
+        for (_, ui, model) in self.creatures.zip_mut(self.garden.creatures()) {
+            ui.refresh_clock(model, now);
+            if let Some(own) = ui.own.as_mut() {
+                own.tick(model, now, &self.theme);
             }
         }
         self.dirty = true;
@@ -431,9 +433,12 @@ impl App {
     }
 
     /// The creatures the garden list shows, in its order (filtered and sorted).
-    pub fn garden_order(&self) -> Vec<PathBuf> {
-        self.garden_view
-            .order(&self.creatures, |path, ui| self.cost_today(path, ui))
+    pub fn garden_order(&self) -> Arc<[PathBuf]> {
+        self.garden_view.kept_order(
+            &self.creatures,
+            |path, ui| self.cost_today(path, ui),
+            &self.kept_order,
+        )
     }
 
     /// The index of the selected creature in the garden list (none when a filter hides it).

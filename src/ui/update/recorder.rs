@@ -92,11 +92,11 @@ impl App {
         };
         let choices = self
             .garden_order()
-            .into_iter()
-            .filter(|p| *p != selected && !self.without_files(p))
+            .iter()
+            .filter(|p| **p != selected && !self.without_files(p))
             .filter_map(|p| {
-                let name = self.creatures.get(&p)?.name.clone();
-                Some((p, name))
+                let name = self.creatures.get(p)?.name.clone();
+                Some((p.clone(), name))
             })
             .collect();
         self.popups.compare.pick(choices);

@@ -40,7 +40,7 @@ impl App {
     /// or back to the one it was opened for.
     pub(crate) fn toggle_message_all(&mut self) {
         let order = self.garden_order();
-        self.popups.message.toggle_all(|| order);
+        self.popups.message.toggle_all(|| order.to_vec());
         self.title_message_box();
     }
 
