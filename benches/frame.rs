@@ -1,8 +1,9 @@
 //! One observatory frame at 200x60 with 20 creatures (the OpenSeed fixtures, ten copies
 //! each), drawn on a TestBackend: layout, wrapping and drawing, no terminal IO.
 //! Budget (DESIGN.md section 6): 2 ms. And the clock's tick over a garden of 1000 (the
-//! fixtures' files hard-linked) and its frame: what an idle observatory does once a
-//! minute (issue 24: idle < 0.5 % of a core, so well under 50 ms in any 10 s).
+//! fixtures' files hard-linked) and its frame, all active lately and all at rest: what
+//! an observatory does once a minute with nothing else to do (issue 24: idle < 0.5 % of
+//! a core, so well under 50 ms in any 10 s).
 //!
 //! Fixtures: `tests/fixtures/openseed`, else `$DREAMWATCH_FIXTURES`, else
 //! `../shared/fixtures/openseed`.
@@ -123,11 +124,21 @@ fn minute(c: &mut Criterion) {
     .expect("screen");
     assert_eq!(screen.app.creatures.len(), 1000);
     let mut group = c.benchmark_group("garden of 1000");
+    // Every creature active within the sparklines' two hours: each is refreshed.
     let mut minutes = 0;
-    group.bench_function("a minute's tick and its frame", |b| {
+    group.bench_function("a minute's tick and its frame, all active lately", |b| {
         b.iter(|| {
             minutes += 1;
             screen.tick(now + chrono::Duration::minutes(minutes % 60));
+            screen.render().map(|buf| buf.area.width).expect("frame")
+        });
+    });
+    // A day later every creature is at rest: the tick leaves them alone.
+    let later = now + chrono::Duration::days(1);
+    group.bench_function("a minute's tick and its frame, all at rest", |b| {
+        b.iter(|| {
+            minutes += 1;
+            screen.tick(later + chrono::Duration::minutes(minutes % 60));
             screen.render().map(|buf| buf.area.width).expect("frame")
         });
     });

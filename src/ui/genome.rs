@@ -88,6 +88,12 @@ pub trait GenomeUi: std::fmt::Debug + Send {
     /// The clock moved on (views that depend on it are prepared again).
     fn tick(&mut self, _c: &Creature, _now: DateTime<Utc>, _theme: &Theme) {}
 
+    /// Whether [`GenomeUi::tick`] does anything: a genome whose views read the clock says
+    /// so, and its creatures are never left out of a tick.
+    fn ticks(&self) -> bool {
+        false
+    }
+
     /// The document of the own view `view` (newest first: the top is where new items
     /// arrive, as in the other views).
     fn doc(&self, view: &OwnView) -> &[DocLine];

@@ -135,3 +135,62 @@ fn a_runner_that_is_gone_is_said_so() {
     assert!(row(&text, "pip").contains("runner gone"), "{text}");
     assert!(!row(&text, "pip").contains("awake"), "{text}");
 }
+
+/// The names of the creatures the clock may still change.
+fn clock_bound(screen: &Headless) -> Vec<String> {
+    let mut names: Vec<String> = screen
+        .app
+        .clock_bound()
+        .iter()
+        .map(|u| u.name.clone())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_tick_leaves_creatures_at_rest_alone_and_follows_the_others() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let t0 = crate::common::ui::clock();
+    let mut screen = garden.screen("dark", 120, 36);
+    // Before the first tick every creature may be one the clock changes.
+    assert_eq!(clock_bound(&screen), ["ember", "pip"]);
+    screen.tick(t0 + Duration::minutes(1));
+    let status = |screen: &mut Headless, name: &str| {
+        let row = row(&screen.text().unwrap(), name);
+        ["awake", "stalled", "stopped"]
+            .into_iter()
+            .find(|s| row.contains(s))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // Both have calls in their sparklines' two hours: those move on with the clock.
+    assert_eq!(clock_bound(&screen), ["ember", "pip"]);
+    assert_eq!(status(&mut screen, "ember"), "stopped");
+    screen.tick(t0 + Duration::minutes(12));
+    assert_eq!(status(&mut screen, "pip"), "stalled");
+    screen.tick(t0 + Duration::hours(3));
+    assert_eq!(status(&mut screen, "pip"), "stopped");
+    // Nothing left for the clock to change: the next tick looks at no creature.
+    assert_eq!(clock_bound(&screen), Vec::<String>::new());
+    let version = screen.app.creatures.version();
+    screen.tick(t0 + Duration::hours(3) + Duration::minutes(1));
+    assert_eq!(
+        screen.app.creatures.version(),
+        version,
+        "no creature reached"
+    );
+    // A creature at rest whose files say it lives again is followed again.
+    append(
+        &garden.creature("ember").join(".sys/events.jsonl"),
+        "{\"t\":\"2026-11-22T20:51:30.000Z\",\"type\":\"creature.thought\",\"text\":\"again\"}\n",
+    );
+    screen.refresh();
+    assert_eq!(clock_bound(&screen), ["ember"]);
+    screen.tick(t0 + Duration::hours(3) + Duration::minutes(2));
+    assert_eq!(status(&mut screen, "ember"), "awake");
+    assert_eq!(clock_bound(&screen), ["ember"]);
+    screen.tick(t0 + Duration::hours(4));
+    assert_eq!(status(&mut screen, "ember"), "stopped");
+}

@@ -56,12 +56,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         );
         return;
     }
-    // Names that more than one creature carries (BIRTH.json names need not be unique):
-    // those rows add their directory's name.
-    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
-    for ui in app.creatures.values() {
-        *seen.entry(ui.name.as_str()).or_default() += 1;
-    }
+    let shared = app.shared_names();
     let selected = app.selected_index();
     let first = first_shown(selected, order.len(), inner.height);
     let mut lines = Vec::new();
@@ -72,7 +67,8 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         let Some(ui) = app.creatures.get(path) else {
             continue;
         };
-        let dir = (seen.get(ui.name.as_str()) > Some(&1))
+        let dir = shared
+            .contains(&ui.name)
             .then(|| path.file_name())
             .flatten()
             .map(|d| crate::ui::prepare::inert(&d.to_string_lossy()));

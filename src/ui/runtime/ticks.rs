@@ -19,8 +19,8 @@ pub fn next_tick(app: &App, now: DateTime<Utc>) -> Duration {
     }
     let to_minute = 60 - u64::from(now.second());
     let soonest = app
-        .creatures
-        .values()
+        .clock_bound()
+        .into_iter()
         .flat_map(|ui| {
             // A dream held for review counts down to when it applies itself.
             let deadline = ui.review.as_ref().and_then(|r| r.proposal.deadline);

@@ -357,23 +357,45 @@ impl CreatureUi {
         self.refresh_clock(c, now);
     }
 
-    /// What the clock alone changes: the status (the host's word wins, the
-    /// orchestrator's is merged in), the sparklines' intervals, the health. A tick of an
-    /// idle garden comes here for every creature, so nothing is allocated or copied.
+    /// What the clock alone changes: the status, the sparklines' intervals, the health.
+    /// A tick comes here for every creature not at rest, so nothing is allocated.
     pub fn refresh_clock(&mut self, c: &Creature, now: DateTime<Utc>) {
-        self.summary.status = match &self.host {
-            Some(host) => host.status,
-            None => c.status(now, &self.cycle),
-        };
-        if let Some(api) = &self.orchestrated {
-            self.summary.status = merge_status(self.summary.status, api);
-        }
+        self.summary.status = self.status_at(c, now);
         // The sparklines move on when the logs do, or the clock into another interval.
         if self.pulse_at != Some(interval_of(now)) {
             self.pulse = c.pulse(now, PULSE_LEN);
             self.pulse_at = Some(interval_of(now));
         }
         self.health = Health::of(c, &self.summary, self.host.as_ref(), now);
+    }
+
+    /// The status at `now`: the host's word wins, the orchestrator's is merged in.
+    fn status_at(&self, c: &Creature, now: DateTime<Utc>) -> Status {
+        let status = match &self.host {
+            Some(host) => host.status,
+            None => c.status(now, &self.cycle),
+        };
+        match &self.orchestrated {
+            Some(api) => merge_status(status, api),
+            None => status,
+        }
+    }
+
+    /// Whether the clock alone can no longer change anything of it until its files or
+    /// its host do: its status, health and sparklines as of `now` are those of a far
+    /// future (every time its files give is a threshold passed once: a wake, a sleep's
+    /// end, the last activity's age), no view of its genome's reads the clock, and no
+    /// review counts down. An idle garden's tick leaves such creatures alone.
+    pub fn at_rest(&self, c: &Creature, now: DateTime<Utc>) -> bool {
+        if self.review.is_some() || self.own.as_ref().is_some_and(|own| own.ticks()) {
+            return false;
+        }
+        let later = now + chrono::Duration::days(3650);
+        let status = self.status_at(c, later);
+        let last_activity = self.summary.last_activity;
+        status == self.summary.status
+            && Health::of_status(c, status, last_activity, self.host.as_ref(), later) == self.health
+            && c.pulse(later, PULSE_LEN) == self.pulse
     }
 
     /// The brain's label: the host's, else the model from BIRTH.json.

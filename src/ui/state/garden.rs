@@ -2,9 +2,7 @@
 //! creature's name or status), sorted by name, status, last activity or fatigue, and
 //! numbered in that order (a number typed as the filter jumps to that row).
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -13,9 +11,10 @@ use crate::memory::status::Status;
 
 use super::creature::CreatureUi;
 use super::health::Health;
+use super::kept::Kept;
 
 /// What the garden is sorted by; a key cycles through them in this order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum GardenSort {
     /// Natural order of names (`c2` before `c10`), then of directories.
     #[default]
@@ -67,10 +66,9 @@ impl GardenSort {
     }
 }
 
-/// The last garden order made, and a digest of what it was made from (see
+/// The last garden order made, and what it was made from (see
 /// [`GardenView::kept_order`]).
-#[derive(Debug, Default)]
-pub struct KeptOrder(RefCell<Option<(u64, Arc<[PathBuf]>)>>);
+pub type KeptOrder = Kept<(u64, GardenView), Arc<[PathBuf]>>;
 
 /// The garden's filter and sort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -124,54 +122,21 @@ impl GardenView {
         shown.into_iter().map(|(p, _)| p.clone()).collect()
     }
 
-    /// [`GardenView::order`], kept in `kept` while nothing it is made from changed (the
-    /// paths, names, what the sort and the filter read): sorting a garden of 1000 by the
-    /// natural order of its names, several times a frame, was most of the work of an idle
-    /// minute's tick and of a far append's frame. Telling whether anything changed costs
-    /// one pass over the garden, no comparison of names.
+    /// [`GardenView::order`], kept in `kept` while the garden did not change (its
+    /// [`CreatureMap::version`]), nor the filter or the sort. By cost it is made each time
+    /// (what a creature cost today changes with the orchestrator's word and at midnight,
+    /// not with the garden).
     pub fn kept_order(
         &self,
         creatures: &CreatureMap<CreatureUi>,
         cost: impl Fn(&Path, &CreatureUi) -> Option<f64>,
         kept: &KeptOrder,
     ) -> Arc<[PathBuf]> {
-        let key = self.order_key(creatures, &cost);
-        if let Some((made_of, order)) = kept.0.borrow().as_ref()
-            && *made_of == key
-        {
-            return order.clone();
+        let make = || self.order(creatures, cost).into();
+        if self.sort == GardenSort::Cost {
+            return make();
         }
-        let order: Arc<[PathBuf]> = self.order(creatures, cost).into();
-        *kept.0.borrow_mut() = Some((key, order.clone()));
-        order
-    }
-
-    /// A digest of everything [`GardenView::order`] reads.
-    fn order_key(
-        &self,
-        creatures: &CreatureMap<CreatureUi>,
-        cost: &impl Fn(&Path, &CreatureUi) -> Option<f64>,
-    ) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.filter.hash(&mut h);
-        self.sort.hash(&mut h);
-        let filtered = self.filters();
-        for (path, ui) in creatures.iter() {
-            path.as_os_str().hash(&mut h);
-            ui.name.hash(&mut h);
-            if filtered {
-                ui.summary.status.label().hash(&mut h);
-                ui.health.label().hash(&mut h);
-            }
-            match self.sort {
-                GardenSort::Name => {}
-                GardenSort::Status => status_rank(ui).hash(&mut h),
-                GardenSort::Activity => ui.summary.last_activity.hash(&mut h),
-                GardenSort::Fatigue => ui.summary.fatigue.hash(&mut h),
-                GardenSort::Cost => cost(path, ui).map(f64::to_bits).hash(&mut h),
-            }
-        }
-        h.finish()
+        kept.get_or((creatures.version(), self.clone()), make)
     }
 
     fn compare(
@@ -385,9 +350,11 @@ mod tests {
             let cost = |_: &Path, ui: &CreatureUi| (ui.name == "b").then_some(cost_of_b).flatten();
             let fresh: Vec<PathBuf> = view.order(map, cost);
             assert_eq!(*view.kept_order(map, cost, &kept), *fresh);
-            // Asked again with nothing changed: the very same list, not made again.
+            // Asked again with nothing changed: the very same list, not made again (but
+            // by cost).
             let again = view.kept_order(map, cost, &kept);
-            assert!(Arc::ptr_eq(&again, &view.kept_order(map, cost, &kept)));
+            let kept_again = Arc::ptr_eq(&again, &view.kept_order(map, cost, &kept));
+            assert_eq!(kept_again, view.sort != GardenSort::Cost);
             fresh
                 .iter()
                 .filter_map(|p| map.get(p).map(|u| u.name.clone()))

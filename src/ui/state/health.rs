@@ -39,15 +39,26 @@ impl Health {
     /// The creature's health from its summary, its files and, when this observatory
     /// hosts it, its runner's last error.
     pub fn of(c: &Creature, s: &Summary, host: Option<&HostStatus>, now: DateTime<Utc>) -> Self {
-        let stopped = matches!(s.status, Status::Stopped | Status::Unknown);
+        Self::of_status(c, s.status, s.last_activity, host, now)
+    }
+
+    /// [`Health::of`] with the summary's status as `status`.
+    pub fn of_status(
+        c: &Creature,
+        status: Status,
+        last_activity: Option<DateTime<Utc>>,
+        host: Option<&HostStatus>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        let stopped = matches!(status, Status::Stopped | Status::Unknown);
         if host.is_some_and(|h| h.last_error.is_some()) || (!stopped && c.events().failing()) {
             return Health::Failing;
         }
         if host.is_none() && c.runner().is_some() && !c.runner_probe().alive {
             return Health::RunnerGone;
         }
-        let quiet = s.last_activity.is_none_or(|t| now - t >= STALLED_AFTER);
-        if s.status == Status::Awake && quiet {
+        let quiet = last_activity.is_none_or(|t| now - t >= STALLED_AFTER);
+        if status == Status::Awake && quiet {
             return Health::Stalled;
         }
         Health::Ok

@@ -6,6 +6,7 @@ pub mod creature;
 pub mod failure;
 pub mod garden;
 pub mod health;
+mod kept;
 pub mod notify;
 pub mod openseed;
 pub mod remote;
@@ -14,7 +15,7 @@ pub mod selection;
 pub mod spend;
 pub mod watched;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,7 +24,7 @@ use ratatui::layout::Rect;
 
 use crate::control::HostStatus;
 use crate::memory::creature::{Change, Creature};
-use crate::memory::creature_map::CreatureMap;
+use crate::memory::creature_map::{CreatureMap, Reached};
 use crate::memory::cycle::Cycle;
 use crate::memory::layout::FileKind;
 use crate::memory::status::Status;
@@ -42,6 +43,7 @@ use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
 use garden::{GardenView, KeptOrder};
 use health::Attention;
+use kept::Kept;
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
 use search::SearchState;
@@ -122,6 +124,12 @@ pub struct App {
     pub(in crate::ui) garden_view: GardenView,
     /// The garden list's order while nothing it is made from changes.
     kept_order: KeptOrder,
+    /// The names more than one creature carries, while the garden is the same.
+    kept_shared_names: Kept<u64, Arc<BTreeSet<String>>>,
+    /// What the garden cost today, while the garden and the day are the same.
+    kept_cost: Kept<(u64, chrono::NaiveDate), Option<crate::llm::prices::Cost>>,
+    /// The creatures not at rest when last told ([`App::settle_reached`]).
+    clock_bound: BTreeSet<PathBuf>,
     pub quit: bool,
     /// The question asked by an action that is done when its key is pressed again.
     pub(in crate::ui) confirm: Option<confirm::Confirm>,
@@ -183,6 +191,9 @@ impl App {
             search: SearchState::default(),
             garden_view: GardenView::default(),
             kept_order: KeptOrder::default(),
+            kept_shared_names: Kept::default(),
+            kept_cost: Kept::default(),
+            clock_bound: BTreeSet::new(),
             quit: false,
             confirm: None,
             dirty: true,
@@ -392,18 +403,84 @@ impl App {
         std::mem::take(&mut self.bell_due)
     }
 
-    /// The clock moved on: statuses and "ago" times may read differently.
+    /// The clock moved on: statuses and "ago" times may read differently. Only the
+    /// creatures the clock may still change are refreshed (and looked at for what needs a
+    /// person): an idle garden's tick touches no creature at rest (on a machine that lets
+    /// a still process's memory go cold, a look at all of 1000 took 100 ms).
     pub fn tick(&mut self, now: DateTime<Utc>) {
         self.now = now;
-        self.looks = notify::Looks::All;
         self.play_tick(now);
-        for (_, ui, model) in self.creatures.zip_mut(self.garden.creatures()) {
+        self.settle_reached();
+        let due = std::mem::take(&mut self.clock_bound);
+        let theme = &self.theme;
+        for path in due {
+            self.looks.add(&path);
+            let (Some(ui), Some(model)) =
+                (self.creatures.get_mut(&path), self.garden.creature(&path))
+            else {
+                continue;
+            };
             ui.refresh_clock(model, now);
             if let Some(own) = ui.own.as_mut() {
-                own.tick(model, now, &self.theme);
+                own.tick(model, now, theme);
+            }
+            if !ui.at_rest(model, now) {
+                self.clock_bound.insert(path);
             }
         }
+        // The tick's own reach is no news.
+        self.creatures.take_reached();
         self.dirty = true;
+    }
+
+    /// Tells, of every creature reached since the last time (changed, or lent mutably),
+    /// whether it is at rest ([`CreatureUi::at_rest`]): while its memory is still warm,
+    /// before each frame and each tick.
+    pub fn settle_reached(&mut self) {
+        let now = self.now;
+        match self.creatures.take_reached() {
+            Reached::Paths(paths) => {
+                for path in paths {
+                    let (Some(ui), Some(model)) =
+                        (self.creatures.get(&path), self.garden.creature(&path))
+                    else {
+                        self.clock_bound.remove(&path);
+                        continue;
+                    };
+                    if ui.at_rest(model, now) {
+                        self.clock_bound.remove(&path);
+                    } else {
+                        self.clock_bound.insert(path);
+                    }
+                }
+            }
+            Reached::All => {
+                self.clock_bound.clear();
+                for (path, ui) in self.creatures.iter() {
+                    let at_rest = self
+                        .garden
+                        .creature(path)
+                        .is_some_and(|model| ui.at_rest(model, now));
+                    if !at_rest {
+                        self.clock_bound.insert(path.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    /// The creatures the clock may still change: those not at rest when last told and
+    /// those reached since.
+    pub fn clock_bound(&self) -> Vec<&CreatureUi> {
+        match self.creatures.reached() {
+            Reached::Paths(reached) => self
+                .clock_bound
+                .iter()
+                .chain(reached.iter().filter(|p| !self.clock_bound.contains(*p)))
+                .filter_map(|p| self.creatures.get(p))
+                .collect(),
+            Reached::All => self.creatures.values().collect(),
+        }
     }
 
     /// The creatures this process hosts.
@@ -439,6 +516,19 @@ impl App {
             |path, ui| self.cost_today(path, ui),
             &self.kept_order,
         )
+    }
+
+    /// The names more than one creature carries (BIRTH.json names need not be unique):
+    /// the garden's rows of those add their directory's name.
+    pub fn shared_names(&self) -> Arc<BTreeSet<String>> {
+        self.kept_shared_names.get_or(self.creatures.version(), || {
+            let mut seen = BTreeMap::<&str, usize>::new();
+            for ui in self.creatures.values() {
+                *seen.entry(ui.name.as_str()).or_default() += 1;
+            }
+            let shared = seen.into_iter().filter(|(_, n)| *n > 1);
+            Arc::new(shared.map(|(name, _)| name.to_string()).collect())
+        })
     }
 
     /// The index of the selected creature in the garden list (none when a filter hides it).
@@ -525,6 +615,7 @@ impl App {
     /// Gets text ready for the next frame: the diary at the main pane's width, the recall
     /// window around its position, the selected entity's profile.
     pub fn prepare(&mut self) {
+        self.settle_reached();
         if self.mode == Mode::Compare {
             let width = crate::ui::layout::compare_viewport(self.area).width;
             self.popups.compare.prepare(&self.theme, width);
@@ -666,7 +757,7 @@ impl App {
             if let Some(ui) = self
                 .obs_prepared
                 .take()
-                .and_then(|p| self.creatures.get_mut(&p))
+                .and_then(|p| self.creatures.get_mut_uncounted(&p))
             {
                 ui.obs.release();
             }
@@ -690,7 +781,8 @@ impl App {
 }
 
 /// The views' state and the model of the creature at `path` as the main pane shows it:
-/// as it was while the time cursor is over its life, else now.
+/// as it was while the time cursor is over its life, else now. Only the views' own state
+/// may be changed through it (not counted as a change of the garden).
 pub(in crate::ui) fn shown<'a>(
     time: &'a mut crate::ui::time::TimeTravel,
     creatures: &'a mut CreatureMap<CreatureUi>,
@@ -700,5 +792,6 @@ pub(in crate::ui) fn shown<'a>(
     if let Some(past) = time.past_of_mut(Some(path)) {
         return Some((&mut past.ui, &past.model));
     }
-    Some((creatures.get_mut(path)?, garden.creature(path)?))
+    // The views' own state: no change to the garden's figures.
+    Some((creatures.get_mut_uncounted(path)?, garden.creature(path)?))
 }

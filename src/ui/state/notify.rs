@@ -161,7 +161,7 @@ mod tests {
     use crate::ui::state::Settings;
 
     #[test]
-    fn a_change_of_files_is_looked_at_alone_and_anything_else_everywhere() {
+    fn a_change_of_files_is_looked_at_alone_and_a_tick_at_what_the_clock_changes() {
         let dir = tempfile::tempdir().unwrap();
         for name in ["moss", "sprout"] {
             std::fs::create_dir_all(dir.path().join(name).join(".self")).unwrap();
@@ -182,14 +182,20 @@ mod tests {
             .cloned()
             .unwrap();
         std::fs::write(sprout.join(".self/observations.md"), "RED 10:00 hot\n").unwrap();
+        let t = crate::memory::time::format_time(now);
+        let line = format!("{{\"t\":\"{t}\",\"role\":\"user\",\"content\":\"hi\"}}\n");
+        std::fs::write(sprout.join(".self/conversation.jsonl"), line).unwrap();
         screen.refresh();
-        assert_eq!(screen.app.looks, Looks::These(BTreeSet::from([sprout])));
+        assert_eq!(
+            screen.app.looks,
+            Looks::These(BTreeSet::from([sprout.clone()]))
+        );
         screen.app.scan_needs();
         screen.tick(now + chrono::Duration::seconds(5));
         assert_eq!(
             screen.app.looks,
-            Looks::All,
-            "the clock moved: every creature"
+            Looks::These(BTreeSet::from([sprout])),
+            "the clock moved: the awake creature, not the one at rest"
         );
     }
 }

@@ -48,6 +48,15 @@ impl App {
     /// What the creatures shown cost today, summed (`None` when none has a cost); the
     /// sum leaves out (and names) the models without a price.
     pub fn garden_cost_today(&self) -> Option<Cost> {
+        // An orchestrator's word changes without the garden: summed each time then.
+        if self.openseed.is_some() {
+            return self.sum_cost_today();
+        }
+        let key = (self.creatures.version(), self.now.date_naive());
+        self.kept_cost.get_or(key, || self.sum_cost_today())
+    }
+
+    fn sum_cost_today(&self) -> Option<Cost> {
         let mut sum: Option<Cost> = None;
         for (path, ui) in self.creatures.iter() {
             let cost = match (self.orchestrated_today(path), self.spend(ui)) {

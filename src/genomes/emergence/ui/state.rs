@@ -253,6 +253,10 @@ impl GenomeUi for EmergenceUi {
         EmergenceUi::tick(self, c, now, theme);
     }
 
+    fn ticks(&self) -> bool {
+        true
+    }
+
     fn doc(&self, view: &OwnView) -> &[DocLine] {
         match self.item_doc(view) {
             Some((doc, _)) => &doc.lines,
