@@ -205,21 +205,24 @@ fn column_of(ui: &CreatureUi) -> Option<&'static GardenColumn> {
 /// The header of the column of figures, and of their counts: one column's own; two
 /// columns' short headers; three or more, `load`.
 fn column_header(app: &App) -> (String, String) {
-    let mut columns: Vec<&GardenColumn> = Vec::new();
-    if app.creatures.values().any(|u| column_of(u).is_none()) {
-        columns.push(&genome::FATIGUE);
-    }
-    for g in genome::installed() {
-        if let Some(column) = &g.garden
-            && app
-                .creatures
-                .values()
-                .any(|u| column_of(u).is_some_and(|c| std::ptr::eq(c, column)))
-        {
-            columns.push(column);
+    let columns = app.garden_columns(|| {
+        let mut columns: Vec<&'static GardenColumn> = Vec::new();
+        if app.creatures.values().any(|u| column_of(u).is_none()) {
+            columns.push(&genome::FATIGUE);
         }
-    }
-    match columns.as_slice() {
+        for g in genome::installed() {
+            if let Some(column) = &g.garden
+                && app
+                    .creatures
+                    .values()
+                    .any(|u| column_of(u).is_some_and(|c| std::ptr::eq(c, column)))
+            {
+                columns.push(column);
+            }
+        }
+        columns.into()
+    });
+    match &*columns {
         [] => (
             genome::FATIGUE.label.to_string(),
             genome::FATIGUE.glyph.to_string(),

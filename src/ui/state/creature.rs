@@ -384,10 +384,14 @@ impl CreatureUi {
     /// Whether the clock alone can no longer change anything of it until its files or
     /// its host do: its status, health and sparklines as of `now` are those of a far
     /// future (every time its files give is a threshold passed once: a wake, a sleep's
-    /// end, the last activity's age), no view of its genome's reads the clock, and no
-    /// review counts down. An idle garden's tick leaves such creatures alone.
+    /// end, the last activity's age), it is not awake, no view of its genome's reads the
+    /// clock, and no review counts down. An idle garden's tick leaves such creatures alone.
     pub fn at_rest(&self, c: &Creature, now: DateTime<Utc>) -> bool {
-        if self.review.is_some() || self.own.as_ref().is_some_and(|own| own.ticks()) {
+        // Awake, it may be found stalled: after how long is the notifier's to say.
+        if self.summary.status == Status::Awake
+            || self.review.is_some()
+            || self.own.as_ref().is_some_and(|own| own.ticks())
+        {
             return false;
         }
         let later = now + chrono::Duration::days(3650);

@@ -126,6 +126,8 @@ pub struct App {
     kept_order: KeptOrder,
     /// The names more than one creature carries, while the garden is the same.
     kept_shared_names: Kept<u64, Arc<BTreeSet<String>>>,
+    /// The garden's columns of figures, while the garden is the same.
+    kept_columns: Kept<u64, Arc<[&'static crate::ui::genome::GardenColumn]>>,
     /// What the garden cost today, while the garden and the day are the same.
     kept_cost: Kept<(u64, chrono::NaiveDate), Option<crate::llm::prices::Cost>>,
     /// The creatures not at rest when last told ([`App::settle_reached`]).
@@ -193,6 +195,7 @@ impl App {
             kept_order: KeptOrder::default(),
             kept_shared_names: Kept::default(),
             kept_cost: Kept::default(),
+            kept_columns: Kept::default(),
             clock_bound: BTreeSet::new(),
             quit: false,
             confirm: None,
@@ -529,6 +532,15 @@ impl App {
             let shared = seen.into_iter().filter(|(_, n)| *n > 1);
             Arc::new(shared.map(|(name, _)| name.to_string()).collect())
         })
+    }
+
+    /// The garden's columns of figures as `find` finds them, kept while the garden is the
+    /// same.
+    pub fn garden_columns(
+        &self,
+        find: impl FnOnce() -> Arc<[&'static crate::ui::genome::GardenColumn]>,
+    ) -> Arc<[&'static crate::ui::genome::GardenColumn]> {
+        self.kept_columns.get_or(self.creatures.version(), find)
     }
 
     /// The index of the selected creature in the garden list (none when a filter hides it).
