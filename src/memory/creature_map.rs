@@ -98,16 +98,7 @@ impl<V> CreatureMap<V> {
 
     /// Counts a mutable reach of `path` (`None`: of every entry).
     fn reach(&mut self, path: Option<&Path>) {
-        self.version += 1;
-        match (&mut self.reached, path) {
-            (Reached::Paths(paths), Some(path)) => {
-                if !paths.contains(path) {
-                    paths.insert(path.to_path_buf());
-                }
-            }
-            (reached, None) => *reached = Reached::All,
-            (Reached::All, Some(_)) => {}
-        }
+        count_reach(&mut self.version, &mut self.reached, path);
     }
 
     /// Changes with every change and every mutable reach of a value.
@@ -149,11 +140,9 @@ impl<V> CreatureMap<V> {
     }
 
     pub fn get_mut(&mut self, path: &Path) -> Option<&mut V> {
-        let key = Self::key(path);
-        if self.map.contains_key(&key) {
-            self.reach(Some(path));
-        }
-        self.map.get_mut(&key).map(|v| &mut **v)
+        let value = self.map.get_mut(&Self::key(path))?;
+        count_reach(&mut self.version, &mut self.reached, Some(path));
+        Some(&mut **value)
     }
 
     pub fn contains_key(&self, path: &Path) -> bool {
@@ -183,6 +172,21 @@ impl<V> CreatureMap<V> {
     pub fn iter_mut(&mut self) -> IterMut<'_, V> {
         self.reach(None);
         self.map.iter_mut().map(|(k, v)| (&k.0, &mut **v))
+    }
+}
+
+/// Counts a mutable reach of `path` (`None`: of every entry) in a map's count and
+/// reached paths (apart from the map itself, so that a value may stay lent).
+fn count_reach(version: &mut u64, reached: &mut Reached, path: Option<&Path>) {
+    *version += 1;
+    match (reached, path) {
+        (Reached::Paths(paths), Some(path)) => {
+            if !paths.contains(path) {
+                paths.insert(path.to_path_buf());
+            }
+        }
+        (reached, None) => *reached = Reached::All,
+        (Reached::All, Some(_)) => {}
     }
 }
 

@@ -441,33 +441,23 @@ impl App {
     /// before each frame and each tick.
     pub fn settle_reached(&mut self) {
         let now = self.now;
-        match self.creatures.take_reached() {
-            Reached::Paths(paths) => {
-                for path in paths {
-                    let (Some(ui), Some(model)) =
-                        (self.creatures.get(&path), self.garden.creature(&path))
-                    else {
-                        self.clock_bound.remove(&path);
-                        continue;
-                    };
-                    if ui.at_rest(model, now) {
-                        self.clock_bound.remove(&path);
-                    } else {
-                        self.clock_bound.insert(path);
-                    }
-                }
-            }
+        let reached: Vec<PathBuf> = match self.creatures.take_reached() {
+            Reached::Paths(paths) => paths.into_iter().collect(),
             Reached::All => {
                 self.clock_bound.clear();
-                for (path, ui) in self.creatures.iter() {
-                    let at_rest = self
-                        .garden
-                        .creature(path)
-                        .is_some_and(|model| ui.at_rest(model, now));
-                    if !at_rest {
-                        self.clock_bound.insert(path.clone());
-                    }
-                }
+                self.creatures.keys().cloned().collect()
+            }
+        };
+        for path in reached {
+            // Gone, or without a model: nothing for the clock to refresh.
+            let bound = match (self.creatures.get(&path), self.garden.creature(&path)) {
+                (Some(ui), Some(model)) => !ui.at_rest(model, now),
+                _ => false,
+            };
+            if bound {
+                self.clock_bound.insert(path);
+            } else {
+                self.clock_bound.remove(&path);
             }
         }
     }
