@@ -187,11 +187,9 @@ pub fn conversation<'a>(
     said
 }
 
-/// The last message each creature sent, by name, at or after `since`.
-pub fn last_sent_since<'a>(said: &'a [Said], name: &str, since: DateTime<Utc>) -> Option<&'a Said> {
-    said.iter()
-        .find(|s| s.from == name)
-        .filter(|s| s.t.is_some_and(|t| t >= since))
+/// The last message `name` sent, of `said` (newest first).
+pub fn last_sent<'a>(said: &'a [Said], name: &str) -> Option<&'a Said> {
+    said.iter().find(|s| s.from == name)
 }
 
 #[cfg(test)]
@@ -288,16 +286,13 @@ mod tests {
         assert_eq!(said[3].delivery, None);
         assert_eq!(conversation([("fern", fern.as_slice())], 2).len(), 2);
         let t = |s: &str| s.parse::<DateTime<Utc>>().unwrap();
-        let last = last_sent_since(&said, "sprout", t("2026-11-25T12:05:30Z")).unwrap();
-        assert_eq!(last.to, "ghost");
-        assert_eq!(
-            last_sent_since(&said, "sprout", t("2026-11-25T12:06:30Z")),
-            None
-        );
-        let fern = last_sent_since(&said, "fern", t("2026-11-25T12:00:00Z"));
+        let last = last_sent(&said, "sprout").map(|s| (s.to.as_str(), s.t));
+        assert_eq!(last, Some(("ghost", Some(t("2026-11-25T12:06:00Z")))));
+        assert_eq!(last_sent(&said, "ghost"), None);
+        let fern = last_sent(&said, "fern");
         assert_eq!(fern.map(|s| s.to.as_str()), Some("creator"));
         // moss's message is known from fern's events only: it still sent it.
-        let moss = last_sent_since(&said, "moss", t("2026-11-25T12:00:00Z"));
+        let moss = last_sent(&said, "moss");
         assert_eq!(moss.map(|s| s.to.as_str()), Some("fern"));
     }
 

@@ -22,6 +22,7 @@ use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
 use crate::ui::layout::Areas;
 use crate::ui::screenshot::Pictures;
+use crate::ui::state::FrameClock;
 use crate::ui::state::selection::Selection;
 use crate::ui::theme::Theme;
 
@@ -40,7 +41,7 @@ pub struct GardenCx<'a> {
     /// The cells of the activity column, where the list shows one (the counts are
     /// padded to it).
     pub spark: Option<usize>,
-    pub now: DateTime<Utc>,
+    pub now: FrameClock<'a>,
     pub theme: &'a Theme,
 }
 
@@ -165,7 +166,7 @@ pub trait GenomeUi: std::fmt::Debug + Send {
 
     /// The header's second line, where the genome has its own figures for it (else the
     /// cycle's fatigue and dreams).
-    fn header(&self, _s: &Summary, _now: DateTime<Utc>, _theme: &Theme) -> Vec<Part> {
+    fn header(&self, _s: &Summary, _now: FrameClock, _theme: &Theme) -> Vec<Part> {
         Vec::new()
     }
 

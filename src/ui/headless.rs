@@ -239,7 +239,7 @@ impl Headless {
                 }
                 // The flight recorder's work, done in place (the clock is the harness's).
                 Job::Blame { ask, history } => {
-                    let answer = recorder::blame(&ask, history, self.app.now);
+                    let answer = recorder::blame(&ask, history, self.app.now());
                     let recorded = Recorded::Blame(ask, answer);
                     self.wake(Wake::Outcome(recorder::outcome(recorded)));
                 }

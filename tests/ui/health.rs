@@ -194,3 +194,38 @@ fn a_tick_leaves_creatures_at_rest_alone_and_follows_the_others() {
     screen.tick(t0 + Duration::hours(4));
     assert_eq!(status(&mut screen, "ember"), "stopped");
 }
+
+#[test]
+fn an_idle_screen_is_drawn_again_when_a_text_of_the_clock_reads_differently_and_not_before() {
+    use dreamwatch::ui::runtime::ticks::next_tick;
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let t0 = crate::common::ui::clock();
+    let mut screen = garden.screen("dark", 120, 36);
+    // Three hours on, both creatures are at rest: only their "ago" texts move.
+    let rest = t0 + Duration::hours(3);
+    screen.tick(rest);
+    assert_eq!(clock_bound(&screen), Vec::<String>::new());
+    let before = screen.text().unwrap();
+    let until = screen.app.shown_until().expect("the rows say how long ago");
+    assert!(
+        until > rest && until <= rest + Duration::minutes(1),
+        "{until}"
+    );
+    let wait = next_tick(&screen.app, rest);
+    assert_eq!(
+        wait.as_millis(),
+        (until - rest).num_milliseconds() as u128 + 5
+    );
+    // A tick before then draws nothing: the screen would read the same.
+    screen.tick(until - Duration::seconds(1));
+    assert!(!screen.app.dirty, "nothing of the screen changed");
+    assert_eq!(screen.text().unwrap(), before);
+    // At it, a text reads differently: drawn again.
+    screen.tick(until);
+    assert!(screen.app.dirty);
+    assert_ne!(screen.text().unwrap(), before);
+    // The frame drawn then says when its texts next change.
+    let next = screen.app.shown_until().expect("still ago texts");
+    assert!(next > until, "the next change is later: {next}");
+}

@@ -1,17 +1,15 @@
 //! What a component draws with besides its own state: the theme, the clock, the keymap
 //! (for key names in titles) and where everything is on screen.
 
-use chrono::{DateTime, Utc};
-
 use crate::ui::input::keymap::Keymap;
 use crate::ui::layout::Areas;
-use crate::ui::state::App;
+use crate::ui::state::{App, FrameClock};
 use crate::ui::theme::Theme;
 
 /// Shared by every view and popup's `draw`; made once per frame from the app.
 pub struct DrawContext<'a> {
     pub theme: &'a Theme,
-    pub now: DateTime<Utc>,
+    pub now: FrameClock<'a>,
     pub keymap: &'a Keymap,
     pub areas: &'a Areas,
 }
@@ -21,7 +19,7 @@ impl App {
     pub fn draw_context<'a>(&'a self, areas: &'a Areas) -> DrawContext<'a> {
         DrawContext {
             theme: &self.theme,
-            now: self.shown_now(),
+            now: self.shown_clock(),
             keymap: &self.keymap,
             areas,
         }

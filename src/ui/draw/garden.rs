@@ -13,11 +13,11 @@ use crate::ui::focus::Pane;
 use crate::ui::genome::{self, GardenColumn, GardenCx};
 use crate::ui::input::action::Action;
 use crate::ui::layout::{first_shown, garden_list};
-use crate::ui::state::App;
 use crate::ui::state::creature::CreatureUi;
 use crate::ui::state::garden::GardenSort;
 use crate::ui::state::health::Attention;
 use crate::ui::state::remote::RemoteLink;
+use crate::ui::state::{App, Steps};
 
 pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -80,7 +80,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
         let sent = app
             .garden
             .creature(path)
-            .and_then(|m| app.talk.fresh_recipient(m.name(), app.now));
+            .and_then(|m| app.talk.fresh_recipient(m.name(), app.clock()));
         let marks = Marks {
             dir: dir.as_deref(),
             cost,
@@ -297,11 +297,11 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
         (None, None, Some(review)) => {
             style = theme.dream;
             let left = review
-                .left(app.now)
+                .left(app.clock().at())
                 .map_or_else(|| "(never)".to_string(), fmt::duration);
             (format!("review {left}"), "◷ ", theme.dream)
         }
-        (None, None, None) => (fmt::status_text(&s.status, app.now), "", theme.error),
+        (None, None, None) => (app.clock().status_text(&s.status), "", theme.error),
     };
     // Something arrived while it was not selected.
     let (news, news_style) = match ui.attention {
@@ -329,7 +329,7 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
     // With the activity column the count is padded to it.
     let cx = GardenCx {
         spark,
-        now: app.now,
+        now: app.clock(),
         theme,
     };
     // Its row number, for jumping to it (`/3`).
@@ -380,7 +380,10 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
         });
     }
     // A narrow list keeps the time and loses the words: `1h26m`, `now`.
-    let short = match s.last_activity.map(|t| (app.now - t).num_seconds()) {
+    let short = match s
+        .last_activity
+        .map(|t| app.clock().secs_since(t, Steps::Ago))
+    {
         None => "-".to_string(),
         Some(secs) if secs < 60 => "now".to_string(),
         Some(secs) => fmt::duration(secs),
@@ -399,7 +402,7 @@ fn rows(ui: &CreatureUi, number: usize, marks: Marks, app: &App, width: u16) -> 
         None => Part {
             drop: 1,
             spans: vec![Span::styled(
-                format!("  {}", fmt::ago(s.last_activity, app.now)),
+                format!("  {}", app.clock().ago(s.last_activity)),
                 theme.muted,
             )],
             short: Some((2, vec![Span::styled(format!(" {short}"), theme.muted)])),

@@ -83,7 +83,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     };
     first.push(Part::keep(Span::styled(format!("{glyph} {label}"), style)));
     if let Some(t) = s.status.wakes_at() {
-        let left = (t - app.shown_now()).num_seconds();
+        let left = (t - app.shown_clock().at()).num_seconds();
         let when = if left > 0 {
             format!(" · wakes in {}", fmt::duration(left))
         } else {
@@ -93,14 +93,14 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     }
     if let Some(review) = &ui.review {
         let left = review
-            .left(app.now)
+            .left(app.clock().at())
             .map_or_else(|| "never".to_string(), fmt::duration);
         first.push(Part {
             drop: 2,
             spans: vec![Span::styled(
                 format!(
                     "  ◷ dream awaiting review · {}",
-                    crate::ui::popups::review::prepare::countdown(review, app.now)
+                    crate::ui::popups::review::prepare::countdown(review, app.clock().at())
                 ),
                 theme.dream,
             )],
@@ -135,7 +135,7 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
     let second = match ui
         .own
         .as_ref()
-        .map(|own| own.header(s, app.shown_now(), theme))
+        .map(|own| own.header(s, app.shown_clock(), theme))
     {
         _ if ui.without_files => api_only_line(s, app),
         Some(parts) if !parts.is_empty() => parts,
@@ -159,12 +159,12 @@ pub fn render(frame: &mut Frame, area: Rect, app: &App) {
 fn failing(ui: &CreatureUi, app: &App) -> Option<String> {
     let events = ui.failure.as_ref().filter(|_| ui.health == Health::Failing);
     let Some(err) = ui.host.as_ref().and_then(|h| h.last_error.as_deref()) else {
-        return events.map(|f| f.said(app.now));
+        return events.map(|f| f.said(app.clock().at()));
     };
     let words = in_words(err);
     // The retry is the latest event's when that event is this error.
     let retry_at = events.filter(|f| f.words == words).and_then(|f| f.retry_at);
-    Some(Failure { words, retry_at }.said(app.now))
+    Some(Failure { words, retry_at }.said(app.clock().at()))
 }
 
 /// Intervals the header's sparklines show: more where the header is wide.
@@ -236,7 +236,7 @@ fn api_only_line(s: &Summary, app: &App) -> Vec<Part> {
             theme.muted,
         )),
         Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, app.shown_now())),
+            format!("  active {}", app.shown_clock().ago(s.last_activity)),
             theme.muted,
         )),
     ]
@@ -277,7 +277,7 @@ fn cycle_line(ui: &CreatureUi, app: &App) -> Vec<Part> {
         short: Some((3, vec![deep, Span::styled(")", theme.muted)])),
     });
     second.push(Part::keep(Span::styled(
-        format!("  active {}", fmt::ago(s.last_activity, app.shown_now())),
+        format!("  active {}", app.shown_clock().ago(s.last_activity)),
         theme.muted,
     )));
     second
@@ -293,7 +293,7 @@ fn past_titles(app: &App, width: u16) -> Option<(Line<'static>, Line<'static>)> 
         Some(Indexed::Ready(index)) => strip::line(
             index,
             cursor.pos.and_then(|p| p.t),
-            app.now,
+            app.clock().at(),
             usize::from(width.saturating_sub(2)),
             &app.theme,
         ),

@@ -24,6 +24,7 @@ use crate::ui::views::side::SidePanel;
 
 /// Draws the whole screen.
 pub fn draw(frame: &mut Frame, app: &App) {
+    app.begin_frame();
     frame.render_widget(Block::default().style(app.theme.base), frame.area());
     let areas = app.areas();
     if let Some(area) = areas.garden {

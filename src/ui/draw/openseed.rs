@@ -166,7 +166,7 @@ pub fn bar(app: &App) -> Option<(String, Style)> {
                     BudgetLevel::Past => 2,
                 })
                 .unwrap_or(BudgetLevel::Fine);
-            let (creatures, narrator) = o.spent_today(app.now);
+            let (creatures, narrator) = o.spent_today(app.clock().at_day());
             let narrator = if narrator > 0.0 {
                 format!(", narrator ${narrator:.2}")
             } else {

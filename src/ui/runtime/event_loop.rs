@@ -117,6 +117,8 @@ pub async fn run(
             terminal.draw(|frame| draw(frame, app))?;
             crossterm::execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
             app.drawn();
+            // Its texts made of the clock may change sooner than the last frame's.
+            deadline = deadline.min(tokio::time::Instant::now() + next_tick(app, Utc::now()));
             // The first frame is out: what it did not need may be read now.
             crate::memory::background::release();
             // Far conversations' windows asked for (the shown one's first).
@@ -152,6 +154,8 @@ pub async fn run(
             _ = sighup.recv() => Wake::Signal,
             _ = sigint.recv() => Wake::Signal,
         };
+        // What the wake changes, and the frame after it, are of their time.
+        app.set_now(Utc::now());
         // The watcher's batches are merged and applied once a wake (a flood of them costs
         // one look at the garden, not one each).
         let mut watched: Option<WatchBatch> = None;

@@ -1,6 +1,7 @@
 //! When the clock alone changes what is on screen: a countdown under a minute ticks just
-//! after each of its seconds runs out, anything else every minute, on the minute. Nothing
-//! else wakes an idle screen.
+//! after each of its seconds runs out, a creature not at rest every minute, on the
+//! minute, and a text the last frame made of the clock (`active 3h ago`) when it reads
+//! differently. Nothing else wakes an idle screen.
 
 use std::time::Duration;
 
@@ -11,15 +12,18 @@ use crate::ui::state::App;
 /// Past the instant a countdown's shown second changes, so that the frame reads the new one.
 const MARGIN_MS: u64 = 5;
 
+/// The longest wait when nothing on screen reads the clock.
+const IDLE: Duration = Duration::from_secs(3600);
+
 /// How long until the screen next reads differently with no event.
 pub fn next_tick(app: &App, now: DateTime<Utc>) -> Duration {
     // A play of the time cursor moves on four times a second.
     if app.time.playing() {
         return Duration::from_millis(250);
     }
-    let to_minute = 60 - u64::from(now.second());
-    let soonest = app
-        .clock_bound()
+    let bound = app.clock_bound();
+    let minute = (!bound.is_empty()).then(|| Duration::from_secs(60 - u64::from(now.second())));
+    let soonest = bound
         .into_iter()
         .flat_map(|ui| {
             // A dream held for review counts down to when it applies itself.
@@ -35,7 +39,13 @@ pub fn next_tick(app: &App, now: DateTime<Utc>) -> Duration {
         // when the milliseconds left pass a multiple of 1000, not a second after the
         // last frame (which let the countdown lag and skip a second now and then).
         Some(ms) => countdown_wait(ms),
-        None => Duration::from_secs(to_minute.max(1)),
+        None => {
+            let shown = app.shown_until().map(|t| {
+                let ms = (t - now).num_milliseconds().max(0).unsigned_abs();
+                Duration::from_millis(ms + MARGIN_MS)
+            });
+            [minute, shown].into_iter().flatten().min().unwrap_or(IDLE)
+        }
     }
 }
 

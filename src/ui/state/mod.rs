@@ -4,6 +4,7 @@
 pub mod confirm;
 pub mod creature;
 pub mod failure;
+mod frame_clock;
 pub mod garden;
 pub mod health;
 mod kept;
@@ -41,6 +42,8 @@ use crate::ui::theme::Theme;
 use crate::ui::views::talk::TalkView;
 use crate::watch::{LiveChange, LiveGarden};
 use creature::{CreatureUi, RunnerLink};
+use frame_clock::ShownUntil;
+pub use frame_clock::{FrameClock, Steps};
 use garden::{GardenView, KeptOrder};
 use health::Attention;
 use kept::Kept;
@@ -113,7 +116,10 @@ pub struct App {
     /// Ring the terminal bell for attention marks ([`Settings::bell`]).
     pub(in crate::ui) bell: bool,
     bell_due: bool,
-    pub(in crate::ui) now: DateTime<Utc>,
+    /// The time, as the last wake read it. A frame reads it through [`App::clock`].
+    now: DateTime<Utc>,
+    /// Until when the last frame's texts made of the clock read the same.
+    shown_until: ShownUntil,
     /// The terminal's size.
     pub(in crate::ui) area: Rect,
     pub notice: Option<Notice>,
@@ -187,6 +193,7 @@ impl App {
             bell: settings.bell,
             bell_due: false,
             now,
+            shown_until: ShownUntil::default(),
             area,
             notice: None,
             popups: Popups::default(),
@@ -406,15 +413,45 @@ impl App {
         std::mem::take(&mut self.bell_due)
     }
 
+    /// The clock a frame reads: each read notes until when what is made of it reads the
+    /// same ([`App::shown_until`]).
+    pub fn clock(&self) -> FrameClock<'_> {
+        FrameClock::live(self.now, &self.shown_until)
+    }
+
+    /// The time, for what changes the state (`&mut`: a frame, which has the state only to
+    /// read, reads the clock through [`App::clock`], which notes what it read).
+    pub(in crate::ui) fn now(&mut self) -> DateTime<Utc> {
+        self.now
+    }
+
+    /// The clock moves on to `now` without a tick: a wake reads it, so that what it
+    /// changes and the frame after it are of their time.
+    pub fn set_now(&mut self, now: DateTime<Utc>) {
+        self.now = now;
+    }
+
+    /// Until when the last frame reads the same of the clock (`None`: whatever the time).
+    pub fn shown_until(&self) -> Option<DateTime<Utc>> {
+        self.shown_until.get()
+    }
+
+    /// A frame begins: nothing of the clock read yet.
+    pub(in crate::ui) fn begin_frame(&self) {
+        self.shown_until.begin();
+    }
+
     /// The clock moved on: statuses and "ago" times may read differently. Only the
     /// creatures the clock may still change are refreshed (and looked at for what needs a
     /// person): an idle garden's tick touches no creature at rest (on a machine that lets
-    /// a still process's memory go cold, a look at all of 1000 took 100 ms).
+    /// a still process's memory go cold, a look at all of 1000 took 100 ms), and the
+    /// screen is drawn again only if something of it changed.
     pub fn tick(&mut self, now: DateTime<Utc>) {
         self.now = now;
         self.play_tick(now);
         self.settle_reached();
         let due = std::mem::take(&mut self.clock_bound);
+        let refreshed = !due.is_empty();
         let theme = &self.theme;
         for path in due {
             self.looks.add(&path);
@@ -433,7 +470,10 @@ impl App {
         }
         // The tick's own reach is no news.
         self.creatures.take_reached();
-        self.dirty = true;
+        // Drawn again only when the tick changed a creature, a play moves on, or a text
+        // the last frame made of the clock reads differently by now.
+        let shown_changed = self.shown_until.get().is_some_and(|t| t <= now);
+        self.dirty |= refreshed || self.time.playing() || shown_changed;
     }
 
     /// Tells, of every creature reached since the last time (changed, or lent mutably),

@@ -24,7 +24,7 @@ impl App {
         let totals = ui.usage.totals()?;
         Some(Spend {
             total: self.prices.cost(totals),
-            today: self.prices.cost(&ui.usage.today(self.now)),
+            today: self.prices.cost(&ui.usage.today(self.clock().at_day())),
             rehearsal: totals.keys().all(|m| m == REHEARSAL),
         })
     }
@@ -52,7 +52,7 @@ impl App {
         if self.openseed.is_some() {
             return self.sum_cost_today();
         }
-        let key = (self.creatures.version(), self.now.date_naive());
+        let key = (self.creatures.version(), self.clock().at_day().date_naive());
         self.kept_cost.get_or(key, || self.sum_cost_today())
     }
 

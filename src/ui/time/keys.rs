@@ -15,8 +15,8 @@ use crate::recorder::At;
 use crate::recorder::index::TimeIndex;
 use crate::ui::focus::Mode;
 use crate::ui::input::action::Action;
-use crate::ui::state::App;
 use crate::ui::state::creature::RunnerLink;
+use crate::ui::state::{App, FrameClock};
 use crate::ui::update::Job;
 
 /// A play skips a silence longer than this (the creature was stopped) to its next event.
@@ -58,12 +58,13 @@ impl App {
         self.time.cursor_of(self.selected.as_deref()).is_some()
     }
 
-    /// The time the shown creature is at: the cursor's in the past, else now.
-    pub fn shown_now(&self) -> DateTime<Utc> {
+    /// The time the shown creature is at: the cursor's in the past (which stands still),
+    /// else the clock.
+    pub fn shown_clock(&self) -> FrameClock<'_> {
         self.time
             .past_of(self.selected.as_deref())
             .and_then(|p| p.past.t)
-            .unwrap_or(self.now)
+            .map_or_else(|| self.clock(), FrameClock::fixed)
     }
 
     fn enter_past(&mut self) -> Vec<Job> {
@@ -158,7 +159,7 @@ impl App {
             return;
         };
         let at = match (index.dreams.len(), index.wakes.len()) {
-            (0, 0) => At::Time(self.now),
+            (0, 0) => At::Time(self.now()),
             (0, w) => At::Wake(w as u64),
             (d, _) => At::Dream(d as u64),
         };
@@ -190,6 +191,7 @@ impl App {
 
     /// Asks for move `seq`'s past, at `at`, to be built.
     fn build_past(&mut self, seq: u64, at: At) {
+        let now = self.now();
         let Some(path) = self.time.cursor.as_ref().map(|c| c.creature.clone()) else {
             return;
         };
@@ -204,7 +206,7 @@ impl App {
             at,
             index,
             history: self.history().cloned(),
-            now: self.now,
+            now,
             theme: self.theme.clone(),
             cycle: live.cycle,
             name: live.name.clone(),

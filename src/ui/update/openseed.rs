@@ -150,7 +150,7 @@ impl App {
 
     /// Takes in what the attachment reports.
     pub fn on_openseed(&mut self, update: Update) {
-        let now = self.now;
+        let now = self.now();
         let Some(openseed) = self.openseed.as_mut() else {
             return;
         };
@@ -183,6 +183,7 @@ impl App {
     /// Gives each creature the orchestrator runs its word on it (none while the
     /// orchestrator cannot be reached: then the files alone say), and refreshes its summary.
     pub(super) fn merge_orchestrated(&mut self) {
+        let now = self.now();
         let said: Vec<(PathBuf, Option<ApiStatus>)> = self
             .creatures
             .keys()
@@ -204,7 +205,7 @@ impl App {
             if ui.orchestrated != api {
                 ui.orchestrated = api;
                 if let Some(model) = self.garden.creature(&path) {
-                    ui.refresh_summary(model, self.now);
+                    ui.refresh_summary(model, now);
                 }
             }
         }

@@ -258,7 +258,7 @@ impl App {
         if let Some(fetched) = done.fetched.clone() {
             self.on_openseed_fetched(&done.creature, &done.action, *fetched);
         }
-        let now = self.now;
+        let now = self.now();
         let Some(name) = name_of(&done.creature).map(str::to_owned) else {
             return String::new();
         };

@@ -89,7 +89,7 @@ impl App {
 
     /// Takes in what a connection reports.
     pub fn on_remote(&mut self, root: &Path, update: Update) {
-        let now = self.now;
+        let now = self.now();
         let Some(remote) = self.remotes.get_mut(root) else {
             return;
         };

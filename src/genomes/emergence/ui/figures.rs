@@ -12,6 +12,7 @@ use crate::ui::draw::fmt::{self, Part};
 use crate::ui::genome::GardenCx;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::items::text_lines;
+use crate::ui::state::{FrameClock, Steps};
 use crate::ui::theme::Theme;
 
 /// A text from the creature after a lead (an id and a time, or an indent): the lead kept
@@ -103,7 +104,7 @@ impl EmergenceSummary {
 }
 
 /// The header's second line: the soul, memories, plans (overdue to-dos, the next event) and relations.
-pub fn header(e: &EmergenceSummary, s: &Summary, now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+pub fn header(e: &EmergenceSummary, s: &Summary, now: FrameClock, theme: &Theme) -> Vec<Part> {
     let overdue = if e.overdue > 0 {
         Part::keep(Span::styled(format!(" ({} overdue)", e.overdue), theme.red))
     } else {
@@ -135,7 +136,7 @@ pub fn header(e: &EmergenceSummary, s: &Summary, now: DateTime<Utc>, theme: &The
             Span::styled(format!("  relations {}", e.relations), theme.muted),
         ),
         Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, now)),
+            format!("  active {}", now.ago(s.last_activity)),
             theme.muted,
         )),
     ]
@@ -145,11 +146,16 @@ pub fn header(e: &EmergenceSummary, s: &Summary, now: DateTime<Utc>, theme: &The
 /// summarises them), and when self-care last ran: it has no fatigue and does not dream.
 pub fn garden(e: &EmergenceSummary, cx: &GardenCx) -> Vec<Part> {
     let theme = cx.theme;
-    let since = e.last_self_care.map(|t| (cx.now - t).num_seconds());
+    // Under the activity column's header: one unit, as wide as the counts.
+    let steps = if cx.spark.is_some() {
+        Steps::Coarse
+    } else {
+        Steps::Duration
+    };
+    let since = e.last_self_care.map(|t| cx.now.secs_since(t, steps));
     let care = match (since, cx.spark) {
         (None, Some(_)) => "  ↻-  ".to_string(),
         (None, None) => "  ↻-".to_string(),
-        // Under the activity column's header: one unit, as wide as the counts.
         (Some(secs), Some(_)) => format!("  ↻{:<3}", fmt::coarse_duration(secs)),
         (Some(secs), None) => format!("  ↻{}", fmt::duration(secs)),
     };

@@ -24,6 +24,7 @@ use crate::ui::draw::fmt::Part;
 use crate::ui::focus::{MainView, OwnView};
 use crate::ui::genome::{GardenCx, GenomeUi, HitShown, ViewCx};
 use crate::ui::prepare::items::{ItemDoc, keep_place};
+use crate::ui::state::FrameClock;
 use crate::ui::state::selection::{Selection, item_doc};
 use crate::ui::theme::Theme;
 
@@ -398,7 +399,7 @@ impl GenomeUi for EmergenceUi {
         })
     }
 
-    fn header(&self, s: &Summary, now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+    fn header(&self, s: &Summary, now: FrameClock, theme: &Theme) -> Vec<Part> {
         figures::header(&self.summary, s, now, theme)
     }
 

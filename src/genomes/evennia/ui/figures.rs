@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Utc};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -12,10 +11,11 @@ use crate::genomes::evennia::memory::entities::RelationshipState;
 use crate::genomes::evennia::memory::journal::ImportanceMethod;
 use crate::memory::summary::Summary;
 use crate::ui::doc::DocLine;
-use crate::ui::draw::fmt::{self, Part};
+use crate::ui::draw::fmt::Part;
 use crate::ui::genome::GardenCx;
 use crate::ui::prepare::inert;
 use crate::ui::prepare::items::clock;
+use crate::ui::state::FrameClock;
 use crate::ui::theme::Theme;
 
 /// Cells of an importance bar: one per point of the 1..10 scale.
@@ -144,7 +144,7 @@ const GAUGE: usize = 20;
 
 /// The header's second line: the importance toward the next reflection, the journal,
 /// memories and entities.
-pub fn header(e: &EvenniaSummary, s: &Summary, now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+pub fn header(e: &EvenniaSummary, s: &Summary, now: FrameClock, theme: &Theme) -> Vec<Part> {
     vec![
         Part::optional(2, Span::styled("importance ", theme.muted)),
         Part {
@@ -169,7 +169,7 @@ pub fn header(e: &EvenniaSummary, s: &Summary, now: DateTime<Utc>, theme: &Theme
             Span::styled(format!("  entities {}", e.entities), theme.muted),
         ),
         Part::keep(Span::styled(
-            format!("  active {}", fmt::ago(s.last_activity, now)),
+            format!("  active {}", now.ago(s.last_activity)),
             theme.muted,
         )),
     ]

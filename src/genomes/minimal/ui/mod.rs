@@ -17,6 +17,7 @@ use crate::ui::genome::{GardenColumn, GardenCx, GenomeUi, GenomeViews};
 use crate::ui::input::action::Action;
 use crate::ui::prepare::inert;
 use crate::ui::screenshot::{Pictures, Shot};
+use crate::ui::state::FrameClock;
 use crate::ui::theme::Theme;
 use crate::ui::views::side::prepare::{none, title};
 
@@ -121,7 +122,7 @@ impl GenomeUi for MinimalUi {
         Some(&mut self.anchor)
     }
 
-    fn header(&self, _s: &Summary, _now: DateTime<Utc>, theme: &Theme) -> Vec<Part> {
+    fn header(&self, _s: &Summary, _now: FrameClock, theme: &Theme) -> Vec<Part> {
         let (count, ended, calls, failed, under_way) = self.figures;
         let count = count.map_or("?".to_string(), |n| n.to_string());
         let mut spans = vec![

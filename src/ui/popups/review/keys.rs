@@ -47,7 +47,9 @@ impl App {
     pub fn review_document(&self) -> Vec<DocLine> {
         self.selected_ui()
             .and_then(|ui| ui.review.as_ref())
-            .map(|r| crate::ui::popups::review::prepare::document(r, self.now, &self.theme))
+            .map(|r| {
+                crate::ui::popups::review::prepare::document(r, self.clock().at(), &self.theme)
+            })
             .unwrap_or_default()
     }
 

@@ -32,7 +32,14 @@ impl DreamsView {
         let selected = self.selected();
         if let Some(area) = areas.timeline {
             frame.render_widget(
-                Paragraph::new(strip::rows(self, seen, selected, cx.now, area.width, theme)),
+                Paragraph::new(strip::rows(
+                    self,
+                    seen,
+                    selected,
+                    cx.now.at(),
+                    area.width,
+                    theme,
+                )),
                 area,
             );
         }

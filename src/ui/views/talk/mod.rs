@@ -5,12 +5,13 @@
 mod draw;
 mod prepare;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 
 use crate::memory::creature::Creature;
 use crate::memory::talk::{self, Said};
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
+use crate::ui::state::FrameClock;
 use crate::ui::theme::Theme;
 
 /// Messages of the garden kept for the view: the newest.
@@ -110,8 +111,10 @@ impl TalkView {
     }
 
     /// Whom `name` wrote to last, if within [`FRESH`] of `now` (inert).
-    pub fn fresh_recipient(&self, name: &str, now: DateTime<Utc>) -> Option<String> {
-        talk::last_sent_since(&self.said, name, now - FRESH)
-            .map(|s| crate::ui::prepare::inert(&s.to))
+    pub fn fresh_recipient(&self, name: &str, now: FrameClock) -> Option<String> {
+        let said = talk::last_sent(&self.said, name)?;
+        let fresh_until = said.t? + FRESH;
+        now.before(fresh_until)
+            .then(|| crate::ui::prepare::inert(&said.to))
     }
 }
