@@ -56,11 +56,7 @@ impl<'a> FrameClock<'a> {
     /// The time, for a text whose changes the caller does not tell: counted as reading
     /// differently on the next minute (an idle screen's frame a minute, as it was).
     pub fn at(self) -> DateTime<Utc> {
-        let minute = self
-            .at
-            .duration_trunc(TimeDelta::minutes(1))
-            .unwrap_or(self.at);
-        self.at_until(Some(minute + TimeDelta::minutes(1)))
+        self.at_whole(TimeDelta::minutes(1))
     }
 
     /// The time, for a text that reads the same until `until` (`None`: for ever).
@@ -73,11 +69,13 @@ impl<'a> FrameClock<'a> {
 
     /// The time, for a text of its day (UTC): noted until the day ends.
     pub fn at_day(self) -> DateTime<Utc> {
-        let day = self
-            .at
-            .duration_trunc(TimeDelta::days(1))
-            .unwrap_or(self.at);
-        self.at_until(Some(day + TimeDelta::days(1)))
+        self.at_whole(TimeDelta::days(1))
+    }
+
+    /// The time, for a text of its whole `unit`s (UTC): noted until the next begins.
+    fn at_whole(self, unit: TimeDelta) -> DateTime<Utc> {
+        let start = self.at.duration_trunc(unit).unwrap_or(self.at);
+        self.at_until(Some(start + unit))
     }
 
     /// Whether the time is before `t`: noted, while it is, until `t` (after, it stays so).

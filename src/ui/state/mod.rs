@@ -427,7 +427,7 @@ impl App {
 
     /// The clock moves on to `now` without a tick: a wake reads it, so that what it
     /// changes and the frame after it are of their time.
-    pub fn set_now(&mut self, now: DateTime<Utc>) {
+    pub(in crate::ui) fn set_now(&mut self, now: DateTime<Utc>) {
         self.now = now;
     }
 
