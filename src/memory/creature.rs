@@ -24,7 +24,7 @@ use super::proposal::Proposal;
 use super::recent::Recent;
 use super::streams::{ConversationLog, CountGate, EventLog, HeadProblems, MemoryLog};
 use super::usage::UsageLog;
-use super::whole_files::{DEFAULT_SETTLE, WholeFiles, WholeRead};
+use super::whole_files::{DEFAULT_SETTLE, Streamed, WholeFiles, WholeRead};
 use crate::tail::{TailEvent, Tailer};
 
 /// Iterations kept in memory.
@@ -484,13 +484,21 @@ impl Creature {
             .whole
             .stream(FileKind::Observations, &path, &mut each_line)
         {
-            WholeRead::Unchanged => {}
-            WholeRead::Gone => self.set_observations(ObservationLog::default(), changes),
-            WholeRead::Content(_) => {
+            Streamed::Unchanged => {}
+            Streamed::Gone => self.set_observations(ObservationLog::default(), changes),
+            Streamed::Whole => {
                 self.problems.clear_file(&self.relative(&path));
                 self.set_observations(fold.finish(), changes);
             }
-            WholeRead::Failed(what) => {
+            Streamed::Appended => {
+                self.problems.clear_file(&self.relative(&path));
+                match self.observations.extend(fold) {
+                    Some(added) if added.is_empty() => {}
+                    Some(added) => changes.push(Change::ObservationsAdded(added)),
+                    None => changes.push(Change::ObservationsRewritten),
+                }
+            }
+            Streamed::Failed(what) => {
                 self.problems.clear_file(&self.relative(&path));
                 self.problem(changes, &path, None, what);
             }

@@ -1,6 +1,8 @@
 //! `observations.md` as the model keeps it: counted whole, its last items kept. The file is
 //! folded line by line as it is read ([`ObservationFold`]), never held whole, so a file of
-//! millions of short lines costs memory for [`RECENT_OBSERVATION_ITEMS`] items.
+//! millions of short lines costs memory for [`RECENT_OBSERVATION_ITEMS`] items. Lines
+//! appended to a file folded before are folded alone and added to what it was
+//! ([`ObservationLog::extend`]).
 
 use std::collections::VecDeque;
 
@@ -17,6 +19,8 @@ pub struct ObservationLog {
     counts: ObsCounts,
     /// Items in the whole file.
     total: usize,
+    /// Lines in the whole file.
+    lines: usize,
 }
 
 /// An [`ObservationLog`] being read, one line at a time.
@@ -51,6 +55,7 @@ impl ObservationFold {
             },
             counts: self.counts,
             total: self.total,
+            lines: self.lines,
         }
     }
 }
@@ -79,6 +84,38 @@ impl ObservationLog {
     /// Counts over the whole file.
     pub fn counts(&self) -> ObsCounts {
         self.counts
+    }
+
+    /// Adds the lines appended to the file since it was folded, folded alone (their line
+    /// numbers counted from the first appended). Returns the observations among them, or
+    /// `None` when more were appended than the log keeps (the caller cannot tell them all).
+    pub fn extend(&mut self, appended: ObservationFold) -> Option<Vec<Observation>> {
+        let whole = appended.recent.len() == appended.total;
+        let before = self.lines;
+        self.counts.red += appended.counts.red;
+        self.counts.ylw += appended.counts.ylw;
+        self.counts.grn += appended.counts.grn;
+        self.counts.other += appended.counts.other;
+        self.total += appended.total;
+        self.lines += appended.lines;
+        let items = &mut self.recent.items;
+        let added = appended
+            .recent
+            .iter()
+            .filter_map(|(_, item)| match item {
+                ObsItem::Observation(o) => Some(o.clone()),
+                _ => None,
+            })
+            .collect();
+        items.extend(
+            appended
+                .recent
+                .into_iter()
+                .map(|(n, item)| (before + n, item)),
+        );
+        let over = items.len().saturating_sub(RECENT_OBSERVATION_ITEMS);
+        items.drain(..over);
+        whole.then_some(added)
     }
 
     /// The observations appended since `old` was read, or `None` when the file was
@@ -149,6 +186,52 @@ mod tests {
             texts(old.added_since(&ObservationLog::default())),
             Some(vec!["a".to_string()])
         );
+    }
+
+    fn fold(text: &str) -> ObservationFold {
+        let mut fold = ObservationFold::default();
+        text.lines().for_each(|line| fold.push_line(line));
+        fold
+    }
+
+    /// A log extended by what was appended is the log of the whole file, and says what
+    /// was added, as a read of the whole file would.
+    #[test]
+    fn appended_lines_folded_alone_extend_the_log_as_a_whole_read_would() {
+        let head = "# Observations\n\n## 2026-03-01\nRED 10:00 a\nprose\n";
+        let tail = "## 2026-03-02\nYLW 09:00 b\nGRN 09:01 c\n";
+        let mut log = ObservationLog::parse(head);
+        let added = log.extend(fold(tail));
+        let whole = ObservationLog::parse(&format!("{head}{tail}"));
+        assert_eq!(log.recent(), whole.recent());
+        assert_eq!(log.counts(), whole.counts());
+        assert_eq!((log.older(), log.lines), (whole.older(), whole.lines));
+        let expected = whole.added_since(&ObservationLog::parse(head));
+        assert_eq!(texts(added), texts(expected));
+        assert_eq!(
+            log.recent().items.last().map(|(n, _)| *n),
+            Some(head.lines().count() + 3)
+        );
+    }
+
+    /// Past the kept window, the oldest kept items make room; more appended at once than
+    /// the log keeps is said.
+    #[test]
+    fn an_extended_log_keeps_its_window() {
+        let line = "GRN 10:00 x\n";
+        let mut log = ObservationLog::parse(&line.repeat(RECENT_OBSERVATION_ITEMS));
+        let added = log.extend(fold("RED 10:01 new\n"));
+        let whole = ObservationLog::parse(&format!(
+            "{}RED 10:01 new\n",
+            line.repeat(RECENT_OBSERVATION_ITEMS)
+        ));
+        assert_eq!(texts(added), Some(vec!["new".to_string()]));
+        assert_eq!(log.recent(), whole.recent());
+        assert_eq!(log.older(), 1);
+        let too_many = log.extend(fold(&line.repeat(RECENT_OBSERVATION_ITEMS + 1)));
+        assert_eq!(too_many.map(|a| a.len()), None);
+        assert_eq!(log.counts().grn, 2 * RECENT_OBSERVATION_ITEMS + 1);
+        assert_eq!(log.recent().items.len(), RECENT_OBSERVATION_ITEMS);
     }
 
     #[test]

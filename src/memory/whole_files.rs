@@ -2,7 +2,9 @@
 //! streamed line by line for a file that is folded as it is read).
 //!
 //! A file is read again when its (inode, length, mtime) changed, and only as a regular
-//! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). In a line-based file a last
+//! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). A streamed file that grew
+//! and whose lines handed out last time are as they were hands out only the lines after
+//! them ([`Streamed::Appended`]): those before are read and hashed, not handed out again. In a line-based file a last
 //! line without its newline is still being written: it is held back until its newline
 //! arrives, or until the file has been left alone for the settle time (a person's editor
 //! that saves without a final newline). A held line that is later completed replaces
@@ -10,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -38,6 +40,17 @@ struct Seen {
     held: bool,
     /// A digest of the content handed out last (`None`: it could not be read).
     digest: Option<u64>,
+    /// Bytes of the file that content is (up to the end of its last line).
+    handed: u64,
+}
+
+/// What was handed out of a file last time: where a streamed read may go on from.
+#[derive(Debug, Clone, Copy)]
+struct Handed {
+    /// The same path and inode: the file may have grown in place.
+    same_file: bool,
+    bytes: u64,
+    digest: Option<u64>,
 }
 
 /// What [`WholeFiles::read`] found.
@@ -53,12 +66,43 @@ pub enum WholeRead {
     Failed(String),
 }
 
+/// What [`WholeFiles::stream`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Streamed {
+    /// Nothing new to hand out.
+    Unchanged,
+    /// The file is gone (it existed before).
+    Gone,
+    /// Every line was handed out, from the file's start.
+    Whole,
+    /// Only the lines after those handed out last time, which are as they were.
+    Appended,
+    /// It cannot be read: why.
+    Failed(String),
+}
+
 /// Whether a file is read again.
 enum Check {
-    /// Yes: its stamp now, and the digest of what was handed out last.
-    Read(Stamp, Option<u64>),
-    /// No: the answer.
-    Done(WholeRead),
+    /// Yes: its stamp now, and what was handed out last.
+    Read(Stamp, Option<Handed>),
+    /// No: nothing new.
+    Unchanged,
+    /// No: it is gone (it existed before).
+    Gone,
+    /// No: it cannot be looked at, why.
+    Failed(String),
+}
+
+impl Seen {
+    fn new(path: &Path, stamp: Stamp) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            stamp,
+            held: false,
+            digest: None,
+            handed: 0,
+        }
+    }
 }
 
 /// The whole files of one creature, as last read.
@@ -90,15 +134,12 @@ impl WholeFiles {
     /// unfinished line held back then has now been idle for the settle time.
     pub fn read(&mut self, kind: FileKind, path: &Path) -> WholeRead {
         let (stamp, previous_digest) = match self.check(kind, path) {
-            Check::Read(stamp, digest) => (stamp, digest),
-            Check::Done(done) => return done,
+            Check::Read(stamp, handed) => (stamp, handed.and_then(|h| h.digest)),
+            Check::Unchanged => return WholeRead::Unchanged,
+            Check::Gone => return WholeRead::Gone,
+            Check::Failed(why) => return WholeRead::Failed(why),
         };
-        let mut seen = Seen {
-            path: path.to_path_buf(),
-            stamp,
-            held: false,
-            digest: None,
-        };
+        let mut seen = Seen::new(path, stamp);
         let result = match read_bounded(path, MAX_DOCUMENT) {
             Ok(Some(mut bytes)) => {
                 if is_line_based(kind) && !self.idle(stamp) {
@@ -108,6 +149,7 @@ impl WholeFiles {
                 }
                 let digest = digest(&bytes);
                 seen.digest = Some(digest);
+                seen.handed = bytes.len() as u64;
                 if previous_digest == Some(digest) {
                     WholeRead::Unchanged
                 } else {
@@ -126,54 +168,79 @@ impl WholeFiles {
 
     /// Like [`WholeFiles::read`], but hands what it reads to `each_line` one line at a
     /// time (line end included), never holding the file whole: for a file folded line by
-    /// line. `Content` comes back empty when the lines were handed out; `Unchanged` when
-    /// they are the same as last time (the caller drops what it folded).
+    /// line. When the file grew in place and the lines handed out last time are as they
+    /// were, only the lines after them are handed out ([`Streamed::Appended`]: the caller
+    /// folds them onto what it folded before); else all of them ([`Streamed::Whole`]).
+    /// `Unchanged` when nothing new was handed out (the caller drops what it folded).
     pub fn stream(
         &mut self,
         kind: FileKind,
         path: &Path,
         each_line: &mut dyn FnMut(&[u8]),
-    ) -> WholeRead {
-        let (stamp, previous_digest) = match self.check(kind, path) {
-            Check::Read(stamp, digest) => (stamp, digest),
-            Check::Done(done) => return done,
+    ) -> Streamed {
+        let (stamp, handed) = match self.check(kind, path) {
+            Check::Read(stamp, handed) => (stamp, handed),
+            Check::Unchanged => return Streamed::Unchanged,
+            Check::Gone => return Streamed::Gone,
+            Check::Failed(why) => return Streamed::Failed(why),
         };
-        let mut seen = Seen {
-            path: path.to_path_buf(),
-            stamp,
-            held: false,
-            digest: None,
-        };
-        let result = match self.stream_lines(kind, path, stamp, &mut seen, each_line) {
-            Ok(digest) if previous_digest == Some(digest) => WholeRead::Unchanged,
-            Ok(_) => WholeRead::Content(Vec::new()),
+        let mut seen = Seen::new(path, stamp);
+        let resume = handed.filter(|h| h.same_file && h.bytes <= stamp.len);
+        let result = match self.stream_lines(kind, path, stamp, resume, &mut seen, each_line) {
+            Ok(_) if seen.digest == handed.and_then(|h| h.digest) => Streamed::Unchanged,
+            Ok(true) => Streamed::Appended,
+            Ok(false) => Streamed::Whole,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 self.seen.remove(&kind);
-                return WholeRead::Gone;
+                return Streamed::Gone;
             }
-            Err(e) => WholeRead::Failed(format!("cannot read: {e}")),
+            Err(e) => Streamed::Failed(format!("cannot read: {e}")),
         };
         self.seen.insert(kind, seen);
         result
     }
 
-    /// Reads the lines of `path` up to its stamped length; returns their digest.
+    /// Reads the lines of `path` up to its stamped length, after those handed out last
+    /// time when they are as they were (`resume`; the answer is then `true`), else from
+    /// the start. Notes in `seen` their digest and where they end.
     fn stream_lines(
         &self,
         kind: FileKind,
         path: &Path,
         stamp: Stamp,
+        resume: Option<Handed>,
         seen: &mut Seen,
         each_line: &mut dyn FnMut(&[u8]),
-    ) -> io::Result<u64> {
+    ) -> io::Result<bool> {
         let file = crate::tail::open_regular(path)?;
         if stamp.len > MAX_DOCUMENT {
             return Err(crate::tail::too_large(stamp.len));
         }
-        let hold = is_line_based(kind) && !self.idle(stamp);
-        let mut reader = BufReader::with_capacity(64 << 10, file).take(stamp.len);
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut reader = BufReader::with_capacity(64 << 10, file);
         let mut line = Vec::new();
+        let mut hasher = std::hash::DefaultHasher::new();
+        let mut at = 0;
+        let appended = match resume {
+            Some(before) => {
+                while at < before.bytes {
+                    line.clear();
+                    match reader.read_until(b'\n', &mut line)? {
+                        0 => break,
+                        n => at += n as u64,
+                    }
+                    hasher.write(&line);
+                }
+                at == before.bytes && Some(hasher.finish()) == before.digest
+            }
+            None => false,
+        };
+        if !appended {
+            reader.seek(SeekFrom::Start(0))?;
+            hasher = std::hash::DefaultHasher::new();
+            at = 0;
+        }
+        let hold = is_line_based(kind) && !self.idle(stamp);
+        let mut reader = reader.take(stamp.len - at);
         loop {
             line.clear();
             if reader.read_until(b'\n', &mut line)? == 0 {
@@ -184,11 +251,12 @@ impl WholeFiles {
                 break;
             }
             hasher.write(&line);
+            at += line.len() as u64;
             each_line(&line);
         }
-        let digest = hasher.finish();
-        seen.digest = Some(digest);
-        Ok(digest)
+        seen.digest = Some(hasher.finish());
+        seen.handed = at;
+        Ok(appended)
     }
 
     /// Whether `path` is to be read: its stamp and the last digest, or what to answer.
@@ -200,12 +268,12 @@ impl WholeFiles {
                 mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
             },
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Check::Done(match self.seen.remove(&kind) {
-                    Some(_) => WholeRead::Gone,
-                    None => WholeRead::Unchanged,
-                });
+                return match self.seen.remove(&kind) {
+                    Some(_) => Check::Gone,
+                    None => Check::Unchanged,
+                };
             }
-            Err(e) => return Check::Done(WholeRead::Failed(format!("cannot stat: {e}"))),
+            Err(e) => return Check::Failed(format!("cannot stat: {e}")),
         };
         let previous = self.seen.get(&kind);
         if let Some(seen) = previous
@@ -213,9 +281,16 @@ impl WholeFiles {
             && seen.stamp == stamp
             && !(seen.held && self.idle(stamp))
         {
-            return Check::Done(WholeRead::Unchanged);
+            return Check::Unchanged;
         }
-        Check::Read(stamp, previous.and_then(|s| s.digest))
+        Check::Read(
+            stamp,
+            previous.map(|seen| Handed {
+                same_file: seen.path == path && seen.stamp.ino == stamp.ino,
+                bytes: seen.handed,
+                digest: seen.digest,
+            }),
+        )
     }
 
     /// Whether a file with this stamp has been left alone for the settle time.
@@ -299,31 +374,84 @@ mod tests {
         );
     }
 
+    /// Streams `p` as observations, collecting the lines handed out.
+    fn stream(files: &mut WholeFiles, p: &Path) -> (Streamed, Vec<String>) {
+        let mut lines = Vec::new();
+        let mut collect = |l: &[u8]| lines.push(String::from_utf8_lossy(l).into_owned());
+        let read = files.stream(FileKind::Observations, p, &mut collect);
+        (read, lines)
+    }
+
     #[test]
     fn a_streamed_file_is_handed_out_line_by_line_and_holds_its_unfinished_line() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("observations.md");
         std::fs::write(&p, "a\nb\npart").unwrap();
         let mut files = WholeFiles::new(Duration::MAX);
-        let mut lines = Vec::new();
-        let mut collect = |l: &[u8]| lines.push(String::from_utf8_lossy(l).into_owned());
-        let read = files.stream(FileKind::Observations, &p, &mut collect);
-        assert_eq!(read, WholeRead::Content(Vec::new()));
-        assert_eq!(lines, ["a\n", "b\n"]);
-        let mut none = |_: &[u8]| {};
         assert_eq!(
-            files.stream(FileKind::Observations, &p, &mut none),
-            WholeRead::Unchanged
+            stream(&mut files, &p),
+            (Streamed::Whole, vec!["a\n".into(), "b\n".into()])
         );
+        assert_eq!(stream(&mut files, &p), (Streamed::Unchanged, vec![]));
         std::fs::write(&p, "a\nb\nparts\n").unwrap();
-        let mut lines = Vec::new();
-        let mut collect = |l: &[u8]| lines.push(String::from_utf8_lossy(l).into_owned());
-        files.stream(FileKind::Observations, &p, &mut collect);
-        assert_eq!(lines, ["a\n", "b\n", "parts\n"]);
-        std::fs::remove_file(&p).unwrap();
         assert_eq!(
-            files.stream(FileKind::Observations, &p, &mut none),
-            WholeRead::Gone
+            stream(&mut files, &p),
+            (Streamed::Appended, vec!["parts\n".into()])
+        );
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(stream(&mut files, &p), (Streamed::Gone, vec![]));
+    }
+
+    /// Lines appended in place are handed out alone; a file changed before its old end,
+    /// replaced, truncated or grown from a line shown unfinished is handed out whole.
+    #[test]
+    fn only_appended_lines_are_streamed_and_any_other_change_streams_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("observations.md");
+        let append = |text: &str| {
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+        };
+        std::fs::write(&p, "RED a\nYLW b\n").unwrap();
+        let mut files = WholeFiles::new(Duration::MAX);
+        assert_eq!(stream(&mut files, &p).0, Streamed::Whole);
+        append("GRN c\nGRN d\n");
+        assert_eq!(
+            stream(&mut files, &p),
+            (Streamed::Appended, vec!["GRN c\n".into(), "GRN d\n".into()])
+        );
+        // Nothing complete appended: nothing new.
+        append("GRN e");
+        assert_eq!(stream(&mut files, &p), (Streamed::Unchanged, vec![]));
+        append("\n");
+        assert_eq!(
+            stream(&mut files, &p),
+            (Streamed::Appended, vec!["GRN e\n".into()])
+        );
+        // The same length rewritten in place (a marker changed), then a line appended.
+        std::fs::write(&p, "GRN a\nYLW b\nGRN c\nGRN d\nGRN e\nRED f\n").unwrap();
+        let (read, lines) = stream(&mut files, &p);
+        assert_eq!((read, lines.len()), (Streamed::Whole, 6));
+        // Replaced by a new file (a new inode) that only grew.
+        let next = dir.path().join("next.md");
+        std::fs::write(&next, "GRN a\nYLW b\nGRN c\nGRN d\nGRN e\nRED f\nRED g\n").unwrap();
+        std::fs::rename(&next, &p).unwrap();
+        let (read, lines) = stream(&mut files, &p);
+        assert_eq!((read, lines.len()), (Streamed::Whole, 7));
+        // Truncated.
+        std::fs::write(&p, "RED g\n").unwrap();
+        assert_eq!(
+            stream(&mut files, &p),
+            (Streamed::Whole, vec!["RED g\n".into()])
+        );
+        // An unfinished line shown once settled, then completed: handed out whole.
+        let mut settled = WholeFiles::new(Duration::ZERO);
+        std::fs::write(&p, "RED a\npart").unwrap();
+        assert_eq!(stream(&mut settled, &p).1, ["RED a\n", "part"]);
+        append("s\n");
+        assert_eq!(
+            stream(&mut settled, &p),
+            (Streamed::Whole, vec!["RED a\n".into(), "parts\n".into()])
         );
     }
 }

@@ -9,5 +9,6 @@ mod evennia;
 mod fixtures_eras;
 mod fixtures_openseed;
 mod live;
+mod observations_grow;
 mod parsers_never_panic;
 mod watch_live;
