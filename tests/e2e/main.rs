@@ -9,6 +9,7 @@
 pub mod common;
 pub mod support;
 
+mod hangup;
 mod hostile_far;
 mod idle;
 mod remote_ssh;

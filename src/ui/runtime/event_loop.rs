@@ -82,6 +82,7 @@ pub async fn run(
     mut jobs: Jobs,
 ) -> anyhow::Result<()> {
     let mut events = EventStream::new();
+    let mut hangup = super::hangup::watch();
     let mut sigterm = signal(SignalKind::terminate())?;
     let mut sighup = signal(SignalKind::hangup())?;
     let mut sigint = signal(SignalKind::interrupt())?;
@@ -144,6 +145,8 @@ pub async fn run(
         let first = tokio::select! {
             () = app.garden.opened(), if loading => Wake::Load,
             ev = events.next() => Wake::Terminal(ev),
+            // The terminal went away: as the end of its stream.
+            Some(()) = hangup.recv() => Wake::Terminal(None),
             Some(batch) = sources.watch.recv() => Wake::Watch(batch),
             Some((path, status)) = sources.hosts.recv() => Wake::Host(path, status),
             Some(outcome) = sources.outcomes.recv() => Wake::Outcome(outcome),

@@ -6,6 +6,7 @@ pub mod color_depth;
 pub mod event_loop;
 pub mod garden_memory;
 pub mod handover;
+pub mod hangup;
 pub mod jobs;
 pub mod notify;
 pub mod review_edit;
