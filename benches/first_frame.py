@@ -9,7 +9,8 @@ conversation log, against `less +G` on the same log in the same run.
 dreamwatch runs in a pseudo-terminal (120x36); the clock stops at the end of its first
 frame (frames are wrapped in synchronized updates). With `--view 4` the key 4 is sent once
 the first frame is out, and the clock runs on to the end of the recall frame. `less +G`
-stops when it has drawn the end of the file. Memory is VmHWM from /proc (peak resident set,
+stops when it has drawn the end of the file; so does `less -n +G` (no line numbers), timed
+beside it. Memory is VmHWM from /proc (peak resident set,
 file pages included). Budget: first frame <= 150 ms, < 64 MiB.
 """
 import argparse
@@ -48,13 +49,13 @@ def run_dreamwatch(binary, creature, env, view):
     return first, view_time, hwm
 
 
-def run_less(log, env):
+def run_less(log, env, flags):
     with open(log, "rb") as f:
         f.seek(-4096, os.SEEK_END)
         tail = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
     marker = tail[-12:]
     t0 = time.perf_counter()
-    pid, fd = spawn(["less", "-n", "+G", log], env)
+    pid, fd = spawn(["less", *flags, "+G", log], env)
     read_until(fd, marker[:6], 120)
     took = time.perf_counter() - t0
     hwm = vm_hwm_kib(pid)
@@ -74,7 +75,8 @@ def main():
     log = os.path.join(args.creature, ".self", "conversation.jsonl")
     size = os.path.getsize(log)
     dw = [run_dreamwatch(os.path.abspath(args.bin), args.creature, env, args.view) for _ in range(args.runs)]
-    less = [run_less(log, env) for _ in range(args.runs)]
+    less = [run_less(log, env, []) for _ in range(args.runs)]
+    less_n = [run_less(log, env, ["-n"]) for _ in range(args.runs)]
     result = {
         "log_bytes": size,
         "dreamwatch_first_frame_ms": round(statistics.median(r[0] for r in dw) * 1000, 1),
@@ -82,6 +84,7 @@ def main():
         "dreamwatch_peak_rss_mib": round(max(r[2] for r in dw) / 1024, 1),
         "less_+G_ms": round(statistics.median(r[0] for r in less) * 1000, 1),
         "less_peak_rss_mib": round(max(r[1] for r in less) / 1024, 1),
+        "less_-n_+G_ms": round(statistics.median(r[0] for r in less_n) * 1000, 1),
     }
     print(json.dumps(result, indent=2))
 
