@@ -4,11 +4,11 @@
 //! A file is read again when its (inode, length, mtime) changed, and only as a regular
 //! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). A streamed file that grew
 //! and whose lines handed out last time are as they were hands out only the lines after
-//! them ([`Streamed::Appended`]): those before are read and hashed, not handed out again. In a line-based file a last
-//! line without its newline is still being written: it is held back until its newline
-//! arrives, or until the file has been left alone for the settle time (a person's editor
-//! that saves without a final newline). A held line that is later completed replaces
-//! what was shown, since the whole file is parsed again.
+//! them ([`Streamed::Appended`]): those before are read and hashed, not handed out
+//! again. In a line-based file a last line without its newline is still being written:
+//! it is held back until its newline arrives, or until the file has been left alone for
+//! the settle time (a person's editor that saves without a final newline). A held line
+//! that is later completed replaces what was shown, since the whole file is read again.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
