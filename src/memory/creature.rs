@@ -492,11 +492,7 @@ impl Creature {
             }
             Streamed::Appended => {
                 self.problems.clear_file(&self.relative(&path));
-                match self.observations.extend(fold) {
-                    Some(added) if added.is_empty() => {}
-                    Some(added) => changes.push(Change::ObservationsAdded(added)),
-                    None => changes.push(Change::ObservationsRewritten),
-                }
+                report_observations(self.observations.extend(fold), changes);
             }
             Streamed::Failed(what) => {
                 self.problems.clear_file(&self.relative(&path));
@@ -507,11 +503,7 @@ impl Creature {
 
     fn set_observations(&mut self, new: ObservationLog, changes: &mut Vec<Change>) {
         let old = std::mem::replace(&mut self.observations, new);
-        match self.observations.added_since(&old) {
-            Some(added) if added.is_empty() => {}
-            Some(added) => changes.push(Change::ObservationsAdded(added)),
-            None => changes.push(Change::ObservationsRewritten),
-        }
+        report_observations(self.observations.added_since(&old), changes);
     }
 
     fn apply_document(
@@ -1073,6 +1065,16 @@ impl Creature {
     /// The path a file kind resolves to in this creature now.
     pub fn path_of(&self, kind: FileKind) -> PathBuf {
         kind.resolve(&self.root)
+    }
+}
+
+/// What `observations.md` gained: the observations added (nothing when none), or
+/// `None` when they cannot be told (the file was rewritten).
+fn report_observations(added: Option<Vec<Observation>>, changes: &mut Vec<Change>) {
+    match added {
+        Some(added) if added.is_empty() => {}
+        Some(added) => changes.push(Change::ObservationsAdded(added)),
+        None => changes.push(Change::ObservationsRewritten),
     }
 }
 

@@ -99,14 +99,7 @@ impl ObservationLog {
         self.total += appended.total;
         self.lines += appended.lines;
         let items = &mut self.recent.items;
-        let added = appended
-            .recent
-            .iter()
-            .filter_map(|(_, item)| match item {
-                ObsItem::Observation(o) => Some(o.clone()),
-                _ => None,
-            })
-            .collect();
+        let added = observations_in(&appended.recent);
         items.extend(
             appended
                 .recent
@@ -139,18 +132,23 @@ impl ObservationLog {
                 return None;
             }
         }
-        Some(
+        Some(observations_in(
             self.recent
                 .items
-                .get(old.total.max(new_start) - new_start..)?
-                .iter()
-                .filter_map(|(_, item)| match item {
-                    ObsItem::Observation(o) => Some(o.clone()),
-                    _ => None,
-                })
-                .collect(),
-        )
+                .get(old.total.max(new_start) - new_start..)?,
+        ))
     }
+}
+
+/// The observations among numbered items (not the headings and prose).
+fn observations_in<'a>(items: impl IntoIterator<Item = &'a (usize, ObsItem)>) -> Vec<Observation> {
+    items
+        .into_iter()
+        .filter_map(|(_, item)| match item {
+            ObsItem::Observation(o) => Some(o.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
