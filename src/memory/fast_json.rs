@@ -7,7 +7,8 @@
 //! grammar, strings scanned 64 bytes at a time (quote, backslash and control masks), and only `t` (and that `role`
 //! is a string) decoded. Like the tolerant parser it accepts lone surrogate escapes and
 //! leaves UTF-8 to the lossy decoder. A line it rejects goes to the full parser, which
-//! gives the reason.
+//! gives the reason. Blocks written as JSON text in a `content` string (OpenSeed's way)
+//! are walked where they are, through the string's escapes ([`Escaped`]).
 
 /// Nesting deeper than this is rejected, as serde_json does.
 const MAX_DEPTH: usize = 128;
@@ -17,15 +18,32 @@ const MAX_DEPTH: usize = 128;
 pub struct LineFields<'a> {
     /// The raw `t` string (without quotes; escapes left as written), when it is a string.
     pub t: Option<&'a [u8]>,
+    /// The `content` value, as written, when the walk settles which one counts.
+    pub content: Content<'a>,
 }
 
-/// Validates `line` as one JSON object holding a string `role`; returns its `t`.
-/// `None` when the line is not such an object (or repeats `t` or `role`).
+/// A conversation line's `content` as [`conversation_fields`] found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content<'a> {
+    /// The line has none.
+    Absent,
+    /// A string, raw (without its quotes; escapes left as written).
+    Text(&'a [u8]),
+    /// Any other value as written (an array, ...).
+    Value(&'a [u8]),
+    /// Only a decoder can say which value counts: `content` repeated, or a key with an
+    /// escape (which may spell `content`).
+    Unsettled,
+}
+
+/// Validates `line` as one JSON object holding a string `role`; returns its `t` and
+/// `content`. `None` when the line is not such an object (or repeats `t` or `role`).
 pub fn conversation_fields(line: &[u8]) -> Option<LineFields<'_>> {
     let mut t = None;
     let mut seen_t = false;
     let mut role = false;
-    Parser::whole(line, |p| {
+    let mut content = Content::Absent;
+    Parser::<Plain>::whole(line, |p| {
         p.object_fields(|p, key| match key {
             b"t" => {
                 if std::mem::replace(&mut seen_t, true) {
@@ -44,10 +62,30 @@ pub fn conversation_fields(line: &[u8]) -> Option<LineFields<'_>> {
                 }
                 p.string().map(|_| ())
             }
-            _ => p.value(),
+            b"content" => {
+                let start = p.i;
+                let text = if p.peek() == Some(b'"') {
+                    Some(p.string()?)
+                } else {
+                    p.value()?;
+                    None
+                };
+                content = match (content, text) {
+                    (Content::Absent, Some(raw)) => Content::Text(raw),
+                    (Content::Absent, None) => Content::Value(&line[start..p.i]),
+                    _ => Content::Unsettled,
+                };
+                Some(())
+            }
+            _ => {
+                if key.contains(&b'\\') {
+                    content = Content::Unsettled;
+                }
+                p.value()
+            }
         })
     })?;
-    role.then_some(LineFields { t })
+    role.then_some(LineFields { t, content })
 }
 
 /// A field's value as [`each_field`] hands it over: scanned, not decoded.
@@ -70,7 +108,7 @@ pub fn each_field<'a>(
     line: &'a [u8],
     mut field: impl FnMut(&'a [u8], Raw<'a>) -> Option<()>,
 ) -> Option<()> {
-    Parser::whole(line, |p| {
+    Parser::<Plain>::whole(line, |p| {
         p.object_fields(|p, key| {
             let start = p.i;
             let value = match p.peek()? {
@@ -98,7 +136,7 @@ pub fn each_field<'a>(
 /// not a string.
 pub fn content_calls(line: &[u8]) -> Option<usize> {
     let mut calls = None;
-    Parser::whole(line, |p| {
+    Parser::<Plain>::whole(line, |p| {
         p.object_fields(|p, key| {
             if key.contains(&b'\\') {
                 None
@@ -117,11 +155,54 @@ pub fn content_calls(line: &[u8]) -> Option<usize> {
     Some(calls.unwrap_or(0))
 }
 
+/// The tool calls of a `content` value as [`conversation_fields`] hands it over, counted
+/// as [`content_calls`] counts them in the whole line; `None` when it cannot settle them.
+pub fn value_calls(value: &[u8]) -> Option<usize> {
+    let mut calls = 0;
+    Parser::<Plain>::whole(value, |p| {
+        calls = p.content_calls()?;
+        Some(())
+    })?;
+    Some(calls)
+}
+
+/// The tool calls of a `content` string (raw, without its quotes): blocks written in it
+/// as JSON text, else none; `None` when only a decoder can say.
+pub fn text_calls(raw: &[u8]) -> Option<usize> {
+    let body = raw.trim_ascii_start();
+    // Blocks written as JSON text, or a start only a decoder can read.
+    let undecided =
+        body.starts_with(b"[{") || body.first().is_some_and(|b| *b == b'\\' || *b >= 0x80);
+    if !undecided {
+        return Some(0);
+    }
+    // Walked where they are; decoded first where the walk gives up (see [`Escaped`]).
+    if body.starts_with(b"[{")
+        && let Some(calls) = array_calls_in::<Escaped>(raw)
+    {
+        return Some(calls);
+    }
+    let text = unescape(raw)?;
+    let text = text.trim_ascii_start();
+    // What Unicode calls white space beyond ASCII's (a vertical tab, U+00A0...) is for the
+    // decoder to trim.
+    match text.first() {
+        Some(b) if *b >= 0x80 || *b < 0x20 => None,
+        _ if !text.starts_with(b"[{") => Some(0),
+        _ => array_calls(text),
+    }
+}
+
 /// The tool calls of blocks written as JSON text (a `content` string holding an array of
 /// blocks), as [`content_calls`] counts an array; `None` when it cannot settle them.
 pub fn array_calls(text: &[u8]) -> Option<usize> {
+    array_calls_in::<Plain>(text)
+}
+
+/// [`array_calls`] of JSON text read as `S` reads it.
+fn array_calls_in<S: Source>(text: &[u8]) -> Option<usize> {
     let mut calls = 0;
-    Parser::whole(text, |p| {
+    Parser::<S>::whole(text, |p| {
         if p.peek() != Some(b'[') {
             return None;
         }
@@ -141,14 +222,6 @@ pub(crate) fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
     while let Some(at) = memchr::memchr(b'\\', rest) {
         out.extend_from_slice(&rest[..at]);
         let simple = match rest.get(at + 1)? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
             b'u' => {
                 let (c, used) = unicode_escape(&rest[at..])?;
                 let mut utf8 = [0u8; 4];
@@ -156,13 +229,28 @@ pub(crate) fn unescape(raw: &[u8]) -> Option<Vec<u8>> {
                 rest = &rest[at + used..];
                 continue;
             }
-            _ => return None,
+            c => short_escape(*c)?,
         };
         out.push(simple);
         rest = &rest[at + 2..];
     }
     out.extend_from_slice(rest);
     Some(out)
+}
+
+/// The byte a short escape (`\n`, `\"`...) stands for, by the letter after its backslash.
+fn short_escape(letter: u8) -> Option<u8> {
+    Some(match letter {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
 }
 
 /// The character of a `\\uXXXX` escape at the start of `bytes` (a surrogate pair: both
@@ -192,25 +280,183 @@ fn unicode_escape(bytes: &[u8]) -> Option<(char, usize)> {
 
 /// Whether `bytes` is exactly one JSON value (lone surrogate escapes allowed).
 pub fn is_valid(bytes: &[u8]) -> bool {
-    Parser::whole(bytes, Parser::value).is_some()
+    Parser::<Plain>::whole(bytes, Parser::value).is_some()
 }
 
-struct Parser<'a> {
+/// JSON text as a [`Parser`] reads it: as written ([`Plain`]), or written inside a JSON
+/// string ([`Escaped`]: each character as that string spells it).
+trait Source {
+    /// The character at `i` (a byte; one beyond ASCII spelled by an escape reads as
+    /// 0x80) and how many bytes spell it; `None` at the end, or where only a decoder can
+    /// say.
+    fn char_at(b: &[u8], i: usize) -> Option<(u8, usize)>;
+
+    /// Scans a string's contents from `i` (just after its opening quote): where they end
+    /// and where the string does; `None` for a string that is not valid or not ended.
+    fn string_end(b: &[u8], i: usize) -> Option<(usize, usize)>;
+}
+
+/// JSON text as written.
+struct Plain;
+
+impl Source for Plain {
+    #[inline]
+    fn char_at(b: &[u8], i: usize) -> Option<(u8, usize)> {
+        b.get(i).map(|c| (*c, 1))
+    }
+
+    /// 64 bytes at a time: masks of quotes, backslashes and control bytes; which bytes
+    /// are escaped follows from the lengths of backslash runs (a carry links blocks); the
+    /// first unescaped quote ends the string.
+    fn string_end(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
+        let mut carry = 0u64;
+        let mut padded = [b'a'; 64];
+        loop {
+            let (block, real) = match b.get(i..i + 64) {
+                Some(block) => (block, 64),
+                None => {
+                    let rest = b.get(i..)?;
+                    padded[..rest.len()].copy_from_slice(rest);
+                    padded[rest.len()..].fill(b'a');
+                    (&padded[..], rest.len())
+                }
+            };
+            let m = masks(block);
+            let (escaped, carry_out) = escaped_positions(m.backslash, carry);
+            let closing = m.quote & !escaped;
+            let end = if closing == 0 {
+                64
+            } else {
+                closing.trailing_zeros() as usize
+            };
+            let before_end = if end == 64 { !0 } else { (1u64 << end) - 1 };
+            if m.control & before_end != 0 {
+                return None;
+            }
+            let mut to_check = escaped & before_end;
+            while to_check != 0 {
+                let at = to_check.trailing_zeros() as usize;
+                to_check &= to_check - 1;
+                match block[at] {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                    b'u' => {
+                        let hex = b.get(i + at + 1..i + at + 5)?;
+                        hex.iter().all(u8::is_ascii_hexdigit).then_some(())?;
+                    }
+                    _ => return None,
+                }
+            }
+            if end < 64 {
+                if end >= real {
+                    return None;
+                }
+                return Some((i + end, i + end + 1));
+            }
+            if real < 64 {
+                return None;
+            }
+            carry = u64::from(carry_out);
+            i += 64;
+        }
+    }
+}
+
+/// JSON text written inside a JSON string, read from the string's raw contents as
+/// [`Parser::string`] validated them (no control byte, no unescaped quote): the blocks
+/// OpenSeed writes as a `content` string are walked where they are, not decoded first.
+/// An escape it does not read the way the text's own grammar needs (a surrogate, a quote
+/// or a backslash spelled `\u`...) reads as the end, so the walk gives up.
+struct Escaped;
+
+impl Escaped {
+    /// The code point of the four hex digits at `i`.
+    fn hex(b: &[u8], i: usize) -> Option<u32> {
+        let digits = b.get(i..i + 4)?;
+        digits
+            .iter()
+            .try_fold(0, |n, d| char::from(*d).to_digit(16).map(|d| n * 16 + d))
+    }
+}
+
+impl Source for Escaped {
+    #[inline]
+    fn char_at(b: &[u8], i: usize) -> Option<(u8, usize)> {
+        let c = *b.get(i)?;
+        if c != b'\\' {
+            return Some((c, 1));
+        }
+        let simple = match *b.get(i + 1)? {
+            b'u' => {
+                return match Self::hex(b, i + 2)? {
+                    0xD800..=0xDFFF => None,
+                    c @ 0..0x80 => Some((c as u8, 6)),
+                    _ => Some((0x80, 6)),
+                };
+            }
+            c => short_escape(c)?,
+        };
+        Some((simple, 2))
+    }
+
+    fn string_end(b: &[u8], mut i: usize) -> Option<(usize, usize)> {
+        loop {
+            // What comes before the next backslash is the text's own characters.
+            let at = i + memchr::memchr(b'\\', b.get(i..)?)?;
+            match *b.get(at + 1)? {
+                b'"' => return Some((at, at + 2)),
+                // The text's own escape: the character it escapes follows.
+                b'\\' => {
+                    let (c, width) = Self::char_at(b, at + 2)?;
+                    i = at + 2 + width;
+                    match c {
+                        b'u' => {
+                            let hex = b.get(i..i + 4)?;
+                            hex.iter().all(u8::is_ascii_hexdigit).then_some(())?;
+                            i += 4;
+                        }
+                        c => {
+                            short_escape(c)?;
+                        }
+                    }
+                }
+                b'/' => i = at + 2,
+                b'u' => match Self::hex(b, at + 2)? {
+                    // A control character, the quote, the backslash, a surrogate.
+                    0..0x20 | 0x22 | 0x5c | 0xD800..=0xDFFF => return None,
+                    _ => i = at + 6,
+                },
+                // A control character (`\n`...) inside the text's string.
+                _ => return None,
+            }
+        }
+    }
+}
+
+struct Parser<'a, S = Plain> {
     b: &'a [u8],
     i: usize,
     depth: usize,
+    source: std::marker::PhantomData<S>,
 }
 
-impl<'a> Parser<'a> {
+impl<'a, S: Source> Parser<'a, S> {
     #[inline]
     fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+        S::char_at(self.b, self.i).map(|(c, _)| c)
+    }
+
+    /// Moves past the character at hand.
+    #[inline]
+    fn bump(&mut self) {
+        if let Some((_, width)) = S::char_at(self.b, self.i) {
+            self.i += width;
+        }
     }
 
     #[inline]
     fn next(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.i += 1;
+        let (c, width) = S::char_at(self.b, self.i)?;
+        self.i += width;
         Some(c)
     }
 
@@ -222,7 +468,7 @@ impl<'a> Parser<'a> {
     #[inline]
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.i += 1;
+            self.bump();
         }
     }
 
@@ -240,8 +486,7 @@ impl<'a> Parser<'a> {
     }
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
-        let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+        word.iter().try_for_each(|c| self.expect(*c))
     }
 
     fn enter(&mut self) -> Option<()> {
@@ -256,6 +501,7 @@ impl<'a> Parser<'a> {
             b: bytes,
             i: 0,
             depth: 0,
+            source: std::marker::PhantomData,
         };
         p.ws();
         inner(&mut p)?;
@@ -277,10 +523,10 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.enter()?;
-        self.i += 1;
+        self.bump();
         self.ws();
         if self.peek() == Some(b'}') {
-            self.i += 1;
+            self.bump();
         } else {
             loop {
                 self.ws();
@@ -308,10 +554,10 @@ impl<'a> Parser<'a> {
     /// Walks an array (at its `[`), `item` reading each value.
     fn array_items(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
         self.enter()?;
-        self.i += 1;
+        self.bump();
         self.ws();
         if self.peek() == Some(b']') {
-            self.i += 1;
+            self.bump();
         } else {
             loop {
                 self.ws();
@@ -331,25 +577,7 @@ impl<'a> Parser<'a> {
     /// The tool calls of a `content` value (see [`content_calls`]).
     fn content_calls(&mut self) -> Option<usize> {
         match self.peek()? {
-            b'"' => {
-                let raw = self.string()?;
-                let body = raw.trim_ascii_start();
-                // Blocks written as JSON text, or a start only a decoder can read.
-                let undecided = body.starts_with(b"[{")
-                    || body.first().is_some_and(|b| *b == b'\\' || *b >= 0x80);
-                if !undecided {
-                    return Some(0);
-                }
-                let text = unescape(raw)?;
-                let text = text.trim_ascii_start();
-                // What Unicode calls white space beyond ASCII's (a vertical tab, U+00A0...)
-                // is for the decoder to trim.
-                match text.first() {
-                    Some(b) if *b >= 0x80 || *b < 0x20 => None,
-                    _ if !text.starts_with(b"[{") => Some(0),
-                    _ => array_calls(text),
-                }
-            }
+            b'"' => text_calls(self.string()?),
             b'[' => {
                 let mut calls = 0;
                 self.array_items(|p| {
@@ -395,30 +623,30 @@ impl<'a> Parser<'a> {
     fn digits(&mut self) -> usize {
         let start = self.i;
         while let Some(b'0'..=b'9') = self.peek() {
-            self.i += 1;
+            self.bump();
         }
         self.i - start
     }
 
     fn number(&mut self) -> Option<()> {
         if self.peek() == Some(b'-') {
-            self.i += 1;
+            self.bump();
         }
         match self.peek()? {
-            b'0' => self.i += 1,
+            b'0' => self.bump(),
             b'1'..=b'9' => {
                 self.digits();
             }
             _ => return None,
         }
         if self.peek() == Some(b'.') {
-            self.i += 1;
+            self.bump();
             (self.digits() > 0).then_some(())?;
         }
         if let Some(b'e' | b'E') = self.peek() {
-            self.i += 1;
+            self.bump();
             if let Some(b'+' | b'-') = self.peek() {
-                self.i += 1;
+                self.bump();
             }
             (self.digits() > 0).then_some(())?;
         }
@@ -426,64 +654,12 @@ impl<'a> Parser<'a> {
     }
 
     /// Scans a string starting at its opening quote; returns its raw contents.
-    ///
-    /// 64 bytes at a time: masks of quotes, backslashes and control bytes; which bytes
-    /// are escaped follows from the lengths of backslash runs (a carry links blocks); the
-    /// first unescaped quote ends the string.
     fn string(&mut self) -> Option<&'a [u8]> {
         self.expect(b'"')?;
         let start = self.i;
-        let b = self.b;
-        let mut carry = 0u64;
-        let mut padded = [b'a'; 64];
-        loop {
-            let (block, real) = match b.get(self.i..self.i + 64) {
-                Some(block) => (block, 64),
-                None => {
-                    let rest = b.get(self.i..)?;
-                    padded[..rest.len()].copy_from_slice(rest);
-                    padded[rest.len()..].fill(b'a');
-                    (&padded[..], rest.len())
-                }
-            };
-            let m = masks(block);
-            let (escaped, carry_out) = escaped_positions(m.backslash, carry);
-            let closing = m.quote & !escaped;
-            let end = if closing == 0 {
-                64
-            } else {
-                closing.trailing_zeros() as usize
-            };
-            let before_end = if end == 64 { !0 } else { (1u64 << end) - 1 };
-            if m.control & before_end != 0 {
-                return None;
-            }
-            let mut to_check = escaped & before_end;
-            while to_check != 0 {
-                let at = to_check.trailing_zeros() as usize;
-                to_check &= to_check - 1;
-                match block[at] {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
-                    b'u' => {
-                        let hex = b.get(self.i + at + 1..self.i + at + 5)?;
-                        hex.iter().all(u8::is_ascii_hexdigit).then_some(())?;
-                    }
-                    _ => return None,
-                }
-            }
-            if end < 64 {
-                if end >= real {
-                    return None;
-                }
-                self.i += end + 1;
-                return Some(&b[start..self.i - 1]);
-            }
-            if real < 64 {
-                return None;
-            }
-            carry = u64::from(carry_out);
-            self.i += 64;
-        }
+        let (end, after) = S::string_end(self.b, start)?;
+        self.i = after;
+        Some(&self.b[start..end])
     }
 }
 
@@ -684,6 +860,36 @@ mod tests {
         .prop_map(|parts| parts.concat())
     }
 
+    /// `text` as a JSON string: as serde spells it (0), every character but letters and
+    /// digits as `\u` escapes, astral ones as surrogate pairs (1), or with `\/` and the
+    /// short escapes (2).
+    fn spell(text: &str, how: usize) -> String {
+        if how == 0 {
+            return serde_json::to_string(text).unwrap_or_default();
+        }
+        let mut out = String::from("\"");
+        for c in text.chars() {
+            match (how, c) {
+                (_, 'a'..='z' | 'A'..='Z' | '0'..='9') => out.push(c),
+                (1, c) => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{u:04x}"));
+                    }
+                }
+                (_, '/') => out.push_str("\\/"),
+                (_, '"') => out.push_str("\\\""),
+                (_, '\\') => out.push_str("\\\\"),
+                (_, '\n') => out.push_str("\\n"),
+                (_, '\t') => out.push_str("\\t"),
+                (_, c) if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                (_, c) => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
     #[test]
     fn backslash_runs_across_blocks() {
         for pad in 0..70 {
@@ -715,6 +921,43 @@ mod tests {
         fn agrees_with_serde_json(s in jsonish()) {
             let serde_ok = serde_json::from_str::<serde::de::IgnoredAny>(&s).is_ok();
             prop_assert_eq!(is_valid(s.as_bytes()), serde_ok, "input {:?}", s);
+        }
+
+        /// Blocks written as JSON text inside a string, however the string spells them,
+        /// count the same walked where they are as decoded first.
+        #[test]
+        fn blocks_in_a_string_count_as_decoded(
+            text in prop_oneof![
+                proptest::collection::vec(prop_oneof![
+                    Just(r#"{"type":"tool_use","input":{"cmd":"a \"q\" \\ \u00e9 \ud83d"}}"#.to_string()),
+                    Just(r#"{"type":"text","text":"[{\"type\":\"tool_use\"}]"}"#.to_string()),
+                    Just(r#"{"type":"tool-result","output":{"type":"text","value":"x\ny"}}"#.to_string()),
+                    Just(r#"{"type":"text","type":"tool-call"}"#.to_string()),
+                    Just(r#"{"ty\u0070e":"tool_use"}"#.to_string()),
+                    Just(r#"{"type":7, "n":[1.5e3,-0,true,null]}"#.to_string()),
+                    Just(r#"{"type":"tool_use","k":"\\\"\/\b\f\r\t\u0041\\"}"#.to_string()),
+                    Just("{\"type\":\"text\",\"text\":\"a\nb\tc\u{7f}\"}".to_string()),
+                    Just("{\"type\":\"text\",\"text\":\"a\u{1}b\"}".to_string()),
+                    Just(r#"{"type":"tool_use","bad":"\x"}"#.to_string()),
+                    Just(r#"{"type":"tool_use","bad":"\u12"}"#.to_string()),
+                    jsonish(),
+                ], 0..5).prop_map(|b| format!("[{}]", b.join(","))),
+                jsonish().prop_map(|s| format!("[{{{s}")),
+            ],
+            spelling in 0..3usize,
+            pad in 0..2usize,
+        ) {
+            let text = format!("{}{text}{}", " ".repeat(pad), "\n".repeat(pad));
+            let quoted = spell(&text, spelling);
+            let raw = &quoted.as_bytes()[1..quoted.len() - 1];
+            let decoded = unescape(raw).and_then(|t| {
+                let t = t.trim_ascii_start();
+                if t.starts_with(b"[{") { array_calls(t) } else { Some(0) }
+            });
+            if let Some(walked) = array_calls_in::<Escaped>(raw) {
+                prop_assert_eq!(Some(walked), decoded, "{}", quoted);
+            }
+            prop_assert_eq!(text_calls(raw), decoded, "{}", quoted);
         }
 
         #[test]

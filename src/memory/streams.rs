@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::conversation::ConversationEntry;
 use super::events::{Event, EventKind};
 use super::far_head::FarHead;
+use super::fast_json::Content;
 use super::json::LineError;
 use super::pulse::{KEPT, Pulse, interval_of};
 use super::talk::Mailbox;
@@ -100,14 +101,13 @@ const PENDING_BYTES: usize = 16 << 20;
 
 /// Decodes only `t` of a line, checking the rest is valid JSON with a string `role`,
 /// without building it. `None` when the line needs the full (tolerant) parser to decide.
-fn light_parse(bytes: &[u8]) -> Option<Option<DateTime<Utc>>> {
+fn light_parse(bytes: &[u8]) -> Option<(Option<DateTime<Utc>>, Content<'_>)> {
     let fields = super::fast_json::conversation_fields(bytes)?;
-    Some(
-        fields
-            .t
-            .and_then(|raw| std::str::from_utf8(raw).ok())
-            .and_then(parse_time),
-    )
+    let t = fields
+        .t
+        .and_then(|raw| std::str::from_utf8(raw).ok())
+        .and_then(parse_time);
+    Some((t, fields.content))
 }
 
 impl ConversationLog {
@@ -188,10 +188,10 @@ impl ConversationLog {
         last_dream: Option<DateTime<Utc>>,
     ) -> Result<(), LineError> {
         self.index.record(line_no, offset);
-        let t = match light_parse(bytes) {
-            Some(t) => t,
+        let (t, content) = match light_parse(bytes) {
+            Some(read) => read,
             None => match ConversationEntry::parse(bytes) {
-                Ok(e) => e.t,
+                Ok(e) => (e.t, Content::Unsettled),
                 Err(e) => {
                     self.bad_lines += 1;
                     return Err(e);
@@ -207,7 +207,7 @@ impl ConversationLog {
                 && self.pulse.keeps(t)
                 && may_call_tools(bytes);
             if (fatigue || pulse)
-                && let Some(calls) = super::tool_calls::count(bytes)
+                && let Some(calls) = super::tool_calls::count_found(content, bytes)
             {
                 let calls = calls as u32;
                 if calls > 0 {
@@ -597,7 +597,7 @@ fn pulse_floor(path: &Path, from: u64) -> Option<i64> {
         .filter(|line| may_call_tools(line))
         .filter(|line| super::tool_calls::count(line).is_some_and(|n| n > 0))
         .filter_map(|line| match light_parse(line) {
-            Some(t) => t,
+            Some((t, _)) => t,
             None => ConversationEntry::parse(line).ok().and_then(|e| e.t),
         })
         .map(interval_of)

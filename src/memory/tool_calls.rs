@@ -10,12 +10,32 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::conversation::ConversationEntry;
+use super::fast_json::Content as Found;
 
 /// The tool calls of a conversation line; `None` when it is not a valid entry.
 pub fn count(line: &[u8]) -> Option<usize> {
     if let Some(calls) = super::fast_json::content_calls(line) {
         return Some(calls);
     }
+    decoded(line)
+}
+
+/// [`count`] for a line whose `content` [`conversation_fields`] already found: the line
+/// is not walked again where that value settles the count.
+///
+/// [`conversation_fields`]: super::fast_json::conversation_fields
+pub fn count_found(content: Found, line: &[u8]) -> Option<usize> {
+    let settled = match content {
+        Found::Absent => Some(0),
+        Found::Text(raw) => super::fast_json::text_calls(raw),
+        Found::Value(value) => super::fast_json::value_calls(value),
+        Found::Unsettled => None,
+    };
+    settled.or_else(|| decoded(line))
+}
+
+/// The count read by a decoder: serde's quick read, else the full parse.
+fn decoded(line: &[u8]) -> Option<usize> {
     let quick = by_serde(line);
     match quick {
         Some(n) => Some(n),
@@ -258,6 +278,10 @@ mod tests {
             let full = ConversationEntry::parse(line.as_bytes()).ok().map(|e| e.tool_calls());
             if full.is_some() {
                 proptest::prop_assert_eq!(count(line.as_bytes()), full, "{}", line);
+                // And so from the content the fields' walk found.
+                if let Some(fields) = super::super::fast_json::conversation_fields(line.as_bytes()) {
+                    proptest::prop_assert_eq!(count_found(fields.content, line.as_bytes()), full, "{}", line);
+                }
             }
         }
     }
