@@ -127,9 +127,11 @@ impl Bytes {
         }
     }
 
-    /// A whole file or window: base64 past [`BULK`] bytes, else as [`Bytes::of`].
+    /// A whole file or window: past [`BULK`] bytes, base64 unless JSON would escape
+    /// little of it (prose, such as `observations.md` or a diary, travels as text, a
+    /// quarter smaller than its base64); else as [`Bytes::of`].
     pub fn bulk(bytes: &[u8]) -> Self {
-        if bytes.len() > BULK {
+        if bytes.len() > BULK && escaping(bytes) > bytes.len() / 8 {
             Self::B64(STANDARD.encode(bytes))
         } else {
             Self::of(bytes)
@@ -143,6 +145,20 @@ impl Bytes {
             Self::B64(text) => STANDARD.decode(text).ok(),
         }
     }
+}
+
+/// About how many bytes a JSON string of `bytes` made inert ([`line`]) adds: a quote, a
+/// backslash, a line end one each, another control character or a lead byte of the C1
+/// controls (and of the rest of U+0080..U+00BF, to be safe) five.
+fn escaping(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' => 1,
+            0..0x20 | 0x7f | 0xc2 => 5,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// What the near side asks, each numbered by `req` (its [`Report::Reply`] carries it).
@@ -327,13 +343,33 @@ mod tests {
     }
 
     #[test]
-    fn a_large_put_travels_as_base64_and_a_small_one_as_text() {
-        let big = "é".repeat(BULK);
-        assert!(matches!(Bytes::bulk(big.as_bytes()), Bytes::B64(_)));
-        assert_eq!(
-            Bytes::bulk(big.as_bytes()).decode().unwrap(),
-            big.as_bytes()
-        );
+    fn large_json_lines_travel_as_base64_and_prose_and_small_puts_as_text() {
+        let lines =
+            r#"{"t":"2026-03-01T00:00:00Z","role":"user","content":"[{\"type\":\"text\"}]"}"#
+                .repeat(BULK / 40)
+                + "\n";
+        let prose =
+            "RED 09:14 the café's well ran dry; \"boil it\" said Zürich\n".repeat(BULK / 40);
+        let controls = "x\u{9b}y\n".repeat(BULK);
+        for (text, base64) in [(&lines, true), (&prose, false), (&controls, true)] {
+            let b = Bytes::bulk(text.as_bytes());
+            assert_eq!(matches!(b, Bytes::B64(_)), base64, "{}", &text[..60]);
+            assert_eq!(b.decode().unwrap(), text.as_bytes());
+            // Read back from its wire line as it was.
+            let report = Report::File {
+                id: "c1".into(),
+                file: ".self/observations.md".into(),
+                op: FileOp::Put {
+                    base: 0,
+                    size: text.len() as u64,
+                    bytes: b.clone(),
+                },
+            };
+            let mut out = Vec::new();
+            write_line(&mut out, &report).unwrap();
+            let back = parse(std::str::from_utf8(&out).unwrap().trim_end()).unwrap();
+            assert_eq!(back, report);
+        }
         assert_eq!(Bytes::bulk(b"small"), Bytes::Data("small".into()));
     }
 
