@@ -36,6 +36,9 @@ pub struct LiveGarden {
     /// At each listing, how many new creatures are opened at once; the rest are opened
     /// beside the loop (a large garden at the start, a far garden's copy when it lands).
     open_first: Option<usize>,
+    /// The creatures that held an unfinished line back when last read: noted at each
+    /// read, so that no batch goes through every creature to ask.
+    holding: BTreeSet<PathBuf>,
 }
 
 /// Creatures a safety-net poll tick re-stats beside filesystem events that cannot be
@@ -87,6 +90,7 @@ impl LiveGarden {
             poll_cursor: 0,
             opening: Opening::default(),
             open_first,
+            holding: BTreeSet::new(),
         };
         live.rescan_garden();
         live.tick_while_unsettled();
@@ -111,6 +115,7 @@ impl LiveGarden {
             if !missed.is_empty() {
                 creature.refresh_paths(&missed);
             }
+            note_holding(&mut self.holding, &path, &creature);
             self.creatures.insert(path.clone(), creature);
             out.push(LiveChange::Added(path));
         }
@@ -151,8 +156,7 @@ impl LiveGarden {
     /// The safety net ticks only while something is left to settle; at rest the
     /// watcher's events are all that wakes the garden.
     fn tick_while_unsettled(&mut self) {
-        let held = self.creatures.values().any(Creature::holds_unfinished_line);
-        self.watcher.tick_while(held);
+        self.watcher.tick_while(!self.holding.is_empty());
     }
 
     fn apply_batch(&mut self, batch: &WatchBatch) -> Vec<LiveChange> {
@@ -180,17 +184,29 @@ impl LiveGarden {
                 }
             }
         }
-        for (root, creature) in &mut self.creatures {
-            let changes = if everything {
-                creature.refresh()
-            } else {
-                let Some(mine) = hinted.remove(root.as_path()) else {
+        if everything {
+            for (root, creature) in &mut self.creatures {
+                let changes = creature.refresh();
+                note_holding(&mut self.holding, root, creature);
+                if !changes.is_empty() {
+                    out.push(LiveChange::Changed(root.clone(), changes));
+                }
+            }
+        } else {
+            // The hinted creatures alone, in the garden's order.
+            let mut roots: Vec<PathBuf> = hinted.keys().map(|r| r.to_path_buf()).collect();
+            sort_naturally(&mut roots);
+            for root in roots {
+                let (Some(mine), Some(creature)) =
+                    (hinted.remove(root.as_path()), self.creatures.get_mut(&root))
+                else {
                     continue;
                 };
-                creature.refresh_paths(&mine)
-            };
-            if !changes.is_empty() {
-                out.push(LiveChange::Changed(root.clone(), changes));
+                let changes = creature.refresh_paths(&mine);
+                note_holding(&mut self.holding, &root, creature);
+                if !changes.is_empty() {
+                    out.push(LiveChange::Changed(root, changes));
+                }
             }
         }
         if structural {
@@ -210,12 +226,17 @@ impl LiveGarden {
         } else {
             Vec::new()
         };
-        for (root, creature) in &mut self.creatures {
-            if creature.holds_unfinished_line() {
-                let changes = creature.refresh();
-                if !changes.is_empty() {
-                    out.push(LiveChange::Changed(root.clone(), changes));
-                }
+        let mut held: Vec<PathBuf> = self.holding.iter().cloned().collect();
+        sort_naturally(&mut held);
+        for root in held {
+            let Some(creature) = self.creatures.get_mut(&root) else {
+                self.holding.remove(&root);
+                continue;
+            };
+            let changes = creature.refresh();
+            note_holding(&mut self.holding, &root, creature);
+            if !changes.is_empty() {
+                out.push(LiveChange::Changed(root, changes));
             }
         }
         out
@@ -237,6 +258,7 @@ impl LiveGarden {
             .take(POLL_SLICE)
         {
             let changes = creature.refresh();
+            note_holding(&mut self.holding, root, creature);
             if !changes.is_empty() {
                 out.push(LiveChange::Changed(root.clone(), changes));
             }
@@ -261,6 +283,7 @@ impl LiveGarden {
         let diff = self.garden.scan();
         let mut out = Vec::new();
         for path in diff.removed {
+            self.holding.remove(&path);
             if self.creatures.remove(&path).is_some() {
                 out.push(LiveChange::Removed(path));
             } else {
@@ -289,6 +312,7 @@ impl LiveGarden {
 
     fn open_creature(&mut self, path: &Path) {
         let creature = self.open_with().open(path);
+        note_holding(&mut self.holding, path, &creature);
         self.creatures.insert(path.to_path_buf(), creature);
     }
 
@@ -334,6 +358,17 @@ impl LiveGarden {
     }
 }
 
+/// Notes whether the creature at `root`, just read, holds an unfinished line back.
+fn note_holding(holding: &mut BTreeSet<PathBuf>, root: &Path, creature: &Creature) {
+    if creature.holds_unfinished_line() {
+        if !holding.contains(root) {
+            holding.insert(root.to_path_buf());
+        }
+    } else {
+        holding.remove(root);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,6 +402,37 @@ mod tests {
             ..WatchBatch::default()
         });
         assert!(live.watcher.watched().contains(&garden.join("b")));
+    }
+
+    /// The creatures holding an unfinished line back are noted as each is read (no batch
+    /// asks every creature), and forgotten once the line ends or the creature goes.
+    #[test]
+    fn the_creatures_holding_an_unfinished_line_are_noted_as_they_are_read() {
+        let (tmp, paths) = garden_of(3);
+        let opts = WatchOptions {
+            poll_interval: None,
+            ..WatchOptions::default()
+        };
+        let (mut live, _rx) = LiveGarden::open(vec![Root::Garden(tmp.path().to_path_buf())], opts);
+        assert!(live.holding.is_empty());
+        let obs = paths[1].join(".self/observations.md");
+        let hint = |path: &Path| WatchBatch {
+            paths: vec![path.to_path_buf()],
+            ..WatchBatch::default()
+        };
+        std::fs::write(&obs, "RED 10:00 half a li").unwrap();
+        live.apply(&hint(&obs));
+        assert_eq!(live.holding.iter().collect::<Vec<_>>(), [&paths[1]]);
+        std::fs::write(&obs, "RED 10:00 half a line\n").unwrap();
+        live.apply(&hint(&obs));
+        assert!(live.holding.is_empty());
+        std::fs::write(&obs, "RED 10:00 half a line\nYLW 10:01 and ano").unwrap();
+        live.apply(&hint(&obs));
+        assert_eq!(live.holding.len(), 1);
+        std::fs::remove_dir_all(&paths[1]).unwrap();
+        live.apply(&hint(&paths[1]));
+        assert!(live.creature(&paths[1]).is_none());
+        assert!(live.holding.is_empty());
     }
 
     fn garden_of(n: usize) -> (tempfile::TempDir, Vec<PathBuf>) {

@@ -174,7 +174,15 @@ fn matches(ui: &CreatureUi, words: &[String]) -> bool {
     if words.is_empty() {
         return true;
     }
-    let name = ui.name.to_lowercase();
+    // Lowered only when it has a capital or more than ASCII: a garden of a thousand is
+    // filtered again at every change.
+    let lowered;
+    let name = if ui.name.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+        lowered = ui.name.to_lowercase();
+        lowered.as_str()
+    } else {
+        ui.name.as_str()
+    };
     let status = ui.summary.status.label();
     let health = ui.health.label().unwrap_or_default();
     words.iter().all(|w| {
