@@ -1,5 +1,6 @@
 //! Background reading held back while the observatory draws its first frame: the head
-//! count of a large log opened for the observatory waits here before it starts. The
+//! count of a large log opened for the observatory, and the opening of a large garden's
+//! creatures past those of the first frame, wait here before they start. The
 //! first frame needs none of it, and on a machine of two cores the count's threads would
 //! take the UI thread's core. Nothing is held unless [`hold`] is called: counts that
 //! someone waits for (`inspect`, `Creature::open`) never wait here.

@@ -460,6 +460,21 @@ mod tests {
         added
     }
 
+    /// While the first frame is drawn (background reading held back), the creatures past
+    /// its own wait to be opened: they take no core from it.
+    #[test]
+    fn the_creatures_past_the_first_frame_wait_for_it() {
+        let (tmp, _paths) = garden_of(40);
+        let root = vec![Root::Garden(tmp.path().to_path_buf())];
+        let held = crate::memory::background::hold();
+        let (mut live, _rx) = LiveGarden::open_progressive(root, WatchOptions::default(), 16);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(live.take_opened(100), []);
+        assert_eq!(live.loading(), Some((16, 40)));
+        drop(held);
+        assert_eq!(take_all(&mut live).len(), 24);
+    }
+
     /// A large garden is found at once and its first creatures opened: the first frame
     /// is drawn with them, the others are read on threads beside the loop.
     #[test]

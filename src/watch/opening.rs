@@ -79,6 +79,9 @@ impl Opening {
             std::thread::Builder::new()
                 .name("dreamwatch-open".into())
                 .spawn(move || {
+                    // The first frame's creatures are opened on the loop's thread: these
+                    // wait for it, not to take its core.
+                    crate::memory::background::wait();
                     loop {
                         let next = queue
                             .lock()

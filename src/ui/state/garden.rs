@@ -177,7 +177,11 @@ fn matches(ui: &CreatureUi, words: &[String]) -> bool {
     // Lowered only when it has a capital or more than ASCII: a garden of a thousand is
     // filtered again at every change.
     let lowered;
-    let name = if ui.name.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+    let name = if ui
+        .name
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
         lowered = ui.name.to_lowercase();
         lowered.as_str()
     } else {
