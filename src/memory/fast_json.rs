@@ -155,17 +155,6 @@ pub fn content_calls(line: &[u8]) -> Option<usize> {
     Some(calls.unwrap_or(0))
 }
 
-/// The tool calls of a `content` value as [`conversation_fields`] hands it over, counted
-/// as [`content_calls`] counts them in the whole line; `None` when it cannot settle them.
-pub fn value_calls(value: &[u8]) -> Option<usize> {
-    let mut calls = 0;
-    Parser::<Plain>::whole(value, |p| {
-        calls = p.content_calls()?;
-        Some(())
-    })?;
-    Some(calls)
-}
-
 /// The tool calls of a `content` string (raw, without its quotes): blocks written in it
 /// as JSON text, else none; `None` when only a decoder can say.
 pub fn text_calls(raw: &[u8]) -> Option<usize> {
@@ -338,12 +327,13 @@ impl Source for Plain {
                 let at = to_check.trailing_zeros() as usize;
                 to_check &= to_check - 1;
                 match block[at] {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
                     b'u' => {
                         let hex = b.get(i + at + 1..i + at + 5)?;
                         hex.iter().all(u8::is_ascii_hexdigit).then_some(())?;
                     }
-                    _ => return None,
+                    c => {
+                        short_escape(c)?;
+                    }
                 }
             }
             if end < 64 {

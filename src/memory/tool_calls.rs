@@ -28,7 +28,10 @@ pub fn count_found(content: Found, line: &[u8]) -> Option<usize> {
     let settled = match content {
         Found::Absent => Some(0),
         Found::Text(raw) => super::fast_json::text_calls(raw),
-        Found::Value(value) => super::fast_json::value_calls(value),
+        // A value the walk read whole: an array is walked for its blocks, anything
+        // else holds none.
+        Found::Value(value) if value.starts_with(b"[") => super::fast_json::array_calls(value),
+        Found::Value(_) => Some(0),
         Found::Unsettled => None,
     };
     settled.or_else(|| decoded(line))

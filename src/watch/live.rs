@@ -187,10 +187,7 @@ impl LiveGarden {
         if everything {
             for (root, creature) in &mut self.creatures {
                 let changes = creature.refresh();
-                note_holding(&mut self.holding, root, creature);
-                if !changes.is_empty() {
-                    out.push(LiveChange::Changed(root.clone(), changes));
-                }
+                after_read(&mut self.holding, &mut out, root, creature, changes);
             }
         } else {
             // The hinted creatures alone, in the garden's order.
@@ -203,10 +200,7 @@ impl LiveGarden {
                     continue;
                 };
                 let changes = creature.refresh_paths(&mine);
-                note_holding(&mut self.holding, &root, creature);
-                if !changes.is_empty() {
-                    out.push(LiveChange::Changed(root, changes));
-                }
+                after_read(&mut self.holding, &mut out, &root, creature, changes);
             }
         }
         if structural {
@@ -234,10 +228,7 @@ impl LiveGarden {
                 continue;
             };
             let changes = creature.refresh();
-            note_holding(&mut self.holding, &root, creature);
-            if !changes.is_empty() {
-                out.push(LiveChange::Changed(root, changes));
-            }
+            after_read(&mut self.holding, &mut out, &root, creature, changes);
         }
         out
     }
@@ -258,10 +249,7 @@ impl LiveGarden {
             .take(POLL_SLICE)
         {
             let changes = creature.refresh();
-            note_holding(&mut self.holding, root, creature);
-            if !changes.is_empty() {
-                out.push(LiveChange::Changed(root.clone(), changes));
-            }
+            after_read(&mut self.holding, &mut out, root, creature, changes);
         }
         self.poll_cursor = start + POLL_SLICE;
         out
@@ -355,6 +343,21 @@ impl LiveGarden {
             dirs.extend(watched_dirs(path));
         }
         self.watcher.set_dirs(dirs);
+    }
+}
+
+/// After the creature at `root` was read again: what it changed said in `out`, whether
+/// it holds an unfinished line back noted.
+fn after_read(
+    holding: &mut BTreeSet<PathBuf>,
+    out: &mut Vec<LiveChange>,
+    root: &Path,
+    creature: &Creature,
+    changes: Vec<Change>,
+) {
+    note_holding(holding, root, creature);
+    if !changes.is_empty() {
+        out.push(LiveChange::Changed(root.to_path_buf(), changes));
     }
 }
 
