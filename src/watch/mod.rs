@@ -2,6 +2,8 @@
 //! (batched, deduplicated, then re-stat'ed by the model), a polling fallback, and the
 //! live garden that applies the hints to every creature's model.
 
+#[cfg(target_os = "linux")]
+mod dir_events;
 mod live;
 mod opening;
 mod watcher;

@@ -7,6 +7,7 @@ use std::sync::mpsc as std_mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[cfg(not(target_os = "linux"))]
 use notify::{RecommendedWatcher, RecursiveMode};
 use tokio::sync::mpsc;
 
@@ -53,12 +54,41 @@ pub enum WatchMode {
     Polling,
 }
 
-/// What watches one directory (non-recursively): notify's watcher, or a fake in tests.
+/// What watches one directory (non-recursively): inotify asked for changes only on
+/// Linux, notify's watcher elsewhere, or a fake in tests.
 trait DirWatch: Send {
     fn watch(&mut self, dir: &Path) -> notify::Result<()>;
     fn unwatch(&mut self, dir: &Path) -> notify::Result<()>;
 }
 
+#[cfg(target_os = "linux")]
+impl DirWatch for super::dir_events::DirEvents {
+    fn watch(&mut self, dir: &Path) -> notify::Result<()> {
+        super::dir_events::DirEvents::watch(self, dir)
+    }
+
+    fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
+        super::dir_events::DirEvents::unwatch(self, dir)
+    }
+}
+
+/// Starts the directory watch whose events go to `tx`.
+#[cfg(target_os = "linux")]
+fn dir_watch(
+    tx: std_mpsc::Sender<notify::Result<notify::Event>>,
+) -> notify::Result<Box<dyn DirWatch>> {
+    let events = super::dir_events::DirEvents::start(tx).map_err(notify::Error::io)?;
+    Ok(Box::new(events))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn dir_watch(
+    tx: std_mpsc::Sender<notify::Result<notify::Event>>,
+) -> notify::Result<Box<dyn DirWatch>> {
+    Ok(Box::new(notify::recommended_watcher(tx)?))
+}
+
+#[cfg(not(target_os = "linux"))]
 impl DirWatch for RecommendedWatcher {
     fn watch(&mut self, dir: &Path) -> notify::Result<()> {
         notify::Watcher::watch(self, dir, RecursiveMode::NonRecursive)
@@ -99,7 +129,7 @@ impl Watcher {
             None
         } else {
             let (raw_tx, raw_rx) = std_mpsc::channel::<notify::Result<notify::Event>>();
-            match notify::recommended_watcher(raw_tx) {
+            match dir_watch(raw_tx) {
                 Ok(w) => {
                     let batch_tx = tx.clone();
                     let window = opts.batch_window;
@@ -108,7 +138,7 @@ impl Watcher {
                         .name("dreamwatch-watch".into())
                         .spawn(move || batch_events(raw_rx, batch_tx, window, &trouble))
                         .ok()
-                        .map(|_| Box::new(w) as Box<dyn DirWatch>)
+                        .map(|_| w)
                 }
                 Err(e) => {
                     tracing::warn!("filesystem events unavailable ({e}); polling instead");
