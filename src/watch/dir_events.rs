@@ -73,10 +73,14 @@ impl DirEvents {
     }
 
     pub fn watch(&mut self, dir: &Path) -> notify::Result<()> {
-        let wd = self
-            .watches
-            .add(dir, mask())
-            .map_err(|e| notify::Error::io(e).add_path(dir.to_path_buf()))?;
+        let wd = self.watches.add(dir, mask()).map_err(|e| {
+            // As notify says it: "no space" here is the limit of watches a user may hold.
+            let error = match e.raw_os_error() {
+                Some(libc::ENOSPC) => notify::Error::new(notify::ErrorKind::MaxFilesWatch),
+                _ => notify::Error::io(e),
+            };
+            error.add_path(dir.to_path_buf())
+        })?;
         let mut dirs = lock(&self.dirs);
         dirs.by_wd.insert(wd.clone(), dir.to_path_buf());
         if let Some(old) = dirs.by_dir.insert(dir.to_path_buf(), wd.clone())
