@@ -5,6 +5,10 @@ conversation log, against `less +G` on the same log in the same run.
     python3 benches/gen_creature.py /tmp/big/creature --size 1G
     cargo build --release
     python3 benches/first_frame.py /tmp/big/creature [--view 4] [--runs 3]
+    python3 benches/first_frame.py /tmp/dreamwatch-bench/garden-200-1M --view "" --vs OTHER_BINARY
+
+A garden (no conversation of its own) is timed without the peer. With `--vs` another
+binary is timed by turns with `--bin`, in the same run.
 
 dreamwatch runs in a pseudo-terminal (120x36); the clock stops at the end of its first
 frame (frames are wrapped in synchronized updates). With `--view 4` the key 4 is sent once
@@ -66,26 +70,36 @@ def run_less(log, env, flags):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("creature")
+    ap.add_argument("creature", help="a creature, or a garden (timed without the peer)")
     ap.add_argument("--bin", default="target/release/dreamwatch")
     ap.add_argument("--view", default="4", help="key to press after the first frame ('' for none)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--vs", default=None, help="another dreamwatch binary, timed by turns with --bin")
     args = ap.parse_args()
     env = dict(os.environ, HOME="/nonexistent", TERM="xterm-256color", LESS="")
     log = os.path.join(args.creature, ".self", "conversation.jsonl")
-    size = os.path.getsize(log)
-    dw = [run_dreamwatch(os.path.abspath(args.bin), args.creature, env, args.view) for _ in range(args.runs)]
-    less = [run_less(log, env, []) for _ in range(args.runs)]
-    less_n = [run_less(log, env, ["-n"]) for _ in range(args.runs)]
-    result = {
-        "log_bytes": size,
-        "dreamwatch_first_frame_ms": round(statistics.median(r[0] for r in dw) * 1000, 1),
-        "dreamwatch_view_frame_ms": round(statistics.median(r[1] for r in dw) * 1000, 1) if args.view else None,
-        "dreamwatch_peak_rss_mib": round(max(r[2] for r in dw) / 1024, 1),
-        "less_+G_ms": round(statistics.median(r[0] for r in less) * 1000, 1),
-        "less_peak_rss_mib": round(max(r[1] for r in less) / 1024, 1),
-        "less_-n_+G_ms": round(statistics.median(r[0] for r in less_n) * 1000, 1),
-    }
+    binaries = [args.bin] + ([args.vs] if args.vs else [])
+    dw = {b: [] for b in binaries}
+    for _ in range(args.runs):
+        for b in binaries:
+            dw[b].append(run_dreamwatch(os.path.abspath(b), args.creature, env, args.view))
+    result = {}
+    for b, runs in dw.items():
+        key = "dreamwatch" if b == args.bin else f"vs {b}"
+        result[key] = {
+            "first_frame_ms": round(statistics.median(r[0] for r in runs) * 1000, 1),
+            "view_frame_ms": round(statistics.median(r[1] for r in runs) * 1000, 1) if args.view else None,
+            "peak_rss_mib": round(max(r[2] for r in runs) / 1024, 1),
+        }
+    if os.path.isfile(log):
+        less = [run_less(log, env, []) for _ in range(args.runs)]
+        less_n = [run_less(log, env, ["-n"]) for _ in range(args.runs)]
+        result |= {
+            "log_bytes": os.path.getsize(log),
+            "less_+G_ms": round(statistics.median(r[0] for r in less) * 1000, 1),
+            "less_peak_rss_mib": round(max(r[1] for r in less) / 1024, 1),
+            "less_-n_+G_ms": round(statistics.median(r[0] for r in less_n) * 1000, 1),
+        }
     print(json.dumps(result, indent=2))
 
 
