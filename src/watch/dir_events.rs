@@ -20,6 +20,8 @@ use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask, Watches};
 use notify::event::{AccessKind, AccessMode, CreateKind, Flag, ModifyKind, RemoveKind};
 use notify::{Event, EventKind};
 
+use super::watcher::DirWatch;
+
 /// What is asked of each directory: its entries made, written, closed after writing,
 /// changed, moved and removed, and it itself removed or moved. No opens, no reads.
 fn mask() -> WatchMask {
@@ -71,8 +73,10 @@ impl DirEvents {
             stop,
         })
     }
+}
 
-    pub fn watch(&mut self, dir: &Path) -> notify::Result<()> {
+impl DirWatch for DirEvents {
+    fn watch(&mut self, dir: &Path) -> notify::Result<()> {
         let wd = self.watches.add(dir, mask()).map_err(|e| {
             // As notify says it: "no space" here is the limit of watches a user may hold.
             let error = match e.raw_os_error() {
@@ -92,7 +96,7 @@ impl DirEvents {
         Ok(())
     }
 
-    pub fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
+    fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
         let wd = {
             let mut dirs = lock(&self.dirs);
             let wd = dirs.by_dir.remove(dir).ok_or_else(|| {

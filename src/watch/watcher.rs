@@ -56,20 +56,9 @@ pub enum WatchMode {
 
 /// What watches one directory (non-recursively): inotify asked for changes only on
 /// Linux, notify's watcher elsewhere, or a fake in tests.
-trait DirWatch: Send {
+pub(super) trait DirWatch: Send {
     fn watch(&mut self, dir: &Path) -> notify::Result<()>;
     fn unwatch(&mut self, dir: &Path) -> notify::Result<()>;
-}
-
-#[cfg(target_os = "linux")]
-impl DirWatch for super::dir_events::DirEvents {
-    fn watch(&mut self, dir: &Path) -> notify::Result<()> {
-        super::dir_events::DirEvents::watch(self, dir)
-    }
-
-    fn unwatch(&mut self, dir: &Path) -> notify::Result<()> {
-        super::dir_events::DirEvents::unwatch(self, dir)
-    }
 }
 
 /// Starts the directory watch whose events go to `tx`.
