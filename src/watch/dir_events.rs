@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
-use std::io::{self, Write};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
@@ -48,8 +48,8 @@ struct Dirs {
 pub struct DirEvents {
     watches: Watches,
     dirs: Arc<Mutex<Dirs>>,
-    /// Written to when this goes: the reader's poll wakes and it ends.
-    stop: io::PipeWriter,
+    /// Closed when this goes: the reader's poll sees the hang-up and it ends.
+    _stop: io::PipeWriter,
 }
 
 fn lock(dirs: &Mutex<Dirs>) -> std::sync::MutexGuard<'_, Dirs> {
@@ -62,7 +62,7 @@ impl DirEvents {
         let inotify = Inotify::init()?;
         let watches = inotify.watches();
         let dirs = Arc::new(Mutex::new(Dirs::default()));
-        let (stopped, stop) = io::pipe()?;
+        let (stopped, _stop) = io::pipe()?;
         let read_dirs = dirs.clone();
         thread::Builder::new()
             .name("dreamwatch-inotify".into())
@@ -70,7 +70,7 @@ impl DirEvents {
         Ok(Self {
             watches,
             dirs,
-            stop,
+            _stop,
         })
     }
 }
@@ -112,12 +112,6 @@ impl DirWatch for DirEvents {
     }
 }
 
-impl Drop for DirEvents {
-    fn drop(&mut self) {
-        let _ = self.stop.write_all(&[1]);
-    }
-}
-
 /// Waits for events or the stop, reads what came, hands it on; ends at the stop, a read
 /// error, or when no one takes the events.
 fn read(
@@ -126,25 +120,21 @@ fn read(
     stopped: &io::PipeReader,
     tx: &Sender<notify::Result<Event>>,
 ) {
+    let fail = |e: io::Error| {
+        tracing::warn!("filesystem events stopped: {e}");
+        let _ = tx.send(Err(notify::Error::io(e)));
+    };
     let mut buffer = vec![0u8; 64 << 10];
     loop {
         match wait(inotify.as_fd(), stopped.as_fd()) {
             Ok(Woken::Events) => {}
             Ok(Woken::Stop) => return,
-            Err(e) => {
-                tracing::warn!("filesystem events stopped: {e}");
-                let _ = tx.send(Err(notify::Error::io(e)));
-                return;
-            }
+            Err(e) => return fail(e),
         }
         let events = match inotify.read_events(&mut buffer) {
             Ok(events) => events,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-            Err(e) => {
-                tracing::warn!("filesystem events stopped: {e}");
-                let _ = tx.send(Err(notify::Error::io(e)));
-                return;
-            }
+            Err(e) => return fail(e),
         };
         let mut out = Vec::new();
         {
@@ -203,7 +193,7 @@ enum Woken {
     Stop,
 }
 
-/// Blocks until `events` can be read or `stop` is written to (or closed).
+/// Blocks until `events` can be read or `stop`'s other end is closed.
 fn wait(events: BorrowedFd<'_>, stop: BorrowedFd<'_>) -> io::Result<Woken> {
     let mut fds = [
         libc::pollfd {
@@ -241,6 +231,7 @@ fn wait(events: BorrowedFd<'_>, stop: BorrowedFd<'_>) -> io::Result<Woken> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
     use std::sync::mpsc::{Receiver, channel};
     use std::time::{Duration, Instant};
 
@@ -266,13 +257,26 @@ mod tests {
         (DirEvents::start(tx).unwrap(), rx)
     }
 
-    #[test]
-    fn changes_are_heard_and_reads_are_not() {
+    type Watching = (
+        tempfile::TempDir,
+        PathBuf,
+        DirEvents,
+        Receiver<notify::Result<Event>>,
+    );
+
+    /// A directory `c` in a new temporary directory, watched.
+    fn watching_a_directory() -> Watching {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("c");
         std::fs::create_dir(&dir).unwrap();
         let (mut events, rx) = started();
         events.watch(&dir).unwrap();
+        (tmp, dir, events, rx)
+    }
+
+    #[test]
+    fn changes_are_heard_and_reads_are_not() {
+        let (_tmp, dir, _events, rx) = watching_a_directory();
         let log = dir.join("log.jsonl");
         std::fs::write(&log, "a\n").unwrap();
         assert_eq!(
@@ -317,11 +321,7 @@ mod tests {
 
     #[test]
     fn a_directory_removed_and_made_again_is_watched_again_by_its_path() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("c");
-        std::fs::create_dir(&dir).unwrap();
-        let (mut events, rx) = started();
-        events.watch(&dir).unwrap();
+        let (_tmp, dir, mut events, rx) = watching_a_directory();
         std::fs::remove_dir(&dir).unwrap();
         assert_eq!(
             heard(&rx, Duration::from_millis(50)).0,
