@@ -69,11 +69,17 @@ pub enum Wake {
     Signal,
     /// Creatures of a large garden opened beside the loop: taken in.
     Load,
+    /// The garden is in: the watched history's first looks left while it loaded.
+    Looks,
 }
 
 /// Creatures of a large garden taken in per wake at most while it loads (a frame in
 /// between): they are opened on other threads, taking one in builds its views.
 const LOAD_BATCH: usize = 32;
+
+/// First looks of the watched history taken per wake once the garden is in (a frame in
+/// between: on a first run each writes the store's files of a creature).
+const LOOK_BATCH: usize = 16;
 
 pub async fn run(
     app: &mut App,
@@ -142,8 +148,10 @@ pub async fn run(
         };
         let tick = tokio::time::sleep_until(until);
         let loading = app.garden.loading().is_some();
+        let looks = app.looks_due();
         let first = tokio::select! {
             () = app.garden.opened(), if loading => Wake::Load,
+            () = std::future::ready(()), if looks => Wake::Looks,
             ev = events.next() => Wake::Terminal(ev),
             // The terminal went away: as the end of its stream.
             Some(()) = hangup.recv() => Wake::Terminal(None),
@@ -370,6 +378,10 @@ pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
             let changes = app.garden.take_opened(LOAD_BATCH);
             app.on_changes(changes);
             app.set_loading(app.garden.loading());
+            Vec::new()
+        }
+        Wake::Looks => {
+            app.take_looks(LOOK_BATCH);
             Vec::new()
         }
         Wake::Signal => {

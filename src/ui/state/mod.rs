@@ -247,24 +247,56 @@ impl App {
         if let Some(host) = &far {
             ui.mark_remote(host.clone(), model);
         }
-        // A far creature's copy lives as long as this observatory: no history is kept of it.
-        if let Some(w) = self
-            .watched
-            .as_mut()
-            .filter(|_| link != RunnerLink::Hosted && far.is_none())
-        {
-            let mut loaded = w.load(path);
-            let seen = w.look(path, None, self.now);
-            loaded.records.extend(seen.records);
-            ui.dreams
-                .add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
-            if let Some(text) = loaded.dropped.or(seen.notice) {
-                self.set_notice(text, true);
-            }
-        }
         self.creatures.insert(path.to_path_buf(), ui);
         if self.selected.is_none() {
             self.selected = Some(path.to_path_buf());
+        }
+        // A far creature's copy lives as long as this observatory: no history is kept of it.
+        // While the garden loads, and after it behind those left then.
+        let watched = link != RunnerLink::Hosted && far.is_none();
+        let loading = self.garden.loading().is_some();
+        match self.watched.as_mut() {
+            Some(w) if watched && (loading || w.has_deferred()) => w.defer(path),
+            Some(_) if watched => self.first_look(path),
+            _ => {}
+        }
+    }
+
+    /// The watched history's first look at the creature at `path`: what the store kept
+    /// of it, and what changed while nothing watched, into its dreams.
+    fn first_look(&mut self, path: &Path) {
+        let (Some(w), Some(ui), Some(model)) = (
+            self.watched.as_mut(),
+            self.creatures.get_mut(path),
+            self.garden.creature(path),
+        ) else {
+            return;
+        };
+        let mut loaded = w.load(path);
+        let seen = w.look(path, None, self.now);
+        loaded.records.extend(seen.records);
+        ui.dreams
+            .add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+        if let Some(text) = loaded.dropped.or(seen.notice) {
+            self.set_notice(text, true);
+        }
+    }
+
+    /// Whether first looks left while the garden loaded are due: every row is in.
+    pub fn looks_due(&self) -> bool {
+        self.garden.loading().is_none() && self.watched.as_ref().is_some_and(Watched::has_deferred)
+    }
+
+    /// Takes up to `count` of the first looks left while the garden loaded.
+    pub fn take_looks(&mut self, count: usize) {
+        let paths = self
+            .watched
+            .as_mut()
+            .map(|w| w.take_deferred(count))
+            .unwrap_or_default();
+        for path in paths {
+            self.first_look(&path);
+            self.dirty = true;
         }
     }
 
@@ -317,6 +349,9 @@ impl App {
                 }
                 LiveChange::Removed(path) => {
                     self.looks = notify::Looks::All;
+                    if let Some(w) = self.watched.as_mut() {
+                        w.undefer(&path);
+                    }
                     let before = self.garden_order();
                     let index = before.iter().position(|p| *p == path);
                     let Some(ui) = self.creatures.remove(&path) else {
@@ -344,6 +379,10 @@ impl App {
                 }
                 LiveChange::Changed(path, changes) => {
                     self.looks.add(&path);
+                    // Its first look comes before the look at what changed.
+                    if self.watched.as_mut().is_some_and(|w| w.undefer(&path)) {
+                        self.first_look(&path);
+                    }
                     let (Some(ui), Some(model)) =
                         (self.creatures.get_mut(&path), self.garden.creature(&path))
                     else {

@@ -23,6 +23,10 @@ pub struct Watched {
     failed: bool,
     /// What [`Watched::load`] read of each file's stamp, until the first look uses it.
     stamps: HashMap<PathBuf, BTreeMap<String, Stamp>>,
+    /// Creatures taken in while the garden loads, their first look left until every row
+    /// is in: on a first run it writes the store's files of each, which would hold the
+    /// rows back.
+    deferred: Vec<PathBuf>,
 }
 
 /// What a look found: records to show, and what to tell the operator.
@@ -46,7 +50,31 @@ impl Watched {
             looked: HashSet::new(),
             failed: false,
             stamps: HashMap::new(),
+            deferred: Vec::new(),
         }
+    }
+
+    /// Leaves the first look at `root` for later ([`Watched::take_deferred`]).
+    pub fn defer(&mut self, root: &Path) {
+        self.deferred.push(root.to_path_buf());
+    }
+
+    /// Whether first looks wait.
+    pub fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
+    }
+
+    /// Up to `count` of the creatures whose first look waits, no longer waiting.
+    pub fn take_deferred(&mut self, count: usize) -> Vec<PathBuf> {
+        let keep = self.deferred.len().saturating_sub(count);
+        self.deferred.split_off(keep)
+    }
+
+    /// `root`'s first look no longer waits; whether it did.
+    pub fn undefer(&mut self, root: &Path) -> bool {
+        let before = self.deferred.len();
+        self.deferred.retain(|p| p != root);
+        self.deferred.len() != before
     }
 
     /// The store (the flight recorder reads its versions: blame, the time cursor's past).
