@@ -26,7 +26,11 @@ fleet's grow between runs) and is not measured. Then, from launch:
   - idle: CPU time over --idle seconds with nothing changing on disk, of the observatory
     and summed over the far sides, as a share of one core;
   - far append: a line appended to `a-latency`'s observations.md until it is on screen
-    (the screen captured each time the pane writes, told by a tmux control-mode client), --appends times: p50, p99, max.
+    (the screen captured each time the pane writes, told by a tmux control-mode client), --appends times: p50, p99, max;
+  - with --cold, the disk beside the copies before each run: the time to make 100
+    creature-like copies (700 inodes; a few ms on a quiet disk, ten times that or more on
+    ext4 without a journal shortly after thousands of files were removed nearby, as the
+    run before's copies are at the end of an invocation: leave a few minutes between two).
 Budgets (issue 24): first frame <= 300 ms, all rows <= 1 s after the far sides answer;
 (idle and appends are measured once every log has arrived);
 peak RSS < 300 MiB locally, < 32 MiB per far side of 200 creatures; idle < 0.5 % locally
@@ -107,6 +111,26 @@ def pids_naming(text):
         except (OSError, ValueError):
             continue
     return pids
+
+
+def probe_disk(parent, aside):
+    """Milliseconds to make 100 creature-like copies (700 new files and directories, as the
+    near side's copy makes for 100 far creatures) beside the copies: on ext4 without a
+    journal new inodes cost far more for minutes after thousands were removed nearby (its
+    allocator passes over recently freed ones), and a cold run pays that. The probe's files
+    are moved to `aside`, removed with the copies at the end."""
+    probe = tempfile.mkdtemp(prefix="probe-", dir=parent)
+    t0 = time.perf_counter()
+    for i in range(100):
+        c = os.path.join(probe, f"c{i}")
+        os.makedirs(os.path.join(c, ".self"))
+        for name in ("BIRTH.json", "PURPOSE.md", ".self/observations.md", ".self/dreams.jsonl",
+                     ".self/conversation.jsonl"):
+            with open(os.path.join(c, name), "w") as f:
+                f.write("x" * 100)
+    ms = (time.perf_counter() - t0) * 1000
+    os.rename(probe, os.path.join(aside, os.path.basename(probe)))
+    return round(ms, 1)
 
 
 def all_listed(total):
@@ -229,9 +253,13 @@ def main():
                         aside = tempfile.mkdtemp(prefix="cold-", dir=os.path.dirname(kept))
                         os.rename(kept, os.path.join(aside, "x"))
                         moved_aside.append(aside)
+                copies = os.path.join(env["XDG_CACHE_HOME"], "dreamwatch")
+                probe_ms = probe_disk(copies, moved_aside[-1] if moved_aside else copies)
             if args.grow:
                 grow(fleet, args.hosts, total // args.hosts)
             runs.append(run(binary, fleet, args.hosts, total, env, args.idle, args.appends, measure=True))
+            if args.cold:
+                runs[-1]["disk_probe_ms_per_100_copies"] = probe_ms
         print(json.dumps({"hosts": args.hosts, "creatures": total, "size": args.size,
                           "grown": args.grow,
                           "kept": "nothing (far counts and near copies moved aside)" if args.cold

@@ -2,7 +2,7 @@
 """Append-to-screen latency of the observatory, against `tail -f` in the same run.
 
     cargo build --release
-    python3 benches/latency.py [--bin target/release/dreamwatch] [--lines 300] [--ssh]
+    python3 benches/latency.py [--bin target/release/dreamwatch] [--lines 300] [--older 200] [--ssh]
 
 A creature is written to a temp dir. The observatory runs on it in a pseudo-terminal
 (120x36); `tail -f` runs on the same file in another. For each line appended to
@@ -11,7 +11,9 @@ the write (both terminals are read at once) until:
   - dreamwatch: the end of the next frame it writes (every frame is wrapped in a
     synchronized update, and dreamwatch draws only when something changed);
   - tail -f: the line's bytes appear on its terminal.
-Lines are appended at random intervals (20-80 ms). Prints p50, p90, p99 and max for both.
+Lines are appended at random intervals (20-80 ms). Prints p50, p90, p99 and max for both,
+and the observatory's CPU time an append (the file holds --older observations before the
+first: 20000 make a 1 MB file, whose every append the watched history compares and keeps).
 
 With --ssh, a third observatory watches the same creature as a garden on another machine
 (`dreamwatch ssh://dwbench/PATH`) through an sshd of the benchmark's own on 127.0.0.1 (a
@@ -156,13 +158,13 @@ def start_sshd(tmp, aliases=("dwbench",)):
     sys.exit("--ssh: sshd did not listen")
 
 
-def make_creature(root):
+def make_creature(root, older):
     os.makedirs(os.path.join(root, ".self"))
     with open(os.path.join(root, "BIRTH.json"), "w") as f:
         json.dump({"name": "latency", "model": "bench"}, f)
     with open(os.path.join(root, ".self", "observations.md"), "w") as f:
         f.write("# Observations\n\n## 2026-11-22\n\n")
-        for i in range(200):
+        for i in range(older):
             f.write(f"GRN 10:{i % 60:02d} an older observation number {i}\n")
 
 
@@ -170,6 +172,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="target/release/dreamwatch")
     ap.add_argument("--lines", type=int, default=300)
+    ap.add_argument("--older", type=int, default=200, help="observations in the file before the first append")
     ap.add_argument("--idle", type=float, default=10.0)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--ssh", action="store_true",
@@ -179,7 +182,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="dreamwatch-latency-")
     try:
         creature = os.path.join(tmp, "creature")
-        make_creature(creature)
+        make_creature(creature, args.older)
         obs = os.path.join(creature, ".self", "observations.md")
         env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
                    XDG_STATE_HOME=os.path.join(tmp, "state"), TERM="xterm-256color")
@@ -200,6 +203,7 @@ def main():
         drain(tail_fd)
 
         dw, tail, far = [], [], []
+        appends_from = cpu_seconds(dw_pid)
         with open(obs, "a") as f:
             for i in range(args.lines):
                 line = f"YLW 17:{i % 60:02d} appended line {i} {random.getrandbits(32):08x}\n"
@@ -220,6 +224,7 @@ def main():
                 time.sleep(random.uniform(0.02, 0.08))
 
         drain(dw_fd)
+        cpu_ms_per_append = round(1000 * (cpu_seconds(dw_pid) - appends_from) / args.lines, 2)
         c0 = (cpu_seconds(dw_pid), cpu_seconds(tail_pid))
         time.sleep(args.idle)
         c1 = (cpu_seconds(dw_pid), cpu_seconds(tail_pid))
@@ -231,6 +236,8 @@ def main():
             sshd.kill()
         result = {
             "lines": args.lines,
+            "older": args.older,
+            "cpu_ms_per_append": cpu_ms_per_append,
             "dreamwatch": percentiles(dw),
             "tail -f": percentiles(tail),
             "ratio_p50": round(percentiles(dw)["p50_ms"] / max(percentiles(tail)["p50_ms"], 0.001), 2),

@@ -118,36 +118,37 @@ struct Content {
     line: ObsLine,
 }
 
-fn contents(text: &str) -> Vec<Content> {
-    let mut under: Option<String> = None;
+/// The content lines of `text`, the first under `under` until a header says otherwise.
+fn contents(text: &str, mut under: Option<String>) -> Vec<Content> {
     let mut out = Vec::new();
     for line in text.lines() {
         match parse_item(line) {
-            None | Some(ObsItem::Title) => {}
             Some(ObsItem::Header { date, .. }) => under = Some(date),
-            Some(ObsItem::Observation(o)) => out.push(Content {
-                key: Key {
-                    priority: Some(o.priority),
-                    text: o.text.trim().to_string(),
-                },
+            item => out.extend(key_of(item).map(|key| Content {
+                key,
                 line: ObsLine {
                     text: line.trim().to_string(),
                     under: under.clone(),
                 },
-            }),
-            Some(ObsItem::Prose(p)) => out.push(Content {
-                key: Key {
-                    priority: None,
-                    text: p.trim().to_string(),
-                },
-                line: ObsLine {
-                    text: line.trim().to_string(),
-                    under: under.clone(),
-                },
-            }),
+            })),
         }
     }
     out
+}
+
+/// What identifies a content line (none for a title, a header or a blank).
+fn key_of(item: Option<ObsItem>) -> Option<Key> {
+    match item? {
+        ObsItem::Title | ObsItem::Header { .. } => None,
+        ObsItem::Observation(o) => Some(Key {
+            priority: Some(o.priority),
+            text: o.text.trim().to_string(),
+        }),
+        ObsItem::Prose(p) => Some(Key {
+            priority: None,
+            text: p.trim().to_string(),
+        }),
+    }
 }
 
 /// Classifies what changed between two texts of `observations.md`. Lines are compared
@@ -156,8 +157,16 @@ fn contents(text: &str) -> Vec<Content> {
 /// still present is a duplicate added or removed. A pruned and an added line of the same
 /// text are one line given another priority.
 pub fn diff_observations(before: &str, after: &str) -> ObservationChanges {
-    let before = contents(before);
-    let after = contents(after);
+    match appended(before, after) {
+        Some(tail) => diff_appended(before, tail),
+        None => diff_whole(before, after),
+    }
+}
+
+/// [`diff_observations`] by counting every line of both texts.
+fn diff_whole(before: &str, after: &str) -> ObservationChanges {
+    let before = contents(before, None);
+    let after = contents(after, None);
     let mut count_before: HashMap<&Key, Vec<&ObsLine>> = HashMap::new();
     for c in &before {
         count_before.entry(&c.key).or_default().push(&c.line);
@@ -188,6 +197,73 @@ pub fn diff_observations(before: &str, after: &str) -> ObservationChanges {
         out.duplicated.extend(now[1..].iter().map(|l| (*l).clone()));
     }
     pair_reprioritised(&mut out);
+    out
+}
+
+/// The lines `after` adds at the end of `before`, when that is all it does (whole lines).
+fn appended<'a>(before: &str, after: &'a str) -> Option<&'a str> {
+    let whole_lines = before.is_empty() || before.ends_with('\n');
+    (whole_lines && after.starts_with(before)).then(|| &after[before.len()..])
+}
+
+/// [`diff_observations`] of a file that only grew by `tail`, the same answer without
+/// counting every line of both texts: an observation appended to a file of thousands
+/// costs a look through it for the appended texts. Nothing is pruned, moved or
+/// deduplicated; an appended text already in the file is a duplicate (those ordered by
+/// where the text first stood), a new text added once and duplicated after.
+fn diff_appended(before: &str, tail: &str) -> ObservationChanges {
+    let mut out = ObservationChanges::default();
+    let last_header = before
+        .lines()
+        .rev()
+        .find_map(|line| match parse_item(line) {
+            Some(ObsItem::Header { date, .. }) => Some(date),
+            _ => None,
+        });
+    let fresh = contents(tail, last_header);
+    // Each appended text with its copies, in the order each first came.
+    let mut copies: Vec<(&Key, Vec<&ObsLine>)> = Vec::new();
+    let mut index: HashMap<&Key, usize> = HashMap::new();
+    for c in &fresh {
+        let i = *index.entry(&c.key).or_insert_with(|| {
+            copies.push((&c.key, Vec::new()));
+            copies.len() - 1
+        });
+        copies[i].1.push(&c.line);
+    }
+    // Where each text first stood in the file before, if it did (a line is parsed only
+    // when one of the texts is in it).
+    let mut first_at: Vec<Option<usize>> = vec![None; copies.len()];
+    for (n, line) in before.lines().enumerate() {
+        let maybe = copies
+            .iter()
+            .zip(&first_at)
+            .any(|((key, _), at)| at.is_none() && line.contains(key.text.as_str()));
+        if !maybe {
+            continue;
+        }
+        if let Some(key) = key_of(parse_item(line))
+            && let Some(&i) = index.get(&key)
+        {
+            first_at[i].get_or_insert(n);
+        }
+    }
+    let mut old: Vec<(usize, usize)> = first_at
+        .iter()
+        .enumerate()
+        .filter_map(|(i, at)| at.map(|n| (n, i)))
+        .collect();
+    old.sort_unstable();
+    for (_, i) in old {
+        out.duplicated
+            .extend(copies[i].1.iter().map(|l| (*l).clone()));
+    }
+    for ((_, lines), at) in copies.iter().zip(&first_at) {
+        if let (None, [first, rest @ ..]) = (at, lines.as_slice()) {
+            out.added.push((*first).clone());
+            out.duplicated.extend(rest.iter().map(|l| (*l).clone()));
+        }
+    }
     out
 }
 

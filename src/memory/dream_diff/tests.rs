@@ -160,3 +160,42 @@ fn a_restored_line_keeps_its_priority_and_says_so() {
         "Here is what I learned: (restored by the operator)"
     );
 }
+
+/// Lines of an observations file, a few texts in several copies, priorities and headers.
+fn obs_lines() -> impl proptest::strategy::Strategy<Value = Vec<String>> {
+    use proptest::prelude::*;
+    let line = prop_oneof![
+        (0..3usize, 0..4usize)
+            .prop_map(|(p, t)| { format!("{} 10:0{t} text {t}", ["RED", "YLW", "GRN"][p]) }),
+        (0..3usize).prop_map(|d| format!("## 2026-03-0{d}")),
+        (0..2usize).prop_map(|t| format!("some prose {t}")),
+        Just(String::new()),
+        Just("# Observations".to_string()),
+    ];
+    proptest::collection::vec(line, 0..12)
+}
+
+proptest::proptest! {
+    /// A file that only grew is diffed from what it added, with the answer of a count of
+    /// every line.
+    #[test]
+    fn lines_appended_are_diffed_as_the_whole_files_are(
+        before in obs_lines(),
+        tail in obs_lines(),
+    ) {
+        let before: String = before.iter().map(|l| format!("{l}\n")).collect();
+        let after = format!("{before}{}", tail.iter().map(|l| format!("{l}\n")).collect::<String>());
+        let tail = appended(&before, &after).expect("only appended");
+        proptest::prop_assert_eq!(diff_appended(&before, tail), diff_whole(&before, &after));
+    }
+}
+
+#[test]
+fn a_file_that_did_not_only_grow_is_diffed_whole() {
+    assert_eq!(appended("RED 10:00 a", "RED 10:00 ab\n"), None);
+    assert_eq!(appended("RED 10:00 a\n", "GRN 10:00 a\n"), None);
+    assert_eq!(
+        appended("RED 10:00 a\n", "RED 10:00 a\nGRN 10:01 b\n"),
+        Some("GRN 10:01 b\n")
+    );
+}
