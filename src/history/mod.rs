@@ -191,7 +191,7 @@ impl History {
         let snap = snap_dir.join(file);
         let before = write::read_optional(&snap)
             .map_err(io_at(&snap))?
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
+            .map(crate::text::lossy_owned);
         let since = state.seen.get(file).and_then(|s| s.t);
         let record = before.as_deref().and_then(|before| {
             let changes = FileChanges::between(file, before, text);
@@ -209,16 +209,24 @@ impl History {
             append_private(&changes, r).map_err(io_at(&changes))?;
         }
         let changed = before.as_deref() != Some(text);
-        if changed {
-            self.keep_version(&dir, file, text, now)?;
-        }
+        let version = match changed {
+            true => self.keep_version(&dir, file, text, now)?,
+            false => None,
+        };
         // A file too large for its share of the store is not kept: its next change is
         // not shown (said in docs/observatory.md).
         if (text.len() as u64) <= self.limit / 8 {
             // The same text (a file rewritten as it was: a far copy made again) is not
-            // written again; only its stamp is.
+            // written again; only its stamp is. A text kept as a version is the snapshot
+            // too (another name of the same file: its bytes written once), where the
+            // filesystem links files.
             if changed {
-                replace(&snap, text.as_bytes()).map_err(io_at(&snap))?;
+                version
+                    .map_or_else(
+                        || replace(&snap, text.as_bytes()),
+                        |v| link_over(&v, &snap).or_else(|_| replace(&snap, text.as_bytes())),
+                    )
+                    .map_err(io_at(&snap))?;
             }
             state.seen.insert(
                 file.to_string(),
@@ -239,14 +247,14 @@ impl History {
 
     /// Keeps the text of `file` seen at `now` (the flight recorder's versions: a partial
     /// moment in `moments.jsonl`, the text in `blobs/`, each within a sixteenth of the
-    /// bound, the oldest forgotten first).
+    /// bound, the oldest forgotten first); the file the text is kept in, when it is.
     fn keep_version(
         &self,
         dir: &Path,
         file: &str,
         text: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), HistoryError> {
+    ) -> Result<Option<PathBuf>, HistoryError> {
         let store = self.versions(dir);
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
@@ -260,6 +268,7 @@ impl History {
         if store.moments_bytes() > share {
             store.forget_older_half().map_err(io_at(&blobs))?;
         }
+        let kept = hash.as_deref().map(|h| store.blob_path(h));
         let moment = Moment {
             t: Some(now),
             after: After::Seen,
@@ -269,7 +278,8 @@ impl History {
             dreams: None,
         };
         let path = dir.join(moments::MOMENTS);
-        append_private(&path, &moment).map_err(io_at(&path))
+        append_private(&path, &moment).map_err(io_at(&path))?;
+        Ok(kept)
     }
 
     fn versions(&self, dir: &Path) -> moments::Store {
@@ -440,6 +450,14 @@ fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.as_file()
         .set_permissions(std::fs::Permissions::from_mode(0o600))?;
     io::Write::write_all(&mut tmp, bytes)?;
+    tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+/// Makes `path` another name of the file `from` (mode 0600 as the store's files are),
+/// by a rename over it: a reader sees the old file or the new, whole.
+fn link_over(from: &Path, path: &Path) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = tempfile::Builder::new().make_in(dir, |tmp| std::fs::hard_link(from, tmp))?;
     tmp.persist(path).map(drop).map_err(|e| e.error)
 }
 

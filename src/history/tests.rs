@@ -234,3 +234,38 @@ fn the_same_text_seen_again_is_not_written_again_only_its_stamp() {
     let loaded = h.load(creature.path());
     assert_eq!(loaded.stamps.get("observations.md"), Some(&stamp(2)));
 }
+
+#[test]
+fn a_text_kept_as_a_version_is_written_once_and_outlives_the_version() {
+    use std::os::unix::fs::MetadataExt;
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().join("history"), DEFAULT_LIMIT);
+    h.observe(creature.path(), "observations.md", FULL, at(0), true)
+        .unwrap();
+    h.observe(creature.path(), "observations.md", PRUNED, at(5), false)
+        .unwrap();
+    let dir = h.dir_of(creature.path());
+    let snap = dir.join("snap/observations.md");
+    let blob = h
+        .versions_of(creature.path())
+        .blob_path(&moments::hash(PRUNED.as_bytes()));
+    let (snap_meta, blob_meta) = (
+        std::fs::metadata(&snap).unwrap(),
+        std::fs::metadata(&blob).unwrap(),
+    );
+    assert_eq!(
+        snap_meta.ino(),
+        blob_meta.ino(),
+        "the snapshot is the version's file"
+    );
+    assert_eq!(snap_meta.mode() & 0o777, 0o600);
+    // The versions forgotten, the snapshot is still the text last seen.
+    std::fs::remove_dir_all(dir.join(moments::BLOBS)).unwrap();
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), PRUNED);
+    let r = h
+        .observe(creature.path(), "observations.md", FULL, at(9), false)
+        .unwrap()
+        .unwrap();
+    assert!(pruned_lines(&r).is_empty());
+}

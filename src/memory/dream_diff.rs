@@ -213,9 +213,11 @@ fn appended<'a>(before: &str, after: &'a str) -> Option<&'a str> {
 /// where the text first stood), a new text added once and duplicated after.
 fn diff_appended(before: &str, tail: &str) -> ObservationChanges {
     let mut out = ObservationChanges::default();
+    // Only a line that begins `## ` can be a header: the others are not parsed.
     let last_header = before
         .lines()
         .rev()
+        .filter(|line| line.trim_start().starts_with("## "))
         .find_map(|line| match parse_item(line) {
             Some(ObsItem::Header { date, .. }) => Some(date),
             _ => None,

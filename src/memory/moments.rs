@@ -113,7 +113,7 @@ impl Store {
         &self.dir
     }
 
-    fn blob_path(&self, hash: &str) -> PathBuf {
+    pub fn blob_path(&self, hash: &str) -> PathBuf {
         self.dir.join(BLOBS).join(hash)
     }
 

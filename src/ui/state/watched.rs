@@ -123,7 +123,7 @@ impl Watched {
             let Ok(Some(bytes)) = write::read_optional(&path) else {
                 continue;
             };
-            let text = String::from_utf8_lossy(&bytes);
+            let text = crate::text::lossy(&bytes);
             let first = self.looked.insert((root.to_path_buf(), file));
             match self
                 .store
