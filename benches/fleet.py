@@ -82,13 +82,14 @@ def grow(fleet, hosts, per_host):
                 f.write(last + b"\n")
 
 
-def far_sides(marker, after=0):
+def far_sides(marker, before=frozenset()):
     """Pids of the far sides (`inspect --follow --wire` on a path under `marker`); with
-    `after`, only processes whose pid is larger (started since: far fewer to read while
-    the fleet starts, when the benchmark's own reads would take the cores it measures)."""
+    `before` (the /proc entries at launch), only processes not among them (far fewer to
+    read while the fleet starts, when the benchmark's own reads would take the cores it
+    measures; pids wrap around at pid_max, so a new one may be smaller than the launch's)."""
     pids = []
     for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) <= after:
+        if not entry.isdigit() or entry in before:
             continue
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
@@ -141,12 +142,13 @@ def all_listed(total):
 
 def run(binary, fleet, hosts, total, env, idle, appends, measure):
     argv = [binary] + [f"ssh://dw{h}{fleet}/h{h}" for h in range(1, hosts + 1)]
+    before = frozenset(os.listdir("/proc"))
     pane = Pane(argv, env)
     started = {}
 
     def watch_far_sides():
         while time.perf_counter() - pane.t0 < 60:
-            if len(far_sides(fleet, after=pane.pid)) >= hosts:
+            if len(far_sides(fleet, before)) >= hosts:
                 started["s"] = time.perf_counter() - pane.t0
                 return
             time.sleep(0.01)
