@@ -3,7 +3,9 @@
 //! Budget (DESIGN.md section 6): 2 ms. And the clock's tick over a garden of 1000 (the
 //! fixtures' files hard-linked) and its frame, all active lately and all at rest: what
 //! an observatory does once a minute with nothing else to do (issue 24: idle < 0.5 % of
-//! a core, so well under 50 ms in any 10 s).
+//! a core, so well under 50 ms in any 10 s). And the Observations view's document of a
+//! file of 20,000 observations when one more is appended: made again whole, or the new
+//! line added to it.
 //!
 //! Fixtures: `tests/fixtures/openseed`, else `$DREAMWATCH_FIXTURES`, else
 //! `../shared/fixtures/openseed`.
@@ -11,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use dreamwatch::ui::headless::Headless;
 use dreamwatch::ui::screenshot::{clock_after, fixture_creatures};
 use dreamwatch::ui::state::Settings;
@@ -145,5 +147,47 @@ fn minute(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, minute);
+/// An observation appended to a file of 20,000: the view's document made again, or the
+/// line added to the document of the others.
+fn appended(c: &mut Criterion) {
+    use dreamwatch::memory::observations::Observations;
+    use dreamwatch::ui::views::observations::prepare::{
+        Newest, PriorityFilter, append, document, prepare_items,
+    };
+    let mut text = String::from("# Observations\n\n## 2026-11-22\n\n");
+    for i in 0..20_001 {
+        text.push_str(&format!(
+            "GRN 10:{:02} an older observation number {i}\n",
+            i % 60
+        ));
+    }
+    let items = prepare_items(&Observations::parse(&text).items, &Theme::default());
+    let filter = PriorityFilter::default();
+    let last = items.len() - 1;
+    let mut group = c.benchmark_group("observations view, 20,000 lines, one appended");
+    group.bench_function("the document made again", |b| {
+        b.iter_batched(
+            || (),
+            // Handed back: dropped outside the time measured.
+            |()| document(&items, &filter, true, None),
+            BatchSize::LargeInput,
+        );
+    });
+    let before = document(&items[..last], &filter, true, None);
+    let newest = Newest::of(&items[..last], &filter);
+    group.bench_function("the line added", |b| {
+        b.iter_batched(
+            || (before.clone(), newest),
+            |(mut doc, mut newest)| {
+                append(&mut doc, &mut newest, &items, last, &filter, true);
+                // Handed back: dropped outside the time measured.
+                doc
+            },
+            BatchSize::LargeInput,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, minute, appended);
 criterion_main!(benches);

@@ -10,7 +10,7 @@ use crate::memory::observations::Priority;
 use crate::ui::doc::DocLine;
 use crate::ui::doc::scroll::{self, Anchor, Step, Viewport};
 use crate::ui::theme::Theme;
-use prepare::{ObsDoc, PreparedObs, PriorityFilter};
+use prepare::{Newest, ObsDoc, PreparedObs, PriorityFilter};
 
 /// One creature's Observations view. Its text is prepared only while its creature is
 /// the one shown ([`ObservationsView::ensure`], [`ObservationsView::release`]): a garden
@@ -26,6 +26,8 @@ pub struct ObservationsView {
     pub newest_first: bool,
     /// What is shown: the items filtered and ordered.
     pub doc: ObsDoc,
+    /// The document's newest group, where appended items go.
+    newest: Newest,
     pub anchor: Anchor,
 }
 
@@ -38,6 +40,7 @@ impl Default for ObservationsView {
             filter: PriorityFilter::default(),
             newest_first: true,
             doc: ObsDoc::default(),
+            newest: Newest::default(),
             anchor: Anchor::Line(0),
         }
     }
@@ -65,6 +68,7 @@ impl ObservationsView {
         self.items = Vec::new();
         self.older = None;
         self.doc = ObsDoc::default();
+        self.newest = Newest::default();
     }
 
     /// Prepares the observations the model keeps: all of them again, or (`all` false) the
@@ -80,10 +84,12 @@ impl ObservationsView {
                 0
             }
         };
+        let kept = self.items.len();
         self.items.retain(|p| p.line_no >= first);
+        let appended_from = self.items.len();
         let fresh = prepare::prepare_items(&items[from..], theme);
         self.items.extend(fresh);
-        self.older = prepare::older_note(c.observations_not_kept(), theme);
+        let older = prepare::older_note(c.observations_not_kept(), theme);
         // Lines of the old document that stay (newest first, the ones dropped are at its end).
         let stayed = self
             .doc
@@ -91,7 +97,19 @@ impl ObservationsView {
             .iter()
             .filter(|n| **n >= first && **n > 0)
             .count();
-        self.rebuild();
+        if all || appended_from != kept || older != self.older {
+            self.older = older;
+            self.rebuild();
+        } else {
+            prepare::append(
+                &mut self.doc,
+                &mut self.newest,
+                &self.items,
+                appended_from,
+                &self.filter,
+                self.newest_first,
+            );
+        }
         // Newest first, new lines arrive at the top: keep what the reader looks at in place.
         let shown = self.doc.line_nos.iter().filter(|n| **n > 0).count();
         if let (true, false, Anchor::Line(top)) = (self.newest_first, all, self.anchor)
@@ -110,6 +128,7 @@ impl ObservationsView {
             self.newest_first,
             self.older.as_ref(),
         );
+        self.newest = Newest::of(&self.items, &self.filter);
     }
 
     /// Shows or hides the observations of priority `p`; returns whether they show now.
@@ -212,5 +231,43 @@ mod tests {
             ui.obs.doc.line_nos.first(),
             Some(&(RECENT_OBSERVATION_ITEMS + 4))
         );
+    }
+
+    #[test]
+    fn lines_appended_are_added_to_the_document_as_a_new_one_would_show_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".self")).unwrap();
+        let path = dir.path().join(".self/observations.md");
+        std::fs::write(&path, "## 2026-11-21\nGRN 10:00 a\nRED 10:01 b\n").unwrap();
+        let mut c = Creature::with_settle(dir.path(), std::time::Duration::ZERO);
+        let theme = Theme::default();
+        let now = Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0).unwrap();
+        let mut ui = CreatureUi::new(&c, &theme, now, Cycle::default(), RunnerLink::None);
+        ui.obs.ensure(&c, &theme);
+        ui.obs.toggle(crate::memory::observations::Priority::Grn);
+        for (appended, newest_first) in [
+            ("YLW 10:02 c\n", true),
+            ("## 2026-11-22\nGRN 09:00 hidden\n", true),
+            ("RED 09:01 d\n", false),
+        ] {
+            if ui.obs.newest_first != newest_first {
+                ui.obs.toggle_order();
+            }
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            std::io::Write::write_all(&mut f, appended.as_bytes()).unwrap();
+            let changes = c.refresh();
+            ui.apply(&c, &changes, &theme, now);
+            let mut whole = ObservationsView {
+                filter: ui.obs.filter,
+                newest_first,
+                ..Default::default()
+            };
+            whole.ensure(&c, &theme);
+            assert_eq!(ui.obs.doc, whole.doc, "after {appended:?}");
+            assert_eq!(ui.obs.newest, whole.newest);
+        }
     }
 }

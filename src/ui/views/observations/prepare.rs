@@ -208,6 +208,98 @@ pub fn document(
     doc
 }
 
+/// Whether [`document`] shows `item` under `filter` (a header shows with what is under it).
+fn shows(item: &PreparedObs, filter: &PriorityFilter) -> bool {
+    match item.kind {
+        ObsKind::Header => false,
+        ObsKind::Tagged(p) => filter.shows(p),
+        ObsKind::Prose => true,
+    }
+}
+
+/// The newest group of a [`document`]: the last header and what follows it, where lines
+/// appended to the file go ([`append`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Newest {
+    /// Its header, an index of the items (none while the file has no header).
+    header: Option<usize>,
+    /// Whether something under it shows (and so its header does).
+    shown: bool,
+}
+
+impl Newest {
+    /// The newest group of `items` under `filter`.
+    pub fn of(items: &[PreparedObs], filter: &PriorityFilter) -> Self {
+        let header = items.iter().rposition(|i| i.kind == ObsKind::Header);
+        let under = &items[header.map_or(0, |h| h + 1)..];
+        Self {
+            header,
+            shown: under.iter().any(|i| shows(i, filter)),
+        }
+    }
+}
+
+/// Adds the items from `from` on (appended to the file) to `doc`, the [`document`] of the
+/// items before them (the same filter and order) whose newest group is `newest`: `doc`
+/// becomes the document of all of `items` without being made again (an observation
+/// appended to a file of thousands costs its own lines, not a copy of every line).
+pub fn append(
+    doc: &mut ObsDoc,
+    newest: &mut Newest,
+    items: &[PreparedObs],
+    from: usize,
+    filter: &PriorityFilter,
+    newest_first: bool,
+) {
+    // The groups the new items fall in, the newest group so far first: (header, shown
+    // before, the new items that show).
+    let mut groups: Vec<(Option<usize>, bool, Vec<usize>)> =
+        vec![(newest.header, newest.shown, Vec::new())];
+    for (i, item) in items.iter().enumerate().skip(from) {
+        if item.kind == ObsKind::Header {
+            groups.push((Some(i), false, Vec::new()));
+        } else if shows(item, filter)
+            && let Some(group) = groups.last_mut()
+        {
+            group.2.push(i);
+        }
+    }
+    let after = groups
+        .last()
+        .map_or(*newest, |(header, was_shown, fresh)| Newest {
+            header: *header,
+            shown: *was_shown || !fresh.is_empty(),
+        });
+    if newest_first {
+        groups.reverse();
+    }
+    let mut lines: Vec<usize> = Vec::new();
+    for (header, was_shown, fresh) in &groups {
+        // A header already in the document is taken out (newest first) or stays (in
+        // file order): added only where it is not there.
+        let shown = *was_shown || !fresh.is_empty();
+        if let Some(h) = header.filter(|_| shown && (newest_first || !was_shown)) {
+            lines.push(h);
+        }
+        match newest_first {
+            true => lines.extend(fresh.iter().rev()),
+            false => lines.extend(fresh),
+        }
+    }
+    let new_lines = lines.iter().map(|&i| items[i].line.clone());
+    let new_nos = lines.iter().map(|&i| items[i].line_no);
+    if newest_first {
+        // The newest group's header was the document's first line.
+        let taken = usize::from(newest.shown && newest.header.is_some());
+        doc.lines.splice(..taken, new_lines);
+        doc.line_nos.splice(..taken, new_nos);
+    } else {
+        doc.lines.extend(new_lines);
+        doc.line_nos.extend(new_nos);
+    }
+    *newest = after;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,5 +394,50 @@ mod tests {
         assert!(texts(&newest)[2].starts_with("… 5 older line(s)"));
         let oldest = document(&items, &PriorityFilter::default(), false, note.as_ref());
         assert_eq!(oldest.line_nos, [0, 1, 2]);
+    }
+
+    /// Items of a file: headers, observations of each priority, prose (line numbers in
+    /// order, as the file's).
+    fn any_items() -> impl proptest::strategy::Strategy<Value = Vec<PreparedObs>> {
+        use proptest::prelude::*;
+        let kind = prop_oneof![
+            Just(ObsKind::Header),
+            Just(ObsKind::Tagged(Priority::Red)),
+            Just(ObsKind::Tagged(Priority::Ylw)),
+            Just(ObsKind::Tagged(Priority::Grn)),
+            Just(ObsKind::Prose),
+        ];
+        proptest::collection::vec(kind, 0..16).prop_map(|kinds| {
+            kinds
+                .into_iter()
+                .enumerate()
+                .map(|(n, kind)| PreparedObs {
+                    line_no: n + 1,
+                    kind,
+                    line: DocLine::word(Line::raw(format!("{kind:?} {n}")), 2),
+                })
+                .collect()
+        })
+    }
+
+    proptest::proptest! {
+        /// Items appended to a document make the document of all of them.
+        #[test]
+        fn appended_items_make_the_document_of_all(
+            items in any_items(),
+            split in 0..17usize,
+            (red, ylw, grn) in (proptest::bool::ANY, proptest::bool::ANY, proptest::bool::ANY),
+            newest_first in proptest::bool::ANY,
+            older in proptest::bool::ANY,
+        ) {
+            let filter = PriorityFilter { red, ylw, grn };
+            let note = older.then(|| DocLine::word(Line::raw("older"), 2));
+            let split = split.min(items.len());
+            let mut doc = document(&items[..split], &filter, newest_first, note.as_ref());
+            let mut newest = Newest::of(&items[..split], &filter);
+            append(&mut doc, &mut newest, &items, split, &filter, newest_first);
+            proptest::prop_assert_eq!(&doc, &document(&items, &filter, newest_first, note.as_ref()));
+            proptest::prop_assert_eq!(newest, Newest::of(&items, &filter));
+        }
     }
 }
