@@ -97,10 +97,23 @@ impl ObservationsView {
             .iter()
             .filter(|n| **n >= first && **n > 0)
             .count();
-        if all || appended_from != kept || older != self.older {
+        if all {
             self.older = older;
             self.rebuild();
         } else {
+            // The oldest items no longer kept, the note of them, the new ones: the
+            // document changed at its two ends, not made again.
+            prepare::drop_oldest(
+                &mut self.doc,
+                &mut self.newest,
+                &self.items[..appended_from],
+                kept - appended_from,
+                &self.filter,
+            );
+            if older != self.older {
+                self.older = older;
+                prepare::set_older(&mut self.doc, self.older.as_ref(), self.newest_first);
+            }
             prepare::append(
                 &mut self.doc,
                 &mut self.newest,
@@ -231,6 +244,11 @@ mod tests {
             ui.obs.doc.line_nos.first(),
             Some(&(RECENT_OBSERVATION_ITEMS + 4))
         );
+        // The document changed at its ends is the one made whole.
+        let mut whole = ObservationsView::default();
+        whole.ensure(&c, &theme);
+        assert_eq!(ui.obs.doc, whole.doc);
+        assert_eq!(ui.obs.newest, whole.newest);
     }
 
     #[test]

@@ -300,6 +300,57 @@ pub fn append(
     *newest = after;
 }
 
+/// Takes out of `doc` the lines of the `dropped` oldest items of its document, no longer
+/// kept, and moves `newest` onto `kept`, the items left: the document of those, without
+/// being made again.
+pub fn drop_oldest(
+    doc: &mut ObsDoc,
+    newest: &mut Newest,
+    kept: &[PreparedObs],
+    dropped: usize,
+    filter: &PriorityFilter,
+) {
+    if dropped == 0 {
+        return;
+    }
+    let first = kept.first().map_or(usize::MAX, |i| i.line_no);
+    // The note of lines not kept (line 0) stays.
+    let stays = |n: usize| n == 0 || n >= first;
+    let mut stay = doc.line_nos.iter().map(|&n| stays(n));
+    doc.lines.retain(|_| stay.next().unwrap_or(true));
+    doc.line_nos.retain(|&n| stays(n));
+    *newest = match newest.header.and_then(|h| h.checked_sub(dropped)) {
+        // Its header kept, all under it is.
+        Some(header) => Newest {
+            header: Some(header),
+            ..*newest
+        },
+        None => Newest::of(kept, filter),
+    };
+}
+
+/// Puts `older` (see [`older_note`]) at the oldest end of `doc` in place of the note there.
+pub fn set_older(doc: &mut ObsDoc, older: Option<&DocLine>, newest_first: bool) {
+    let end = match newest_first {
+        true => doc.lines.len().checked_sub(1),
+        false => (!doc.lines.is_empty()).then_some(0),
+    };
+    let at = end.filter(|&i| doc.line_nos.get(i) == Some(&0));
+    match (at, older) {
+        (Some(i), Some(note)) => doc.lines[i] = note.clone(),
+        (Some(i), None) => {
+            doc.lines.remove(i);
+            doc.line_nos.remove(i);
+        }
+        (None, Some(note)) => {
+            let i = if newest_first { doc.lines.len() } else { 0 };
+            doc.lines.insert(i, note.clone());
+            doc.line_nos.insert(i, 0);
+        }
+        (None, None) => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,6 +489,31 @@ mod tests {
             append(&mut doc, &mut newest, &items, split, &filter, newest_first);
             proptest::prop_assert_eq!(&doc, &document(&items, &filter, newest_first, note.as_ref()));
             proptest::prop_assert_eq!(newest, Newest::of(&items, &filter));
+        }
+
+        /// The oldest items no longer kept, the note of them changed and items appended
+        /// make the document of the items left.
+        #[test]
+        fn the_oldest_dropped_and_items_appended_make_the_document_of_those_left(
+            items in any_items(),
+            (dropped, split) in (0..17usize, 0..17usize),
+            (red, ylw, grn) in (proptest::bool::ANY, proptest::bool::ANY, proptest::bool::ANY),
+            newest_first in proptest::bool::ANY,
+            (older_before, older_after) in (0..3usize, 0..3usize),
+        ) {
+            let filter = PriorityFilter { red, ylw, grn };
+            let theme = Theme::default();
+            let (before, after) = (older_note(older_before, &theme), older_note(older_after, &theme));
+            let split = split.min(items.len());
+            let dropped = dropped.min(split);
+            let mut doc = document(&items[..split], &filter, newest_first, before.as_ref());
+            let mut newest = Newest::of(&items[..split], &filter);
+            let left = &items[dropped..];
+            drop_oldest(&mut doc, &mut newest, &left[..split - dropped], dropped, &filter);
+            set_older(&mut doc, after.as_ref(), newest_first);
+            append(&mut doc, &mut newest, left, split - dropped, &filter, newest_first);
+            proptest::prop_assert_eq!(&doc, &document(left, &filter, newest_first, after.as_ref()));
+            proptest::prop_assert_eq!(newest, Newest::of(left, &filter));
         }
     }
 }
