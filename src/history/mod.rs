@@ -209,9 +209,10 @@ impl History {
             append_private(&changes, r).map_err(io_at(&changes))?;
         }
         let changed = before.as_deref() != Some(text);
-        let version = match changed {
-            true => self.keep_version(&dir, file, text, now)?,
-            false => None,
+        let version = if changed {
+            self.keep_version(&dir, file, text, now)?
+        } else {
+            None
         };
         // A file too large for its share of the store is not kept: its next change is
         // not shown (said in docs/observatory.md).

@@ -84,7 +84,7 @@ impl ObservationsView {
                 0
             }
         };
-        let kept = self.items.len();
+        let held = self.items.len();
         self.items.retain(|p| p.line_no >= first);
         let appended_from = self.items.len();
         let fresh = prepare::prepare_items(&items[from..], theme);
@@ -107,7 +107,7 @@ impl ObservationsView {
                 &mut self.doc,
                 &mut self.newest,
                 &self.items[..appended_from],
-                kept - appended_from,
+                held - appended_from,
                 &self.filter,
             );
             if older != self.older {

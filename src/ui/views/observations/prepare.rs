@@ -173,14 +173,12 @@ pub fn document(
 ) -> ObsDoc {
     let mut groups: Vec<Vec<&PreparedObs>> = vec![Vec::new()];
     for item in items {
-        match item.kind {
-            ObsKind::Header => groups.push(vec![item]),
-            ObsKind::Tagged(p) if !filter.shows(p) => {}
-            _ => {
-                if let Some(g) = groups.last_mut() {
-                    g.push(item);
-                }
-            }
+        if item.kind == ObsKind::Header {
+            groups.push(vec![item]);
+        } else if shows(item, filter)
+            && let Some(g) = groups.last_mut()
+        {
+            g.push(item);
         }
     }
     groups.retain(|g| g.iter().any(|i| i.kind != ObsKind::Header));
@@ -281,9 +279,10 @@ pub fn append(
         if let Some(h) = header.filter(|_| shown && (newest_first || !was_shown)) {
             lines.push(h);
         }
-        match newest_first {
-            true => lines.extend(fresh.iter().rev()),
-            false => lines.extend(fresh),
+        if newest_first {
+            lines.extend(fresh.iter().rev());
+        } else {
+            lines.extend(fresh);
         }
     }
     let new_lines = lines.iter().map(|&i| items[i].line.clone());
@@ -331,9 +330,10 @@ pub fn drop_oldest(
 
 /// Puts `older` (see [`older_note`]) at the oldest end of `doc` in place of the note there.
 pub fn set_older(doc: &mut ObsDoc, older: Option<&DocLine>, newest_first: bool) {
-    let end = match newest_first {
-        true => doc.lines.len().checked_sub(1),
-        false => (!doc.lines.is_empty()).then_some(0),
+    let end = if newest_first {
+        doc.lines.len().checked_sub(1)
+    } else {
+        (!doc.lines.is_empty()).then_some(0)
     };
     let at = end.filter(|&i| doc.line_nos.get(i) == Some(&0));
     match (at, older) {
