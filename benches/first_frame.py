@@ -6,8 +6,11 @@ conversation log, against `less +G` on the same log in the same run.
     cargo build --release
     python3 benches/first_frame.py /tmp/big/creature [--view 4] [--runs 3]
     python3 benches/first_frame.py /tmp/dreamwatch-bench/garden-200-1M --view "" --vs OTHER_BINARY
+    python3 benches/first_frame.py /tmp/big/creature --view "" --home ~/dw-home   # its history
 
-A garden (no conversation of its own) is timed without the peer. With `--vs` another
+It runs in a fresh home (no config, no watched history: the first run writes the
+history's first look, the others read it back) unless `--home` names one. A garden (no
+conversation of its own) is timed without the peer. With `--vs` another
 binary is timed by turns with `--bin`, in the same run.
 
 dreamwatch runs in a pseudo-terminal (120x36); the clock stops at the end of its first
@@ -22,6 +25,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -75,8 +79,18 @@ def main():
     ap.add_argument("--view", default="4", help="key to press after the first frame ('' for none)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--vs", default=None, help="another dreamwatch binary, timed by turns with --bin")
+    ap.add_argument("--home", default=None,
+                    help="the home to run in (its watched history read at start); a fresh one by default")
     args = ap.parse_args()
-    env = dict(os.environ, HOME="/nonexistent", TERM="xterm-256color", LESS="")
+    with tempfile.TemporaryDirectory(prefix="dreamwatch-first-frame-") as fresh:
+        return measure(args, os.path.abspath(args.home or fresh))
+
+
+def measure(args, home):
+    # The observatory's config, state (the watched history) and cache in that home only.
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               XDG_STATE_HOME=os.path.join(home, ".local/state"),
+               XDG_CACHE_HOME=os.path.join(home, ".cache"), TERM="xterm-256color", LESS="")
     log = os.path.join(args.creature, ".self", "conversation.jsonl")
     binaries = [args.bin] + ([args.vs] if args.vs else [])
     dw = {b: [] for b in binaries}

@@ -222,9 +222,18 @@ impl Headless {
     /// Handles a wake as the event loop does; performs the searches it asks for, to their
     /// end, and returns the other jobs.
     fn wake(&mut self, wake: Wake) -> Vec<Job> {
+        self.take_due_looks();
         // Only a terminal's read error fails, and there is no terminal here.
         let jobs = handle(&mut self.app, wake).unwrap_or_default();
         self.run_in_place(jobs)
+    }
+
+    /// The watched history's first looks left for after the first frame, taken as the
+    /// loop takes them once it is out (the first frame is drawn without them).
+    fn take_due_looks(&mut self) {
+        while self.app.looks_due() {
+            self.app.take_looks(usize::MAX);
+        }
     }
 
     /// Performs the jobs done in place here (searches, the flight recorder's work) and
@@ -298,6 +307,8 @@ impl Headless {
         let app = &self.app;
         self.terminal.draw(|frame| draw(frame, app))?;
         self.app.drawn();
+        // Taken at once, as the loop takes them: for the next frame.
+        self.take_due_looks();
         Ok(self.terminal.backend().buffer())
     }
 

@@ -14,13 +14,21 @@ use dreamwatch::ui::theme::Theme;
 const W: u16 = 120;
 const H: u16 = 40;
 
-fn screen(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
+/// pip watched with its history in `store`, before the first frame.
+fn open(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
     let (theme, _) = Theme::load("dark", None, false);
     let settings = Settings {
         history: Some(History::new(store.to_path_buf(), DEFAULT_LIMIT)),
         ..Settings::with_theme(theme)
     };
     Headless::open(&[garden.creature("pip")], settings, now, W, H).unwrap()
+}
+
+/// [`open`], its first frame out: the watched history's first look comes after it.
+fn screen(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
+    let mut s = open(garden, store, now);
+    s.render().unwrap();
+    s
 }
 
 /// A deep sleep as an OpenSeed consolidator does it: the observations rewritten with
@@ -189,4 +197,31 @@ fn the_past_s_dreams_view_has_the_changes_seen_by_then() {
     assert!(text.contains("as of dream"), "{text}");
     assert!(text.contains("What it changed"), "{text}");
     assert!(text.contains("pruned"), "{text}");
+}
+
+/// The first frame waits for nothing of the watched history: nothing of a creature
+/// watched for the first time is written, and what an earlier run kept is not read, until
+/// it is out; the frame after it has the history.
+#[test]
+fn the_first_frame_is_drawn_before_the_watched_history_is_read() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let pip = garden.creature("pip");
+    let folders = || std::fs::read_dir(store.path()).map_or(0, |d| d.count());
+    let mut s = open(&garden, store.path(), clock());
+    assert_eq!(folders(), 0, "the store written before the first frame");
+    s.render().unwrap();
+    assert_eq!(folders(), 1, "no first look after the first frame");
+    drop(s);
+
+    // A deep sleep while nothing watched: the next run's first frame shows no change
+    // (the history not read yet), the frame after it the change.
+    deep_sleep(&pip, "2026-11-22T18:10:00Z");
+    let mut s = open(&garden, store.path(), clock() + Duration::hours(1));
+    s.press("2").unwrap();
+    let first = s.text().unwrap();
+    assert!(!first.contains("changed while nothing watched"), "{first}");
+    let next = s.text().unwrap();
+    assert!(next.contains("changed while nothing watched"), "{next}");
 }

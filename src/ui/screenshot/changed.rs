@@ -32,6 +32,8 @@ pub fn screen(
     };
     let mut screen = Headless::open(std::slice::from_ref(&copy), settings, now, width, height)
         .map_err(anyhow::Error::msg)?;
+    // The first frame, the watched history's first look after it: the sleep is seen.
+    screen.render().map_err(anyhow::Error::msg)?;
     deep_sleep(&copy, now - Duration::seconds(20))?;
     screen.refresh();
     screen.press("2").map_err(anyhow::Error::msg)?;

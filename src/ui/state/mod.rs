@@ -143,6 +143,8 @@ pub struct App {
     pub(in crate::ui) confirm: Option<confirm::Confirm>,
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// The first frame is out: first looks wait for it ([`App::looks_due`]).
+    drawn_once: bool,
     /// Creatures hosted in-process, with their runner's cycle constants.
     hosted: BTreeMap<PathBuf, Cycle>,
     /// The attached OpenSeed orchestrator, if any.
@@ -207,6 +209,7 @@ impl App {
             quit: false,
             confirm: None,
             dirty: true,
+            drawn_once: false,
             hosted,
             openseed: None,
             remotes: BTreeMap::new(),
@@ -252,11 +255,13 @@ impl App {
             self.selected = Some(path.to_path_buf());
         }
         // A far creature's copy lives as long as this observatory: no history is kept of it.
-        // While the garden loads, and after it behind those left then.
+        // After the first frame (the store's records of a creature watched for months are
+        // megabytes to read), after every row while the garden loads, and after it behind
+        // those left then.
         let watched = link != RunnerLink::Hosted && far.is_none();
-        let loading = self.garden.loading().is_some();
+        let wait = !self.drawn_once || self.garden.loading().is_some();
         match self.watched.as_mut() {
-            Some(w) if watched && (loading || w.has_deferred()) => w.defer(path),
+            Some(w) if watched && (wait || w.has_deferred()) => w.defer(path),
             Some(_) if watched => self.first_look(path),
             _ => {}
         }
@@ -282,12 +287,15 @@ impl App {
         }
     }
 
-    /// Whether first looks left while the garden loaded are due: every row is in.
+    /// Whether first looks left for later are due: the first frame is out and every row
+    /// is in.
     pub fn looks_due(&self) -> bool {
-        self.garden.loading().is_none() && self.watched.as_ref().is_some_and(Watched::has_deferred)
+        self.drawn_once
+            && self.garden.loading().is_none()
+            && self.watched.as_ref().is_some_and(Watched::has_deferred)
     }
 
-    /// Takes up to `count` of the first looks left while the garden loaded.
+    /// Takes up to `count` of the first looks left for later.
     pub fn take_looks(&mut self, count: usize) {
         let paths = self
             .watched
@@ -855,6 +863,7 @@ impl App {
     /// A frame with everything up to now is on screen.
     pub fn drawn(&mut self) {
         self.dirty = false;
+        self.drawn_once = true;
         if let Some(notice) = &mut self.notice {
             notice.shown = true;
         }
