@@ -3,7 +3,7 @@
 //! Budget (DESIGN.md section 6): 2 ms. And the clock's tick over a garden of 1000 (the
 //! fixtures' files hard-linked) and its frame, all active lately and all at rest: what
 //! an observatory does once a minute with nothing else to do (issue 24: idle < 0.5 % of
-//! a core, so well under 50 ms in any 10 s). And the Observations view's document of a
+//! a core, so well under 50 ms in any 10 s), and a line appended to one of them. And the Observations view's document of a
 //! file of 20,000 observations when one more is appended: made again whole, or the new
 //! line added to it.
 //!
@@ -110,7 +110,8 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-/// The clock's tick (every creature's status and figures again) and the frame after it.
+/// The clock's tick (every creature's status and figures again) and the frame after it;
+/// a line appended to one creature and the frame after it.
 fn minute(c: &mut Criterion) {
     let dir = garden_of(1000, link);
     let (theme, _) = Theme::load("dark", None, false);
@@ -128,6 +129,27 @@ fn minute(c: &mut Criterion) {
     let mut group = c.benchmark_group("garden of 1000");
     // Every creature active within the sparklines' two hours: each is refreshed.
     let mut minutes = 0;
+    // A line appended to one creature's observations (a copy of its own among the
+    // links), the watcher's report of it, and the frame after it: the garden's part of
+    // what an append costs.
+    let own = dir.path().join("creature-own");
+    tree(&creatures[0], &own, copy);
+    screen.refresh();
+    let observations = own.join(".self/observations.md");
+    let mut lines = 0;
+    group.bench_function("a line appended to one creature and its frame", |b| {
+        b.iter(|| {
+            lines += 1;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&observations)
+                .expect("observations");
+            std::io::Write::write_all(&mut file, format!("GRN 10:00 line {lines}\n").as_bytes())
+                .expect("append");
+            screen.changed(vec![observations.clone()]);
+            screen.render().map(|buf| buf.area.width).expect("frame")
+        });
+    });
     group.bench_function("a minute's tick and its frame, all active lately", |b| {
         b.iter(|| {
             minutes += 1;

@@ -67,6 +67,8 @@ pub fn sort_naturally(paths: &mut [PathBuf]) {
 pub struct CreatureMap<V> {
     map: BTreeMap<NaturalPath, Box<V>>,
     version: u64,
+    /// Changes when a path comes or goes.
+    members: u64,
     reached: Reached,
 }
 
@@ -82,6 +84,7 @@ impl<V> Default for CreatureMap<V> {
         Self {
             map: BTreeMap::new(),
             version: 0,
+            members: 0,
             reached: Reached::All,
         }
     }
@@ -106,6 +109,11 @@ impl<V> CreatureMap<V> {
         self.version
     }
 
+    /// Changes when a path comes or goes (not when a value changes).
+    pub fn members(&self) -> u64 {
+        self.members
+    }
+
     /// The paths reached mutably since [`CreatureMap::take_reached`].
     pub fn reached(&self) -> &Reached {
         &self.reached
@@ -118,14 +126,20 @@ impl<V> CreatureMap<V> {
 
     pub fn insert(&mut self, path: PathBuf, value: V) -> Option<V> {
         self.reach(Some(&path));
-        self.map
-            .insert(NaturalPath(path), Box::new(value))
-            .map(|old| *old)
+        let old = self.map.insert(NaturalPath(path), Box::new(value));
+        if old.is_none() {
+            self.members += 1;
+        }
+        old.map(|old| *old)
     }
 
     pub fn remove(&mut self, path: &Path) -> Option<V> {
         self.version += 1;
-        self.map.remove(&Self::key(path)).map(|old| *old)
+        let old = self.map.remove(&Self::key(path));
+        if old.is_some() {
+            self.members += 1;
+        }
+        old.map(|old| *old)
     }
 
     pub fn get(&self, path: &Path) -> Option<&V> {

@@ -215,6 +215,15 @@ impl Headless {
         }));
     }
 
+    /// The watcher reports changes to `paths`, as it does for a write there.
+    pub fn changed(&mut self, paths: Vec<PathBuf>) {
+        self.wake(Wake::Watch(WatchBatch {
+            paths,
+            rescan: false,
+            poll_tick: false,
+        }));
+    }
+
     fn event(&mut self, event: Event) -> Vec<Job> {
         self.wake(Wake::Terminal(Some(Ok(event))))
     }

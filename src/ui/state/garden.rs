@@ -67,8 +67,9 @@ impl GardenSort {
 }
 
 /// The last garden order made, and what it was made from (see
-/// [`GardenView::kept_order`]).
-pub type KeptOrder = Kept<(u64, GardenView), Arc<[PathBuf]>>;
+/// [`GardenView::kept_order`]): the garden's version and the view, and a fingerprint of
+/// what the order reads of the garden.
+pub type KeptOrder = Kept<(u64, GardenView), (u64, Arc<[PathBuf]>)>;
 
 /// The garden's filter and sort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -123,7 +124,9 @@ impl GardenView {
     }
 
     /// [`GardenView::order`], kept in `kept` while the garden did not change (its
-    /// [`CreatureMap::version`]), nor the filter or the sort. By cost it is made each time
+    /// [`CreatureMap::version`]), nor the filter or the sort; and after a change, while
+    /// nothing the order reads changed ([`GardenView::reads`]: an append to one creature of
+    /// a thousand sorted by name sorted them all again). By cost it is made each time
     /// (what a creature cost today changes with the orchestrator's word and at midnight,
     /// not with the garden).
     pub fn kept_order(
@@ -132,11 +135,44 @@ impl GardenView {
         cost: impl Fn(&Path, &CreatureUi) -> Option<f64>,
         kept: &KeptOrder,
     ) -> Arc<[PathBuf]> {
-        let make = || self.order(creatures, cost).into();
         if self.sort == GardenSort::Cost {
-            return make();
+            return self.order(creatures, cost).into();
         }
-        kept.get_or((creatures.version(), self.clone()), make)
+        let before = kept
+            .get(|(_, view), (reads, order)| (view == self).then(|| (*reads, Arc::clone(order))));
+        let key = (creatures.version(), self.clone());
+        kept.get_or(key, || {
+            let reads = self.reads(creatures);
+            match before {
+                Some((read, order)) if read == reads => (reads, order),
+                _ => (reads, self.order(creatures, cost).into()),
+            }
+        })
+        .1
+    }
+
+    /// A fingerprint of what [`GardenView::order`] reads of the garden, but the cost:
+    /// the paths (as they come and go), the names, and what the filter and the sort
+    /// compare.
+    fn reads(&self, creatures: &CreatureMap<CreatureUi>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let filters = self.filters();
+        let mut hasher = std::hash::DefaultHasher::new();
+        creatures.members().hash(&mut hasher);
+        for ui in creatures.values() {
+            ui.name.hash(&mut hasher);
+            if filters {
+                ui.summary.status.label().hash(&mut hasher);
+                ui.health.label().hash(&mut hasher);
+            }
+            match self.sort {
+                GardenSort::Name | GardenSort::Cost => {}
+                GardenSort::Status => status_rank(ui).hash(&mut hasher),
+                GardenSort::Activity => ui.summary.last_activity.hash(&mut hasher),
+                GardenSort::Fatigue => ui.summary.fatigue.hash(&mut hasher),
+            }
+        }
+        hasher.finish()
     }
 
     fn compare(
@@ -373,6 +409,19 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(check(&view, &map, cost_of_b), ["a", "b", "c"]);
+        // A change the order does not read (the garden's version moved): the same list.
+        let by_name = view.kept_order(&map, |_, _| None, &kept);
+        let mut fatigue = 50;
+        for _ in 0..2 {
+            set(&mut map, "a", |u| {
+                std::mem::swap(&mut u.summary.fatigue, &mut fatigue)
+            });
+            let after = view.kept_order(&map, |_, _| None, &kept);
+            assert!(
+                Arc::ptr_eq(&by_name, &after),
+                "made again for a change it does not read"
+            );
+        }
         set(&mut map, "a", |u| u.name = "z".into());
         assert_eq!(check(&view, &map, cost_of_b), ["b", "c", "z"]);
         view.sort = GardenSort::Fatigue;
@@ -397,5 +446,15 @@ mod tests {
         assert_eq!(check(&view, &map, cost_of_b), ["b", "z"]);
         map.remove(&map.keys().next().cloned().unwrap());
         assert_eq!(check(&view, &map, cost_of_b), ["b"]);
+        // By name, a creature gone and another come in its place: a new list.
+        view.sort = GardenSort::Name;
+        view.filter.clear();
+        let (_other, mut more) = garden(&["y"]);
+        let path = more.keys().next().cloned().unwrap();
+        let ui = more.remove(&path).unwrap();
+        assert_eq!(check(&view, &map, cost_of_b), ["b", "c"]);
+        map.remove(&map.keys().next().cloned().unwrap());
+        map.insert(path, ui);
+        assert_eq!(check(&view, &map, cost_of_b), ["c", "y"]);
     }
 }
