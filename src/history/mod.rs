@@ -113,10 +113,9 @@ impl Stamp {
     }
 }
 
-/// A creature's history as read back.
+/// A creature's history as read back at first sight.
 #[derive(Debug, Default, PartialEq)]
 pub struct Loaded {
-    pub records: Vec<DiffRecord>,
     /// When the history of this creature begins.
     pub since: Option<DateTime<Utc>>,
     /// Why the history was dropped (it could not be read), to be shown once.
@@ -341,46 +340,52 @@ impl History {
         Ok(())
     }
 
-    /// What was recorded for `creature`; history that cannot be read is removed, and
-    /// said so.
+    /// When `creature`'s history begins and each file's stamp (its record of changes is
+    /// read only when asked for: [`History::records_or_drop`]); a state that cannot be
+    /// read is removed, and said so.
     pub fn load(&self, creature: &Path) -> Loaded {
         let dir = self.dir_of(creature);
-        if !dir.exists() {
+        let path = dir.join("state.json");
+        if !path.exists() {
             return Loaded::default();
         }
-        match read_records(&dir) {
-            Ok(records) => {
-                let state = read_state(&dir.join("state.json"));
-                let stamps = state.as_ref().map_or_else(BTreeMap::new, |s| {
-                    s.seen
-                        .iter()
-                        .filter_map(|(file, seen)| Some((file.clone(), seen.stamp?)))
-                        .collect()
-                });
-                Loaded {
-                    records,
-                    since: state.and_then(|s| s.first),
-                    dropped: None,
-                    stamps,
-                }
-            }
-            Err(why) => {
-                let removed = std::fs::remove_dir_all(&dir);
-                let tail = match removed {
-                    Ok(()) => "it was dropped".to_string(),
-                    Err(e) => format!("it could not be removed either: {e}"),
-                };
-                Loaded {
-                    records: Vec::new(),
-                    since: None,
-                    stamps: BTreeMap::new(),
-                    dropped: Some(format!(
-                        "the watched history of {} could not be read ({why}); {tail}, the creature's files are untouched",
-                        creature.display()
-                    )),
-                }
-            }
+        let Some(state) = read_state(&path) else {
+            return Loaded {
+                dropped: Some(
+                    self.drop_unreadable(creature, "state.json is not what it should be"),
+                ),
+                ..Loaded::default()
+            };
+        };
+        let stamps = state
+            .seen
+            .iter()
+            .filter_map(|(file, seen)| Some((file.clone(), seen.stamp?)))
+            .collect();
+        Loaded {
+            since: state.first,
+            dropped: None,
+            stamps,
         }
+    }
+
+    /// What was recorded of `creature`; history that cannot be read is removed, and the
+    /// error is what to say of it.
+    pub fn records_or_drop(&self, creature: &Path) -> Result<Vec<DiffRecord>, String> {
+        self.records_of(creature)
+            .map_err(|why| self.drop_unreadable(creature, &why))
+    }
+
+    /// Removes `creature`'s history, which cannot be read (`why`); what to say of it.
+    fn drop_unreadable(&self, creature: &Path, why: &str) -> String {
+        let tail = match std::fs::remove_dir_all(self.dir_of(creature)) {
+            Ok(()) => "it was dropped".to_string(),
+            Err(e) => format!("it could not be removed either: {e}"),
+        };
+        format!(
+            "the watched history of {} could not be read ({why}); {tail}, the creature's files are untouched",
+            creature.display()
+        )
     }
 
     /// Keeps the store within its bound: a creature's changes past an eighth of it lose

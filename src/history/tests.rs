@@ -41,7 +41,7 @@ fn a_pruning_seen_is_kept_and_still_there_after_a_restart() {
     let again = History::new(store.path().join("history"), DEFAULT_LIMIT);
     let loaded = again.load(creature.path());
     assert_eq!(loaded.dropped, None);
-    assert_eq!(loaded.records, [r]);
+    assert_eq!(again.records_or_drop(creature.path()), Ok(vec![r]));
     assert_eq!(loaded.since, Some(at(0)));
     // Nothing of the store is inside the creature.
     assert_eq!(std::fs::read_dir(creature.path()).unwrap().count(), 0);
@@ -81,9 +81,9 @@ fn corrupt_history_is_dropped_with_a_message_and_the_creature_untouched() {
         .unwrap();
     let dir = h.dir_of(creature.path());
     std::fs::write(dir.join("changes.jsonl"), "{\"half a line\n").unwrap();
-    let loaded = h.load(creature.path());
-    assert_eq!(loaded.records, []);
-    let why = loaded.dropped.unwrap();
+    // Its first sight reads only its state; the record of changes is read when asked for.
+    assert_eq!(h.load(creature.path()).dropped, None);
+    let why = h.records_or_drop(creature.path()).unwrap_err();
     assert!(
         why.contains("could not be read") && why.contains("untouched"),
         "{why}"
@@ -113,7 +113,7 @@ fn the_store_stays_within_its_bound() {
         h.observe(a.path(), "observations.md", &text, at(i % 60), false)
             .unwrap();
     }
-    let records = h.load(a.path()).records;
+    let records = h.records_or_drop(a.path()).unwrap();
     assert!(!records.is_empty());
     let last = &records[records.len() - 1];
     let FileChanges::Observations(o) = &last.changes else {

@@ -31,6 +31,14 @@ fn screen(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
     s
 }
 
+/// pip watched (its history in `store`) while a deep sleep prunes its observations.
+fn watched_through_a_deep_sleep(garden: &Garden, store: &Path) -> Headless {
+    let mut s = screen(garden, store, clock());
+    deep_sleep(&garden.creature("pip"), "2026-11-22T17:49:40Z");
+    s.refresh();
+    s
+}
+
 /// A deep sleep as an OpenSeed consolidator does it: the observations rewritten with
 /// bash (the repeated dream headers and their lines dropped, one kept line moved under
 /// a new header), then the dream line.
@@ -61,9 +69,7 @@ fn a_pruning_seen_is_shown_for_its_dream_and_after_a_restart() {
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     let pip = garden.creature("pip");
-    let mut s = screen(&garden, store.path(), clock());
-    deep_sleep(&pip, "2026-11-22T17:49:40Z");
-    s.refresh();
+    let mut s = watched_through_a_deep_sleep(&garden, store.path());
     s.press("2").unwrap();
     let text = s.text().unwrap();
     filters(&garden).bind(|| insta::assert_snapshot!("dream_changes_watched", text));
@@ -74,7 +80,10 @@ fn a_pruning_seen_is_shown_for_its_dream_and_after_a_restart() {
     drop(s);
     let mut again = screen(&garden, store.path(), clock() + Duration::minutes(5));
     again.press("2").unwrap();
+    // Keys between two frames: the record read for the view they showed.
+    again.press("x").unwrap();
     let after = again.text().unwrap();
+    assert!(!after.contains("does nothing here"), "{after}");
     let changed = |t: &str| -> Vec<String> {
         t.lines()
             .skip_while(|l| !l.contains("What it changed"))
@@ -148,10 +157,7 @@ fn the_dream_detail_pages_and_another_dream_starts_at_its_top() {
     dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
-    let pip = garden.creature("pip");
-    let mut s = screen(&garden, store.path(), clock());
-    deep_sleep(&pip, "2026-11-22T17:49:40Z");
-    s.refresh();
+    let mut s = watched_through_a_deep_sleep(&garden, store.path());
     s.press("2").unwrap();
     let top = s.text().unwrap();
     assert!(top.contains("priority Keep notes short."), "{top}");
@@ -186,10 +192,7 @@ fn the_past_s_dreams_view_has_the_changes_seen_by_then() {
     dreamwatch::app::genomes::install();
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
-    let pip = garden.creature("pip");
-    let mut s = screen(&garden, store.path(), clock());
-    deep_sleep(&pip, "2026-11-22T17:49:40Z");
-    s.refresh();
+    let mut s = watched_through_a_deep_sleep(&garden, store.path());
     for key in ["t", "2"] {
         s.press(key).unwrap();
     }
@@ -224,4 +227,35 @@ fn the_first_frame_is_drawn_before_the_watched_history_is_read() {
     assert!(!first.contains("changed while nothing watched"), "{first}");
     let next = s.text().unwrap();
     assert!(next.contains("changed while nothing watched"), "{next}");
+}
+
+/// The record of changes is read when the Dreams view is first shown, not at start (a
+/// garden watched for months holds megabytes of them): one that cannot be read is said
+/// and dropped then.
+#[test]
+fn the_record_of_changes_is_read_when_the_dreams_view_is_shown() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    drop(watched_through_a_deep_sleep(&garden, store.path()));
+    let folder = std::fs::read_dir(store.path())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let changes = folder.join("changes.jsonl");
+    let kept = std::fs::read_to_string(&changes).unwrap();
+    assert!(kept.contains("pruned"), "{kept}");
+    std::fs::write(&changes, format!("{kept}{{\"half a line\n")).unwrap();
+
+    // Its first frame, and the frame after its first look.
+    let mut s = screen(&garden, store.path(), clock() + Duration::minutes(5));
+    let text = s.text().unwrap();
+    assert!(!text.contains("could not be read"), "read at start: {text}");
+    assert!(folder.exists());
+    s.press("2").unwrap();
+    let dreams = s.text().unwrap();
+    assert!(dreams.contains("could not be read"), "{dreams}");
+    assert!(!folder.exists(), "an unreadable record is dropped");
 }

@@ -267,21 +267,18 @@ impl App {
         }
     }
 
-    /// The watched history's first look at the creature at `path`: what the store kept
-    /// of it, and what changed while nothing watched, into its dreams.
+    /// The watched history's first look at the creature at `path`: what changed while
+    /// nothing watched recorded, and its dreams told where the store keeps it all.
     fn first_look(&mut self, path: &Path) {
-        let (Some(w), Some(ui), Some(model)) = (
-            self.watched.as_mut(),
-            self.creatures.get_mut(path),
-            self.garden.creature(path),
-        ) else {
+        let (Some(w), Some(ui)) = (self.watched.as_mut(), self.creatures.get_mut(path)) else {
             return;
         };
-        let mut loaded = w.load(path);
+        let loaded = w.load(path);
+        // What it records now is in the store too: read with the rest when shown.
         let seen = w.look(path, None, self.now);
-        loaded.records.extend(seen.records);
+        let since = loaded.since.unwrap_or(self.now);
         ui.dreams
-            .add_watched(model, loaded.records, loaded.since.or(Some(self.now)));
+            .defer_watched(w.store().clone(), path.to_path_buf(), since);
         if let Some(text) = loaded.dropped.or(seen.notice) {
             self.set_notice(text, true);
         }
@@ -745,6 +742,26 @@ impl App {
                     .prepare(model.events(), &self.theme, areas.main_viewport())
             }
             MainView::Observations | MainView::Dreams | MainView::Live => {}
+        }
+        self.read_shown_changes();
+    }
+
+    /// The watched history's record of what the shown creature's files changed, read
+    /// when its Dreams view is shown (not at start): before a frame, and before a key
+    /// reads what a dream changed (keys between two frames may have shown the view).
+    pub(in crate::ui) fn read_shown_changes(&mut self) {
+        let Some(path) = self.selected.clone() else {
+            return;
+        };
+        if self.shown_view() != MainView::Dreams {
+            return;
+        }
+        let Some((ui, model)) = shown(&mut self.time, &mut self.creatures, &self.garden, &path)
+        else {
+            return;
+        };
+        if let Some(text) = ui.dreams.read_watched(model) {
+            self.set_notice(text, true);
         }
     }
 

@@ -16,6 +16,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return Vec::new();
         }
+        self.read_shown_changes();
         let chord = KeyChord::from(key);
         if chord == KeyChord::ctrl(QUIT_ALWAYS) {
             // The way out that always works, at once.

@@ -8,8 +8,11 @@ mod keys;
 pub mod prepare;
 pub(crate) mod strip;
 
+use std::path::PathBuf;
+
 use chrono::{DateTime, Duration, Utc};
 
+use crate::history::History;
 use crate::memory::creature::{Change, Creature};
 use crate::memory::dream_diffs::{self, DiffRecord};
 use crate::memory::layout::FileKind;
@@ -44,6 +47,10 @@ pub struct DreamsView {
     /// What the watched history saw change in its memory files (creatures that keep no
     /// record of their own dreams).
     watched: Vec<DiffRecord>,
+    /// The store whose record of this creature's changes (at `.1`) is not read yet: read
+    /// when the view is first shown ([`DreamsView::read_watched`]), not at start (a
+    /// garden watched for months holds megabytes of them).
+    unread: Option<(History, PathBuf)>,
     /// When the watched history of this creature begins; `None` while none is kept.
     watched_since: Option<DateTime<Utc>>,
     sleeps: Vec<SleepSpan>,
@@ -59,6 +66,7 @@ impl Default for DreamsView {
             changes: None,
             pruned_pick: None,
             watched: Vec::new(),
+            unread: None,
             watched_since: None,
             sleeps: Vec::new(),
         }
@@ -244,7 +252,8 @@ impl DreamsView {
     }
 
     /// Takes in what the watched history saw (and when its history began, at first
-    /// sight); the dream shown is prepared again.
+    /// sight); the dream shown is prepared again. While the store's record is unread,
+    /// `records` (which the store holds too) are read with it.
     pub fn add_watched(
         &mut self,
         c: &Creature,
@@ -254,10 +263,36 @@ impl DreamsView {
         if records.is_empty() && since.is_none() {
             return;
         }
-        self.watched.extend(records);
+        if self.unread.is_none() {
+            self.watched.extend(records);
+        }
         self.watched_since = since.or(self.watched_since);
         self.changes = None;
         self.load_detail(c);
+    }
+
+    /// At first sight: the watched history of the creature at `root` is kept in `store`
+    /// since `since`; its record of changes is read when the view is shown.
+    pub fn defer_watched(&mut self, store: History, root: PathBuf, since: DateTime<Utc>) {
+        self.unread = Some((store, root));
+        self.watched_since = Some(since);
+        self.changes = None;
+    }
+
+    /// Reads the watched history's record of changes left for when the view is shown;
+    /// what to say when it could not be read (it is then dropped).
+    pub fn read_watched(&mut self, c: &Creature) -> Option<String> {
+        let (store, root) = self.unread.take()?;
+        let dropped = match store.records_or_drop(&root) {
+            Ok(records) => {
+                self.watched = records;
+                None
+            }
+            Err(why) => Some(why),
+        };
+        self.changes = None;
+        self.load_detail(c);
+        dropped
     }
 
     /// Moves along the list (up is newer); a page key pages the selected dream's detail
