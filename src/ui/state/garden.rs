@@ -2,16 +2,17 @@
 //! creature's name or status), sorted by name, status, last activity or fatigue, and
 //! numbered in that order (a number typed as the filter jumps to that row).
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::memory::creature_map::CreatureMap;
+use crate::memory::creature_map::{CreatureMap, Reached};
 use crate::memory::status::Status;
 
 use super::creature::CreatureUi;
 use super::health::Health;
-use super::kept::Kept;
 
 /// What the garden is sorted by; a key cycles through them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,9 +68,51 @@ impl GardenSort {
 }
 
 /// The last garden order made, and what it was made from (see
-/// [`GardenView::kept_order`]): the garden's version and the view, and a fingerprint of
-/// what the order reads of the garden.
-pub type KeptOrder = Kept<(u64, GardenView), (u64, Arc<[PathBuf]>)>;
+/// [`GardenView::kept_order`]).
+#[derive(Debug, Default)]
+pub struct KeptOrder(RefCell<Option<MadeOrder>>);
+
+#[derive(Debug)]
+struct MadeOrder {
+    view: GardenView,
+    /// The garden's version and its members when it was last looked at.
+    version: u64,
+    members: u64,
+    /// What the order read of each creature (for `view`), by path.
+    reads: HashMap<PathBuf, u64>,
+    /// A creature reached since read otherwise: the order is made again.
+    stale: bool,
+    order: Arc<[PathBuf]>,
+}
+
+impl MadeOrder {
+    /// Looks again at the creatures the garden reached since it was last looked at (only
+    /// those: a change to one of a thousand reads one); whether what the order reads of
+    /// one of them changed.
+    fn moved(&mut self, view: &GardenView, creatures: &CreatureMap<CreatureUi>) -> bool {
+        if self.version == creatures.version() {
+            return false;
+        }
+        self.version = creatures.version();
+        let reached: Vec<(&PathBuf, &CreatureUi)> = match creatures.reached() {
+            Reached::Paths(paths) => paths
+                .iter()
+                .filter_map(|p| creatures.get(p).map(|ui| (p, ui)))
+                .collect(),
+            Reached::All => creatures.iter().collect(),
+        };
+        let filters = view.filters();
+        let mut moved = false;
+        for (path, ui) in reached {
+            let read = view.read_of(ui, filters);
+            if self.reads.get(path) != Some(&read) {
+                self.reads.insert(path.clone(), read);
+                moved = true;
+            }
+        }
+        moved
+    }
+}
 
 /// The garden's filter and sort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -123,12 +166,12 @@ impl GardenView {
         shown.into_iter().map(|(p, _)| p.clone()).collect()
     }
 
-    /// [`GardenView::order`], kept in `kept` while the garden did not change (its
-    /// [`CreatureMap::version`]), nor the filter or the sort; and after a change, while
-    /// nothing the order reads changed ([`GardenView::reads`]: an append to one creature of
-    /// a thousand sorted by name sorted them all again). By cost it is made each time
-    /// (what a creature cost today changes with the orchestrator's word and at midnight,
-    /// not with the garden).
+    /// [`GardenView::order`], kept in `kept` while nothing it reads changed: the filter,
+    /// the sort, the creatures there, and what it reads of each (looked at again only for
+    /// the creatures the garden reached since: an append to one creature of a thousand
+    /// sorted them all again, then walked them all). By cost it is made each time (what a
+    /// creature cost today changes with the orchestrator's word and at midnight, not with
+    /// the garden).
     pub fn kept_order(
         &self,
         creatures: &CreatureMap<CreatureUi>,
@@ -138,39 +181,57 @@ impl GardenView {
         if self.sort == GardenSort::Cost {
             return self.order(creatures, cost).into();
         }
-        let before = kept
-            .get(|(_, view), (reads, order)| (view == self).then(|| (*reads, Arc::clone(order))));
-        let key = (creatures.version(), self.clone());
-        kept.get_or(key, || {
-            let reads = self.reads(creatures);
-            match before {
-                Some((read, order)) if read == reads => (reads, order),
-                _ => (reads, self.order(creatures, cost).into()),
-            }
-        })
-        .1
+        let mut kept = kept.0.borrow_mut();
+        if let Some(made) = kept.as_mut()
+            && made.view == *self
+            && made.members == creatures.members()
+            && !made.moved(self, creatures)
+            && !made.stale
+        {
+            return Arc::clone(&made.order);
+        }
+        let order: Arc<[PathBuf]> = self.order(creatures, cost).into();
+        let filters = self.filters();
+        *kept = Some(MadeOrder {
+            view: self.clone(),
+            version: creatures.version(),
+            members: creatures.members(),
+            reads: creatures
+                .iter()
+                .map(|(path, ui)| (path.clone(), self.read_of(ui, filters)))
+                .collect(),
+            stale: false,
+            order: Arc::clone(&order),
+        });
+        order
     }
 
-    /// A fingerprint of what [`GardenView::order`] reads of the garden, but the cost:
-    /// the paths (as they come and go), the names, and what the filter and the sort
-    /// compare.
-    fn reads(&self, creatures: &CreatureMap<CreatureUi>) -> u64 {
+    /// Takes in the creatures the garden reached before they are let go
+    /// ([`CreatureMap::take_reached`]): what the order reads of them is looked at now.
+    pub fn note_reached(&self, creatures: &CreatureMap<CreatureUi>, kept: &KeptOrder) {
+        if let Some(made) = kept.0.borrow_mut().as_mut()
+            && made.view == *self
+            && made.moved(self, creatures)
+        {
+            made.stale = true;
+        }
+    }
+
+    /// A fingerprint of what [`GardenView::order`] reads of one creature, but its cost:
+    /// its name, and what the sort compares and the filter (when `filters`) matches.
+    fn read_of(&self, ui: &CreatureUi, filters: bool) -> u64 {
         use std::hash::{Hash, Hasher};
-        let filters = self.filters();
         let mut hasher = std::hash::DefaultHasher::new();
-        creatures.members().hash(&mut hasher);
-        for ui in creatures.values() {
-            ui.name.hash(&mut hasher);
-            if filters {
-                ui.summary.status.label().hash(&mut hasher);
-                ui.health.label().hash(&mut hasher);
-            }
-            match self.sort {
-                GardenSort::Name | GardenSort::Cost => {}
-                GardenSort::Status => status_rank(ui).hash(&mut hasher),
-                GardenSort::Activity => ui.summary.last_activity.hash(&mut hasher),
-                GardenSort::Fatigue => ui.summary.fatigue.hash(&mut hasher),
-            }
+        ui.name.hash(&mut hasher);
+        if filters {
+            ui.summary.status.label().hash(&mut hasher);
+            ui.health.label().hash(&mut hasher);
+        }
+        match self.sort {
+            GardenSort::Name | GardenSort::Cost => {}
+            GardenSort::Status => status_rank(ui).hash(&mut hasher),
+            GardenSort::Activity => ui.summary.last_activity.hash(&mut hasher),
+            GardenSort::Fatigue => ui.summary.fatigue.hash(&mut hasher),
         }
         hasher.finish()
     }
@@ -456,5 +517,20 @@ mod tests {
         map.remove(&map.keys().next().cloned().unwrap());
         map.insert(path, ui);
         assert_eq!(check(&view, &map, cost_of_b), ["c", "y"]);
+        // A creature reached, its reach let go before the order is asked again (the
+        // frame's settling does so): what it reads of it was looked at before.
+        map.take_reached();
+        let c = map.keys().next().cloned().unwrap();
+        map.get_mut(&c).unwrap().name = "zz".into();
+        view.note_reached(&map, &kept);
+        map.take_reached();
+        assert_eq!(check(&view, &map, cost_of_b), ["y", "zz"]);
+        // One the order does not read, looked at alone: the very list.
+        let kept_list = view.kept_order(&map, |_, _| None, &kept);
+        map.get_mut(&c).unwrap().summary.fatigue = 77;
+        view.note_reached(&map, &kept);
+        map.take_reached();
+        let after = view.kept_order(&map, |_, _| None, &kept);
+        assert!(Arc::ptr_eq(&kept_list, &after));
     }
 }

@@ -15,16 +15,6 @@ impl<K, T> Default for Kept<K, T> {
     }
 }
 
-impl<K, T> Kept<K, T> {
-    /// What `look` finds in the value kept and the key it was made from, whatever the
-    /// key (none while nothing is kept).
-    pub fn get<R>(&self, look: impl FnOnce(&K, &T) -> Option<R>) -> Option<R> {
-        let kept = self.0.borrow();
-        let (key, value) = kept.as_ref()?;
-        look(key, value)
-    }
-}
-
 impl<K: PartialEq, T: Clone> Kept<K, T> {
     /// The value kept for `key`, else `make`'s, kept from now on.
     pub fn get_or(&self, key: K, make: impl FnOnce() -> T) -> T {

@@ -525,6 +525,9 @@ impl App {
     /// before each frame and each tick.
     pub fn settle_reached(&mut self) {
         let now = self.now;
+        // The garden's order looks at the creatures reached before they are let go.
+        self.garden_view
+            .note_reached(&self.creatures, &self.kept_order);
         let reached: Vec<PathBuf> = match self.creatures.take_reached() {
             Reached::Paths(paths) => paths.into_iter().collect(),
             Reached::All => {
