@@ -231,7 +231,6 @@ impl Headless {
     /// Handles a wake as the event loop does; performs the searches it asks for, to their
     /// end, and returns the other jobs.
     fn wake(&mut self, wake: Wake) -> Vec<Job> {
-        self.take_due_looks();
         // Only a terminal's read error fails, and there is no terminal here.
         let jobs = handle(&mut self.app, wake).unwrap_or_default();
         self.run_in_place(jobs)

@@ -80,8 +80,6 @@ struct MadeOrder {
     members: u64,
     /// What the order read of each creature (for `view`), by path.
     reads: HashMap<PathBuf, u64>,
-    /// A creature reached since read otherwise: the order is made again.
-    stale: bool,
     order: Arc<[PathBuf]>,
 }
 
@@ -186,7 +184,6 @@ impl GardenView {
             && made.view == *self
             && made.members == creatures.members()
             && !made.moved(self, creatures)
-            && !made.stale
         {
             return Arc::clone(&made.order);
         }
@@ -200,20 +197,21 @@ impl GardenView {
                 .iter()
                 .map(|(path, ui)| (path.clone(), self.read_of(ui, filters)))
                 .collect(),
-            stale: false,
             order: Arc::clone(&order),
         });
         order
     }
 
     /// Takes in the creatures the garden reached before they are let go
-    /// ([`CreatureMap::take_reached`]): what the order reads of them is looked at now.
+    /// ([`CreatureMap::take_reached`]): what the order reads of them is looked at now,
+    /// and an order one of them moved is let go (made again when next asked for).
     pub fn note_reached(&self, creatures: &CreatureMap<CreatureUi>, kept: &KeptOrder) {
-        if let Some(made) = kept.0.borrow_mut().as_mut()
-            && made.view == *self
-            && made.moved(self, creatures)
+        let mut kept = kept.0.borrow_mut();
+        if kept
+            .as_mut()
+            .is_some_and(|made| made.view == *self && made.moved(self, creatures))
         {
-            made.stale = true;
+            *kept = None;
         }
     }
 
