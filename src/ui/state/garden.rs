@@ -346,6 +346,14 @@ mod tests {
             .collect()
     }
 
+    /// Found by name: two gardens' temporary folders sort either way.
+    fn path_of(map: &CreatureMap<CreatureUi>, name: &str) -> PathBuf {
+        map.iter()
+            .find(|(_, u)| u.name == name)
+            .map(|(p, _)| p.clone())
+            .unwrap()
+    }
+
     fn set(map: &mut CreatureMap<CreatureUi>, name: &str, f: impl FnOnce(&mut CreatureUi)) {
         let (_, ui) = map.iter_mut().find(|(_, u)| u.name == name).unwrap();
         f(ui);
@@ -503,7 +511,7 @@ mod tests {
         assert_eq!(check(&view, &map, cost_of_b), ["b"]);
         set(&mut map, "z", |u| u.summary.status = Status::Awake);
         assert_eq!(check(&view, &map, cost_of_b), ["b", "z"]);
-        map.remove(&map.keys().next().cloned().unwrap());
+        map.remove(&path_of(&map, "z"));
         assert_eq!(check(&view, &map, cost_of_b), ["b"]);
         // By name, a creature gone and another come in its place: a new list.
         view.sort = GardenSort::Name;
@@ -512,13 +520,13 @@ mod tests {
         let path = more.keys().next().cloned().unwrap();
         let ui = more.remove(&path).unwrap();
         assert_eq!(check(&view, &map, cost_of_b), ["b", "c"]);
-        map.remove(&map.keys().next().cloned().unwrap());
+        map.remove(&path_of(&map, "b"));
         map.insert(path, ui);
         assert_eq!(check(&view, &map, cost_of_b), ["c", "y"]);
         // A creature reached, its reach let go before the order is asked again (the
         // frame's settling does so): what it reads of it was looked at before.
         map.take_reached();
-        let c = map.keys().next().cloned().unwrap();
+        let c = path_of(&map, "c");
         map.get_mut(&c).unwrap().name = "zz".into();
         view.note_reached(&map, &kept);
         map.take_reached();
