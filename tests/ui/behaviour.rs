@@ -697,6 +697,18 @@ fn creatures_sharing_a_name_show_their_directory() {
     assert!(text.contains("│○ ember (zz-copy) "), "{text}");
     assert!(text.contains("│○ ember  "), "{text}");
     assert!(text.contains(" pip  "), "{text}");
+    // Renamed while watched, then named back: the names shared follow each change.
+    let birth = garden.creature("ember").join("BIRTH.json");
+    let was = std::fs::read_to_string(&birth).unwrap();
+    std::fs::write(&birth, was.replace("\"ember\"", "\"cinder\"")).unwrap();
+    screen.changed(vec![birth.clone()]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("│○ cinder  "), "{text}");
+    assert!(!text.contains("(zz-copy)"), "{text}");
+    std::fs::write(&birth, &was).unwrap();
+    screen.changed(vec![birth]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("│○ ember (zz-copy) "), "{text}");
 }
 
 /// The demo's terminal (100 columns) on a hosted creature: the hint bar keeps the keys

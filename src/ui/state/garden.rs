@@ -2,17 +2,16 @@
 //! creature's name or status), sorted by name, status, last activity or fatigue, and
 //! numbered in that order (a number typed as the filter jumps to that row).
 
-use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::memory::creature_map::{CreatureMap, Reached};
+use crate::memory::creature_map::CreatureMap;
 use crate::memory::status::Status;
 
 use super::creature::CreatureUi;
 use super::health::Health;
+use super::kept::KeptByReads;
 
 /// What the garden is sorted by; a key cycles through them in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -69,48 +68,7 @@ impl GardenSort {
 
 /// The last garden order made, and what it was made from (see
 /// [`GardenView::kept_order`]).
-#[derive(Debug, Default)]
-pub struct KeptOrder(RefCell<Option<MadeOrder>>);
-
-#[derive(Debug)]
-struct MadeOrder {
-    view: GardenView,
-    /// The garden's version and its members when it was last looked at.
-    version: u64,
-    members: u64,
-    /// What the order read of each creature (for `view`), by path.
-    reads: HashMap<PathBuf, u64>,
-    order: Arc<[PathBuf]>,
-}
-
-impl MadeOrder {
-    /// Looks again at the creatures the garden reached since it was last looked at (only
-    /// those: a change to one of a thousand reads one); whether what the order reads of
-    /// one of them changed.
-    fn moved(&mut self, view: &GardenView, creatures: &CreatureMap<CreatureUi>) -> bool {
-        if self.version == creatures.version() {
-            return false;
-        }
-        self.version = creatures.version();
-        let reached: Vec<(&PathBuf, &CreatureUi)> = match creatures.reached() {
-            Reached::Paths(paths) => paths
-                .iter()
-                .filter_map(|p| creatures.get(p).map(|ui| (p, ui)))
-                .collect(),
-            Reached::All => creatures.iter().collect(),
-        };
-        let filters = view.filters();
-        let mut moved = false;
-        for (path, ui) in reached {
-            let read = view.read_of(ui, filters);
-            if self.reads.get(path) != Some(&read) {
-                self.reads.insert(path.clone(), read);
-                moved = true;
-            }
-        }
-        moved
-    }
-}
+pub type KeptOrder = KeptByReads<GardenView, Arc<[PathBuf]>>;
 
 /// The garden's filter and sort.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -179,40 +137,21 @@ impl GardenView {
         if self.sort == GardenSort::Cost {
             return self.order(creatures, cost).into();
         }
-        let mut kept = kept.0.borrow_mut();
-        if let Some(made) = kept.as_mut()
-            && made.view == *self
-            && made.members == creatures.members()
-            && !made.moved(self, creatures)
-        {
-            return Arc::clone(&made.order);
-        }
-        let order: Arc<[PathBuf]> = self.order(creatures, cost).into();
         let filters = self.filters();
-        *kept = Some(MadeOrder {
-            view: self.clone(),
-            version: creatures.version(),
-            members: creatures.members(),
-            reads: creatures
-                .iter()
-                .map(|(path, ui)| (path.clone(), self.read_of(ui, filters)))
-                .collect(),
-            order: Arc::clone(&order),
-        });
-        order
+        kept.get_or(
+            self.clone(),
+            creatures,
+            |ui| self.read_of(ui, filters),
+            || self.order(creatures, cost).into(),
+        )
     }
 
     /// Takes in the creatures the garden reached before they are let go
     /// ([`CreatureMap::take_reached`]): what the order reads of them is looked at now,
     /// and an order one of them moved is let go (made again when next asked for).
     pub fn note_reached(&self, creatures: &CreatureMap<CreatureUi>, kept: &KeptOrder) {
-        let mut kept = kept.0.borrow_mut();
-        if kept
-            .as_mut()
-            .is_some_and(|made| made.view == *self && made.moved(self, creatures))
-        {
-            *kept = None;
-        }
+        let filters = self.filters();
+        kept.note_reached(self, creatures, |ui| self.read_of(ui, filters));
     }
 
     /// A fingerprint of what [`GardenView::order`] reads of one creature, but its cost:

@@ -46,7 +46,7 @@ use frame_clock::ShownUntil;
 pub use frame_clock::{FrameClock, Steps};
 use garden::{GardenView, KeptOrder};
 use health::Attention;
-use kept::Kept;
+use kept::{Kept, KeptByReads};
 use openseed::OpenSeedUi;
 use remote::RemoteUi;
 use search::SearchState;
@@ -131,7 +131,7 @@ pub struct App {
     /// The garden list's order while nothing it is made from changes.
     kept_order: KeptOrder,
     /// The names more than one creature carries, while the garden is the same.
-    kept_shared_names: Kept<u64, Arc<BTreeSet<String>>>,
+    kept_shared_names: KeptByReads<(), Arc<BTreeSet<String>>>,
     /// The garden's columns of figures, while the garden is the same.
     kept_columns: Kept<u64, Arc<[&'static crate::ui::genome::GardenColumn]>>,
     /// What the garden cost today, while the garden and the day are the same.
@@ -202,7 +202,7 @@ impl App {
             search: SearchState::default(),
             garden_view: GardenView::default(),
             kept_order: KeptOrder::default(),
-            kept_shared_names: Kept::default(),
+            kept_shared_names: KeptByReads::default(),
             kept_cost: Kept::default(),
             kept_columns: Kept::default(),
             clock_bound: BTreeSet::new(),
@@ -528,6 +528,8 @@ impl App {
         // The garden's order looks at the creatures reached before they are let go.
         self.garden_view
             .note_reached(&self.creatures, &self.kept_order);
+        self.kept_shared_names
+            .note_reached(&(), &self.creatures, name_read);
         let reached: Vec<PathBuf> = match self.creatures.take_reached() {
             Reached::Paths(paths) => paths.into_iter().collect(),
             Reached::All => {
@@ -601,14 +603,15 @@ impl App {
     /// The names more than one creature carries (BIRTH.json names need not be unique):
     /// the garden's rows of those add their directory's name.
     pub fn shared_names(&self) -> Arc<BTreeSet<String>> {
-        self.kept_shared_names.get_or(self.creatures.version(), || {
-            let mut seen = BTreeMap::<&str, usize>::new();
-            for ui in self.creatures.values() {
-                *seen.entry(ui.name.as_str()).or_default() += 1;
-            }
-            let shared = seen.into_iter().filter(|(_, n)| *n > 1);
-            Arc::new(shared.map(|(name, _)| name.to_string()).collect())
-        })
+        self.kept_shared_names
+            .get_or((), &self.creatures, name_read, || {
+                let mut seen = BTreeMap::<&str, usize>::new();
+                for ui in self.creatures.values() {
+                    *seen.entry(ui.name.as_str()).or_default() += 1;
+                }
+                let shared = seen.into_iter().filter(|(_, n)| *n > 1);
+                Arc::new(shared.map(|(name, _)| name.to_string()).collect())
+            })
     }
 
     /// The garden's columns of figures as `find` finds them, kept while the garden is the
@@ -904,4 +907,12 @@ pub(in crate::ui) fn shown<'a>(
     }
     // The views' own state: no change to the garden's figures.
     Some((creatures.get_mut_uncounted(path)?, garden.creature(path)?))
+}
+
+/// What [`App::shared_names`] reads of a creature: its name.
+fn name_read(ui: &CreatureUi) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    ui.name.hash(&mut hasher);
+    hasher.finish()
 }
