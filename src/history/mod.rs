@@ -64,6 +64,12 @@ pub struct History {
     /// Shared by the clones of this store; another process writing the same store is
     /// seen at the next listing.
     sizes: Arc<Mutex<Option<HashMap<PathBuf, u64>>>>,
+    /// The bytes of each creature's versions (`blobs/`), listed once and then counted as
+    /// this store writes and forgets them: a small file's thousands of versions were
+    /// listed and stat'ed twice at every change (the CPU an append took grew with the
+    /// versions kept). Another process writing the same folder is seen when its versions
+    /// are next forgotten, and listed again.
+    blobs: Arc<Mutex<HashMap<PathBuf, u64>>>,
 }
 
 /// Two stores are the same store when they keep the same folder within the same bound.
@@ -138,6 +144,7 @@ impl History {
             root,
             limit,
             sizes: Arc::default(),
+            blobs: Arc::default(),
         }
     }
 
@@ -259,14 +266,31 @@ impl History {
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
         let share = self.limit / 16;
-        let mut hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+        let keep = || -> Result<Option<String>, HistoryError> {
+            let kept = store
+                .keep_within(text.as_bytes(), || self.blob_bytes(dir, &store))
+                .map_err(io_at(&blobs))?;
+            Ok(kept.map(|k| {
+                self.count_blobs(dir, |held| *held += k.written);
+                k.hash
+            }))
+        };
+        let forget_older_half = || -> Result<(), HistoryError> {
+            let forgotten = store.forget_older_half();
+            self.blobs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(dir);
+            forgotten.map_err(io_at(&blobs))
+        };
+        let mut hash = keep()?;
         // No room: the oldest versions go (what they said is then not known).
         if hash.is_none() && (text.len() as u64) <= share {
-            store.forget_older_half().map_err(io_at(&blobs))?;
-            hash = store.keep(text.as_bytes()).map_err(io_at(&blobs))?;
+            forget_older_half()?;
+            hash = keep()?;
         }
         if store.moments_bytes() > share {
-            store.forget_older_half().map_err(io_at(&blobs))?;
+            forget_older_half()?;
         }
         let kept = hash.as_deref().map(|h| store.blob_path(h));
         let moment = Moment {
@@ -280,6 +304,27 @@ impl History {
         let path = dir.join(moments::MOMENTS);
         append_private(&path, &moment).map_err(io_at(&path))?;
         Ok(kept)
+    }
+
+    /// The bytes of the versions kept in `dir` (its `store`), listed when not counted.
+    fn blob_bytes(&self, dir: &Path, store: &moments::Store) -> u64 {
+        let mut blobs = self.blobs.lock().unwrap_or_else(PoisonError::into_inner);
+        *blobs
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| store.blob_bytes())
+    }
+
+    /// Changes the count of the bytes of the versions kept in `dir`, when counted.
+    fn count_blobs(&self, dir: &Path, change: impl FnOnce(&mut u64)) {
+        let mut blobs = self.blobs.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(held) = blobs.get_mut(dir) {
+            change(held);
+        }
+    }
+
+    /// The bytes of a creature's folder: [`size_of`], its versions as counted.
+    fn folder_size(&self, dir: &Path) -> u64 {
+        files_size(dir) + files_size(&dir.join("snap")) + self.blob_bytes(dir, &self.versions(dir))
     }
 
     fn versions(&self, dir: &Path) -> moments::Store {
@@ -378,7 +423,12 @@ impl History {
 
     /// Removes `creature`'s history, which cannot be read (`why`); what to say of it.
     fn drop_unreadable(&self, creature: &Path, why: &str) -> String {
-        let tail = match std::fs::remove_dir_all(self.dir_of(creature)) {
+        let dir = self.dir_of(creature);
+        self.blobs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&dir);
+        let tail = match std::fs::remove_dir_all(&dir) {
             Ok(()) => "it was dropped".to_string(),
             Err(e) => format!("it could not be removed either: {e}"),
         };
@@ -405,7 +455,7 @@ impl History {
             Some(known) => known,
             None => sizes.insert(self.measure()?),
         };
-        known.insert(dir.to_path_buf(), size_of(dir));
+        known.insert(dir.to_path_buf(), self.folder_size(dir));
         if known.values().sum::<u64>() <= self.limit {
             return Ok(());
         }
@@ -428,6 +478,10 @@ impl History {
             }
             if path != dir && std::fs::remove_dir_all(&path).is_ok() {
                 total -= size;
+                self.blobs
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&path);
             }
         }
         Ok(())
@@ -512,17 +566,19 @@ fn read_records(dir: &Path) -> Result<Vec<DiffRecord>, String> {
 
 /// Bytes of the files directly in `dir` and in its `snap/`.
 fn size_of(dir: &Path) -> u64 {
-    let files = |d: &Path| -> u64 {
-        std::fs::read_dir(d)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .filter_map(|e| e.metadata().ok())
-                    .filter(|m| m.is_file())
-                    .map(|m| m.len())
-                    .sum()
-            })
-            .unwrap_or(0)
-    };
-    files(dir) + files(&dir.join("snap")) + files(&dir.join(moments::BLOBS))
+    files_size(dir) + files_size(&dir.join("snap")) + files_size(&dir.join(moments::BLOBS))
+}
+
+/// The bytes of the files directly in `dir`.
+fn files_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
 }

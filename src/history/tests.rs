@@ -127,6 +127,11 @@ fn the_store_stays_within_its_bound() {
         }]
     );
     assert!(size_of(&h.dir_of(a.path())) <= limit / 4 + 1024);
+    // The versions' bytes as counted through every version kept and forgotten are the
+    // bytes listed.
+    let dir = h.dir_of(a.path());
+    let versions = h.versions(&dir);
+    assert_eq!(h.blob_bytes(&dir, &versions), versions.blob_bytes());
     // A file larger than its share is not kept.
     let big = "GRN 10:00 x\n".repeat(2000);
     h.observe(a.path(), "diary.md", &big, at(0), false).unwrap();
@@ -144,6 +149,24 @@ fn the_store_stays_within_its_bound() {
         .map(|e| size_of(&e.path()))
         .sum();
     assert!(total <= limit, "{total}");
+}
+
+#[test]
+fn the_versions_are_counted_not_listed_at_every_change() {
+    let store = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().to_path_buf(), DEFAULT_LIMIT);
+    let a = tempfile::tempdir().unwrap();
+    h.observe(a.path(), "rules.md", "- one\n", at(0), true)
+        .unwrap();
+    let dir = h.dir_of(a.path());
+    let versions = h.versions(&dir);
+    // A file another process wrote there is not listed at the next change.
+    std::fs::write(dir.join(moments::BLOBS).join("elsewhere"), [b'x'; 100]).unwrap();
+    h.observe(a.path(), "rules.md", "- two\n", at(1), false)
+        .unwrap();
+    let counted = h.blob_bytes(&dir, &versions);
+    assert_eq!(counted, 12);
+    assert_eq!(versions.blob_bytes(), 112);
 }
 
 #[test]

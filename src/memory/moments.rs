@@ -80,6 +80,14 @@ pub fn hash(bytes: &[u8]) -> String {
     crate::text::hex(&Sha256::digest(bytes))
 }
 
+/// A text kept by [`Store::keep_within`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub hash: String,
+    /// Bytes of the blob written now (none when the text was kept before).
+    pub written: u64,
+}
+
 /// A record: `moments.jsonl` and `blobs/` in one folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
@@ -120,24 +128,42 @@ impl Store {
     /// Keeps `bytes` (once per text) and gives its hash; `None` when the text is too
     /// large or the store is full.
     pub fn keep(&self, bytes: &[u8]) -> io::Result<Option<String>> {
+        let kept = self.keep_within(bytes, || self.blob_bytes())?;
+        Ok(kept.map(|k| k.hash))
+    }
+
+    /// [`Store::keep`], the bytes the blobs hold now told by `held` (asked only for a
+    /// new text): a caller that counts them itself need not list the blobs at every
+    /// keep (thousands of versions of a small file, stat'ed at every change).
+    pub fn keep_within(
+        &self,
+        bytes: &[u8],
+        held: impl FnOnce() -> u64,
+    ) -> io::Result<Option<Kept>> {
         if bytes.len() as u64 > MAX_DOC {
             return Ok(None);
         }
         let h = hash(bytes);
         let path = self.blob_path(&h);
         if path.exists() {
-            return Ok(Some(h));
+            return Ok(Some(Kept {
+                hash: h,
+                written: 0,
+            }));
         }
         let blobs = self.dir.join(BLOBS);
         std::fs::create_dir_all(&blobs)?;
-        if self.blob_bytes() + bytes.len() as u64 > self.limit {
+        if held() + bytes.len() as u64 > self.limit {
             return Ok(None);
         }
         // Mode 0600 (a temp file's), renamed into place: a reader sees all of it or none.
         let mut tmp = tempfile::NamedTempFile::new_in(&blobs)?;
         io::Write::write_all(&mut tmp, bytes)?;
         tmp.persist(&path).map_err(|e| e.error)?;
-        Ok(Some(h))
+        Ok(Some(Kept {
+            hash: h,
+            written: bytes.len() as u64,
+        }))
     }
 
     /// Bytes of the blobs kept.
