@@ -260,6 +260,9 @@ pub fn is_document(name: &str) -> bool {
 /// `PURPOSE.md`; the length of every `.jsonl` of `.self/` and `.sys/`.
 pub fn take(root: &Path, store: &Store, t: DateTime<Utc>, after: After) -> io::Result<Moment> {
     let mut docs = BTreeMap::new();
+    // The blobs' bytes, listed once for the moment (at the first new text) and counted
+    // from there.
+    let mut held = None;
     let mut logs = BTreeMap::new();
     for dir in [".self", ".sys"] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
@@ -277,13 +280,13 @@ pub fn take(root: &Path, store: &Store, t: DateTime<Utc>, after: After) -> io::R
             if name.ends_with(".jsonl") {
                 logs.insert(rel, meta.len());
             } else if dir == ".self" && is_document(&name) {
-                docs.insert(rel, keep_file(&entry.path(), store)?);
+                docs.insert(rel, keep_file(&entry.path(), store, &mut held)?);
             }
         }
     }
     let purpose = root.join("PURPOSE.md");
     if purpose.is_file() {
-        docs.insert("PURPOSE.md".into(), keep_file(&purpose, store)?);
+        docs.insert("PURPOSE.md".into(), keep_file(&purpose, store, &mut held)?);
     }
     Ok(Moment {
         t: Some(t),
@@ -295,9 +298,18 @@ pub fn take(root: &Path, store: &Store, t: DateTime<Utc>, after: After) -> io::R
     })
 }
 
-fn keep_file(path: &Path, store: &Store) -> io::Result<Option<String>> {
+/// Keeps the text of the file at `path` in `store`, whose blobs hold `held` bytes when
+/// known (listed when not, and counted on).
+fn keep_file(path: &Path, store: &Store, held: &mut Option<u64>) -> io::Result<Option<String>> {
     match crate::tail::read_bounded(path, MAX_DOC) {
-        Ok(Some(bytes)) => store.keep(&bytes),
+        Ok(Some(bytes)) => {
+            let kept =
+                store.keep_within(&bytes, || *held.get_or_insert_with(|| store.blob_bytes()))?;
+            if let (Some(k), Some(held)) = (&kept, held.as_mut()) {
+                *held += k.written;
+            }
+            Ok(kept.map(|k| k.hash))
+        }
         Ok(None) => Ok(None),
         // Too large, or not a regular file: not kept, said as unknown.
         Err(_) => Ok(None),
@@ -328,6 +340,23 @@ mod tests {
         store.append(&m).unwrap();
         assert_eq!(store.moments(), vec![m.clone(), m]);
         assert!(store.text("../../etc/passwd").is_none());
+    }
+
+    /// The blobs are listed once a moment and counted on: two new texts that the bound
+    /// holds only one of keep one.
+    #[test]
+    fn a_moment_keeps_its_new_texts_within_the_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join(".self")).unwrap();
+        std::fs::write(root.join(".self/a.md"), "12345678").unwrap();
+        std::fs::write(root.join(".self/b.md"), "abcdefgh").unwrap();
+        let store = Store::with_limit(root.join("recorder"), 10);
+        let t = crate::memory::time::parse_time("2026-03-01T10:00:00Z").unwrap();
+        let m = take(root, &store, t, After::Sleep).unwrap();
+        let kept = m.docs.values().filter(|h| h.is_some()).count();
+        assert_eq!((kept, m.docs.len()), (1, 2), "{m:?}");
+        assert_eq!(store.blob_bytes(), 8);
     }
 
     /// The runner's record is bounded as the watched history is: its moments within a
