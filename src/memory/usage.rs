@@ -31,7 +31,7 @@ pub fn path(root: &Path) -> PathBuf {
 }
 
 /// Tokens of one call, or a sum of calls.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tokens {
     /// Input tokens read at the full price.
     #[serde(default)]
@@ -69,7 +69,7 @@ impl Tokens {
 }
 
 /// The calls of one model, summed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ModelTotals {
     #[serde(default)]
     pub calls: u64,

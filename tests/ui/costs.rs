@@ -62,6 +62,19 @@ fn cost_in_the_header_the_rows_and_the_title() {
     filters(&garden).bind(|| {
         insta::assert_snapshot!("cost_header_and_garden", pip);
     });
+    // A call recorded while watched: the garden's total follows (1M more input today:
+    // $3 more).
+    let usage = garden.creature("pip").join(".sys/usage.jsonl");
+    let line = std::fs::read_to_string(&usage).unwrap();
+    let more = line.replace(
+        r#""today":{"anthropic/claude-sonnet-4-5":{"calls":160,"input":1200000"#,
+        r#""today":{"anthropic/claude-sonnet-4-5":{"calls":161,"input":2200000"#,
+    );
+    assert_ne!(more, line);
+    std::fs::write(&usage, format!("{line}{more}")).unwrap();
+    screen.changed(vec![usage]);
+    let text = screen.text().unwrap();
+    assert!(text.contains("$8.10 today"), "the garden's total: {text}");
     // The cost sort: the dearest first.
     assert_eq!(order(&screen), ["ember", "pip"]);
     press(&mut screen, &["o", "o", "o", "o"]);

@@ -135,7 +135,7 @@ pub struct App {
     /// The garden's columns of figures, while the garden is the same.
     kept_columns: Kept<u64, Arc<[&'static crate::ui::genome::GardenColumn]>>,
     /// What the garden cost today, while the garden and the day are the same.
-    kept_cost: Kept<(u64, chrono::NaiveDate), Option<crate::llm::prices::Cost>>,
+    kept_cost: KeptByReads<chrono::NaiveDate, Option<crate::llm::prices::Cost>>,
     /// The creatures not at rest when last told ([`App::settle_reached`]).
     clock_bound: BTreeSet<PathBuf>,
     pub quit: bool,
@@ -203,7 +203,7 @@ impl App {
             garden_view: GardenView::default(),
             kept_order: KeptOrder::default(),
             kept_shared_names: KeptByReads::default(),
-            kept_cost: Kept::default(),
+            kept_cost: KeptByReads::default(),
             kept_columns: Kept::default(),
             clock_bound: BTreeSet::new(),
             quit: false,
@@ -530,6 +530,7 @@ impl App {
             .note_reached(&self.creatures, &self.kept_order);
         self.kept_shared_names
             .note_reached(&(), &self.creatures, name_read);
+        self.note_reached_costs();
         let reached: Vec<PathBuf> = match self.creatures.take_reached() {
             Reached::Paths(paths) => paths.into_iter().collect(),
             Reached::All => {

@@ -52,8 +52,17 @@ impl App {
         if self.openseed.is_some() {
             return self.sum_cost_today();
         }
-        let key = (self.creatures.version(), self.clock().at_day().date_naive());
-        self.kept_cost.get_or(key, || self.sum_cost_today())
+        let day = self.clock().at_day().date_naive();
+        self.kept_cost
+            .get_or(day, &self.creatures, usage_read, || self.sum_cost_today())
+    }
+
+    /// Takes in the creatures the garden reached before they are let go (see
+    /// [`KeptByReads::note_reached`](super::kept::KeptByReads::note_reached)).
+    pub(super) fn note_reached_costs(&self) {
+        let day = self.clock().at_day().date_naive();
+        self.kept_cost
+            .note_reached(&day, &self.creatures, usage_read);
     }
 
     fn sum_cost_today(&self) -> Option<Cost> {
@@ -71,4 +80,16 @@ impl App {
         }
         sum
     }
+}
+
+/// What [`App::garden_cost_today`] reads of a creature: its usage line's day and today's
+/// sums (an append to a garden of a thousand summed every creature's cost again).
+fn usage_read(ui: &CreatureUi) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    if let Some(line) = &ui.usage.last {
+        line.day.hash(&mut hasher);
+        line.today.hash(&mut hasher);
+    }
+    hasher.finish()
 }
