@@ -277,10 +277,7 @@ impl History {
         };
         let forget_older_half = || -> Result<(), HistoryError> {
             let forgotten = store.forget_older_half();
-            self.blobs
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(dir);
+            self.uncount_blobs(dir);
             forgotten.map_err(io_at(&blobs))
         };
         let mut hash = keep()?;
@@ -320,6 +317,13 @@ impl History {
         if let Some(held) = blobs.get_mut(dir) {
             change(held);
         }
+    }
+
+    /// Lets the count of the versions kept in `dir` go (listed again when next needed):
+    /// they were forgotten, or the folder removed.
+    fn uncount_blobs(&self, dir: &Path) {
+        let mut blobs = self.blobs.lock().unwrap_or_else(PoisonError::into_inner);
+        blobs.remove(dir);
     }
 
     /// The bytes of a creature's folder: [`size_of`], its versions as counted.
@@ -424,10 +428,7 @@ impl History {
     /// Removes `creature`'s history, which cannot be read (`why`); what to say of it.
     fn drop_unreadable(&self, creature: &Path, why: &str) -> String {
         let dir = self.dir_of(creature);
-        self.blobs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&dir);
+        self.uncount_blobs(&dir);
         let tail = match std::fs::remove_dir_all(&dir) {
             Ok(()) => "it was dropped".to_string(),
             Err(e) => format!("it could not be removed either: {e}"),
@@ -478,10 +479,7 @@ impl History {
             }
             if path != dir && std::fs::remove_dir_all(&path).is_ok() {
                 total -= size;
-                self.blobs
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .remove(&path);
+                self.uncount_blobs(&path);
             }
         }
         Ok(())
