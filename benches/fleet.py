@@ -155,6 +155,10 @@ def run(binary, fleet, hosts, total, env, idle, appends, measure):
 
     watcher = threading.Thread(target=watch_far_sides, daemon=True)
     watcher.start()
+    # The file the appends grow, and its size before them: put back after the run, so
+    # that runs stay alike (it grew by a run's appends each time: 11,445 lines after a
+    # few dozen runs, and its first append after the selection slower with it).
+    grown = None
     try:
         first = pane.wait(lambda s: "Garden" in s, 120)
         # Every 20 ms from here (a capture every 5 ms took much of a core of the two the
@@ -175,6 +179,7 @@ def run(binary, fleet, hosts, total, env, idle, appends, measure):
         samples = []
         a0 = (cpu_seconds(pane.pid), sum(cpu_seconds(p) for p in far))
         obs = os.path.join(fleet, "h1", "c1", ".self", "observations.md")
+        grown = (obs, os.path.getsize(obs))
         with open(obs, "a") as f:
             for i in range(appends):
                 marker = f"fleet{i}x{random.getrandbits(24):06x}"
@@ -201,6 +206,8 @@ def run(binary, fleet, hosts, total, env, idle, appends, measure):
         }
     finally:
         pane.close()
+        if grown:
+            os.truncate(*grown)
 
 
 def main():
