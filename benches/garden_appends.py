@@ -20,7 +20,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import FRAME_END, cpu_seconds, drain, read_until, spawn  # noqa: E402
+from latency import FRAME_END, builds, cpu_seconds, drain, home_env, read_until, spawn  # noqa: E402
 
 MODELS = ["anthropic/claude-sonnet-4-5", "openai/gpt-5", "ollama/qwen3"]
 
@@ -48,11 +48,8 @@ def make_garden(root, creatures):
 
 def run(binary, garden, appends):
     home = tempfile.mkdtemp(prefix="dreamwatch-bench-home-")
-    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"),
-               XDG_STATE_HOME=os.path.join(home, "state"), TERM="xterm-256color")
-    env.pop("NO_COLOR", None)
     try:
-        pid, fd = spawn([binary, garden], env, cols=200, rows=60)
+        pid, fd = spawn([binary, garden], home_env(home), cols=200, rows=60)
         read_until(fd, FRAME_END, 60)
         drain(fd, quiet=3.0)
         c0 = cpu_seconds(pid)
@@ -82,14 +79,12 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     garden = make_garden(args.dir, args.creatures)
-    builds = [("bin", os.path.abspath(args.bin))]
-    if args.vs:
-        builds.append(("vs", os.path.abspath(args.vs)))
+    turns = builds(args.bin, args.vs)
     out = {"creatures": args.creatures, "appends": args.appends}
-    for name, _ in builds:
+    for name, _ in turns:
         out[name] = {"cpu_ms_per_append": []}
     for _ in range(args.runs):
-        for name, binary in builds:
+        for name, binary in turns:
             out[name]["cpu_ms_per_append"].append(run(binary, garden, args.appends))
     print(json.dumps(out, indent=2))
 

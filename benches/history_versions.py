@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import FRAME_END, cpu_seconds, drain, read_until, spawn  # noqa: E402
+from latency import FRAME_END, builds, cpu_seconds, drain, home_env, read_until, spawn  # noqa: E402
 
 
 def run(binary, changes, block):
@@ -35,10 +35,7 @@ def run(binary, changes, block):
         )
         with open(obs, "w") as f:
             f.write(base)
-        env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"),
-                   XDG_STATE_HOME=os.path.join(tmp, "state"), TERM="xterm-256color")
-        env.pop("NO_COLOR", None)
-        pid, fd = spawn([binary, creature], env)
+        pid, fd = spawn([binary, creature], home_env(tmp))
         read_until(fd, FRAME_END, 10)
         drain(fd, quiet=1.0)
         blocks = []
@@ -67,11 +64,8 @@ def main():
     ap.add_argument("--changes", type=int, default=1500)
     ap.add_argument("--block", type=int, default=250)
     args = ap.parse_args()
-    builds = [("bin", os.path.abspath(args.bin))]
-    if args.vs:
-        builds.append(("vs", os.path.abspath(args.vs)))
     out = {"changes": args.changes, "block": args.block}
-    for name, binary in builds:
+    for name, binary in builds(args.bin, args.vs):
         out[name] = {"cpu_ms_per_change_by_block": run(binary, args.changes, args.block)}
     print(json.dumps(out, indent=2))
 

@@ -99,6 +99,20 @@ def drain(fd, quiet=0.3):
             return
 
 
+def home_env(home):
+    """The environment of a benchmark's observatory with `home` as its whole home: no user
+    config, its watched history inside `home`."""
+    env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"),
+               XDG_STATE_HOME=os.path.join(home, "state"), TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def builds(binary, vs):
+    """The builds a benchmark runs by turns: ("bin", `binary`), then ("vs", `vs`) if given."""
+    return [("bin", os.path.abspath(binary))] + ([("vs", os.path.abspath(vs))] if vs else [])
+
+
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()

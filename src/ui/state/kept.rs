@@ -5,9 +5,17 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 
 use crate::memory::creature_map::{CreatureMap, Reached};
+
+/// A fingerprint of `value`: what a [`KeptByReads`] keeps of what it read of a creature.
+pub fn fingerprint(value: impl Hash) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// A value kept with the key it was made from.
 #[derive(Debug)]

@@ -912,8 +912,5 @@ pub(in crate::ui) fn shown<'a>(
 
 /// What [`App::shared_names`] reads of a creature: its name.
 fn name_read(ui: &CreatureUi) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::hash::DefaultHasher::new();
-    ui.name.hash(&mut hasher);
-    hasher.finish()
+    kept::fingerprint(&ui.name)
 }

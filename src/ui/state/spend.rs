@@ -85,11 +85,5 @@ impl App {
 /// What [`App::garden_cost_today`] reads of a creature: its usage line's day and today's
 /// sums (an append to a garden of a thousand summed every creature's cost again).
 fn usage_read(ui: &CreatureUi) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::hash::DefaultHasher::new();
-    if let Some(line) = &ui.usage.last {
-        line.day.hash(&mut hasher);
-        line.today.hash(&mut hasher);
-    }
-    hasher.finish()
+    super::kept::fingerprint(ui.usage.last.as_ref().map(|line| (line.day, &line.today)))
 }
