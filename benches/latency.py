@@ -233,8 +233,9 @@ def main():
                 if far_fd is not None:
                     far.append(seen[far_fd])
                     drain(far_fd, quiet=0.01)
-                # Whatever else the frame wrote (the end of a burst) is not the next frame.
-                drain(dw_fd, quiet=0.01)
+                # Whatever else the frame wrote (the end of a burst, the frame after the
+                # watched history's look at the change) is not the next frame.
+                drain(dw_fd, quiet=0.03)
                 time.sleep(random.uniform(0.02, 0.08))
 
         drain(dw_fd)

@@ -266,9 +266,12 @@ impl History {
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
         let share = self.limit / 16;
+        let hash = moments::hash(text.as_bytes());
         let keep = || -> Result<Option<String>, HistoryError> {
             let kept = store
-                .keep_within(text.as_bytes(), || self.blob_bytes(dir, &store))
+                .keep_hashed(text.as_bytes(), hash.clone(), || {
+                    self.blob_bytes(dir, &store)
+                })
                 .map_err(io_at(&blobs))?;
             Ok(kept.map(|k| {
                 self.count_blobs(dir, |held| *held += k.written);
@@ -280,27 +283,27 @@ impl History {
             self.uncount_blobs(dir);
             forgotten.map_err(io_at(&blobs))
         };
-        let mut hash = keep()?;
+        let mut kept = keep()?;
         // No room: the oldest versions go (what they said is then not known).
-        if hash.is_none() && (text.len() as u64) <= share {
+        if kept.is_none() && (text.len() as u64) <= share {
             forget_older_half()?;
-            hash = keep()?;
+            kept = keep()?;
         }
         if store.moments_bytes() > share {
             forget_older_half()?;
         }
-        let kept = hash.as_deref().map(|h| store.blob_path(h));
+        let path = kept.as_deref().map(|h| store.blob_path(h));
         let moment = Moment {
             t: Some(now),
             after: After::Seen,
             full: false,
-            docs: [(format!(".self/{file}"), hash)].into(),
+            docs: [(format!(".self/{file}"), kept)].into(),
             logs: Default::default(),
             dreams: None,
         };
-        let path = dir.join(moments::MOMENTS);
-        append_private(&path, &moment).map_err(io_at(&path))?;
-        Ok(kept)
+        let moments = dir.join(moments::MOMENTS);
+        append_private(&moments, &moment).map_err(io_at(&moments))?;
+        Ok(path)
     }
 
     /// The bytes of the versions kept in `dir` (its `store`), listed when not counted.

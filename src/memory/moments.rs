@@ -143,7 +143,20 @@ impl Store {
         if bytes.len() as u64 > MAX_DOC {
             return Ok(None);
         }
-        let h = hash(bytes);
+        self.keep_hashed(bytes, hash(bytes), held)
+    }
+
+    /// [`Store::keep_within`] of a text whose [`hash`] is `h` (a caller that may try
+    /// twice, forgetting in between, hashes a large text once).
+    pub fn keep_hashed(
+        &self,
+        bytes: &[u8],
+        h: String,
+        held: impl FnOnce() -> u64,
+    ) -> io::Result<Option<Kept>> {
+        if bytes.len() as u64 > MAX_DOC {
+            return Ok(None);
+        }
         let path = self.blob_path(&h);
         if path.exists() {
             return Ok(Some(Kept {

@@ -31,12 +31,24 @@ fn screen(garden: &Garden, store: &Path, now: DateTime<Utc>) -> Headless {
     s
 }
 
-/// pip watched (its history in `store`) while a deep sleep prunes its observations.
+/// pip watched (its history in `store`) while a deep sleep prunes its observations: the
+/// frame that shows the sleep out, the watched history's look at it after.
 fn watched_through_a_deep_sleep(garden: &Garden, store: &Path) -> Headless {
     let mut s = screen(garden, store, clock());
     deep_sleep(&garden.creature("pip"), "2026-11-22T17:49:40Z");
     s.refresh();
+    s.render().unwrap();
     s
+}
+
+/// pip's folder in the watched history's `store` (the only one).
+fn pip_folder(store: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(store)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
 }
 
 /// A deep sleep as an OpenSeed consolidator does it: the observations rewritten with
@@ -229,6 +241,34 @@ fn the_first_frame_is_drawn_before_the_watched_history_is_read() {
     assert!(next.contains("changed while nothing watched"), "{next}");
 }
 
+/// A change is on screen before the watched history looks at it (a look reads, compares
+/// and keeps the whole file: milliseconds at every append to a large observations.md):
+/// the frame that shows it first, the look right after it.
+#[test]
+fn a_change_is_drawn_before_the_watched_history_looks_at_it() {
+    dreamwatch::app::genomes::install();
+    let garden = Garden::new();
+    let store = tempfile::tempdir().unwrap();
+    let mut s = screen(&garden, store.path(), clock());
+    let folder = pip_folder(store.path());
+    let recorded = || std::fs::read_to_string(folder.join("changes.jsonl")).unwrap_or_default();
+    assert!(!recorded().contains("A hawk over the garden"));
+    let obs = garden.creature("pip").join(".self/observations.md");
+    append(&obs, "[!] A hawk over the garden\n");
+    s.changed(vec![obs]);
+    assert!(
+        !recorded().contains("A hawk over the garden"),
+        "looked at before the frame that shows it"
+    );
+    let text = s.text().unwrap();
+    assert!(text.contains("A hawk over the garden"), "{text}");
+    assert!(
+        recorded().contains("A hawk over the garden"),
+        "not looked at after the frame: {}",
+        recorded()
+    );
+}
+
 /// The record of changes is read when the Dreams view is first shown, not at start (a
 /// garden watched for months holds megabytes of them): one that cannot be read is said
 /// and dropped then.
@@ -238,12 +278,7 @@ fn the_record_of_changes_is_read_when_the_dreams_view_is_shown() {
     let garden = Garden::new();
     let store = tempfile::tempdir().unwrap();
     drop(watched_through_a_deep_sleep(&garden, store.path()));
-    let folder = std::fs::read_dir(store.path())
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let folder = pip_folder(store.path());
     let changes = folder.join("changes.jsonl");
     let kept = std::fs::read_to_string(&changes).unwrap();
     assert!(kept.contains("pruned"), "{kept}");

@@ -99,6 +99,8 @@ pub async fn run(
     let opened_on = app.selected.clone();
     loop {
         if app.quit {
+            // What was shown changing is recorded before the end.
+            app.take_looks_at_changes();
             return Ok(());
         }
         let now = tokio::time::Instant::now();

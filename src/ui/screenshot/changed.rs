@@ -36,6 +36,8 @@ pub fn screen(
     screen.render().map_err(anyhow::Error::msg)?;
     deep_sleep(&copy, now - Duration::seconds(20))?;
     screen.refresh();
+    // The frame that shows the sleep; the watched history's look at it comes after.
+    screen.render().map_err(anyhow::Error::msg)?;
     screen.press("2").map_err(anyhow::Error::msg)?;
     screen.press("x").map_err(anyhow::Error::msg)?;
     Ok((screen, tmp))

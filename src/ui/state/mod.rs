@@ -284,16 +284,19 @@ impl App {
         }
     }
 
-    /// Whether first looks left for later are due: the first frame is out and every row
-    /// is in.
+    /// Whether looks left for later are due: at what changed, once the frame showing it
+    /// is out; first looks, once the first frame is out and every row is in.
     pub fn looks_due(&self) -> bool {
         self.drawn_once
-            && self.garden.loading().is_none()
-            && self.watched.as_ref().is_some_and(Watched::has_deferred)
+            && self.watched.as_ref().is_some_and(|w| {
+                w.has_changed() || (self.garden.loading().is_none() && w.has_deferred())
+            })
     }
 
-    /// Takes up to `count` of the first looks left for later.
+    /// Takes the looks at what changed, then up to `count` of the first looks left for
+    /// later.
     pub fn take_looks(&mut self, count: usize) {
+        self.take_looks_at_changes();
         let paths = self
             .watched
             .as_mut()
@@ -302,6 +305,38 @@ impl App {
         for path in paths {
             self.first_look(&path);
             self.dirty = true;
+        }
+    }
+
+    /// Takes the looks at what changed (also as the observatory ends: what it showed
+    /// changing is recorded).
+    pub fn take_looks_at_changes(&mut self) {
+        let waiting = self
+            .watched
+            .as_mut()
+            .map(Watched::take_changed)
+            .unwrap_or_default();
+        for (path, kinds) in waiting {
+            self.look_at_changes(&path, &kinds);
+        }
+    }
+
+    /// The watched history's look at the recorded files of `kinds` that changed in the
+    /// creature at `path`: what they changed, added to its dreams view.
+    fn look_at_changes(&mut self, path: &Path, kinds: &[FileKind]) {
+        let (Some(w), Some(ui), Some(model)) = (
+            self.watched.as_mut(),
+            self.creatures.get_mut(path),
+            self.garden.creature(path),
+        ) else {
+            return;
+        };
+        let seen = w.look(path, Some(kinds), self.now);
+        // Only the shown creature's changes are on screen.
+        self.dirty |= !seen.records.is_empty() && self.selected.as_deref() == Some(path);
+        ui.dreams.add_watched(model, seen.records, None);
+        if let Some(text) = seen.notice {
+            self.set_notice(text, true);
         }
     }
 
@@ -355,7 +390,7 @@ impl App {
                 LiveChange::Removed(path) => {
                     self.looks = notify::Looks::All;
                     if let Some(w) = self.watched.as_mut() {
-                        w.undefer(&path);
+                        w.forget(&path);
                     }
                     let before = self.garden_order();
                     let index = before.iter().position(|p| *p == path);
@@ -400,11 +435,7 @@ impl App {
                         .as_mut()
                         .filter(|_| ui.link != RunnerLink::Hosted && ui.remote_host.is_none())
                     {
-                        let seen = w.look(&path, Some(&changes), self.now);
-                        ui.dreams.add_watched(model, seen.records, None);
-                        if let Some(text) = seen.notice {
-                            self.set_notice(text, true);
-                        }
+                        w.queue(&path, &changes);
                     }
                     self.call_attention(&path, attention);
                     self.follow_reviews(&path, &changes, was_held);

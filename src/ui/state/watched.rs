@@ -27,6 +27,11 @@ pub struct Watched {
     /// is in: on a first run it writes the store's files of each, which would hold the
     /// rows back.
     deferred: Vec<PathBuf>,
+    /// Creatures whose files changed, with the recorded files that did, in the order they
+    /// came: looked at after the frame that shows the change ([`Watched::take_changed`]),
+    /// not before it (a look reads, compares and keeps the whole file: milliseconds on a
+    /// large `observations.md`, at every append).
+    changed: Vec<(PathBuf, Vec<FileKind>)>,
 }
 
 /// What a look found: records to show, and what to tell the operator.
@@ -51,7 +56,42 @@ impl Watched {
             failed: false,
             stamps: HashMap::new(),
             deferred: Vec::new(),
+            changed: Vec::new(),
         }
+    }
+
+    /// Leaves the look at what `changes` touched of `root`'s recorded files for after the
+    /// next frame; changes of a creature already waiting join its look.
+    pub fn queue(&mut self, root: &Path, changes: &[Change]) {
+        let kinds = KINDS
+            .iter()
+            .map(|(kind, _)| *kind)
+            .filter(|kind| changes.iter().any(|c| touches(c, *kind)));
+        match self.changed.iter_mut().find(|(p, _)| p == root) {
+            Some((_, waiting)) => {
+                for kind in kinds {
+                    if !waiting.contains(&kind) {
+                        waiting.push(kind);
+                    }
+                }
+            }
+            None => {
+                let kinds: Vec<FileKind> = kinds.collect();
+                if !kinds.is_empty() {
+                    self.changed.push((root.to_path_buf(), kinds));
+                }
+            }
+        }
+    }
+
+    /// Whether looks at changes wait.
+    pub fn has_changed(&self) -> bool {
+        !self.changed.is_empty()
+    }
+
+    /// The looks at changes that wait, in the order they came, no longer waiting.
+    pub fn take_changed(&mut self) -> Vec<(PathBuf, Vec<FileKind>)> {
+        std::mem::take(&mut self.changed)
     }
 
     /// Leaves the first look at `root` for later ([`Watched::take_deferred`]).
@@ -77,6 +117,12 @@ impl Watched {
         self.deferred.len() != before
     }
 
+    /// `root` is gone: nothing of it waits.
+    pub fn forget(&mut self, root: &Path) {
+        self.undefer(root);
+        self.changed.retain(|(p, _)| p != root);
+    }
+
     /// The store (the flight recorder reads its versions: blame, the time cursor's past).
     pub fn store(&self) -> &History {
         &self.store
@@ -98,20 +144,20 @@ impl Watched {
         loaded
     }
 
-    /// Looks at the files `changes` touched (every recorded file when `None`, at first
-    /// sight: those whose size and modification time are what the store last took in
-    /// are not read), and records what changed since the last look.
-    pub fn look(&mut self, root: &Path, changes: Option<&[Change]>, now: DateTime<Utc>) -> Seen {
+    /// Looks at the recorded files of the `changed` kinds (every recorded file when
+    /// `None`, at first sight: those whose size and modification time are what the store
+    /// last took in are not read), and records what changed since the last look.
+    pub fn look(&mut self, root: &Path, changed: Option<&[FileKind]>, now: DateTime<Utc>) -> Seen {
         let mut seen = Seen::default();
         if self.failed || Self::records_itself(root) {
             return seen;
         }
-        let known = match changes {
+        let known = match changed {
             None => self.stamps.remove(root).unwrap_or_default(),
             Some(_) => BTreeMap::new(),
         };
         for (kind, file) in KINDS {
-            if changes.is_some_and(|cs| !cs.iter().any(|c| touches(c, kind))) {
+            if changed.is_some_and(|kinds| !kinds.contains(&kind)) {
                 continue;
             }
             let path = kind.resolve(root);
@@ -168,6 +214,35 @@ fn touches(change: &Change, kind: FileKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changes_wait_merged_by_creature_and_only_for_recorded_files() {
+        let store = tempfile::tempdir().unwrap();
+        let mut w = Watched::new(History::new(store.path().to_path_buf(), 1 << 20));
+        let (a, b) = (Path::new("/g/a"), Path::new("/g/b"));
+        w.queue(a, &[Change::Conversation { new_entries: 3 }]);
+        assert!(
+            !w.has_changed(),
+            "a change to no recorded file waits for a look"
+        );
+        w.queue(a, &[Change::ObservationsRewritten]);
+        w.queue(b, &[Change::Rules]);
+        w.queue(a, &[Change::Diary, Change::ObservationsAdded(Vec::new())]);
+        assert_eq!(
+            w.take_changed(),
+            [
+                (
+                    a.to_path_buf(),
+                    vec![FileKind::Observations, FileKind::Diary]
+                ),
+                (b.to_path_buf(), vec![FileKind::Rules]),
+            ]
+        );
+        assert!(!w.has_changed());
+        w.queue(b, &[Change::Briefing]);
+        w.forget(b);
+        assert!(!w.has_changed(), "a creature gone has nothing waiting");
+    }
 
     #[test]
     fn files_unchanged_since_the_last_start_are_not_read_again() {
