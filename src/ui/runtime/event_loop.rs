@@ -321,9 +321,9 @@ fn perform(app: &mut App, jobs: &mut Jobs, wake: Wake) -> anyhow::Result<Vec<Han
 /// What one wake does to the state; returns the jobs (IO) it asks for, not performed.
 pub fn handle(app: &mut App, wake: Wake) -> std::io::Result<Vec<Job>> {
     // Changes of files are looked at creature by creature, and a tick looks at the
-    // creatures the clock may change (`App::tick`); anything else may change what any
-    // creature needs.
-    if !matches!(wake, Wake::Watch(_) | Wake::Tick) {
+    // creatures the clock may change (`App::tick`); the watched history's looks change
+    // nothing a creature needs; anything else may change what any creature needs.
+    if !matches!(wake, Wake::Watch(_) | Wake::Tick | Wake::Looks) {
         app.look_at_all();
     }
     let mut jobs = match wake {

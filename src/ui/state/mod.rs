@@ -324,16 +324,20 @@ impl App {
     /// The watched history's look at the recorded files of `kinds` that changed in the
     /// creature at `path`: what they changed, added to its dreams view.
     fn look_at_changes(&mut self, path: &Path, kinds: &[FileKind]) {
+        // What a look finds is on screen only in the shown creature's Dreams view (a
+        // frame more at every append, in a garden of a thousand, cost as much as the
+        // append's own).
+        let shown = self.selected.as_deref() == Some(path) && self.shown_view() == MainView::Dreams;
+        // Its dreams view's state alone: nothing made of the whole garden reads it.
         let (Some(w), Some(ui), Some(model)) = (
             self.watched.as_mut(),
-            self.creatures.get_mut(path),
+            self.creatures.get_mut_uncounted(path),
             self.garden.creature(path),
         ) else {
             return;
         };
         let seen = w.look(path, Some(kinds), self.now);
-        // Only the shown creature's changes are on screen.
-        self.dirty |= !seen.records.is_empty() && self.selected.as_deref() == Some(path);
+        self.dirty |= shown && !seen.records.is_empty();
         ui.dreams.add_watched(model, seen.records, None);
         if let Some(text) = seen.notice {
             self.set_notice(text, true);

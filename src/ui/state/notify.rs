@@ -197,10 +197,15 @@ mod tests {
             Looks::These(BTreeSet::from([sprout])),
             "the clock moved: the awake creature, not the one at rest"
         );
-        // The loop's wake for the tick adds nothing to that.
-        screen.app.scan_needs();
-        let wake = crate::ui::runtime::event_loop::Wake::Tick;
-        crate::ui::runtime::event_loop::handle(&mut screen.app, wake).unwrap();
-        assert_eq!(screen.app.looks, Looks::These(BTreeSet::new()));
+        // The loop's wakes for the tick and for the watched history's looks (one after
+        // every change of a watched creature's memory) add nothing to that.
+        for wake in [
+            crate::ui::runtime::event_loop::Wake::Tick,
+            crate::ui::runtime::event_loop::Wake::Looks,
+        ] {
+            screen.app.scan_needs();
+            crate::ui::runtime::event_loop::handle(&mut screen.app, wake).unwrap();
+            assert_eq!(screen.app.looks, Looks::These(BTreeSet::new()));
+        }
     }
 }
