@@ -70,7 +70,28 @@ pub struct History {
     /// versions kept). Another process writing the same folder is seen when its versions
     /// are next forgotten, and listed again.
     blobs: Arc<Mutex<HashMap<PathBuf, u64>>>,
+    /// The SHA-256 of the last text kept of each large file, as a running state: a file
+    /// that only grew (an observations.md appended to) is hashed from where it was, not
+    /// from its start at every change.
+    running: Arc<Mutex<HashMap<(PathBuf, String), Running>>>,
 }
+
+/// A SHA-256 that has taken in a text (of `len` bytes), with the XXH3 of that text: the
+/// text read back from the snapshot is known to be it before the hash goes on from it.
+struct Running {
+    sha: Sha256,
+    check: xxhash_rust::xxh3::Xxh3,
+    len: usize,
+}
+
+impl std::fmt::Debug for Running {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Running").field("len", &self.len).finish()
+    }
+}
+
+/// Texts shorter than this are hashed whole (at once, and nothing kept for them).
+const RUNNING_FROM: usize = 64 << 10;
 
 /// Two stores are the same store when they keep the same folder within the same bound.
 impl PartialEq for History {
@@ -145,6 +166,7 @@ impl History {
             limit,
             sizes: Arc::default(),
             blobs: Arc::default(),
+            running: Arc::default(),
         }
     }
 
@@ -216,7 +238,8 @@ impl History {
         }
         let changed = before.as_deref() != Some(text);
         let version = if changed {
-            self.keep_version(&dir, file, text, now)?
+            let hash = self.hash_of(&dir, file, before.as_deref(), text);
+            self.keep_version(&dir, file, text, hash, now)?
         } else {
             None
         };
@@ -260,13 +283,13 @@ impl History {
         dir: &Path,
         file: &str,
         text: &str,
+        hash: String,
         now: DateTime<Utc>,
     ) -> Result<Option<PathBuf>, HistoryError> {
         let store = self.versions(dir);
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
         let share = self.limit / 16;
-        let hash = moments::hash(text.as_bytes());
         let keep = || -> Result<Option<String>, HistoryError> {
             let kept = store
                 .keep_hashed(text.as_bytes(), hash.clone(), || {
@@ -304,6 +327,41 @@ impl History {
         let moments = dir.join(moments::MOMENTS);
         append_private(&moments, &moment).map_err(io_at(&moments))?;
         Ok(path)
+    }
+
+    /// The [`moments::hash`] of `text`, the new text of `file` in the folder `dir`: when
+    /// it only added to `before` (the snapshot read back, the text last hashed), the
+    /// hash goes on from that text's; a large text's running hash is kept for the next.
+    fn hash_of(&self, dir: &Path, file: &str, before: Option<&str>, text: &str) -> String {
+        let key = (dir.to_path_buf(), file.to_string());
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        let went_on = running.remove(&key).and_then(|mut r| {
+            let before = before?.as_bytes();
+            let grown = r.len == before.len()
+                && text.as_bytes().starts_with(before)
+                && r.check.digest() == xxhash_rust::xxh3::xxh3_64(before);
+            grown.then(|| {
+                let added = &text.as_bytes()[before.len()..];
+                r.sha.update(added);
+                r.check.update(added);
+                r.len = text.len();
+                r
+            })
+        });
+        let r = went_on.unwrap_or_else(|| {
+            let mut check = xxhash_rust::xxh3::Xxh3::new();
+            check.update(text.as_bytes());
+            Running {
+                sha: Sha256::new_with_prefix(text.as_bytes()),
+                check,
+                len: text.len(),
+            }
+        });
+        let hash = crate::text::hex(&r.sha.clone().finalize());
+        if text.len() >= RUNNING_FROM {
+            running.insert(key, r);
+        }
+        hash
     }
 
     /// The bytes of the versions kept in `dir` (its `store`), listed when not counted.

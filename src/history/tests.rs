@@ -292,3 +292,46 @@ fn a_text_kept_as_a_version_is_written_once_and_outlives_the_version() {
         .unwrap();
     assert!(pruned_lines(&r).is_empty());
 }
+
+/// A large file that only grows is hashed from where it was: every version is still
+/// named by the SHA-256 of its whole text, and a text read back that is not the one
+/// hashed last (another observatory wrote the snapshot) is hashed from its start.
+#[test]
+fn a_growing_file_is_hashed_from_where_it_was_and_named_by_its_whole_text() {
+    let store = tempfile::tempdir().unwrap();
+    let creature = tempfile::tempdir().unwrap();
+    let h = History::new(store.path().join("history"), DEFAULT_LIMIT);
+    let line = |n: usize| format!("GRN 09:00 observation number {n}\n");
+    let mut text: String = (0..3000).map(line).collect();
+    assert!(text.len() >= RUNNING_FROM);
+    h.observe(creature.path(), "observations.md", &text, at(0), true)
+        .unwrap();
+    let versions = h.versions_of(creature.path());
+    for n in 3000..3003 {
+        text.push_str(&line(n));
+        h.observe(creature.path(), "observations.md", &text, at(1), false)
+            .unwrap();
+        let last = versions.moments().pop().unwrap();
+        let kept = last.docs[".self/observations.md"].clone();
+        assert_eq!(kept, Some(moments::hash(text.as_bytes())));
+    }
+    // The snapshot written by someone else, of the same length: not the text hashed.
+    let dir = h.dir_of(creature.path());
+    let other = text.replace("number 1\n", "number 7\n");
+    assert_eq!(other.len(), text.len());
+    assert_ne!(other, text);
+    std::fs::write(dir.join("snap/observations.md"), &other).unwrap();
+    let grown = format!("{other}{}", line(9000));
+    assert_eq!(
+        h.hash_of(&dir, "observations.md", Some(&other), &grown),
+        moments::hash(grown.as_bytes())
+    );
+    // A small text keeps no running hash.
+    h.hash_of(&dir, "small.md", None, "RED a\n");
+    let running = h.running.lock().unwrap();
+    assert!(!running.contains_key(&(dir.clone(), "small.md".to_string())));
+    assert_eq!(
+        running[&(dir, "observations.md".to_string())].len,
+        grown.len()
+    );
+}

@@ -213,16 +213,7 @@ fn appended<'a>(before: &str, after: &'a str) -> Option<&'a str> {
 /// where the text first stood), a new text added once and duplicated after.
 fn diff_appended(before: &str, tail: &str) -> ObservationChanges {
     let mut out = ObservationChanges::default();
-    // Only a line that begins `## ` can be a header: the others are not parsed.
-    let last_header = before
-        .lines()
-        .rev()
-        .filter(|line| line.trim_start().starts_with("## "))
-        .find_map(|line| match parse_item(line) {
-            Some(ObsItem::Header { date, .. }) => Some(date),
-            _ => None,
-        });
-    let fresh = contents(tail, last_header);
+    let fresh = contents(tail, last_header(before));
     // Each appended text with its copies, in the order each first came.
     let mut copies: Vec<(&Key, Vec<&ObsLine>)> = Vec::new();
     let mut index: HashMap<&Key, usize> = HashMap::new();
@@ -233,23 +224,11 @@ fn diff_appended(before: &str, tail: &str) -> ObservationChanges {
         });
         copies[i].1.push(&c.line);
     }
-    // Where each text first stood in the file before, if it did (a line is parsed only
-    // when one of the texts is in it).
-    let mut first_at: Vec<Option<usize>> = vec![None; copies.len()];
-    for (n, line) in before.lines().enumerate() {
-        let maybe = copies
-            .iter()
-            .zip(&first_at)
-            .any(|((key, _), at)| at.is_none() && line.contains(key.text.as_str()));
-        if !maybe {
-            continue;
-        }
-        if let Some(key) = key_of(parse_item(line))
-            && let Some(&i) = index.get(&key)
-        {
-            first_at[i].get_or_insert(n);
-        }
-    }
+    // Where each text first stood in the file before, if it did.
+    let first_at: Vec<Option<usize>> = copies
+        .iter()
+        .map(|(key, _)| first_line_of(before, key))
+        .collect();
     let mut old: Vec<(usize, usize)> = first_at
         .iter()
         .enumerate()
@@ -267,6 +246,50 @@ fn diff_appended(before: &str, tail: &str) -> ObservationChanges {
         }
     }
     out
+}
+
+/// The date of the last header of `text`, looked for from its end. Only a line that
+/// begins `## ` can be a header: the text is searched backwards for `## ` (memchr's
+/// `memmem`), and only a line it begins is parsed.
+fn last_header(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::FinderRev::new("## ");
+    let mut end = bytes.len();
+    while let Some(at) = finder.rfind(&bytes[..end]) {
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        let line = &text[start..line_end];
+        if line.trim_start().starts_with("## ")
+            && let Some(ObsItem::Header { date, .. }) = parse_item(line)
+        {
+            return Some(date);
+        }
+        end = start;
+    }
+    None
+}
+
+/// Where the first line of `text` whose key is `key` begins (its byte offset), if one
+/// does: the text is searched for the key's words (memchr's `memmem`, at memory speed),
+/// and only a line they are found in is parsed.
+fn first_line_of(text: &str, key: &Key) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::Finder::new(key.text.as_bytes());
+    let mut from = 0;
+    while let Some(found) = finder.find(&bytes[from..]) {
+        let at = from + found;
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        // The line parsed trimmed: a `\r` before its `\n` is no part of it.
+        if key_of(parse_item(&text[start..end])).as_ref() == Some(key) {
+            return Some(start);
+        }
+        from = end + 1;
+        if from > bytes.len() {
+            break;
+        }
+    }
+    None
 }
 
 /// The copies of one text before and after: headers that differ pair up as moves, what

@@ -4,18 +4,19 @@
 //! A file is read again when its (inode, length, mtime) changed, and only as a regular
 //! file of at most [`MAX_DOCUMENT`] bytes ([`read_bounded`]). A streamed file that grew
 //! and whose lines handed out last time are as they were hands out only the lines after
-//! them ([`Streamed::Appended`]): those before are read and hashed, not handed out
-//! again. In a line-based file a last line without its newline is still being written:
+//! them ([`Streamed::Appended`]): those before are read and hashed (XXH3, in blocks), not
+//! handed out again. In a line-based file a last line without its newline is still being written:
 //! it is held back until its newline arrives, or until the file has been left alone for
 //! the settle time (a person's editor that saves without a final newline). A held line
 //! that is later completed replaces what was shown, since the whole file is read again.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use xxhash_rust::xxh3::Xxh3;
 
 use super::layout::FileKind;
 use crate::tail::read_bounded;
@@ -217,28 +218,36 @@ impl WholeFiles {
             return Err(crate::tail::too_large(stamp.len));
         }
         let mut reader = BufReader::with_capacity(64 << 10, file);
-        let mut line = Vec::new();
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut hasher = Xxh3::new();
         let mut at = 0;
         let appended = match resume {
             Some(before) => {
-                while at < before.bytes {
-                    line.clear();
-                    match reader.read_until(b'\n', &mut line)? {
-                        0 => break,
-                        n => at += n as u64,
-                    }
-                    hasher.write(&line);
+                // The bytes handed out, hashed as they are read (in the reader's blocks:
+                // the lines are not looked for).
+                let mut last = b'\n';
+                let mut prefix = (&mut reader).take(before.bytes);
+                loop {
+                    let block = prefix.fill_buf()?;
+                    let Some(&end) = block.last() else { break };
+                    hasher.update(block);
+                    last = end;
+                    let n = block.len();
+                    at += n as u64;
+                    prefix.consume(n);
                 }
-                at == before.bytes && Some(hasher.finish()) == before.digest
+                // They end a line (a line shown unfinished that grew is shown again).
+                at == before.bytes
+                    && Some(hasher.digest()) == before.digest
+                    && (last == b'\n' || stamp.len == at)
             }
             None => false,
         };
         if !appended {
             reader.seek(SeekFrom::Start(0))?;
-            hasher = std::hash::DefaultHasher::new();
+            hasher.reset();
             at = 0;
         }
+        let mut line = Vec::new();
         let hold = is_line_based(kind) && !self.idle(stamp);
         let mut reader = reader.take(stamp.len - at);
         loop {
@@ -250,11 +259,11 @@ impl WholeFiles {
                 seen.held = true;
                 break;
             }
-            hasher.write(&line);
+            hasher.update(&line);
             at += line.len() as u64;
             each_line(&line);
         }
-        seen.digest = Some(hasher.finish());
+        seen.digest = Some(hasher.digest());
         seen.handed = at;
         Ok(appended)
     }
@@ -315,10 +324,9 @@ fn is_line_based(kind: FileKind) -> bool {
     ) && !matches!(kind, FileKind::Genome(file) if file.0.whole)
 }
 
+/// The same digest [`WholeFiles::stream`] makes of the lines it hands out.
 fn digest(bytes: &[u8]) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    bytes.hash(&mut hasher);
-    hasher.finish()
+    xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
 #[cfg(test)]

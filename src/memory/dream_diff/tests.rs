@@ -171,6 +171,13 @@ fn obs_lines() -> impl proptest::strategy::Strategy<Value = Vec<String>> {
         (0..2usize).prop_map(|t| format!("some prose {t}")),
         Just(String::new()),
         Just("# Observations".to_string()),
+        // A text inside another's, twice on a line, a line ended by `\r\n`, a marker.
+        (0..2usize).prop_map(|t| format!("RED 10:00 text {t} text {t}")),
+        (0..2usize).prop_map(|t| format!("GRN 10:01 text {t}\r")),
+        (0..2usize).prop_map(|t| format!("- [!] text {t}")),
+        // A header after spaces, and `## ` within a line that is none.
+        (0..3usize).prop_map(|d| format!("  ## 2026-03-0{d}")),
+        (0..2usize).prop_map(|t| format!("GRN 10:02 text {t} ## notes")),
     ];
     proptest::collection::vec(line, 0..12)
 }

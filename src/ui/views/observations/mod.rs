@@ -85,18 +85,28 @@ impl ObservationsView {
             }
         };
         let held = self.items.len();
-        self.items.retain(|p| p.line_no >= first);
+        // The items no longer kept are the oldest (in order of their lines): taken off
+        // the front at once, not each element looked at and moved.
+        let gone = self.items.partition_point(|p| p.line_no < first);
+        self.items.drain(..gone);
         let appended_from = self.items.len();
         let fresh = prepare::prepare_items(&items[from..], theme);
         self.items.extend(fresh);
         let older = prepare::older_note(c.observations_not_kept(), theme);
-        // Lines of the old document that stay (newest first, the ones dropped are at its end).
-        let stayed = self
-            .doc
-            .line_nos
-            .iter()
-            .filter(|n| **n >= first && **n > 0)
-            .count();
+        // Newest first, new lines arrive at the top: what the reader scrolled to is kept
+        // in place, by the lines of the old document that stay (the ones dropped are at
+        // its end). Counted only then.
+        let keep_place = match self.anchor {
+            Anchor::Line(top) => self.newest_first && !all && top > 0,
+            _ => false,
+        };
+        let stayed = keep_place.then(|| {
+            self.doc
+                .line_nos
+                .iter()
+                .filter(|n| **n >= first && **n > 0)
+                .count()
+        });
         if all {
             self.older = older;
             self.rebuild();
@@ -123,13 +133,11 @@ impl ObservationsView {
                 self.newest_first,
             );
         }
-        // Newest first, new lines arrive at the top: keep what the reader looks at in place.
-        let shown = self.doc.line_nos.iter().filter(|n| **n > 0).count();
-        if let (true, false, Anchor::Line(top)) = (self.newest_first, all, self.anchor)
-            && top > 0
-            && shown > stayed
-        {
-            self.anchor = Anchor::Line(top + shown - stayed);
+        if let (Some(stayed), Anchor::Line(top)) = (stayed, self.anchor) {
+            let shown = self.doc.line_nos.iter().filter(|n| **n > 0).count();
+            if shown > stayed {
+                self.anchor = Anchor::Line(top + shown - stayed);
+            }
         }
     }
 
