@@ -12,6 +12,7 @@
 //! directory `<state dir>/dreamwatch` above it) are made, or made again, mode 0700, its
 //! files 0600.
 
+mod running;
 #[cfg(test)]
 mod tests;
 
@@ -30,6 +31,7 @@ use crate::memory::dream_diffs::DiffRecord;
 use crate::memory::dreams::opt_time;
 use crate::memory::moments::{self, After, Moment};
 use crate::memory::write;
+use running::{Hashed, RunningHashes};
 
 /// The default bound of the whole store.
 pub const DEFAULT_LIMIT: u64 = 64 * 1024 * 1024;
@@ -70,28 +72,9 @@ pub struct History {
     /// versions kept). Another process writing the same folder is seen when its versions
     /// are next forgotten, and listed again.
     blobs: Arc<Mutex<HashMap<PathBuf, u64>>>,
-    /// The SHA-256 of the last text kept of each large file, as a running state: a file
-    /// that only grew (an observations.md appended to) is hashed from where it was, not
-    /// from its start at every change.
-    running: Arc<Mutex<HashMap<(PathBuf, String), Running>>>,
+    /// The running hash of each large file whose versions are kept.
+    running: RunningHashes,
 }
-
-/// A SHA-256 that has taken in a text (of `len` bytes), with the XXH3 of that text: the
-/// text read back from the snapshot is known to be it before the hash goes on from it.
-struct Running {
-    sha: Sha256,
-    check: xxhash_rust::xxh3::Xxh3,
-    len: usize,
-}
-
-impl std::fmt::Debug for Running {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Running").field("len", &self.len).finish()
-    }
-}
-
-/// Texts shorter than this are hashed whole (at once, and nothing kept for them).
-const RUNNING_FROM: usize = 64 << 10;
 
 /// Two stores are the same store when they keep the same folder within the same bound.
 impl PartialEq for History {
@@ -166,7 +149,7 @@ impl History {
             limit,
             sizes: Arc::default(),
             blobs: Arc::default(),
-            running: Arc::default(),
+            running: RunningHashes::default(),
         }
     }
 
@@ -217,9 +200,17 @@ impl History {
         state.path = creature.to_path_buf();
         state.first = state.first.or(Some(now));
         let snap = snap_dir.join(file);
-        let before = write::read_optional(&snap)
-            .map_err(io_at(&snap))?
-            .map(crate::text::lossy_owned);
+        // The snapshot as text, and whether it is that text byte for byte.
+        let (before, exact) = match write::read_optional(&snap).map_err(io_at(&snap))? {
+            Some(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => (Some(text), true),
+                Err(e) => (
+                    Some(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                    false,
+                ),
+            },
+            None => (None, false),
+        };
         let since = state.seen.get(file).and_then(|s| s.t);
         let record = before.as_deref().and_then(|before| {
             let changes = FileChanges::between(file, before, text);
@@ -238,8 +229,9 @@ impl History {
         }
         let changed = before.as_deref() != Some(text);
         let version = if changed {
-            let hash = self.hash_of(&dir, file, before.as_deref(), text);
-            self.keep_version(&dir, file, text, hash, now)?
+            let key = (dir.clone(), file.to_string());
+            let hashed = self.running.hash(key, before.as_deref(), text);
+            self.keep_version(&dir, file, text, hashed, now)?
         } else {
             None
         };
@@ -247,16 +239,21 @@ impl History {
         // not shown (said in docs/observatory.md).
         if (text.len() as u64) <= self.limit / 8 {
             // The same text (a file rewritten as it was: a far copy made again) is not
-            // written again; only its stamp is. A text kept as a version is the snapshot
-            // too (another name of the same file: its bytes written once), where the
-            // filesystem links files.
+            // written again; only its stamp is. A text kept whole as a version is the
+            // snapshot too (another name of the same file: its bytes written once), where
+            // the filesystem links files; a text that only grew is appended to it.
+            let grew = before
+                .as_deref()
+                .filter(|b| exact && text.starts_with(b))
+                .map(str::len);
             if changed {
-                version
-                    .map_or_else(
-                        || replace(&snap, text.as_bytes()),
-                        |v| link_over(&v, &snap).or_else(|_| replace(&snap, text.as_bytes())),
-                    )
-                    .map_err(io_at(&snap))?;
+                match (version, grew) {
+                    (Some(v), _) => link_over(&v, &snap),
+                    (None, Some(len)) => append_in_place(&snap, len, &text.as_bytes()[len..]),
+                    (None, None) => Err(io::ErrorKind::Other.into()),
+                }
+                .or_else(|_| replace(&snap, text.as_bytes()))
+                .map_err(io_at(&snap))?;
             }
             state.seen.insert(
                 file.to_string(),
@@ -277,25 +274,44 @@ impl History {
 
     /// Keeps the text of `file` seen at `now` (the flight recorder's versions: a partial
     /// moment in `moments.jsonl`, the text in `blobs/`, each within a sixteenth of the
-    /// bound, the oldest forgotten first); the file the text is kept in, when it is.
+    /// bound, the oldest forgotten first): as the text it grew from and what was added
+    /// when `hashed` says it grew from a text kept, else whole. The file the text is kept
+    /// in whole, when it is.
     fn keep_version(
         &self,
         dir: &Path,
         file: &str,
         text: &str,
-        hash: String,
+        hashed: Hashed,
         now: DateTime<Utc>,
     ) -> Result<Option<PathBuf>, HistoryError> {
         let store = self.versions(dir);
         let blobs = dir.join(moments::BLOBS);
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
         let share = self.limit / 16;
+        let hash = hashed.hash;
+        let whole = std::cell::Cell::new(false);
         let keep = || -> Result<Option<String>, HistoryError> {
-            let kept = store
-                .keep_hashed(text.as_bytes(), hash.clone(), || {
-                    self.blob_bytes(dir, &store)
-                })
-                .map_err(io_at(&blobs))?;
+            let held = || self.blob_bytes(dir, &store);
+            let grown = match &hashed.grew_from {
+                Some(from) => store.keep_grown(
+                    hash.clone(),
+                    &from.hash,
+                    from.len as u64,
+                    &text.as_bytes()[from.len..],
+                    held,
+                ),
+                None => Ok(None),
+            };
+            let kept = match grown.map_err(io_at(&blobs))? {
+                Some(kept) => Some(kept),
+                None => {
+                    whole.set(true);
+                    store
+                        .keep_hashed(text.as_bytes(), hash.clone(), held)
+                        .map_err(io_at(&blobs))?
+                }
+            };
             Ok(kept.map(|k| {
                 self.count_blobs(dir, |held| *held += k.written);
                 k.hash
@@ -315,7 +331,14 @@ impl History {
         if store.moments_bytes() > share {
             forget_older_half()?;
         }
-        let path = kept.as_deref().map(|h| store.blob_path(h));
+        if whole.get() && hashed.grew_from.is_some() {
+            self.running
+                .kept_whole(&(dir.to_path_buf(), file.to_string()));
+        }
+        let path = kept
+            .as_deref()
+            .map(|h| store.blob_path(h))
+            .filter(|p| p.is_file());
         let moment = Moment {
             t: Some(now),
             after: After::Seen,
@@ -327,41 +350,6 @@ impl History {
         let moments = dir.join(moments::MOMENTS);
         append_private(&moments, &moment).map_err(io_at(&moments))?;
         Ok(path)
-    }
-
-    /// The [`moments::hash`] of `text`, the new text of `file` in the folder `dir`: when
-    /// it only added to `before` (the snapshot read back, the text last hashed), the
-    /// hash goes on from that text's; a large text's running hash is kept for the next.
-    fn hash_of(&self, dir: &Path, file: &str, before: Option<&str>, text: &str) -> String {
-        let key = (dir.to_path_buf(), file.to_string());
-        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
-        let went_on = running.remove(&key).and_then(|mut r| {
-            let before = before?.as_bytes();
-            let grown = r.len == before.len()
-                && text.as_bytes().starts_with(before)
-                && r.check.digest() == xxhash_rust::xxh3::xxh3_64(before);
-            grown.then(|| {
-                let added = &text.as_bytes()[before.len()..];
-                r.sha.update(added);
-                r.check.update(added);
-                r.len = text.len();
-                r
-            })
-        });
-        let r = went_on.unwrap_or_else(|| {
-            let mut check = xxhash_rust::xxh3::Xxh3::new();
-            check.update(text.as_bytes());
-            Running {
-                sha: Sha256::new_with_prefix(text.as_bytes()),
-                check,
-                len: text.len(),
-            }
-        });
-        let hash = crate::text::hex(&r.sha.clone().finalize());
-        if text.len() >= RUNNING_FROM {
-            running.insert(key, r);
-        }
-        hash
     }
 
     /// The bytes of the versions kept in `dir` (its `store`), listed when not counted.
@@ -578,6 +566,21 @@ fn link_over(from: &Path, path: &Path) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = tempfile::Builder::new().make_in(dir, |tmp| std::fs::hard_link(from, tmp))?;
     tmp.persist(path).map(drop).map_err(|e| e.error)
+}
+
+/// Appends `added` to the snapshot at `path` when it is still the `len` bytes read and
+/// no other name of its file (not a version's blob): an error else, to write it anew.
+fn append_in_place(path: &Path, len: usize, added: &[u8]) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if meta.nlink() != 1 || meta.len() != len as u64 {
+        return Err(io::ErrorKind::Other.into());
+    }
+    io::Write::write_all(&mut file, added)
 }
 
 /// Appends `value` as one JSON line to `path`, a file mode 0600 whatever the umask (made

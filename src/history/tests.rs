@@ -293,45 +293,58 @@ fn a_text_kept_as_a_version_is_written_once_and_outlives_the_version() {
     assert!(pruned_lines(&r).is_empty());
 }
 
-/// A large file that only grows is hashed from where it was: every version is still
-/// named by the SHA-256 of its whole text, and a text read back that is not the one
-/// hashed last (another observatory wrote the snapshot) is hashed from its start.
+/// A large file that only grows is hashed from where it was and kept as what it grew
+/// from and what was added: every version is named by the SHA-256 of its whole text and
+/// read back whole, its snapshot is appended to in place, and a snapshot that is not the
+/// text hashed last (another observatory wrote it) is hashed from its start.
 #[test]
-fn a_growing_file_is_hashed_from_where_it_was_and_named_by_its_whole_text() {
+fn a_growing_file_is_kept_as_what_it_grew_from_and_read_back_whole() {
+    use std::os::unix::fs::MetadataExt;
     let store = tempfile::tempdir().unwrap();
     let creature = tempfile::tempdir().unwrap();
     let h = History::new(store.path().join("history"), DEFAULT_LIMIT);
     let line = |n: usize| format!("GRN 09:00 observation number {n}\n");
     let mut text: String = (0..3000).map(line).collect();
-    assert!(text.len() >= RUNNING_FROM);
+    assert!(text.len() >= running::RUNNING_FROM);
     h.observe(creature.path(), "observations.md", &text, at(0), true)
         .unwrap();
+    text.push_str(&line(3000));
+    h.observe(creature.path(), "observations.md", &text, at(1), false)
+        .unwrap();
+    let dir = h.dir_of(creature.path());
+    let snap = dir.join("snap/observations.md");
+    let inode = std::fs::metadata(&snap).unwrap().ino();
     let versions = h.versions_of(creature.path());
-    for n in 3000..3003 {
+    let whole_bytes = versions.blob_bytes();
+    for n in 3001..3004 {
         text.push_str(&line(n));
-        h.observe(creature.path(), "observations.md", &text, at(1), false)
+        h.observe(creature.path(), "observations.md", &text, at(2), false)
             .unwrap();
         let last = versions.moments().pop().unwrap();
-        let kept = last.docs[".self/observations.md"].clone();
-        assert_eq!(kept, Some(moments::hash(text.as_bytes())));
+        let hash = last.docs[".self/observations.md"].clone().unwrap();
+        assert_eq!(hash, moments::hash(text.as_bytes()));
+        assert_eq!(versions.text(&hash).unwrap(), text.as_bytes());
+        assert_eq!(std::fs::read_to_string(&snap).unwrap(), text);
     }
+    assert_eq!(
+        std::fs::metadata(&snap).unwrap().ino(),
+        inode,
+        "appended in place"
+    );
+    let grown = versions.blob_bytes() - whole_bytes;
+    assert!(grown < 3 * 200, "{grown} bytes for three lines");
     // The snapshot written by someone else, of the same length: not the text hashed.
-    let dir = h.dir_of(creature.path());
     let other = text.replace("number 1\n", "number 7\n");
     assert_eq!(other.len(), text.len());
-    assert_ne!(other, text);
-    std::fs::write(dir.join("snap/observations.md"), &other).unwrap();
+    std::fs::write(&snap, &other).unwrap();
     let grown = format!("{other}{}", line(9000));
-    assert_eq!(
-        h.hash_of(&dir, "observations.md", Some(&other), &grown),
-        moments::hash(grown.as_bytes())
-    );
+    let key = (dir.clone(), "observations.md".to_string());
+    let hashed = h.running.hash(key.clone(), Some(&other), &grown);
+    assert_eq!(hashed.hash, moments::hash(grown.as_bytes()));
+    assert_eq!(hashed.grew_from, None);
+    assert_eq!(h.running.len_of(&key), Some(grown.len()));
     // A small text keeps no running hash.
-    h.hash_of(&dir, "small.md", None, "RED a\n");
-    let running = h.running.lock().unwrap();
-    assert!(!running.contains_key(&(dir.clone(), "small.md".to_string())));
-    assert_eq!(
-        running[&(dir, "observations.md".to_string())].len,
-        grown.len()
-    );
+    let small = (dir, "small.md".to_string());
+    h.running.hash(small.clone(), None, "RED a\n");
+    assert_eq!(h.running.len_of(&small), None);
 }

@@ -201,7 +201,7 @@ fn diff_whole(before: &str, after: &str) -> ObservationChanges {
 }
 
 /// The lines `after` adds at the end of `before`, when that is all it does (whole lines).
-fn appended<'a>(before: &str, after: &'a str) -> Option<&'a str> {
+pub fn appended<'a>(before: &str, after: &'a str) -> Option<&'a str> {
     let whole_lines = before.is_empty() || before.ends_with('\n');
     (whole_lines && after.starts_with(before)).then(|| &after[before.len()..])
 }

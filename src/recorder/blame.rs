@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
+use crate::memory::dream_diff::appended;
 use crate::memory::dream_diffs::{self, DiffRecord};
 use crate::memory::layout::FileKind;
 use crate::memory::moments::{After, Moment, Store};
@@ -212,7 +213,12 @@ pub fn blame_until(
             author: v.by.clone(),
             t: v.t,
         };
-        step(&mut lines, &mut out.gone, &prev, &v.text, &change, &name);
+        // A file that only grew (an observations.md the watched history kept hundreds of
+        // versions of) keeps its lines and adds the new ones, without a diff of them all.
+        match appended(&prev, &v.text) {
+            Some(tail) => lines.extend(appended_lines(tail, &change, &name)),
+            None => step(&mut lines, &mut out.gone, &prev, &v.text, &change, &name),
+        }
         prev.clone_from(&v.text);
     }
     for (n, l) in lines.iter_mut().enumerate() {
@@ -220,6 +226,22 @@ pub fn blame_until(
     }
     out.lines = lines;
     Ok(out)
+}
+
+/// The lines of `tail`, appended by `change`: as [`step`] blames them.
+fn appended_lines<'a>(
+    tail: &'a str,
+    change: &'a Change,
+    name: &'a str,
+) -> impl Iterator<Item = Line> + 'a {
+    tail.split_inclusive('\n').map(|l| {
+        new_line(
+            l.trim_end_matches('\n').to_string(),
+            Vec::new(),
+            change,
+            name,
+        )
+    })
 }
 
 /// Moves the blamed lines from `before` to `after`.
@@ -265,27 +287,7 @@ fn step(
                 l.text = text;
                 l
             }
-            _ => {
-                let author =
-                    if text.contains("(restored by the operator)") && name == "observations.md" {
-                        Author::Restore
-                    } else {
-                        change.author.clone()
-                    };
-                Line {
-                    n: 0,
-                    text,
-                    written: Change {
-                        author,
-                        t: change.t,
-                    },
-                    replaced: replaced
-                        .into_iter()
-                        .filter(|r| !r.trim().is_empty())
-                        .collect(),
-                    moved: Vec::new(),
-                }
-            }
+            _ => new_line(text, replaced, change, name),
         };
         next[at] = Some(line);
     }
@@ -299,6 +301,28 @@ fn step(
         }
     }
     *lines = next.into_iter().flatten().collect();
+}
+
+/// A line written by `change`, in place of the lines `replaced`.
+fn new_line(text: String, replaced: Vec<String>, change: &Change, name: &str) -> Line {
+    let author = if text.contains("(restored by the operator)") && name == "observations.md" {
+        Author::Restore
+    } else {
+        change.author.clone()
+    };
+    Line {
+        n: 0,
+        text,
+        written: Change {
+            author,
+            t: change.t,
+        },
+        replaced: replaced
+            .into_iter()
+            .filter(|r| !r.trim().is_empty())
+            .collect(),
+        moved: Vec::new(),
+    }
 }
 
 /// What identifies a line across a move.
@@ -501,13 +525,19 @@ fn other_versions(root: &Path, file: &str, sources: &Sources) -> Vec<Version> {
     let mut out = Vec::new();
     if let Some(history) = &sources.history {
         let store = history.versions_of(root);
+        // The version read last: the next is read from it when it grew from it.
+        let mut last: Option<(String, Vec<u8>)> = None;
         for m in store.moments() {
             if let Some(hash) = m.docs.get(file) {
-                let text = hash
+                let known = last.as_ref().map(|(h, b)| (h.as_str(), b.as_slice()));
+                let bytes = hash.as_deref().and_then(|h| store.text_after(h, known));
+                let text = bytes
                     .as_deref()
-                    .and_then(|h| store.text(h))
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
                     .unwrap_or_default();
+                if let (Some(h), Some(b)) = (hash, bytes) {
+                    last = Some((h.clone(), b));
+                }
                 // The first look: what came before cannot be known.
                 let by = if out.is_empty() {
                     Author::Unknown
@@ -594,4 +624,55 @@ pub fn write_text(out: &mut dyn std::io::Write, b: &Blame) -> std::io::Result<()
         )?,
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines appended are blamed as a diff of every line blames them: the lines before
+    /// kept as they were, the new ones written by the change (the operator's restores
+    /// said so), none gone.
+    #[test]
+    fn lines_appended_are_blamed_as_a_diff_blames_them() {
+        let change = |author: Author| Change { author, t: None };
+        let mut texts = vec![String::new()];
+        for n in 0..6 {
+            let last = texts.last().cloned().unwrap_or_default();
+            let more = match n % 3 {
+                0 => format!("RED line {n}\n"),
+                1 => format!("GRN line {n}\nGRN again {n}\n\n"),
+                _ => format!("YLW back (restored by the operator) {n}\r\n"),
+            };
+            texts.push(format!("{last}{more}"));
+        }
+        texts.push(format!("{}no newline at the end", texts.last().unwrap()));
+        // The unfinished line finished: changed, not appended to.
+        texts.push(format!("{} yet\nRED after\n", texts.last().unwrap()));
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        let (mut gone_fast, mut gone_slow) = (Vec::new(), Vec::new());
+        for (i, pair) in texts.windows(2).enumerate() {
+            let c = change(if i % 2 == 0 {
+                Author::Seen
+            } else {
+                Author::Unknown
+            });
+            let name = "observations.md";
+            match appended(&pair[0], &pair[1]) {
+                Some(tail) => fast.extend(appended_lines(tail, &c, name)),
+                None => step(&mut fast, &mut gone_fast, &pair[0], &pair[1], &c, name),
+            }
+            step(
+                &mut slow,
+                &mut gone_slow,
+                &pair[0],
+                &pair[1],
+                &c,
+                "observations.md",
+            );
+            assert_eq!(fast, slow, "after {i}");
+        }
+        assert_eq!(gone_fast, gone_slow);
+        assert!(fast.iter().any(|l| l.written.author == Author::Restore));
+    }
 }

@@ -376,20 +376,32 @@ fn documents_by_time(
     if let Some(history) = &sources.history {
         let versions = history.versions_of(root);
         let seen = versions.moments();
+        // Each document's first version seen at the latest time by then: only its text
+        // is read (hundreds of versions of a file that grew are kept).
+        let mut latest: BTreeMap<&String, (Option<DateTime<Utc>>, &Option<String>)> =
+            BTreeMap::new();
         for m in seen.iter().filter(|m| m.t.is_some_and(|mt| mt <= t)) {
             for (name, hash) in &m.docs {
-                let text = hash.as_deref().and_then(|h| versions.text(h));
-                let known = hash.is_none() || text.is_some();
-                offer(
-                    name,
-                    Candidate {
-                        since: m.t,
-                        source: Source::Watched,
-                        text,
-                        known,
-                    },
-                );
+                match latest.get(name) {
+                    Some((since, _)) if *since >= m.t => {}
+                    _ => {
+                        latest.insert(name, (m.t, hash));
+                    }
+                }
             }
+        }
+        for (name, (since, hash)) in latest {
+            let text = hash.as_deref().and_then(|h| versions.text(h));
+            let known = hash.is_none() || text.is_some();
+            offer(
+                name,
+                Candidate {
+                    since,
+                    source: Source::Watched,
+                    text,
+                    known,
+                },
+            );
         }
     }
     // Files not modified since.

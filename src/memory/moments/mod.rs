@@ -10,7 +10,10 @@
 //! was not there (or too large to keep). A `full` moment names every document, so one
 //! missing from it was not there; a partial one (the watched history's) only those it saw.
 //! `.sys/dream-diffs.jsonl` keeps changed lines without their places, which cannot give a
-//! file back exactly: this keeps the texts.
+//! file back exactly: this keeps the texts. The watched history keeps a text that only
+//! grew as the text before it and what was added ([`grown`]).
+
+pub mod grown;
 
 use std::collections::BTreeMap;
 use std::io;
@@ -158,13 +161,45 @@ impl Store {
             return Ok(None);
         }
         let path = self.blob_path(&h);
-        if path.exists() {
+        self.write_blob(h, &path, bytes, held)
+    }
+
+    /// Keeps the text whose [`hash`] is `h` as the text `base` it grew from (a text
+    /// kept here, `base_len` bytes long) and the bytes `added` to it ([`grown`]); `None`
+    /// when the whole text is too large, the store is full, or `base` is not kept (the
+    /// caller keeps the text whole).
+    pub fn keep_grown(
+        &self,
+        h: String,
+        base: &str,
+        base_len: u64,
+        added: &[u8],
+        held: impl FnOnce() -> u64,
+    ) -> io::Result<Option<Kept>> {
+        let blobs = self.dir.join(BLOBS);
+        if base_len + added.len() as u64 > MAX_DOC || !grown::is_kept(&blobs, base)? {
+            return Ok(None);
+        }
+        let path = grown::path(&blobs, &h);
+        self.write_blob(h, &path, &grown::contents(base, added), held)
+    }
+
+    /// Writes `bytes` to `path` in `blobs/`, the text `h` (nothing when that text is
+    /// kept already, whole or grown); `None` when the store has no room for them.
+    fn write_blob(
+        &self,
+        h: String,
+        path: &Path,
+        bytes: &[u8],
+        held: impl FnOnce() -> u64,
+    ) -> io::Result<Option<Kept>> {
+        let blobs = self.dir.join(BLOBS);
+        if grown::is_kept(&blobs, &h)? {
             return Ok(Some(Kept {
                 hash: h,
                 written: 0,
             }));
         }
-        let blobs = self.dir.join(BLOBS);
         std::fs::create_dir_all(&blobs)?;
         if held() + bytes.len() as u64 > self.limit {
             return Ok(None);
@@ -172,7 +207,7 @@ impl Store {
         // Mode 0600 (a temp file's), renamed into place: a reader sees all of it or none.
         let mut tmp = tempfile::NamedTempFile::new_in(&blobs)?;
         io::Write::write_all(&mut tmp, bytes)?;
-        tmp.persist(&path).map_err(|e| e.error)?;
+        tmp.persist(path).map_err(|e| e.error)?;
         Ok(Some(Kept {
             hash: h,
             written: bytes.len() as u64,
@@ -192,18 +227,20 @@ impl Store {
             .unwrap_or(0)
     }
 
-    /// The text kept under `hash` (`None`: not kept, or no longer).
+    /// The text kept under `hash`, whole or grown (`None`: not kept, or no longer).
+    /// Only a hash names a blob: nothing else is read from here.
     pub fn text(&self, hash: &str) -> Option<Vec<u8>> {
-        // Only a hash names a blob: nothing else is read from here.
-        if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        crate::tail::read_bounded(&self.blob_path(hash), MAX_DOC)
-            .ok()
-            .flatten()
+        grown::text(&self.dir.join(BLOBS), hash, None)
     }
 
-    /// Forgets the older half of the moments, and the texts only they named.
+    /// [`Store::text`], read from `known` (a text read before, by its hash) when it grew
+    /// from it: the versions read in order, each costs what was added to it.
+    pub fn text_after(&self, hash: &str, known: Option<(&str, &[u8])>) -> Option<Vec<u8>> {
+        grown::text(&self.dir.join(BLOBS), hash, known)
+    }
+
+    /// Forgets the older half of the moments, and the texts only they named (a text a
+    /// grown one still named grew from stays).
     pub fn forget_older_half(&self) -> io::Result<()> {
         let moments = self.moments();
         let kept = &moments[moments.len() / 2..];
@@ -216,13 +253,11 @@ impl Store {
         let mut tmp = tempfile::NamedTempFile::new_in(&self.dir)?;
         io::Write::write_all(&mut tmp, &text)?;
         tmp.persist(&path).map_err(|e| e.error)?;
-        let named: std::collections::HashSet<&String> = kept
-            .iter()
-            .flat_map(|m| m.docs.values().flatten())
-            .collect();
-        for entry in std::fs::read_dir(self.dir.join(BLOBS))?.flatten() {
+        let blobs = self.dir.join(BLOBS);
+        let named = grown::with_bases(&blobs, kept.iter().flat_map(|m| m.docs.values().flatten()));
+        for entry in std::fs::read_dir(&blobs)?.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if !named.contains(&name) {
+            if !named.contains(grown::hash_of_file(&name)) {
                 std::fs::remove_file(entry.path())?;
             }
         }
