@@ -290,7 +290,6 @@ impl History {
         self.private_dirs(&blobs).map_err(io_at(&blobs))?;
         let share = self.limit / 16;
         let hash = hashed.hash;
-        let whole = std::cell::Cell::new(false);
         let keep = || -> Result<Option<String>, HistoryError> {
             let held = || self.blob_bytes(dir, &store);
             let grown = match &hashed.grew_from {
@@ -305,12 +304,9 @@ impl History {
             };
             let kept = match grown.map_err(io_at(&blobs))? {
                 Some(kept) => Some(kept),
-                None => {
-                    whole.set(true);
-                    store
-                        .keep_hashed(text.as_bytes(), hash.clone(), held)
-                        .map_err(io_at(&blobs))?
-                }
+                None => store
+                    .keep_hashed(text.as_bytes(), hash.clone(), held)
+                    .map_err(io_at(&blobs))?,
             };
             Ok(kept.map(|k| {
                 self.count_blobs(dir, |held| *held += k.written);
@@ -331,14 +327,15 @@ impl History {
         if store.moments_bytes() > share {
             forget_older_half()?;
         }
-        if whole.get() && hashed.grew_from.is_some() {
-            self.running
-                .kept_whole(&(dir.to_path_buf(), file.to_string()));
-        }
+        // Kept whole, the text's file: where it could have grown, its growths count again.
         let path = kept
             .as_deref()
             .map(|h| store.blob_path(h))
             .filter(|p| p.is_file());
+        if path.is_some() && hashed.grew_from.is_some() {
+            self.running
+                .kept_whole(&(dir.to_path_buf(), file.to_string()));
+        }
         let moment = Moment {
             t: Some(now),
             after: After::Seen,
